@@ -1,0 +1,103 @@
+/**
+ * Event envelope and payloads as the spec's Events section describes them. Every field the spec
+ * marks optional or "e.g." is optional here, and receivers ignore fields they do not know.
+ */
+
+export const EVENT_TYPES = [
+	'message.received',
+	'message.sent',
+	'message.status',
+	'connection.connected',
+	'connection.disconnected',
+	'webhook.test',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export type Channel = 'qr' | 'business';
+
+export interface EventEnvelope<Data = Record<string, unknown>> {
+	/** `evt_` prefix, stable across retries: the dedupe and idempotency key. */
+	id: string;
+	type: string;
+	created_at: string;
+	api_version: string;
+	account_id: string;
+	data: Data;
+}
+
+export interface MessageAttachment {
+	download_available?: boolean;
+	[field: string]: unknown;
+}
+
+export interface EventMessage {
+	id?: string;
+	stored_message_id?: string;
+	conversation_id?: string;
+	channel?: Channel;
+	chat_type?: string;
+	group?: { id?: string; name?: string };
+	from?: { phone?: string; name?: string };
+	from_me?: boolean;
+	type?: string;
+	text?: string;
+	text_truncated?: boolean;
+	quoted_message_id?: string | null;
+	has_attachment?: boolean;
+	attachment?: MessageAttachment | null;
+	timestamp?: string;
+}
+
+export interface MessageEventData {
+	message?: EventMessage;
+}
+
+export interface StatusEventData {
+	message_id?: string;
+	conversation_id?: string;
+	channel?: Channel;
+	status?: string;
+	errors?: unknown[];
+	timestamp?: string;
+}
+
+export interface ConnectionEventData {
+	channel?: Channel;
+	phone?: string;
+	reason?: string;
+	action_needed?: string;
+	dashboard_url?: string;
+}
+
+export function isEventType(value: unknown): value is EventType {
+	return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Accepts a parsed body as an envelope when the fields every consumer relies on are present;
+ * anything else is a malformed delivery (signed, yet unusable).
+ */
+export function parseEnvelope(body: unknown): EventEnvelope | undefined {
+	if (!isRecord(body) || !isRecord(body.data)) return undefined;
+	if (typeof body.id !== 'string' || body.id === '' || typeof body.type !== 'string') return undefined;
+	return {
+		...body,
+		id: body.id,
+		type: body.type,
+		created_at: typeof body.created_at === 'string' ? body.created_at : '',
+		api_version: typeof body.api_version === 'string' ? body.api_version : '',
+		account_id: typeof body.account_id === 'string' ? body.account_id : '',
+		data: body.data,
+	};
+}
+
+/** The message of message.received / message.sent events, when there is one. */
+export function eventMessage(envelope: EventEnvelope): EventMessage | undefined {
+	const message = envelope.data.message;
+	return isRecord(message) ? (message as EventMessage) : undefined;
+}
