@@ -1,0 +1,183 @@
+import {
+	errorFromResponse,
+	MessagingApiError,
+	redactSecrets,
+} from './errors';
+import type { PaceBucket, ReleasePace } from './pacer';
+import { DEFAULT_RETRY_OPTIONS, retryDecision, type RetryOptions } from './retry';
+import { type CallToolOptions, planToolCall } from './toolCall';
+import { parseToolListing, type ToolListing } from './toolListing';
+import type { Transport, TransportRequest } from './transport';
+import { WebhookEndpoints } from './webhookEndpoints';
+
+/** What every client method resolves with. */
+export interface ApiResult<T> {
+	data: T;
+	requestId?: string;
+	status: number;
+	/** Requests made, retries included. */
+	attempts: number;
+	/** The service answered with the stored result of an earlier call with the same key. */
+	replayed: boolean;
+	idempotencyKey?: string;
+}
+
+export interface MeResponse {
+	account: { id: string; name: string; plan: string };
+	key: { name: string; scopes: string[]; owner: boolean };
+	numbers: Array<{ channel: 'qr' | 'business'; phone: string; connected: boolean }>;
+	ready: boolean;
+}
+
+/** Anything that paces calls; `Pacer` from ./pacer is the implementation. */
+export interface PaceGate {
+	acquire(buckets: readonly PaceBucket[]): Promise<ReleasePace>;
+}
+
+export interface AttemptInfo {
+	attempt: number;
+	method: TransportRequest['method'];
+	path: string;
+	idempotencyKey?: string;
+}
+
+export interface RetryInfo extends AttemptInfo {
+	error: MessagingApiError;
+	delayMs: number;
+}
+
+export interface MessagingClientOptions {
+	transport: Transport;
+	/** n8n-workflow's `sleep` inside nodes. */
+	sleep: (ms: number) => Promise<void>;
+	retry?: Partial<RetryOptions>;
+	/** Per request. */
+	timeoutMs?: number;
+	/** For backoff jitter; Math.random by default. */
+	random?: () => number;
+	/** Consulted before every request, retries included. */
+	pacer?: PaceGate;
+	onAttempt?: (info: AttemptInfo) => void | Promise<void>;
+	onRetry?: (info: RetryInfo) => void | Promise<void>;
+	/** Values never to appear in error text, such as the API key. */
+	secrets?: readonly string[];
+}
+
+/** One request as the loop sends it, every attempt identical. */
+export interface RequestSpec {
+	method: TransportRequest['method'];
+	path: string;
+	body?: unknown;
+	headers?: Record<string, string>;
+	idempotencyKey?: string;
+	pace: readonly PaceBucket[];
+	timeoutMs?: number;
+	/** For error messages. */
+	tool?: string;
+	scope?: string;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export class MessagingClient {
+	readonly webhooks: WebhookEndpoints;
+	private readonly retry: RetryOptions;
+
+	constructor(private readonly options: MessagingClientOptions) {
+		this.retry = { ...DEFAULT_RETRY_OPTIONS, ...options.retry };
+		this.webhooks = new WebhookEndpoints(this);
+	}
+
+	async getMe(): Promise<ApiResult<MeResponse>> {
+		return await this.request<MeResponse>({ method: 'GET', path: '/api/v1/me', pace: ['read'] });
+	}
+
+	/** The tools this key may use, whatever layout the service lists them in. */
+	async listTools(): Promise<ApiResult<ToolListing[]>> {
+		const result = await this.request<unknown>({ method: 'GET', path: '/api/v1/tools', pace: ['read'] });
+		return { ...result, data: parseToolListing(result.data) };
+	}
+
+	/** `POST /api/v1/tools/<name>`. Throws InputValidationError before sending a malformed key. */
+	async callTool<T = Record<string, unknown>>(
+		name: string,
+		input?: Record<string, unknown>,
+		options: CallToolOptions = {},
+	): Promise<ApiResult<T>> {
+		const plan = planToolCall(name, input, options);
+		return await this.request<T>({
+			method: 'POST',
+			path: plan.path,
+			body: plan.body,
+			headers: plan.headers,
+			idempotencyKey: plan.idempotencyKey,
+			pace: plan.pace,
+			timeoutMs: options.timeoutMs,
+			tool: name,
+			scope: plan.scope,
+		});
+	}
+
+	/**
+	 * The request loop: pace, send, turn a failure into its typed error, and retry it if and only
+	 * if the retry policy says so, always with the same body and idempotency key.
+	 */
+	async request<T>(spec: RequestSpec): Promise<ApiResult<T>> {
+		const { transport, sleep, pacer, onAttempt, onRetry } = this.options;
+		const request: TransportRequest = {
+			method: spec.method,
+			path: spec.path,
+			headers: spec.headers,
+			body: spec.body,
+			timeoutMs: spec.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		};
+		for (let attempt = 1; ; attempt++) {
+			const info: AttemptInfo = {
+				attempt,
+				method: spec.method,
+				path: spec.path,
+				idempotencyKey: spec.idempotencyKey,
+			};
+			const release = pacer ? await pacer.acquire(spec.pace) : undefined;
+			await onAttempt?.(info);
+			const outcome = await transport(request).then(
+				(response) => ({ response }),
+				(failure: unknown) => ({ failure }),
+			);
+			release?.();
+			let error: MessagingApiError;
+			if ('response' in outcome) {
+				const { response } = outcome;
+				if (response.status >= 200 && response.status < 300) {
+					return {
+						data: response.body as T,
+						requestId: response.headers['x-request-id'],
+						status: response.status,
+						attempts: attempt,
+						replayed: response.headers['idempotent-replayed'] === 'true',
+						idempotencyKey: spec.idempotencyKey,
+					};
+				}
+				error = errorFromResponse(response, {
+					tool: spec.tool,
+					scope: spec.scope,
+					idempotencyKey: spec.idempotencyKey,
+					secrets: this.options.secrets,
+				});
+			} else {
+				// Anything but the transport's own errors (a cancelled execution, missing credentials) is not ours to retry.
+				if (!(outcome.failure instanceof MessagingApiError)) throw outcome.failure;
+				error = outcome.failure;
+				error.message = redactSecrets(error.message, this.options.secrets);
+				error.idempotencyKey ??= spec.idempotencyKey;
+			}
+			const decision = retryDecision(error, attempt, this.retry, this.options.random ?? Math.random);
+			if (!decision.retry) {
+				error.attempts = attempt;
+				throw error;
+			}
+			await onRetry?.({ ...info, error, delayMs: decision.delayMs });
+			await sleep(decision.delayMs);
+		}
+	}
+}

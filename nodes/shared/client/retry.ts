@@ -1,0 +1,72 @@
+import {
+	ConnectionError,
+	MessagingApiError,
+	RateLimitedError,
+	TimeoutError,
+	ToolError,
+} from './errors';
+
+export interface RetryOptions {
+	/** Requests per call, the first included. 1 disables retries. */
+	maxAttempts: number;
+	/** Longest `Retry-After` the client waits out; a longer one is reported instead of waited. */
+	maxRetryAfterMs: number;
+	/** First backoff ceiling for 503s, dropped connections and time-outs; doubles per attempt. */
+	baseDelayMs: number;
+	/** Highest backoff ceiling. */
+	maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_OPTIONS: RetryOptions = {
+	maxAttempts: 5,
+	maxRetryAfterMs: 60_000,
+	baseDelayMs: 500,
+	maxDelayMs: 8_000,
+};
+
+export type RetryDecision = { retry: false } | { retry: true; delayMs: number };
+
+/** Gateways in front of the API answer these without the API's error body. */
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
+/** Exponential backoff with full jitter: uniform in [0, min(max, base * 2^(n-1))). */
+export function backoffDelay(attempt: number, options: RetryOptions, random: () => number): number {
+	const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
+	return Math.floor(random() * ceiling);
+}
+
+function isTransient(error: MessagingApiError): boolean {
+	if (error instanceof ConnectionError || error instanceof TimeoutError) return true;
+	if (error instanceof ToolError) return error.status === 503;
+		// Only errors with no known code, such as a proxy's HTML 502: a documented code decides itself.
+	return (
+		Object.getPrototypeOf(error) === MessagingApiError.prototype &&
+		GATEWAY_STATUSES.has(error.status ?? 0)
+	);
+}
+
+/**
+ * The retry policy, in one place. Every retry reuses the call's idempotency key, so a request
+ * that did reach the service before failing is replayed, not repeated.
+ * - rate_limited: wait Retry-After (when it fits under the cap), else backoff when none was given.
+ * - tool_error 503, gateway 502/503/504, dropped connections, time-outs: backoff.
+ * - Everything else (validation, auth, plan, daily_limit_reached, outcome_unknown): never.
+ *   outcome_unknown in particular must be resolved with get_operation / get_send_status.
+ */
+export function retryDecision(
+	error: MessagingApiError,
+	attempt: number,
+	options: RetryOptions,
+	random: () => number,
+): RetryDecision {
+	if (attempt >= options.maxAttempts) return { retry: false };
+	if (error instanceof RateLimitedError) {
+		if (error.retryAfter === undefined) {
+			return { retry: true, delayMs: backoffDelay(attempt, options, random) };
+		}
+		const delayMs = error.retryAfter * 1000;
+		return delayMs <= options.maxRetryAfterMs ? { retry: true, delayMs } : { retry: false };
+	}
+	if (isTransient(error)) return { retry: true, delayMs: backoffDelay(attempt, options, random) };
+	return { retry: false };
+}
