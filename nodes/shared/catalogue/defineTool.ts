@@ -1,0 +1,24 @@
+import type { z } from 'zod/v4';
+import type { ToolAccess, ToolDefinition } from './types';
+
+/** Scope a key needs by default for each kind of call (assumed names; group tools override). */
+const DEFAULT_SCOPE: Record<ToolAccess, string> = {
+	read: 'messenger.read',
+	write: 'messenger.send',
+};
+
+type Defaulted = 'scope' | 'ownerOnly' | 'countsAsSend';
+
+/** A tool entry as written in `tools/`: only the metadata that differs from the defaults. */
+export type ToolSpec<Input extends z.ZodObject> = Omit<ToolDefinition<Input>, Defaulted> &
+	Partial<Pick<ToolDefinition<Input>, Defaulted>>;
+
+/**
+ * Completes an entry with its defaults (scope from access, not owner-only, not a counted send)
+ * while keeping the exact zod type, so `z.input<typeof someTool.input>` stays precise.
+ */
+export function defineTool<Input extends z.ZodObject>(
+	spec: ToolSpec<Input>,
+): ToolDefinition<Input> {
+	return { scope: DEFAULT_SCOPE[spec.access], ownerOnly: false, countsAsSend: false, ...spec };
+}

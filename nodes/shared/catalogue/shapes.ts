@@ -1,0 +1,25 @@
+import { z } from 'zod/v4';
+import { idempotencyKey, list, sendPhone } from './formats';
+
+/** Group calls take 1-50 phone numbers in the send format (spec "participants per group call"). */
+export const groupParticipants = list(sendPhone, 1, 50);
+
+/**
+ * Input of a write tool from the spec table: these all require `idempotencyKey` in the body
+ * (send_message, whose key may come from the header instead, declares its own).
+ */
+export function writeInput<Shape extends z.ZodRawShape>(shape: Shape) {
+	return z.strictObject({ idempotencyKey, ...shape });
+}
+
+/**
+ * Metadata shared by the three group tools: QR only, the group permission (assumed scope name
+ * `messenger.groups`), and participants split into calls of at most 50.
+ */
+export const groupToolMetadata = {
+	resource: 'group',
+	access: 'write',
+	scope: 'messenger.groups',
+	channel: 'qr',
+	batch: { field: 'participants', max: 50 },
+} as const;

@@ -1,0 +1,30 @@
+import { oneOf, onlyWith } from '../crossField';
+import { defineTool } from '../defineTool';
+import { chars, filterPhone, list } from '../formats';
+import { writeInput } from '../shapes';
+
+export const addNumberFilterTool = defineTool({
+	name: 'add_number_filter',
+	displayName: 'Add Number Filter',
+	resource: 'numberFilter',
+	access: 'write',
+	ownerOnly: true,
+	channel: 'none',
+	batch: { field: 'phoneNumbers', max: 100 },
+	description:
+		'Owner keys only. Adds one number (phoneNumber, optionally labelled with name) or 1-100 numbers ' +
+		'(phoneNumbers) to the current include or exclude list. This changes which chats are visible and ' +
+		'eligible for future sending and syncing; it does not prove opt-in and does not delete history. ' +
+		'Give exactly one of phoneNumber or phoneNumbers.',
+	input: writeInput({
+		phoneNumber: filterPhone.optional(),
+		phoneNumbers: list(filterPhone, 1, 100).optional().describe('Several numbers at once, 1-100'),
+		name: chars(1, 120)
+			.optional()
+			.describe('Label for the single phoneNumber')
+			.meta({ examples: ['Support line'] }),
+	}).superRefine((value, ctx) => {
+		oneOf(['phoneNumber', 'phoneNumbers'], { exclusive: true })(value, ctx);
+		onlyWith(value, ctx, 'name', 'phoneNumber');
+	}),
+});

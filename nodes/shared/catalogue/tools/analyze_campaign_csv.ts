@@ -1,0 +1,24 @@
+import { z } from 'zod/v4';
+import { defineTool } from '../defineTool';
+import { chars, integer } from '../formats';
+
+export const analyzeCampaignCsvTool = defineTool({
+	name: 'analyze_campaign_csv',
+	displayName: 'Analyze Campaign CSV',
+	resource: 'campaign',
+	access: 'read',
+	channel: 'none',
+	description:
+		'Checks up to 3,000 CSV rows for international phone format, duplicates, declared opt-in and ' +
+		'candidate countries. The CSV needs columns phone and opt_in; extra columns param_1, param_2, ... ' +
+		'are checked against requiredTemplateVariables. Sends nothing; cannot prove that numbers are ' +
+		'registered and gives no live price.',
+	input: z.strictObject({
+		csv: chars(1, 500_000)
+			.describe('CSV text with a header row, up to 3,000 rows and 500,000 characters')
+			.meta({ examples: ['phone,opt_in,param_1\n4915112345678,yes,Anna'] }),
+		requiredTemplateVariables: integer(0, 20)
+			.optional()
+			.describe('How many template variables (param_1 ... param_N) each row must fill, 0-20'),
+	}),
+});

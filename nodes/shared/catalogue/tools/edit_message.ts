@@ -1,0 +1,19 @@
+import { defineTool } from '../defineTool';
+import { chars, messageId } from '../formats';
+import { writeInput } from '../shapes';
+
+export const editMessageTool = defineTool({
+	name: 'edit_message',
+	displayName: 'Edit Message',
+	resource: 'message',
+	access: 'write',
+	channel: 'qr',
+	countsAsSend: true,
+	description:
+		'Replaces the text of a message that the QR account sent; only allowed for a short time after ' +
+		'sending. Counts against the shared QR send limits (5 per minute, 50 per day per number).',
+	input: writeInput({
+		targetMessageId: messageId.describe('Id of the message the QR account sent'),
+		text: chars(1, 4096).describe('New text, 1-4096 characters'),
+	}),
+});

@@ -1,0 +1,14 @@
+import { z } from 'zod/v4';
+import { defineTool } from '../defineTool';
+
+export const getAccountContextTool = defineTool({
+	name: 'get_account_context',
+	displayName: 'Get Account Context',
+	resource: 'account',
+	access: 'read',
+	channel: 'none',
+	description:
+		'Reports the connected account, whether it is ready, the available history range and the read, ' +
+		'prepare and send capabilities granted to this key. Takes no input. A good first call.',
+	input: z.strictObject({}),
+});

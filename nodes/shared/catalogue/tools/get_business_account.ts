@@ -1,0 +1,14 @@
+import { z } from 'zod/v4';
+import { defineTool } from '../defineTool';
+
+export const getBusinessAccountTool = defineTool({
+	name: 'get_business_account',
+	displayName: 'Get Business Account',
+	resource: 'businessAccount',
+	access: 'read',
+	channel: 'business',
+	description:
+		'Reports the connected Business sender and its sending state; provider credentials are never ' +
+		'shown. Needs an official Business connection. Takes no input.',
+	input: z.strictObject({}),
+});

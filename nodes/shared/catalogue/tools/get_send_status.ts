@@ -1,0 +1,23 @@
+import { z } from 'zod/v4';
+import { oneOf } from '../crossField';
+import { defineTool } from '../defineTool';
+import { idempotencyKey, messageId } from '../formats';
+
+/* Request shape not shown in the spec: a lookup by either identifier the caller may hold. */
+export const getSendStatusTool = defineTool({
+	name: 'get_send_status',
+	displayName: 'Get Send Status',
+	resource: 'message',
+	access: 'read',
+	channel: 'none',
+	description:
+		'Reports the status of one send: accepted, sent, delivered, read, failed or not_found. Give ' +
+		'message_id (from send_message) or the idempotencyKey the send used, e.g. after outcome_unknown ' +
+		'or a timeout. QR sends report no delivery ticks, so accepted or sent is as far as they go.',
+	input: z
+		.strictObject({
+			message_id: messageId.optional().describe('Message id returned by send_message'),
+			idempotencyKey: idempotencyKey.optional().describe('Idempotency key the send used'),
+		})
+		.superRefine(oneOf(['message_id', 'idempotencyKey'], { exclusive: false })),
+});
