@@ -70,6 +70,22 @@ export class TimeoutError extends MessagingApiError {}
 /** Rejected by the client before anything was sent. */
 export class InputValidationError extends MessagingApiError {}
 
+/** The call may or may not have reached the service: retried with the same key. */
+export function connectionError(detail: string, target?: string): ConnectionError {
+	return new ConnectionError(
+		`Could not complete the request${target ? ` to ${target}` : ''}: ${detail}. Check the credential's Base URL and the network; the call is retried with the same idempotency key, so it cannot take effect twice.`,
+		{ code: 'connection_error' },
+	);
+}
+
+/** A time-out is never proof that nothing was sent: retried with the same key. */
+export function timeoutError(timeoutMs: number, target?: string): TimeoutError {
+	return new TimeoutError(
+		`No answer${target ? ` from ${target}` : ''} within ${formatDuration(timeoutMs / 1000)}. The call may still have taken effect; it is retried with the same idempotency key, so it cannot take effect twice.`,
+		{ code: 'timeout' },
+	);
+}
+
 type ErrorClass = new (message: string, details: MessagingApiErrorDetails) => MessagingApiError;
 
 const CLASS_BY_CODE: Record<string, ErrorClass> = {
@@ -169,8 +185,9 @@ export function errorFromResponse(
 	return new ErrorType(redactSecrets(message, secrets), details);
 }
 
-/** "2 h 5 min", "45 s": how long until a retry_after runs out. */
+/** "2 h 5 min", "45 s", "500 ms": a wait, for messages. */
 export function formatDuration(seconds: number): string {
+	if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
 	const whole = Math.ceil(seconds);
 	if (whole < 60) return `${whole} s`;
 	const hours = Math.floor(whole / 3600);
