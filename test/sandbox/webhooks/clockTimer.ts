@@ -35,7 +35,9 @@ export class ClockTimer {
 		if (this.handle) clearTimeout(this.handle);
 		this.handle = null;
 		if (this.target === null) return;
-		const delay = Math.min(MAX_REAL_DELAY_MS, this.clock.realDelayUntil(this.target));
+		// Checked first because a frozen clock (speed 0) would make the division below meaningless.
+		const due = this.target <= this.clock.now();
+		const delay = due ? 0 : Math.min(MAX_REAL_DELAY_MS, this.clock.realDelayUntil(this.target));
 		this.handle = setTimeout(() => {
 			this.handle = null;
 			this.onWake();

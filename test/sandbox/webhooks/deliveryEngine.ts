@@ -204,7 +204,7 @@ export class DeliveryEngine {
 		delivery.attemptLog.push(record);
 		this.attemptLog.push(record);
 		this.recordOnEndpoint(endpoint, outcome);
-		if (!job.duplicate) this.settle(delivery, endpoint, outcome);
+		if (!job.duplicate) this.settle(job, delivery, endpoint, outcome);
 		this.pump();
 	}
 
@@ -227,15 +227,14 @@ export class DeliveryEngine {
 		}
 	}
 
-	private settle(delivery: DeliveryRecord, endpoint: Endpoint, outcome: PostOutcome): void {
+	private settle(job: Job, delivery: DeliveryRecord, endpoint: Endpoint, outcome: PostOutcome): void {
 		delivery.lastStatusCode = outcome.statusCode;
 		delivery.lastError = outcome.error;
 		if (outcome.error === null) {
 			delivery.status = 'delivered';
 			delivery.nextAttemptAt = null;
-			if (this.duplicatePending.delete(delivery.id)) {
-				this.jobs.push({ deliveryId: delivery.id, dueAt: this.clock.now(), order: this.nextOrder++, duplicate: true, held: false });
-			}
+			// The copy takes the original's place in line, so it goes out right after it.
+			if (this.duplicatePending.delete(delivery.id)) this.jobs.push({ ...job, duplicate: true });
 			return;
 		}
 		// A resend requested while this attempt was in flight already queued the next one.
