@@ -56,7 +56,7 @@ export async function startScriptedServer(initial: ScriptStep[] = []): Promise<S
 			res.writeHead(step.status, {
 				'content-type': isText ? 'text/html' : 'application/json',
 				'x-request-id': `req_scripted_${++requestCounter}`,
-				...step.headers,
+				...Object.fromEntries(Object.entries(step.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value])),
 			});
 			res.end(payload);
 		};

@@ -66,9 +66,12 @@ export function createUndiciTransport(options: UndiciTransportOptions): UndiciTr
 			throw mapRequestFailure(error, req.timeoutMs, baseUrl) ?? error;
 		}
 	};
+	let closed = false;
 	return Object.assign(transport, {
 		close: async () => {
-			if (!options.agent) await agent.close();
+			if (options.agent || closed) return;
+			closed = true;
+			await agent.close();
 		},
 	});
 }
