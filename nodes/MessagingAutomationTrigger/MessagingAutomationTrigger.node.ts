@@ -1,0 +1,48 @@
+import {
+	NodeConnectionTypes,
+	type IHookFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { triggerProperties } from './description';
+import { receiveDelivery } from './receive';
+import { endpointExists, registerEndpoint, unregisterEndpoint } from './registration';
+
+export class MessagingAutomationTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Messaging Automation Trigger',
+		name: 'messagingAutomationTrigger',
+		icon: { light: 'file:messagingAutomationTrigger.svg', dark: 'file:messagingAutomationTrigger.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow on signed Messaging Automation events: messages, statuses, connection changes',
+		defaults: { name: 'Messaging Automation Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'messagingAutomationApi', required: true }],
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		properties: triggerProperties,
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await endpointExists(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await registerEndpoint(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await unregisterEndpoint(this);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receiveDelivery(this);
+	}
+}

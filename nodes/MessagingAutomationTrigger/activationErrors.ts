@@ -1,0 +1,85 @@
+import { NodeOperationError, type INode } from 'n8n-workflow';
+
+import {
+	InsufficientPermissionError,
+	InvalidApiKeyError,
+	InvalidInputError,
+	MessagingApiError,
+	PlanRequiredError,
+	ToolError,
+	type WebhookEndpoint,
+} from '../shared/client';
+
+export const WEBHOOK_SCOPE = 'messenger.webhooks:manage';
+
+const DASHBOARD_HINT =
+	'Alternatively set Registration to "Endpoint Created in the Dashboard" and paste that endpoint\'s signing secret.';
+
+/**
+ * A management path the service does not offer (405 Method Not Allowed, 501 Not Implemented).
+ * Such refusals must never break activation or deactivation, so callers warn and carry on.
+ */
+export function isRefusal(error: unknown): error is MessagingApiError {
+	return error instanceof MessagingApiError && (error.status === 405 || error.status === 501);
+}
+
+export function isNotFound(error: unknown): boolean {
+	return error instanceof MessagingApiError && error.status === 404;
+}
+
+function describeEndpoints(endpoints: readonly WebhookEndpoint[] | undefined): string {
+	if (!endpoints?.length) return '';
+	const lines = endpoints.map((endpoint) => `${endpoint.id} (${endpoint.status}) → ${endpoint.url}`);
+	return ` Endpoints on the account now: ${lines.join('; ')}.`;
+}
+
+/**
+ * Turns a failed management call into the activation error n8n shows, saying exactly what is
+ * missing (scope, plan, room for another endpoint) and what to do about it.
+ */
+export function activationError(
+	node: INode,
+	error: unknown,
+	context: { action: string; url?: string; endpoints?: readonly WebhookEndpoint[] },
+): NodeOperationError {
+	const said = error instanceof Error ? error.message : String(error);
+	const fail = (message: string, description: string) =>
+		new NodeOperationError(node, message, { description });
+
+	if (error instanceof InsufficientPermissionError) {
+		const scope = error.scope ?? WEBHOOK_SCOPE;
+		return fail(
+			`The API key lacks the "${scope}" scope, which ${context.action} needs`,
+			`In the dashboard under Developers, give the key the "${scope}" scope (or create a key that has it) and update the Messaging Automation credential. If the key has the scope, the account may be missing inbox storage consent. ${DASHBOARD_HINT} Service said: ${said}`,
+		);
+	}
+	if (error instanceof PlanRequiredError) {
+		const where = error.upgradeUrl ? ` at ${error.upgradeUrl}` : ' on the pricing page';
+		return fail(
+			'Webhooks need the account\'s top plan (plan_required)',
+			`API keys and webhooks are only available on the highest paid plan. Upgrade the account${where}, then activate again. Service said: ${said}`,
+		);
+	}
+	if (error instanceof InvalidApiKeyError) {
+		return fail('The API key was rejected (invalid_api_key)', `Paste an active key into the Messaging Automation credential. Service said: ${said}`);
+	}
+	if (error instanceof ToolError && error.status === 422 && /\blimit\b|\bten\b|\b10\b/i.test(said)) {
+		return fail(
+			'The account already has the maximum of ten webhook endpoints',
+			`No endpoint could be added for ${context.url ?? 'this workflow'}. Delete endpoints you no longer need in the dashboard (Developers → Webhooks), or deactivate workflows that use this trigger; a listening test URL also holds an endpoint.${describeEndpoints(context.endpoints)} Service said: ${said}`,
+		);
+	}
+	if (error instanceof InvalidInputError && error.field === 'url') {
+		return fail(
+			`The service refused this workflow's webhook URL ${context.url ?? ''}`.trim(),
+			`The service needs a public HTTPS address. Set n8n's WEBHOOK_URL to the public HTTPS address of this instance. Service said: ${said}`,
+		);
+	}
+	if (isRefusal(error) || isNotFound(error)) {
+		return fail(
+			`The service does not offer ${context.action} through the API (HTTP ${String((error as MessagingApiError).status)})`,
+			`Create the endpoint in the dashboard instead. ${DASHBOARD_HINT}`,
+		);
+	}
+	return fail(`Could not complete ${context.action}`, said);
+}

@@ -1,0 +1,120 @@
+import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { downloadAttachment } from '../shared/webhooks/attachmentDownload';
+import { eventMessage, parseEnvelope, type EventEnvelope } from '../shared/webhooks/events';
+import { verifySignature, type DeliveryHeaders } from '../shared/webhooks/verifySignature';
+import { triggerClient } from './client';
+import { isDuplicateOrRecord } from './dedupe';
+import { filterEvent } from './eventFilter';
+import { eventItemJson } from './output';
+import { readSettings, type TriggerSettings } from './settings';
+import { TriggerState, webhookMode } from './state';
+
+/** What the handler reads from n8n's request: the bytes n8n kept (`rawBody`) and every header line. */
+interface RawRequest {
+	rawBody?: Buffer;
+	rawHeaders?: string[];
+	headers: Record<string, string | string[] | undefined>;
+	readRawBody?: () => Promise<void>;
+}
+
+interface RawResponse {
+	writeHead(status: number, headers: Record<string, string>): unknown;
+	end(body: string): unknown;
+}
+
+const DOWNLOAD_TIMEOUT_MS = 20_000;
+
+/**
+ * Answers the delivery itself and returns `noWebhookResponse`. Two reasons: a valid delivery is
+ * acknowledged at once, before any attachment download; and n8n saves static data written here
+ * (the dedupe window) when the response callback fires, which happens before the execution
+ * starts only in this mode. Once the run begins, n8n re-wraps the same static data object and
+ * the change flag is reset, so a later answer would lose the window.
+ */
+function answer(response: RawResponse, status: number, body: IDataObject): void {
+	response.writeHead(status, { 'Content-Type': 'application/json' });
+	response.end(JSON.stringify(body));
+}
+
+function signingSecret(context: IWebhookFunctions, settings: TriggerSettings): string {
+	if (settings.registration === 'dashboard') return String(context.getNodeParameter('signingSecret', '')).trim();
+	const state = new TriggerState(context.getWorkflowStaticData('node'));
+	return state.endpoint(webhookMode(context.getMode()))?.secret ?? '';
+}
+
+function parseBody(body: Buffer): EventEnvelope | undefined {
+	try {
+		return parseEnvelope(JSON.parse(body.toString('utf8')));
+	} catch {
+		return undefined;
+	}
+}
+
+async function withAttachment(
+	context: IWebhookFunctions,
+	envelope: EventEnvelope,
+	item: INodeExecutionData,
+	propertyName: string,
+): Promise<void> {
+	const message = eventMessage(envelope);
+	if (!message?.has_attachment || message.attachment?.download_available !== true) return;
+	if (message.channel === 'business' || typeof message.stored_message_id !== 'string') {
+		item.json.attachment_download = { error: 'Business file downloads are not available through the API' };
+		return;
+	}
+	const client = await triggerClient(context, { timeoutMs: DOWNLOAD_TIMEOUT_MS, retry: { maxAttempts: 2 } });
+	const result = await downloadAttachment(context, client, message.stored_message_id, DOWNLOAD_TIMEOUT_MS);
+	if (!result.ok) {
+		context.logger.warn(`Messaging Automation Trigger: attachment of ${envelope.id} not downloaded: ${result.reason}`);
+		item.json.attachment_download = { error: result.reason };
+		return;
+	}
+	const { data, fileName, mimeType } = result.file;
+	item.binary = { [propertyName]: await context.helpers.prepareBinaryData(data, fileName, mimeType) };
+}
+
+/**
+ * Verify over the raw bytes first; only a verified body is parsed. Failures get 401 (never 410,
+ * which would disable the endpoint) and start nothing.
+ */
+export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const request = context.getRequestObject() as unknown as RawRequest;
+	const response = context.getResponseObject() as unknown as RawResponse;
+	// n8n reads the body for the content types it parses; anything else is still unread here.
+	if (!request.rawBody && typeof request.readRawBody === 'function') await request.readRawBody();
+	const settings = readSettings(context);
+
+	const verdict = verifySignature({
+		body: request.rawBody as Buffer,
+		headers: (request.rawHeaders ?? request.headers) as DeliveryHeaders,
+		secret: signingSecret(context, settings),
+		now: Date.now(),
+	});
+	if (!verdict.ok) {
+		context.logger.warn(`Messaging Automation Trigger: delivery rejected with 401 (${verdict.reason})`);
+		answer(response, 401, { error: 'invalid_signature', reason: verdict.reason });
+		return { noWebhookResponse: true };
+	}
+
+	const envelope = parseBody(request.rawBody as Buffer);
+	if (!envelope) {
+		answer(response, 400, { error: 'invalid_payload', reason: 'signed body is not an event envelope' });
+		return { noWebhookResponse: true };
+	}
+	const verdictOfFilters = filterEvent(envelope, settings.filters);
+	if (!verdictOfFilters.pass) {
+		answer(response, 200, { received: true, ignored: verdictOfFilters.reason });
+		return { noWebhookResponse: true };
+	}
+	const state = new TriggerState(context.getWorkflowStaticData('node'));
+	if (settings.deduplicate && isDuplicateOrRecord(state, envelope.id, settings.dedupeWindow)) {
+		answer(response, 200, { received: true, duplicate: true });
+		return { noWebhookResponse: true };
+	}
+
+	answer(response, 200, { received: true });
+	const item: INodeExecutionData = { json: eventItemJson(envelope) };
+	if (settings.downloadAttachments) await withAttachment(context, envelope, item, settings.binaryPropertyName);
+	return { noWebhookResponse: true, workflowData: [[item]] };
+}

@@ -1,0 +1,146 @@
+import type { IHookFunctions } from 'n8n-workflow';
+
+import type { MessagingClient, WebhookEndpoint } from '../shared/client';
+import { decodeSecret } from '../shared/webhooks/verifySignature';
+import { activationError, isNotFound, isRefusal } from './activationErrors';
+import { triggerClient } from './client';
+import { readSettings } from './settings';
+import { TriggerState, webhookMode, type WebhookMode } from './state';
+
+interface HookScope {
+	mode: WebhookMode;
+	url: string;
+	state: TriggerState;
+}
+
+function scopeOf(hook: IHookFunctions): HookScope {
+	return {
+		mode: webhookMode(hook.getMode()),
+		url: hook.getNodeWebhookUrl('default') ?? '',
+		state: new TriggerState(hook.getWorkflowStaticData('node')),
+	};
+}
+
+function sameSet(left: readonly string[], right: readonly string[]): boolean {
+	const set = new Set(left);
+	return set.size === new Set(right).size && right.every((value) => set.has(value));
+}
+
+/** Live endpoints the service lists for our URL; undefined when listing is refused. */
+async function listOurs(hook: IHookFunctions, client: MessagingClient, url: string) {
+	try {
+		const { data } = await client.webhooks.list();
+		const all = Array.isArray(data?.webhooks) ? data.webhooks : [];
+		return { all, ours: all.filter((endpoint) => endpoint.url === url && endpoint.status !== 'deleted') };
+	} catch (error) {
+		if (!isRefusal(error)) throw activationError(hook.getNode(), error, { action: 'listing webhook endpoints', url });
+		hook.logger.warn(`Messaging Automation Trigger: the service refused to list webhook endpoints (HTTP ${String(error.status)}); relying on the endpoint stored with the workflow.`);
+		return undefined;
+	}
+}
+
+/**
+ * Deletes endpoints by id and returns those that are still registered. A 404 means the endpoint is
+ * already gone. Any other failure is logged with what to do and the id is kept, so the next
+ * activation tries again: nothing is ever forgotten while it may still exist.
+ */
+async function deleteEndpoints(hook: IHookFunctions, client: MessagingClient | undefined, ids: readonly string[], url: string): Promise<string[]> {
+	const remaining: string[] = [];
+	const keep = (id: string, reason: string) => {
+		hook.logger.warn(
+			`Messaging Automation Trigger: webhook endpoint ${id} could not be deleted: ${reason}. It may still send events to ${url}; delete it in the dashboard (Developers → Webhooks). The trigger will try again at its next activation.`,
+		);
+		remaining.push(id);
+	};
+	for (const id of ids) {
+		if (!client) {
+			keep(id, 'no API client is available');
+			continue;
+		}
+		try {
+			await client.webhooks.delete(id);
+		} catch (error) {
+			if (isNotFound(error)) continue;
+			keep(id, isRefusal(error) ? `the service refused the delete call (HTTP ${String(error.status)})` : (error as Error).message);
+		}
+	}
+	return remaining;
+}
+
+async function clientOrUndefined(hook: IHookFunctions): Promise<MessagingClient | undefined> {
+	try {
+		return await triggerClient(hook);
+	} catch (error) {
+		hook.logger.warn(`Messaging Automation Trigger: no API client for cleaning up endpoints: ${(error as Error).message}`);
+		return undefined;
+	}
+}
+
+/**
+ * True only when exactly our stored endpoint is registered for this URL, active, with the selected
+ * events, and nothing is left to clean up; anything else sends n8n to `create`, which reconciles.
+ */
+export async function endpointExists(hook: IHookFunctions): Promise<boolean> {
+	const { mode, url, state } = scopeOf(hook);
+	const stored = state.endpoint(mode);
+	const { registration, eventTypes } = readSettings(hook);
+	if (registration === 'dashboard') return stored === undefined && state.orphans().length === 0;
+	if (!stored || stored.url !== url || !sameSet(stored.eventTypes, eventTypes) || state.orphans().length > 0) return false;
+	const listing = await listOurs(hook, await triggerClient(hook), url);
+	if (!listing) return true;
+	const [only, ...others] = listing.ours;
+	return others.length === 0 && only?.id === stored.id && only.status === 'active' && sameSet(only.event_types ?? [], eventTypes);
+}
+
+/**
+ * Registers the endpoint for this URL. Everything that could be left from before (the stored
+ * endpoint, earlier undeletable ones, anything else the service lists for this exact URL, which
+ * holds the node's unique webhook id) is deleted first, so a re-activation never leaves an orphan
+ * and a stale endpoint never takes up one of the ten places.
+ */
+export async function registerEndpoint(hook: IHookFunctions): Promise<boolean> {
+	const { mode, url, state } = scopeOf(hook);
+	const settings = readSettings(hook);
+	const stale = new Set(state.orphans());
+	const previous = state.endpoint(mode);
+	if (previous) stale.add(previous.id);
+
+	if (settings.registration === 'dashboard') {
+		state.setOrphans(await deleteEndpoints(hook, stale.size > 0 ? await clientOrUndefined(hook) : undefined, [...stale], url));
+		state.setEndpoint(mode, undefined);
+		return true;
+	}
+
+	const client = await triggerClient(hook);
+	const listing = await listOurs(hook, client, url);
+	for (const endpoint of listing?.ours ?? []) stale.add(endpoint.id);
+	state.setOrphans(await deleteEndpoints(hook, client, [...stale], url));
+	state.setEndpoint(mode, undefined);
+
+	let created: WebhookEndpoint;
+	try {
+		({ data: created } = await client.webhooks.create({ url, event_types: [...settings.eventTypes] }));
+	} catch (error) {
+		const endpoints = listing?.all.filter((endpoint) => !stale.has(endpoint.id));
+		throw activationError(hook.getNode(), error, { action: 'registering the webhook endpoint', url, endpoints });
+	}
+	if (typeof created?.id !== 'string' || !decodeSecret(created.secret ?? '')) {
+		throw activationError(hook.getNode(), new Error('the answer carried no endpoint id or no valid whsec_ signing secret'), {
+			action: 'registering the webhook endpoint',
+			url,
+		});
+	}
+	state.setEndpoint(mode, { id: created.id, url, secret: created.secret as string, eventTypes: [...settings.eventTypes] });
+	return true;
+}
+
+/** Never fails deactivation: what cannot be deleted is reported and kept for the next activation. */
+export async function unregisterEndpoint(hook: IHookFunctions): Promise<boolean> {
+	const { mode, url, state } = scopeOf(hook);
+	const stored = state.endpoint(mode);
+	if (!stored) return true;
+	const remaining = await deleteEndpoints(hook, await clientOrUndefined(hook), [stored.id], stored.url || url);
+	state.setOrphans([...state.orphans(), ...remaining]);
+	state.setEndpoint(mode, undefined);
+	return true;
+}

@@ -1,0 +1,39 @@
+import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+
+import { DEFAULT_DEDUPE_WINDOW } from './dedupe';
+import { parseStatusList, type ChatTypeFilter, type EventFilters } from './eventFilter';
+
+export interface TriggerSettings {
+	registration: 'auto' | 'dashboard';
+	eventTypes: string[];
+	filters: EventFilters;
+	deduplicate: boolean;
+	dedupeWindow: number;
+	downloadAttachments: boolean;
+	binaryPropertyName: string;
+}
+
+const strings = (value: unknown): string[] =>
+	Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+
+/** The node's parameters, typed once for the hooks and the webhook handler. */
+export function readSettings(context: IHookFunctions | IWebhookFunctions): TriggerSettings {
+	const filters = context.getNodeParameter('filters', {}) as IDataObject;
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const eventTypes = [...new Set(strings(context.getNodeParameter('events', [])))].sort();
+	return {
+		registration: context.getNodeParameter('registration', 'auto') === 'dashboard' ? 'dashboard' : 'auto',
+		eventTypes,
+		filters: {
+			eventTypes,
+			channels: strings(filters.channels),
+			chatType: filters.chatType as ChatTypeFilter | undefined,
+			ignoreOwnMessages: filters.ignoreOwnMessages === true,
+			statusValues: parseStatusList(String(filters.statusValues ?? '')),
+		},
+		deduplicate: options.deduplicate !== false,
+		dedupeWindow: Number(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),
+		downloadAttachments: options.downloadAttachments === true,
+		binaryPropertyName: String(options.binaryPropertyName || 'data'),
+	};
+}
