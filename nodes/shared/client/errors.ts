@@ -70,18 +70,18 @@ export class TimeoutError extends MessagingApiError {}
 /** Rejected by the client before anything was sent. */
 export class InputValidationError extends MessagingApiError {}
 
-/** The call may or may not have reached the service: retried with the same key. */
+/** No response: the request may or may not have reached the service. */
 export function connectionError(detail: string, target?: string): ConnectionError {
 	return new ConnectionError(
-		`Could not complete the request${target ? ` to ${target}` : ''}: ${detail}. Check the credential's Base URL and the network; the call is retried with the same idempotency key, so it cannot take effect twice.`,
+		`Could not complete the request${target ? ` to ${target}` : ''}: ${detail}. Check the credential's Base URL and the network. A send may still have gone out: retry only with the same idempotency key, or check it with get_send_status.`,
 		{ code: 'connection_error' },
 	);
 }
 
-/** A time-out is never proof that nothing was sent: retried with the same key. */
+/** A time-out is never proof that nothing was sent. */
 export function timeoutError(timeoutMs: number, target?: string): TimeoutError {
 	return new TimeoutError(
-		`No answer${target ? ` from ${target}` : ''} within ${formatDuration(timeoutMs / 1000)}. The call may still have taken effect; it is retried with the same idempotency key, so it cannot take effect twice.`,
+		`No answer${target ? ` from ${target}` : ''} within ${formatDuration(timeoutMs / 1000)}. The call may still have taken effect: retry only with the same idempotency key, or check it with get_operation / get_send_status.`,
 		{ code: 'timeout' },
 	);
 }

@@ -1,0 +1,188 @@
+import { NodeApiError, type INode, type INodeType } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { MessagingAutomationApi } from '../../../../credentials/MessagingAutomationApi.credentials';
+import { MessagingClient } from '../../../../nodes/shared/client/client';
+import { ConnectionError, InvalidApiKeyError, MessagingApiError, TimeoutError } from '../../../../nodes/shared/client/errors';
+import type { Transport } from '../../../../nodes/shared/client/transport';
+import {
+	createHttpRequestTransport,
+	mapRequestFailure,
+	trimBaseUrl,
+} from '../../../../nodes/shared/transport/httpRequestTransport';
+import { N8nEngine } from '../../../support/n8nEngine';
+import { type ScriptedServer, startScriptedServer } from '../../../support/scriptedServer';
+
+const API_KEY = 'mk_live_n8nTransportSecret_42';
+
+/** A node type that only declares the credential, so n8n-core lets its context read it. */
+const probeType = {
+	description: {
+		displayName: 'Probe',
+		name: 'probe',
+		group: ['transform'],
+		version: 1,
+		description: 'Holds the credential',
+		defaults: { name: 'Probe' },
+		inputs: ['main'],
+		outputs: ['main'],
+		properties: [],
+		credentials: [{ name: 'messagingAutomationApi', required: true }],
+	},
+} as unknown as INodeType;
+
+const probeNode: INode = {
+	id: 'probe-1',
+	name: 'Probe',
+	type: 'probe',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+	credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Test' } },
+};
+
+let server: ScriptedServer;
+
+beforeAll(async () => {
+	server = await startScriptedServer([{ status: 200, body: { ok: true } }]);
+});
+afterAll(async () => {
+	await server.stop();
+});
+
+/** The transport over a real n8n-core context (LoadOptionsContext) and its real request helper. */
+async function n8nTransport(credential: Record<string, string> = {}): Promise<Transport> {
+	const engine = new N8nEngine({
+		nodeTypes: { probe: probeType },
+		credentialTypes: [new MessagingAutomationApi()],
+		credentials: {
+			messagingAutomationApi: { apiKey: API_KEY, baseUrl: `${server.url}//`, authScheme: 'bearer', ...credential },
+		},
+	});
+	const context = engine.loadOptionsContext({ nodes: [probeNode], connections: {} }, 'Probe');
+	server.requests.length = 0;
+	return await createHttpRequestTransport(context);
+}
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+	return await promise.then(() => undefined, (thrown: unknown) => thrown);
+}
+
+describe('createHttpRequestTransport over n8n-core', () => {
+	it('sends through the credential to the trimmed base URL, with a JSON body even when empty', async () => {
+		const transport = await n8nTransport();
+		server.script([{ status: 200, body: { ok: true }, headers: { 'X-Request-Id': 'req_1' } }]);
+		const response = await transport({ method: 'POST', path: '/api/v1/tools/get_account_context', body: {}, headers: { 'Idempotency-Key': 'k-12345678' }, timeoutMs: 5_000 });
+		expect(response).toMatchObject({ status: 200, body: { ok: true } });
+		expect(response.headers['x-request-id']).toBe('req_1');
+		const [request] = server.requests;
+		expect(request).toMatchObject({ method: 'POST', path: '/api/v1/tools/get_account_context', rawBody: '{}' });
+		expect(request.headers).toMatchObject({ authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', 'idempotency-key': 'k-12345678' });
+	});
+
+	it('sends the key in a custom header when the credential says so, and GETs without a body', async () => {
+		const transport = await n8nTransport({ authScheme: 'header', headerName: 'X-Api-Token' });
+		await transport({ method: 'GET', path: '/api/v1/me', timeoutMs: 5_000 });
+		const [request] = server.requests;
+		expect(request.headers['x-api-token']).toBe(API_KEY);
+		expect(request.headers.authorization).toBeUndefined();
+		expect(request.rawBody).toBe('');
+	});
+
+	it('resolves error statuses instead of throwing, with headers, JSON or text bodies', async () => {
+		const transport = await n8nTransport();
+		server.script([
+			{ status: 429, body: { error: { code: 'rate_limited', message: 'slow' } }, headers: { 'Retry-After': '4' } },
+			{ status: 502, body: '<html>gateway</html>' },
+			{ status: 401 },
+		]);
+		const request = { method: 'POST' as const, path: '/api/v1/tools/x', body: {}, timeoutMs: 5_000 };
+		const limited = await transport(request);
+		expect(limited).toMatchObject({ status: 429, body: { error: { code: 'rate_limited' } } });
+		expect(limited.headers['retry-after']).toBe('4');
+		expect(await transport(request)).toMatchObject({ status: 502, body: '<html>gateway</html>' });
+		expect((await transport(request)).body).toBeUndefined();
+	});
+
+	it('removes the API key from anything the service echoes back', async () => {
+		const transport = await n8nTransport();
+		server.script([{ status: 401, body: { error: { code: 'invalid_api_key', message: `Key ${API_KEY} revoked` } }, headers: { 'X-Echo': API_KEY } }]);
+		const response = await transport({ method: 'GET', path: '/api/v1/me', timeoutMs: 5_000 });
+		expect(JSON.stringify(response)).not.toContain(API_KEY);
+	});
+
+	it('maps a dropped connection, a time-out and a refused connection to typed errors without the key', async () => {
+		const transport = await n8nTransport();
+		const request = { method: 'POST' as const, path: '/api/v1/tools/x', body: {}, timeoutMs: 300 };
+		server.script([{ drop: true }]);
+		const dropped = await failure(transport(request));
+		expect(dropped).toBeInstanceOf(ConnectionError);
+		server.script([{ hang: true }]);
+		const timedOut = await failure(transport(request));
+		expect(timedOut).toBeInstanceOf(TimeoutError);
+		expect((timedOut as Error).message).toContain('300 ms');
+
+		const closed = await startScriptedServer();
+		await closed.stop();
+		const engine = new N8nEngine({
+			nodeTypes: { probe: probeType },
+			credentialTypes: [new MessagingAutomationApi()],
+			credentials: { messagingAutomationApi: { apiKey: API_KEY, baseUrl: closed.url, authScheme: 'bearer' } },
+		});
+		const refusedTransport = await createHttpRequestTransport(engine.loadOptionsContext({ nodes: [probeNode], connections: {} }, 'Probe'));
+		const refused = await failure(refusedTransport(request));
+		expect(refused).toBeInstanceOf(ConnectionError);
+		expect((refused as Error).message).toContain('ECONNREFUSED');
+		for (const error of [dropped, timedOut, refused]) {
+			expect(JSON.stringify({ ...(error as object), message: (error as Error).message, stack: (error as Error).stack })).not.toContain(API_KEY);
+		}
+	});
+
+	it('drives the MessagingClient: typed errors and retries with the same key through n8n', async () => {
+		const client = new MessagingClient({ transport: await n8nTransport(), sleep: async () => {}, random: () => 0 });
+		server.script([{ status: 503, body: { error: { code: 'tool_error', message: 'busy' } } }, { drop: true }, { status: 200, body: { operation_id: 'op_1' } }]);
+		const result = await client.callTool('cancel_campaign', { campaignId: 'c' }, { idempotencyKey: 'n8n-retry-key-1' });
+		expect(result).toMatchObject({ attempts: 3, data: { operation_id: 'op_1' } });
+		expect(server.requests.map((request) => request.headers['idempotency-key'])).toEqual(['n8n-retry-key-1', 'n8n-retry-key-1', 'n8n-retry-key-1']);
+		server.script([{ status: 401, body: { error: { code: 'invalid_api_key', message: 'revoked' } } }]);
+		await expect(client.getMe()).rejects.toBeInstanceOf(InvalidApiKeyError);
+	});
+});
+
+describe('mapRequestFailure', () => {
+	const node = probeNode;
+	const coded = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
+
+	it.each([
+		['ECONNRESET wrapped by NodeApiError', new NodeApiError(node, coded('ECONNRESET') as never), ConnectionError],
+		['ECONNREFUSED', coded('ECONNREFUSED'), ConnectionError],
+		['EPIPE', coded('EPIPE'), ConnectionError],
+		['ENOTFOUND (wrong host)', coded('ENOTFOUND'), ConnectionError],
+		['ECONNABORTED without a time-out', coded('ECONNABORTED', 'aborted'), ConnectionError],
+		['axios time-out (ECONNABORTED)', new NodeApiError(node, coded('ECONNABORTED', 'timeout of 300ms exceeded') as never), TimeoutError],
+		['ETIMEDOUT', coded('ETIMEDOUT'), TimeoutError],
+		['undici headers time-out', coded('UND_ERR_HEADERS_TIMEOUT'), TimeoutError],
+		['"socket hang up" without a code', new Error('socket hang up'), ConnectionError],
+		['a deep cause chain', new Error('outer', { cause: new Error('middle', { cause: coded('ECONNRESET') }) }), ConnectionError],
+	])('%s', (_name, error, ErrorClass) => {
+		expect(mapRequestFailure(error, 300)).toBeInstanceOf(ErrorClass);
+	});
+
+	it('leaves failures that are not network failures alone', () => {
+		expect(mapRequestFailure(coded('ERR_CANCELED', 'canceled'), 300)).toBeUndefined();
+		expect(mapRequestFailure(new Error('Node does not have credentials'), 300)).toBeUndefined();
+		expect(mapRequestFailure(Object.assign(coded('ECONNRESET'), { response: { status: 500 } }), 300)).toBeUndefined();
+		expect(mapRequestFailure('text', 300)).toBeUndefined();
+	});
+
+	it('never carries the original message (which may hold request details)', () => {
+		const mapped = mapRequestFailure(coded('ECONNRESET', `auth ${API_KEY}`), 300);
+		expect(mapped).toBeInstanceOf(MessagingApiError);
+		expect(mapped?.message).not.toContain(API_KEY);
+	});
+
+	it('trims base URLs', () => {
+		expect(trimBaseUrl(' https://api.test/// ')).toBe('https://api.test');
+		expect(trimBaseUrl('https://api.test')).toBe('https://api.test');
+	});
+});
