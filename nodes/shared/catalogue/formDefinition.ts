@@ -16,7 +16,8 @@ function holdsJsonObject(text: string): boolean {
 	}
 }
 
-function definitionError(issue: { input?: unknown }): string {
+function definitionError(issue: { input?: unknown }): string | undefined {
+	if (issue.input === undefined) return undefined;
 	if (typeof issue.input !== 'string') return 'must be a flow JSON object or a string holding one';
 	if (issue.input.length > MAX_DEFINITION_CHARS) return 'must be at most 1000000 characters';
 	return 'must be a string holding a JSON object';

@@ -33,6 +33,14 @@ export function conversationKind(conversationId: string): ConversationKind {
 	return 'unknown';
 }
 
+/*
+ * A schema-level message would also replace "is required" and "must be a string"; this one applies
+ * only to values of the right type that break the format.
+ */
+function formatRule(message: string) {
+	return (issue: { code?: string }) => (issue.code === 'invalid_format' ? message : undefined);
+}
+
 function range(min: number, max: number, unit: string): string {
 	if (min === max) return `exactly ${min} ${unit}`;
 	if (min === 0) return `at most ${max} ${unit}`;
@@ -77,14 +85,14 @@ export const groupJid = z
 
 /* z.guid accepts any 8-4-4-4-12 hex id; the spec says only "UUID", so no version is enforced. */
 export const uuid = z
-	.guid('must be a UUID such as 3f2b8c1e-0d4a-4e7b-9a51-6c2d9e8f1a00')
+	.guid({ error: formatRule('must be a UUID such as 3f2b8c1e-0d4a-4e7b-9a51-6c2d9e8f1a00') })
 	.meta({ examples: ['3f2b8c1e-0d4a-4e7b-9a51-6c2d9e8f1a00'] });
 
 /* RFC 3339 as JSON Schema's `date-time`: a timezone (Z or an offset) is required. */
 export const dateTime = z.iso
 	.datetime({
 		offset: true,
-		error: 'must be an ISO 8601 date-time with a timezone, e.g. 2026-10-01T09:30:00Z',
+		error: formatRule('must be an ISO 8601 date-time with a timezone, e.g. 2026-10-01T09:30:00Z'),
 	})
 	.meta({ examples: ['2026-10-01T09:30:00Z'] });
 

@@ -28,9 +28,10 @@ const TYPE_NAMES: Record<string, string> = {
  * their own rule text (formats.ts); this covers missing fields, wrong types and enum values.
  */
 function fallbackMessage(issue: RawIssue): string | undefined {
+	// Optional fields accept undefined, so a check that sees it means a required field is missing.
+	if (issue.input === undefined) return 'is required';
 	switch (issue.code) {
 		case 'invalid_type':
-			if (issue.input === undefined) return 'is required';
 			return `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}`;
 		case 'invalid_value':
 			if (issue.values.length === 1) return `must be ${JSON.stringify(issue.values[0])}`;

@@ -1,4 +1,4 @@
-import { oneOf, onlyWith } from '../crossField';
+import { crossFieldRules, oneOf, onlyWith } from '../crossField';
 import { defineTool } from '../defineTool';
 import { chars, filterPhone, list } from '../formats';
 import { writeInput } from '../shapes';
@@ -23,8 +23,10 @@ export const addNumberFilterTool = defineTool({
 			.optional()
 			.describe('Label for the single phoneNumber')
 			.meta({ examples: ['Support line'] }),
-	}).superRefine((value, ctx) => {
-		oneOf(['phoneNumber', 'phoneNumbers'], { exclusive: true })(value, ctx);
-		onlyWith(value, ctx, 'name', 'phoneNumber');
-	}),
+	}).check(
+		crossFieldRules(
+			oneOf(['phoneNumber', 'phoneNumbers'], { exclusive: true }),
+			onlyWith('name', 'phoneNumber'),
+		),
+	),
 });

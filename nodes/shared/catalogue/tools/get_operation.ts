@@ -1,5 +1,5 @@
 import { z } from 'zod/v4';
-import { oneOf } from '../crossField';
+import { crossFieldRules, oneOf } from '../crossField';
 import { defineTool } from '../defineTool';
 import { chars, idempotencyKey } from '../formats';
 
@@ -24,5 +24,5 @@ export const getOperationTool = defineTool({
 				.optional()
 				.describe('Idempotency key the uncertain write used'),
 		})
-		.superRefine(oneOf(['operation_id', 'idempotencyKey'], { exclusive: false })),
+		.check(crossFieldRules(oneOf(['operation_id', 'idempotencyKey'], { exclusive: false }))),
 });

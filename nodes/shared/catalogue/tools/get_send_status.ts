@@ -1,5 +1,5 @@
 import { z } from 'zod/v4';
-import { oneOf } from '../crossField';
+import { crossFieldRules, oneOf } from '../crossField';
 import { defineTool } from '../defineTool';
 import { idempotencyKey, messageId } from '../formats';
 
@@ -19,5 +19,5 @@ export const getSendStatusTool = defineTool({
 			message_id: messageId.optional().describe('Message id returned by send_message'),
 			idempotencyKey: idempotencyKey.optional().describe('Idempotency key the send used'),
 		})
-		.superRefine(oneOf(['message_id', 'idempotencyKey'], { exclusive: false })),
+		.check(crossFieldRules(oneOf(['message_id', 'idempotencyKey'], { exclusive: false }))),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod/v4';
-import { oneOf, onlyWith, requiredWith } from '../crossField';
+import { crossFieldRules, equalsWhen, oneOf, onlyWith, requiredWith } from '../crossField';
 import { defineTool } from '../defineTool';
 import {
 	channel,
@@ -68,18 +68,14 @@ export const sendMessageTool = defineTool({
 					'Idempotency key; may also be sent as the Idempotency-Key header (the body wins)',
 				),
 		})
-		.superRefine((value, ctx) => {
-			oneOf(['phoneNumber', 'conversationId'], { exclusive: true })(value, ctx);
-			oneOf(['text', 'templateName'], { exclusive: true })(value, ctx);
-			for (const field of TEMPLATE_ONLY_FIELDS) onlyWith(value, ctx, field, 'templateName');
-			requiredWith(value, ctx, 'templateLanguage', 'templateName');
-			requiredWith(value, ctx, 'recipientOptInConfirmed', 'templateName', 'must be true');
-			if (value.templateName !== undefined && value.channel !== 'business') {
-				ctx.addIssue({
-					code: 'custom',
-					path: ['channel'],
-					message: "must be 'business' when templateName is given (templates always use Business)",
-				});
-			}
-		}),
+		.check(
+			crossFieldRules(
+				oneOf(['phoneNumber', 'conversationId'], { exclusive: true }),
+				oneOf(['text', 'templateName'], { exclusive: true }),
+				...TEMPLATE_ONLY_FIELDS.map((field) => onlyWith(field, 'templateName')),
+				requiredWith('templateLanguage', 'templateName'),
+				requiredWith('recipientOptInConfirmed', 'templateName', 'must be true'),
+				equalsWhen('channel', 'business', 'templateName', 'templates always use Business'),
+			),
+		),
 });
