@@ -1,0 +1,22 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { optionsDescription } from './options.description';
+import { RESOURCE_OPTIONS } from './resources';
+import { toolInputDescription, toolOperationDescription } from './tool/description';
+import { webhookDescription } from './webhook/description';
+
+/** Every parameter of the node, in the order the editor shows them. */
+export const nodeProperties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: RESOURCE_OPTIONS,
+		default: 'message',
+	},
+	...webhookDescription,
+	...toolOperationDescription,
+	...toolInputDescription,
+	...optionsDescription,
+];

@@ -1,0 +1,136 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { BatchSpec } from '../../../shared/catalogue/types';
+import type { ValidationIssue } from '../../../shared/catalogue/validate';
+import { coerceToSchema } from '../../helpers/coerce';
+import { asSchema, isRecord, unwrap, type JsonSchema } from '../../helpers/jsonSchema';
+import { errorJson, toNodeError } from '../errors';
+import { pairedWith } from '../itemLoop';
+import type { RunContext } from '../runContext';
+import { callTool } from './callTool';
+import { batchParameterName } from './fields/curatedFields';
+import { readFields } from './toolInput';
+import { assertValidInput, inputIssues, invalidInput, type ToolSchema } from './toolSchema';
+
+/*
+ * One element per input item (a recipient, a number, a participant), sent in as few calls as the
+ * per-call limit allows. Items that share the other fields (the same campaign, the same group) go
+ * together; a repeated element is sent once. Every item is checked before the first call.
+ */
+
+interface Entry {
+	itemIndex: number;
+	shared: Record<string, unknown>;
+	element: unknown;
+}
+
+interface Batch {
+	shared: Record<string, unknown>;
+	elements: unknown[];
+	itemIndexes: number[];
+	duplicates: number;
+}
+
+function elementSchema(tool: ToolSchema, spec: BatchSpec): JsonSchema {
+	return unwrap(asSchema(unwrap(tool.schema?.properties?.[spec.field] ?? {}).items));
+}
+
+function readElement(context: IExecuteFunctions, itemIndex: number, tool: ToolSchema, schema: JsonSchema): unknown {
+	const issues: ValidationIssue[] = [];
+	const take = (parameter: string, property: JsonSchema, path: string) => {
+		const coerced = coerceToSchema(context.getNodeParameter(parameter, itemIndex, undefined), property);
+		if ('issue' in coerced) issues.push({ path, message: coerced.issue });
+		return 'value' in coerced ? coerced.value : undefined;
+	};
+	let element: unknown;
+	if (!schema.properties) element = take(batchParameterName(), schema, 'value');
+	else {
+		const fields: Record<string, unknown> = {};
+		for (const [name, property] of Object.entries(schema.properties)) {
+			const value = take(batchParameterName(name), asSchema(property), name);
+			if (value !== undefined) fields[name] = value;
+		}
+		element = fields;
+	}
+	if (issues.length > 0) throw invalidInput(tool.name, issues);
+	return element;
+}
+
+/** Checks one item's element as if sent alone, naming it by item: `recipients[3].phoneNumber`. */
+function readEntry(context: IExecuteFunctions, itemIndex: number, tool: ToolSchema, spec: BatchSpec): Entry {
+	const shared = readFields(context, itemIndex, tool, [spec.field]);
+	const element = readElement(context, itemIndex, tool, elementSchema(tool, spec));
+	const own = `${spec.field}[0]`;
+	const issues = inputIssues(tool, { ...shared, [spec.field]: [element] }, 'batch-validation').map((issue) => ({
+		...issue,
+		path: issue.path.startsWith(own) ? `${spec.field}[${itemIndex}]${issue.path.slice(own.length)}` : issue.path,
+	}));
+	if (issues.length > 0) throw invalidInput(tool.name, issues);
+	return { itemIndex, shared, element };
+}
+
+function dedupeKey(element: unknown, spec: BatchSpec): string {
+	const value = spec.dedupeBy && isRecord(element) ? element[spec.dedupeBy] : element;
+	return typeof value === 'string' ? value.trim() : JSON.stringify(value);
+}
+
+/** Groups entries by their shared fields, drops repeated elements, and cuts at the call limit. */
+export function planBatches(entries: Entry[], spec: BatchSpec): Batch[] {
+	const groups = new Map<string, Entry[]>();
+	for (const entry of entries) {
+		const key = JSON.stringify(entry.shared);
+		groups.set(key, [...(groups.get(key) ?? []), entry]);
+	}
+	const batches: Batch[] = [];
+	for (const group of groups.values()) {
+		const seen = new Map<string, Batch>();
+		let current: Batch | undefined;
+		for (const entry of group) {
+			const key = dedupeKey(entry.element, spec);
+			const earlier = seen.get(key);
+			if (earlier) {
+				earlier.itemIndexes.push(entry.itemIndex);
+				earlier.duplicates += 1;
+				continue;
+			}
+			if (!current || current.elements.length >= spec.max) {
+				current = { shared: entry.shared, elements: [], itemIndexes: [], duplicates: 0 };
+				batches.push(current);
+			}
+			current.elements.push(entry.element);
+			current.itemIndexes.push(entry.itemIndex);
+			seen.set(key, current);
+		}
+	}
+	return batches;
+}
+
+export async function executeBatches(context: IExecuteFunctions, run: RunContext, tool: ToolSchema): Promise<INodeExecutionData[]> {
+	const spec = tool.definition?.batch as BatchSpec;
+	const output: INodeExecutionData[] = [];
+	const entries: Entry[] = [];
+	for (let itemIndex = 0; itemIndex < context.getInputData().length; itemIndex++) {
+		try {
+			entries.push(readEntry(context, itemIndex, tool, spec));
+		} catch (error) {
+			if (!context.continueOnFail()) throw toNodeError(context.getNode(), error, itemIndex);
+			output.push({ json: { error: errorJson(error) }, pairedItem: { item: itemIndex } });
+		}
+	}
+	const batches = planBatches(entries, spec);
+	for (const [index, batch] of batches.entries()) {
+		const first = batch.itemIndexes[0];
+		const batchInfo = { index, size: batch.elements.length, items: batch.itemIndexes.length, duplicatesRemoved: batch.duplicates };
+		try {
+			const idempotencyKey = run.keys.choose(context, first, index);
+			const input = { ...batch.shared, [spec.field]: batch.elements };
+			assertValidInput(tool, input, idempotencyKey);
+			const { data } = await callTool(run, { tool, input, idempotencyKey });
+			output.push({ json: { ...data, batch: batchInfo }, pairedItem: pairedWith(batch.itemIndexes) });
+		} catch (error) {
+			if (!context.continueOnFail()) throw toNodeError(context.getNode(), error, first);
+			output.push({ json: { error: errorJson(error), batch: batchInfo }, pairedItem: pairedWith(batch.itemIndexes) });
+		}
+	}
+	return output;
+}

@@ -1,0 +1,2 @@
+export * as loadOptions from './loadOptions';
+export * as resourceMapping from './resourceMapping';
