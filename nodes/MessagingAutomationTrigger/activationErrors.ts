@@ -49,7 +49,7 @@ export function activationError(
 	if (error instanceof InsufficientPermissionError) {
 		const scope = error.scope ?? WEBHOOK_SCOPE;
 		return fail(
-			`The API key lacks the "${scope}" scope, which ${context.action} needs`,
+			`The API key lacks the "${scope}" scope that webhook registration needs`,
 			`In the dashboard under Developers, give the key the "${scope}" scope (or create a key that has it) and update the Messaging Automation credential. If the key has the scope, the account may be missing inbox storage consent. ${DASHBOARD_HINT} Service said: ${said}`,
 		);
 	}

@@ -2,13 +2,13 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookRespon
 
 import { downloadAttachment } from '../shared/webhooks/attachmentDownload';
 import { eventMessage, parseEnvelope, type EventEnvelope } from '../shared/webhooks/events';
-import { verifySignature, type DeliveryHeaders } from '../shared/webhooks/verifySignature';
+import { verifySignature, type DeliveryHeaders, type VerificationResult } from '../shared/webhooks/verifySignature';
 import { triggerClient } from './client';
 import { isDuplicateOrRecord } from './dedupe';
 import { filterEvent } from './eventFilter';
 import { eventItemJson } from './output';
 import { readSettings, type TriggerSettings } from './settings';
-import { TriggerState, webhookMode } from './state';
+import { TriggerState } from './state';
 
 /** What the handler reads from n8n's request: the bytes n8n kept (`rawBody`) and every header line. */
 interface RawRequest {
@@ -37,10 +37,31 @@ function answer(response: RawResponse, status: number, body: IDataObject): void 
 	response.end(JSON.stringify(body));
 }
 
-function signingSecret(context: IWebhookFunctions, settings: TriggerSettings): string {
-	if (settings.registration === 'dashboard') return String(context.getNodeParameter('signingSecret', '')).trim();
+/**
+ * Secrets to verify with. Automatic mode: the endpoint stored for the URL being served
+ * (`getWebhookResourceUrl` tells test from production); n8n versions without that method fall back
+ * to every stored endpoint, which in practice is one, since test and production static data are
+ * kept apart.
+ */
+function signingSecrets(context: IWebhookFunctions, settings: TriggerSettings): string[] {
+	if (settings.registration === 'dashboard') return [String(context.getNodeParameter('signingSecret', '')).trim()];
 	const state = new TriggerState(context.getWorkflowStaticData('node'));
-	return state.endpoint(webhookMode(context.getMode()))?.secret ?? '';
+	const url = typeof context.getWebhookResourceUrl === 'function' ? context.getWebhookResourceUrl('default') : undefined;
+	const own = url ? state.endpoint(url) : undefined;
+	return own ? [own.secret] : state.endpoints().map((endpoint) => endpoint.secret);
+}
+
+function verify(request: RawRequest, secrets: readonly string[]): VerificationResult {
+	const attempt = (secret: string) =>
+		verifySignature({
+			body: request.rawBody as Buffer,
+			headers: (request.rawHeaders ?? request.headers) as DeliveryHeaders,
+			secret,
+			now: Date.now(),
+		});
+	const first = attempt(secrets[0] ?? '');
+	if (first.ok) return first;
+	return secrets.slice(1).map(attempt).find((result) => result.ok) ?? first;
 }
 
 function parseBody(body: Buffer): EventEnvelope | undefined {
@@ -85,12 +106,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	if (!request.rawBody && typeof request.readRawBody === 'function') await request.readRawBody();
 	const settings = readSettings(context);
 
-	const verdict = verifySignature({
-		body: request.rawBody as Buffer,
-		headers: (request.rawHeaders ?? request.headers) as DeliveryHeaders,
-		secret: signingSecret(context, settings),
-		now: Date.now(),
-	});
+	const verdict = verify(request, signingSecrets(context, settings));
 	if (!verdict.ok) {
 		context.logger.warn(`Messaging Automation Trigger: delivery rejected with 401 (${verdict.reason})`);
 		answer(response, 401, { error: 'invalid_signature', reason: verdict.reason });

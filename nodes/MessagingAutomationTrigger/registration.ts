@@ -5,17 +5,11 @@ import { decodeSecret } from '../shared/webhooks/verifySignature';
 import { activationError, isNotFound, isRefusal } from './activationErrors';
 import { triggerClient } from './client';
 import { readSettings } from './settings';
-import { TriggerState, webhookMode, type WebhookMode } from './state';
+import { TriggerState } from './state';
 
-interface HookScope {
-	mode: WebhookMode;
-	url: string;
-	state: TriggerState;
-}
-
-function scopeOf(hook: IHookFunctions): HookScope {
+/** The hook's webhook URL is the test or the production one as n8n registers it (see state.ts). */
+function scopeOf(hook: IHookFunctions): { url: string; state: TriggerState } {
 	return {
-		mode: webhookMode(hook.getMode()),
 		url: hook.getNodeWebhookUrl('default') ?? '',
 		state: new TriggerState(hook.getWorkflowStaticData('node')),
 	};
@@ -81,8 +75,8 @@ async function clientOrUndefined(hook: IHookFunctions): Promise<MessagingClient 
  * events, and nothing is left to clean up; anything else sends n8n to `create`, which reconciles.
  */
 export async function endpointExists(hook: IHookFunctions): Promise<boolean> {
-	const { mode, url, state } = scopeOf(hook);
-	const stored = state.endpoint(mode);
+	const { url, state } = scopeOf(hook);
+	const stored = state.endpoint(url);
 	const { registration, eventTypes } = readSettings(hook);
 	if (registration === 'dashboard') return stored === undefined && state.orphans().length === 0;
 	if (!stored || stored.url !== url || !sameSet(stored.eventTypes, eventTypes) || state.orphans().length > 0) return false;
@@ -99,15 +93,15 @@ export async function endpointExists(hook: IHookFunctions): Promise<boolean> {
  * and a stale endpoint never takes up one of the ten places.
  */
 export async function registerEndpoint(hook: IHookFunctions): Promise<boolean> {
-	const { mode, url, state } = scopeOf(hook);
+	const { url, state } = scopeOf(hook);
 	const settings = readSettings(hook);
 	const stale = new Set(state.orphans());
-	const previous = state.endpoint(mode);
+	const previous = state.endpoint(url);
 	if (previous) stale.add(previous.id);
 
 	if (settings.registration === 'dashboard') {
 		state.setOrphans(await deleteEndpoints(hook, stale.size > 0 ? await clientOrUndefined(hook) : undefined, [...stale], url));
-		state.setEndpoint(mode, undefined);
+		state.setEndpoint(url, undefined);
 		return true;
 	}
 
@@ -115,7 +109,7 @@ export async function registerEndpoint(hook: IHookFunctions): Promise<boolean> {
 	const listing = await listOurs(hook, client, url);
 	for (const endpoint of listing?.ours ?? []) stale.add(endpoint.id);
 	state.setOrphans(await deleteEndpoints(hook, client, [...stale], url));
-	state.setEndpoint(mode, undefined);
+	state.setEndpoint(url, undefined);
 
 	let created: WebhookEndpoint;
 	try {
@@ -130,17 +124,17 @@ export async function registerEndpoint(hook: IHookFunctions): Promise<boolean> {
 			url,
 		});
 	}
-	state.setEndpoint(mode, { id: created.id, url, secret: created.secret as string, eventTypes: [...settings.eventTypes] });
+	state.setEndpoint(url, { id: created.id, url, secret: created.secret as string, eventTypes: [...settings.eventTypes] });
 	return true;
 }
 
 /** Never fails deactivation: what cannot be deleted is reported and kept for the next activation. */
 export async function unregisterEndpoint(hook: IHookFunctions): Promise<boolean> {
-	const { mode, url, state } = scopeOf(hook);
-	const stored = state.endpoint(mode);
+	const { url, state } = scopeOf(hook);
+	const stored = state.endpoint(url);
 	if (!stored) return true;
 	const remaining = await deleteEndpoints(hook, await clientOrUndefined(hook), [stored.id], stored.url || url);
 	state.setOrphans([...state.orphans(), ...remaining]);
-	state.setEndpoint(mode, undefined);
+	state.setEndpoint(url, undefined);
 	return true;
 }

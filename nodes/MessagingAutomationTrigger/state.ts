@@ -3,17 +3,16 @@ import type { IDataObject } from 'n8n-workflow';
 /**
  * Layout of the node's static data (`getWorkflowStaticData('node')`):
  *
- *   endpoints.test | endpoints.production   the endpoint registered for that webhook URL
- *   orphans                                  ids we created but could not delete yet
- *   recentEventIds                           dedupe window, oldest first
+ *   endpoints       { [webhook URL]: endpoint we registered for that URL }
+ *   orphans         ids we created but could not delete yet (retried at the next activation)
+ *   recentEventIds  dedupe window, oldest first
  *
- * n8n keeps test static data apart from production (a test run starts from an empty copy that is
- * never saved), but keying by mode as well means even a copied object can never make one mode
- * delete or trust the other's endpoint. Changes are written as whole top-level values because
- * n8n only notices assignments on the object it handed out, not edits inside nested values.
+ * Keyed by URL because the URL is what tells test from production in every hook: n8n deletes a
+ * test endpoint in mode `internal`, so the execution mode cannot tell them apart, but the hook's
+ * webhook URL always can. n8n also keeps test static data apart (a test starts from an empty copy
+ * that is never saved), so the two never see each other's entries. Changes are written as whole
+ * top-level values: n8n only notices assignments on the object it handed out.
  */
-export type WebhookMode = 'test' | 'production';
-
 export interface RegisteredEndpoint {
 	id: string;
 	url: string;
@@ -35,23 +34,27 @@ function stringList(value: unknown): string[] {
 	return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
-/** n8n runs test webhooks in `manual` mode; every other mode serves the production URL. */
-export function webhookMode(executionMode: string): WebhookMode {
-	return executionMode === 'manual' ? 'test' : 'production';
-}
-
 export class TriggerState {
 	constructor(private readonly data: IDataObject) {}
 
-	endpoint(mode: WebhookMode): RegisteredEndpoint | undefined {
-		const stored = (this.data.endpoints as IDataObject | undefined)?.[mode];
+	private endpointMap(): IDataObject {
+		const endpoints = this.data.endpoints;
+		return typeof endpoints === 'object' && endpoints !== null && !Array.isArray(endpoints) ? (endpoints as IDataObject) : {};
+	}
+
+	endpoint(url: string): RegisteredEndpoint | undefined {
+		const stored = this.endpointMap()[url];
 		return isEndpoint(stored) ? stored : undefined;
 	}
 
-	setEndpoint(mode: WebhookMode, endpoint: RegisteredEndpoint | undefined): void {
-		const endpoints = { ...((this.data.endpoints as IDataObject | undefined) ?? {}) };
-		if (endpoint) endpoints[mode] = { ...endpoint };
-		else delete endpoints[mode];
+	endpoints(): RegisteredEndpoint[] {
+		return Object.values(this.endpointMap()).filter(isEndpoint);
+	}
+
+	setEndpoint(url: string, endpoint: RegisteredEndpoint | undefined): void {
+		const endpoints = { ...this.endpointMap() };
+		if (endpoint) endpoints[url] = { ...endpoint };
+		else delete endpoints[url];
 		this.data.endpoints = endpoints;
 	}
 

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { INodeParameters } from 'n8n-workflow';
+
+import { MessagingAutomationApi } from '../../../credentials/MessagingAutomationApi.credentials';
+import { MessagingAutomationTrigger } from '../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node';
+import { N8nEngine, type TestWorkflow } from '../../support/n8nEngine';
+import { N8nWebhookHost } from '../../support/n8nWebhook';
+
+export const TRIGGER = 'Trigger';
+
+export function triggerWorkflow(parameters: INodeParameters = {}): TestWorkflow {
+	return {
+		nodes: [
+			{
+				id: 'trigger-1',
+				name: TRIGGER,
+				type: 'messagingAutomationTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters,
+				credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } },
+			},
+		],
+		connections: {},
+	};
+}
+
+/** A trigger hosted in n8n's webhook machinery, its credential pointing at `baseUrl`. */
+export async function startTriggerHost(options: {
+	baseUrl: string;
+	apiKey: string;
+	parameters?: INodeParameters;
+}): Promise<N8nWebhookHost> {
+	const engine = new N8nEngine({
+		nodeTypes: { messagingAutomationTrigger: new MessagingAutomationTrigger() },
+		credentialTypes: [new MessagingAutomationApi()],
+		credentials: { messagingAutomationApi: { apiKey: options.apiKey, baseUrl: options.baseUrl, authScheme: 'bearer' } },
+	});
+	const host = new N8nWebhookHost(engine, triggerWorkflow(options.parameters), TRIGGER);
+	await host.start();
+	return host;
+}
+
+/** Polls until `check` returns a value other than undefined/false; fails after `timeoutMs`. */
+export async function waitFor<T>(check: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
+	const started = Date.now();
+	for (;;) {
+		const value = check();
+		if (value !== undefined && value !== false) return value;
+		if (Date.now() - started > timeoutMs) throw new Error('waitFor: condition not met in time');
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+}
+
+export interface RefusingProxy {
+	url: string;
+	/** `METHOD path-regex` rules answered with the given status instead of being forwarded. */
+	refuse(method: string, path: RegExp, status: number): void;
+	stop(): Promise<void>;
+}
+
+/**
+ * Forwards to the sandbox, except for the calls a rule refuses: models a service whose webhook
+ * management is partly unsupported (405/501), which the sandbox itself never does.
+ */
+export async function startRefusingProxy(target: string): Promise<RefusingProxy> {
+	const rules: Array<{ method: string; path: RegExp; status: number }> = [];
+	const server: Server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const rule = rules.find((candidate) => candidate.method === req.method && candidate.path.test(req.url ?? ''));
+			if (rule) {
+				res.writeHead(rule.status, { 'content-type': 'text/plain' }).end('Method Not Allowed');
+				return;
+			}
+			const headers = Object.fromEntries(
+				Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)),
+			) as Record<string, string>;
+			const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+			void fetch(`${target}${req.url ?? ''}`, { method: req.method, headers, body }).then(async (answer) => {
+				res.writeHead(answer.status, Object.fromEntries(answer.headers));
+				res.end(Buffer.from(await answer.arrayBuffer()));
+			});
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		refuse: (method, path, status) => void rules.push({ method, path, status }),
+		stop: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}

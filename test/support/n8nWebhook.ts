@@ -1,0 +1,263 @@
+/**
+ * Hosts a webhook trigger the way n8n's CLI does, with n8n-core's own contexts: `HookContext` for
+ * checkExists/create/delete and `WebhookContext` for `webhook()`, over a real `Workflow`, behind a
+ * real loopback HTTP server. What the CLI adds around them is reproduced from its source
+ * (packages/cli/src/webhooks, 2.x) and kept small:
+ * - production static data lives in a "database" copy: each request builds a new Workflow over a
+ *   fresh copy of it, and it is saved when the response callback fires and the flag says changed
+ *   (LiveWebhooks); activation and deactivation save it after the hooks (ActiveWorkflowManager);
+ * - a test URL starts from empty static data, keeps the copy made after `create` and is removed
+ *   after its first execution (TestWebhooks); hooks run with `isTest` set;
+ * - the body is read into `rawBody` before the node runs and parsed for JSON (parseBody);
+ * - `noWebhookResponse` means the node answered; otherwise the host answers, and workflow data
+ *   runs in WorkflowExecute with the trigger as start node (webhook-helpers).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HookContext, WebhookContext } from 'n8n-core';
+import {
+	NodeHelpers,
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+	type INodeParameters,
+	type INode,
+	type INodeExecutionData,
+	type IWebhookData,
+	type IWebhookFunctions,
+	type IWorkflowExecuteAdditionalData,
+	type Workflow,
+	type WorkflowActivateMode,
+	type WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { createAdditionalData, type N8nEngine, type TestWorkflow } from './n8nEngine';
+
+export type WebhookKind = 'production' | 'test';
+
+export interface ReceivedRequest {
+	kind: WebhookKind;
+	status: number;
+	body: unknown;
+}
+
+export interface Execution {
+	kind: WebhookKind;
+	/** Output of the trigger node in the finished run. */
+	items: INodeExecutionData[];
+}
+
+type HookName = 'checkExists' | 'create' | 'delete';
+
+const clone = (data: IDataObject): IDataObject => JSON.parse(JSON.stringify(data)) as IDataObject;
+
+export class N8nWebhookHost {
+	/** Production static data as the database holds it. */
+	savedStaticData: IDataObject = {};
+	readonly requests: ReceivedRequest[] = [];
+	readonly executions: Execution[] = [];
+	private testStaticData: IDataObject | undefined;
+	private server: Server | undefined;
+	private origin = '';
+
+	constructor(
+		private readonly engine: N8nEngine,
+		private readonly definition: TestWorkflow,
+		private readonly triggerName: string,
+	) {}
+
+	async start(): Promise<void> {
+		this.server = createServer((req, res) => void this.handle(req, res));
+		await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+		this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+	}
+
+	async stop(): Promise<void> {
+		this.server?.closeAllConnections();
+		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+	}
+
+	url(kind: WebhookKind): string {
+		const node = this.node();
+		return NodeHelpers.getNodeWebhookUrl(this.baseUrl(kind), 'wf-test', node, 'webhook', false);
+	}
+
+	/** What n8n does on activation (production) or "Listen for test event" (test). */
+	async activate(kind: WebhookKind): Promise<void> {
+		const workflow = this.workflowFor(kind);
+		if (!(await this.runHook(workflow, kind, 'checkExists'))) await this.runHook(workflow, kind, 'create');
+		this.afterHooks(workflow, kind);
+	}
+
+	async checkExists(kind: WebhookKind): Promise<boolean> {
+		return await this.runHook(this.workflowFor(kind), kind, 'checkExists');
+	}
+
+	async deactivate(kind: WebhookKind): Promise<void> {
+		const workflow = this.workflowFor(kind);
+		// Both managers delete with mode `internal`; only the webhook data says test or not.
+		await this.runHook(workflow, kind, 'delete', 'internal', 'update');
+		if (kind === 'test') this.testStaticData = undefined;
+		else this.save(workflow);
+	}
+
+	/** The user edits the node: same node and webhook id, new parameters. */
+	setParameters(parameters: INodeParameters): void {
+		this.node().parameters = parameters;
+	}
+
+	setCredentials(type: string, data: ICredentialDataDecryptedObject): void {
+		this.engine.credentialsHelper.set(type, data);
+	}
+
+	get testListening(): boolean {
+		return this.testStaticData !== undefined;
+	}
+
+	private node(): INode {
+		const node = this.definition.nodes.find((candidate) => candidate.name === this.triggerName);
+		if (!node) throw new Error(`No node named ${this.triggerName}`);
+		return node;
+	}
+
+	private baseUrl(kind: WebhookKind): string {
+		return `${this.origin}/${kind === 'test' ? 'webhook-test' : 'webhook'}`;
+	}
+
+	private additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
+		return createAdditionalData(this.engine.credentialsHelper, {
+			webhookBaseUrl: this.baseUrl('production'),
+			webhookTestBaseUrl: this.baseUrl('test'),
+			...extra,
+		});
+	}
+
+	/** A Workflow as the CLI builds it per call: test data from the registration, else from the DB. */
+	private workflowFor(kind: WebhookKind): Workflow {
+		if (kind === 'production') return this.engine.workflow({ ...this.definition, staticData: clone(this.savedStaticData) });
+		const workflow = this.engine.workflow({ ...this.definition, staticData: {} });
+		if (this.testStaticData) workflow.setTestStaticData(this.testStaticData);
+		return workflow;
+	}
+
+	private webhookData(kind: WebhookKind, additionalData: IWorkflowExecuteAdditionalData): IWebhookData {
+		const node = this.node();
+		const description = this.engine.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
+		const webhookDescription = description.webhooks?.[0];
+		if (!webhookDescription) throw new Error(`${node.type} declares no webhook`);
+		return {
+			httpMethod: 'POST',
+			node: node.name,
+			path: NodeHelpers.getNodeWebhookPath('wf-test', node, 'webhook', false),
+			webhookDescription,
+			workflowId: 'wf-test',
+			workflowExecuteAdditionalData: additionalData,
+			webhookId: node.webhookId,
+			isTest: kind === 'test',
+		};
+	}
+
+	private async runHook(
+		workflow: Workflow,
+		kind: WebhookKind,
+		hook: HookName,
+		mode: WorkflowExecuteMode = kind === 'test' ? 'manual' : 'trigger',
+		activation: WorkflowActivateMode = kind === 'test' ? 'manual' : 'activate',
+	): Promise<boolean> {
+		const node = workflow.getNode(this.triggerName) as INode;
+		const nodeType = this.engine.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+		const method = nodeType.webhookMethods?.default?.[hook];
+		if (!method) throw new Error(`${node.type} has no webhookMethods.default.${hook}`);
+		const additionalData = this.additionalData();
+		const webhookData = this.webhookData(kind, additionalData);
+		const context = new HookContext(workflow, node, additionalData, mode, activation, webhookData);
+		return await method.call(context);
+	}
+
+	private afterHooks(workflow: Workflow, kind: WebhookKind): void {
+		if (kind === 'test') this.testStaticData = workflow.staticData;
+		else this.save(workflow);
+	}
+
+	private save(workflow: Workflow): void {
+		if (workflow.staticData.__dataChanged === true) {
+			this.savedStaticData = clone(workflow.staticData);
+			workflow.staticData.__dataChanged = false;
+		}
+	}
+
+	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const kind: WebhookKind = req.url?.startsWith('/webhook-test/') ? 'test' : 'production';
+		const path = new URL(this.url(kind)).pathname;
+		if (req.url !== path || req.method !== 'POST' || (kind === 'test' && !this.testListening)) {
+			return this.reply(kind, res, 404, { message: 'The requested webhook is not registered.' });
+		}
+		const chunks: Buffer[] = [];
+		for await (const chunk of req) chunks.push(chunk as Buffer);
+		const request = Object.assign(req, { rawBody: Buffer.concat(chunks), readRawBody: async () => {} });
+		if (req.headers['content-type']?.startsWith('application/json')) {
+			try {
+				Object.assign(request, { body: JSON.parse(request.rawBody.toString('utf8')) as unknown });
+			} catch {
+				return this.reply(kind, res, 422, { message: 'Failed to parse request body' });
+			}
+		}
+		await this.runWebhook(kind, request, captureAnswer(res));
+	}
+
+	private async runWebhook(kind: WebhookKind, req: IncomingMessage, res: AnswerCapture): Promise<void> {
+		const workflow = this.workflowFor(kind);
+		const node = workflow.getNode(this.triggerName) as INode;
+		const nodeType = this.engine.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+		const additionalData = this.additionalData({
+			httpRequest: req as unknown as IWorkflowExecuteAdditionalData['httpRequest'],
+			httpResponse: res as unknown as IWorkflowExecuteAdditionalData['httpResponse'],
+		});
+		const mode: WorkflowExecuteMode = kind === 'test' ? 'manual' : 'webhook';
+		const context = new WebhookContext(workflow, node, additionalData, mode, this.webhookData(kind, additionalData), [], null);
+		let result;
+		try {
+			result = await (nodeType.webhook as (this: IWebhookFunctions) => ReturnType<NonNullable<typeof nodeType.webhook>>).call(context);
+		} catch (error) {
+			return this.reply(kind, res, 500, { message: 'Workflow Webhook Error: Workflow could not be started!', cause: String(error) });
+		}
+		if (result.noWebhookResponse) this.recordAnswered(kind, res);
+		else if (!result.workflowData) this.reply(kind, res, 200, (result.webhookResponse as IDataObject) ?? { message: 'Webhook call received' });
+		// The response callback is where LiveWebhooks saves static data.
+		if (kind === 'production') this.save(workflow);
+		if (!result.workflowData) return;
+
+		const run = await this.engine.run(
+			{ ...this.definition, staticData: workflow.staticData },
+			{ node: this.triggerName, items: result.workflowData[0] ?? [] },
+			mode,
+		);
+		this.executions.push({ kind, items: run.output(this.triggerName) });
+		if (!res.headersSent) this.reply(kind, res, 200, { message: 'Workflow was started' });
+		if (kind === 'test') await this.deactivate('test');
+	}
+
+	private reply(kind: WebhookKind, res: ServerResponse, status: number, body: IDataObject): void {
+		res.writeHead(status, { 'Content-Type': 'application/json' });
+		res.end(JSON.stringify(body));
+		this.requests.push({ kind, status, body });
+	}
+
+	/** The node wrote the answer itself; record what it wrote. */
+	private recordAnswered(kind: WebhookKind, res: AnswerCapture): void {
+		const text = res.answeredBody ?? '';
+		this.requests.push({ kind, status: res.statusCode, body: text ? (JSON.parse(text) as unknown) : undefined });
+	}
+}
+
+type AnswerCapture = ServerResponse & { answeredBody?: string };
+
+/** Keeps a copy of what the node writes with `end`, for assertions. */
+function captureAnswer(res: ServerResponse): AnswerCapture {
+	const capture = res as AnswerCapture;
+	const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+	capture.end = ((...args: unknown[]) => {
+		if (typeof args[0] === 'string' || Buffer.isBuffer(args[0])) capture.answeredBody = String(args[0]);
+		return end(...args);
+	}) as ServerResponse['end'];
+	return capture;
+}
