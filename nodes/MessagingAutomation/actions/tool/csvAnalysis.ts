@@ -54,7 +54,7 @@ function duplicatesAcrossParts(parts: CsvPart[]): IDataObject[] {
 	const rowsByPhone = new Map<string, { parts: Set<number>; rows: number[] }>();
 	parts.forEach((part, partIndex) => {
 		part.rows.forEach((record, rowIndex) => {
-			const phone = (csvValues(record)[phoneColumn] ?? '').replace(/\D/g, '');
+			const phone = (csvValues(record)[phoneColumn] ?? '').replace(/\D/g, '').replace(/^00/, '');
 			if (phone === '') return;
 			const entry = rowsByPhone.get(phone) ?? { parts: new Set<number>(), rows: [] };
 			entry.parts.add(partIndex);
@@ -85,7 +85,7 @@ async function analyze(
 	}
 	const merged = answers.length === 1 ? answers[0].data : mergeFindings(answers);
 	const crossPart = duplicatesAcrossParts(parts);
-	const result: IDataObject = { ...(merged as IDataObject), parts: parts.length, rows: parts.reduce((sum, part) => sum + part.rows.length, 0) };
+	const result: IDataObject = { ...(merged as IDataObject), parts: parts.length };
 	if (crossPart.length > 0) result.duplicatesAcrossParts = crossPart;
 	const shouldSimplify = context.getNodeParameter('simplify', itemIndex, true) as boolean;
 	return shouldSimplify ? simplify(result) : result;

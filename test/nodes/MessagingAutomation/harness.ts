@@ -1,0 +1,155 @@
+import type {
+	ExecutionError,
+	IConnections,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	ResourceMapperField,
+} from 'n8n-workflow';
+
+import { MessagingAutomationApi } from '../../../credentials/MessagingAutomationApi.credentials';
+import { MessagingAutomation } from '../../../nodes/MessagingAutomation/MessagingAutomation.node';
+import { catalogueFields } from '../../../nodes/MessagingAutomation/actions/toolGroups';
+import { findTool } from '../../../nodes/shared/catalogue';
+import { startSandbox, type Persona, type RecordedCall, type SandboxHandle } from '../../sandbox';
+import type { SandboxOptions } from '../../sandbox';
+import type { LoadOptionsContext } from 'n8n-core';
+
+import { N8nEngine, START_NODE_TYPE } from '../../support/n8nEngine';
+
+/** The node as n8n registers it, and as n8n's AI Agent sees it (a `…Tool` type). */
+export const NODE_TYPE = 'messagingAutomation';
+export const AGENT_TOOL_TYPE = 'messagingAutomationTool';
+
+export interface NodeSpec {
+	name?: string;
+	id?: string;
+	parameters: INodeParameters;
+	continueOnFail?: boolean;
+	type?: string;
+}
+
+export interface NodeRun {
+	/** Output items of the (first) action node. */
+	output: INodeExecutionData[];
+	json: IDataObject[];
+	/** The node's error when the run stopped on it. */
+	error?: ExecutionError;
+	/** Sandbox calls made during this run. */
+	calls: RecordedCall[];
+	outputOf(nodeName: string): INodeExecutionData[];
+}
+
+export interface Harness {
+	sandbox: SandboxHandle;
+	engine: N8nEngine;
+	/** Which sandbox key the credential carries; `owner` until changed. */
+	usePersona(persona: Persona): void;
+	/** A real n8n-core load-options context for a node with `parameters` (editor look-ups). */
+	loadOptions(parameters: INodeParameters): LoadOptionsContext;
+	/** Runs Start → node (or Start → each node, side by side) with `items` as the input. */
+	run(nodes: NodeSpec | NodeSpec[], items?: Array<IDataObject | INodeExecutionData>): Promise<NodeRun>;
+	stop(): Promise<void>;
+}
+
+function toItem(item: IDataObject | INodeExecutionData): INodeExecutionData {
+	return 'json' in item && typeof item.json === 'object' ? (item as INodeExecutionData) : { json: item as IDataObject };
+}
+
+export async function startHarness(options: SandboxOptions = {}): Promise<Harness> {
+	const sandbox = await startSandbox(options);
+	const node = new MessagingAutomation();
+	const engine = new N8nEngine({
+		nodeTypes: { [NODE_TYPE]: node, [AGENT_TOOL_TYPE]: node },
+		credentialTypes: [new MessagingAutomationApi()],
+	});
+	const usePersona = (persona: Persona) =>
+		engine.credentialsHelper.set('messagingAutomationApi', {
+			apiKey: sandbox.keys[persona],
+			baseUrl: `${sandbox.url}/`,
+			authScheme: 'bearer',
+		});
+	usePersona('owner');
+
+	const run: Harness['run'] = async (specs, items = [{}]) => {
+		const list = Array.isArray(specs) ? specs : [specs];
+		const nodes: INode[] = [
+			{ id: 'start', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+			...list.map((spec, index) => ({
+				id: spec.id ?? `node-${index + 1}`,
+				name: spec.name ?? (index === 0 ? 'Messaging' : `Messaging ${index + 1}`),
+				type: spec.type ?? NODE_TYPE,
+				typeVersion: 1,
+				position: [200, index * 200] as [number, number],
+				parameters: spec.parameters,
+				credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } },
+				...(spec.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+			})),
+		];
+		const connections: IConnections = {
+			Start: { main: [nodes.slice(1).map((target) => ({ node: target.name, type: 'main' as const, index: 0 }))] },
+		};
+		const before = sandbox.calls().length;
+		const result = await engine.run({ nodes, connections }, { node: 'Start', items: items.map(toItem) });
+		const first = nodes[1].name;
+		const output = result.output(first);
+		return {
+			output,
+			json: output.map((item) => item.json),
+			error: result.nodeError(first) ?? result.error,
+			calls: sandbox.calls().slice(before),
+			outputOf: (name) => result.output(name),
+		};
+	};
+
+	const loadOptions: Harness['loadOptions'] = (parameters) =>
+		engine.loadOptionsContext(
+			{
+				nodes: [
+					{
+						id: 'node-1',
+						name: 'Messaging',
+						type: NODE_TYPE,
+						typeVersion: 1,
+						position: [0, 0],
+						parameters,
+						credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } },
+					},
+				],
+				connections: {},
+			},
+			'Messaging',
+		);
+
+	return { sandbox, engine, usePersona, loadOptions, run, stop: () => sandbox.stop() };
+}
+
+/**
+ * Parameters of a catalogue tool in the "Fields" mode, as the editor stores them: required fields
+ * at the top level, optional ones in Additional Fields.
+ */
+export function fieldsParameters(tool: string, input: IDataObject, rest: INodeParameters = {}): INodeParameters {
+	const definition = findTool(tool);
+	if (!definition) throw new Error(`${tool} is not in the catalogue`);
+	const required = new Set(catalogueFields(definition).filter((field) => field.required).map((field) => field.name));
+	const top: INodeParameters = {};
+	const additionalFields: IDataObject = {};
+	for (const [name, value] of Object.entries(input)) {
+		if (required.has(name)) top[name] = value as INodeParameters[string];
+		else additionalFields[name] = value;
+	}
+	return { resource: definition.resource, operation: tool, inputMode: 'fields', ...top, additionalFields, ...rest } as INodeParameters;
+}
+
+/** A resource-mapper value as the editor stores it, for fields the node's own method returned. */
+export function mapperValue(fields: ResourceMapperField[], value: IDataObject, mappingMode = 'defineBelow'): INodeParameters {
+	return {
+		mappingMode,
+		value,
+		matchingColumns: [],
+		schema: fields,
+		attemptToConvertTypes: false,
+		convertFieldsToString: false,
+	} as unknown as INodeParameters;
+}
