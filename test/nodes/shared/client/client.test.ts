@@ -1,33 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { MessagingClient, type PaceGate } from '../../../../nodes/shared/client/client';
 import { InputValidationError } from '../../../../nodes/shared/client/errors';
 import { isValidIdempotencyKey } from '../../../../nodes/shared/client/idempotency';
 import type { PaceBucket } from '../../../../nodes/shared/client/pacer';
-import { type ScriptedServer, startScriptedServer } from '../../../support/scriptedServer';
-import { testClient, type TestClient } from '../../../support/testClient';
+import { useScriptedClient } from '../../../support/testClient';
 
-let server: ScriptedServer;
-let harness: TestClient;
+const fixture = useScriptedClient('mk_test_client_key', [{ status: 200, body: { ok: true } }]);
+const client = fixture.client;
 
-beforeAll(async () => {
-	server = await startScriptedServer([{ status: 200, body: { ok: true } }]);
-});
-afterEach(async () => {
-	await harness.close();
-});
-afterAll(async () => {
-	await server.stop();
-});
-
-function client(options: Parameters<typeof testClient>[2] = {}) {
-	server.requests.length = 0;
-	server.script([{ status: 200, body: { ok: true } }]);
-	harness = testClient(server.url, 'mk_test_client_key', options);
-	return harness.client;
-}
-
-const last = () => server.requests[server.requests.length - 1];
+const last = () => fixture.server.requests[fixture.server.requests.length - 1];
 
 describe('callTool request shape', () => {
 	it('POSTs an empty JSON object for a tool without input, and no key for a read', async () => {
@@ -50,7 +32,7 @@ describe('callTool request shape', () => {
 		const c = client();
 		await c.callTool('cancel_campaign', { campaignId: 'a' });
 		await c.callTool('cancel_campaign', { campaignId: 'a' });
-		expect(server.requests[0].headers['idempotency-key']).not.toBe(server.requests[1].headers['idempotency-key']);
+		expect(fixture.server.requests[0].headers['idempotency-key']).not.toBe(fixture.server.requests[1].headers['idempotency-key']);
 	});
 
 	it('uses the given key; a key already in the input wins, as it does on the server', async () => {
@@ -69,7 +51,7 @@ describe('callTool request shape', () => {
 			expect(error).toBeInstanceOf(InputValidationError);
 			expect((error as InputValidationError).field).toBe('idempotencyKey');
 		}
-		expect(server.requests).toHaveLength(0);
+		expect(fixture.server.requests).toHaveLength(0);
 	});
 
 	it('tools unknown to the catalogue: the live schema decides the body field, access decides the key', async () => {
@@ -107,7 +89,7 @@ describe('callTool request shape', () => {
 describe('results', () => {
 	it('resolves data, request id, status, attempts and replay flag', async () => {
 		const c = client();
-		server.script([{ status: 200, body: { message_id: 'm1' }, headers: { 'Idempotent-Replayed': 'true', 'X-Request-Id': 'req_abc' } }]);
+		fixture.server.script([{ status: 200, body: { message_id: 'm1' }, headers: { 'Idempotent-Replayed': 'true', 'X-Request-Id': 'req_abc' } }]);
 		const result = await c.callTool('send_message', { channel: 'business', phoneNumber: '4915112345678', text: 'hi' });
 		expect(result).toMatchObject({ data: { message_id: 'm1' }, requestId: 'req_abc', status: 200, attempts: 1, replayed: true });
 	});
@@ -115,10 +97,10 @@ describe('results', () => {
 	it('getMe and listTools', async () => {
 		const c = client();
 		const me = { account: { id: 'acc_1', name: 'A', plan: 'top' }, key: { name: 'k', scopes: ['messenger.read'], owner: false }, numbers: [], ready: true };
-		server.script([{ status: 200, body: me }]);
+		fixture.server.script([{ status: 200, body: me }]);
 		expect((await c.getMe()).data).toEqual(me);
 		expect(last()).toMatchObject({ method: 'GET', path: '/api/v1/me', rawBody: '' });
-		server.script([{ status: 200, body: { tools: [{ name: 'send_message', access: 'write', input_schema: { type: 'object' } }] } }]);
+		fixture.server.script([{ status: 200, body: { tools: [{ name: 'send_message', access: 'write', input_schema: { type: 'object' } }] } }]);
 		expect((await c.listTools()).data).toEqual([{ name: 'send_message', access: 'write', inputSchema: { type: 'object' } }]);
 		expect(last()).toMatchObject({ method: 'GET', path: '/api/v1/tools' });
 	});
@@ -140,7 +122,7 @@ describe('pacing and hooks', () => {
 	it('asks the pacer before every attempt, retries included, and releases each slot', async () => {
 		const { gate, acquired, released } = recordingGate();
 		const c = client({ pacer: gate });
-		server.script([{ status: 503, body: { error: { code: 'tool_error', message: 'later' } } }, { status: 200, body: {} }]);
+		fixture.server.script([{ status: 503, body: { error: { code: 'tool_error', message: 'later' } } }, { status: 200, body: {} }]);
 		await c.callTool('send_message', { channel: 'qr', phoneNumber: '4915112345678', text: 'hi' });
 		expect(acquired).toEqual([['write', 'qr:default'], ['write', 'qr:default']]);
 		expect(released()).toBe(2);
@@ -169,6 +151,5 @@ describe('pacing and hooks', () => {
 		});
 		await expect(c.callTool('get_account_context')).rejects.toBe(cancelled);
 		expect(calls).toBe(1);
-		harness = testClient(server.url, 'unused');
 	});
 });

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import {
 	ConnectionError,
@@ -12,8 +12,8 @@ import {
 	ToolError,
 } from '../../../../nodes/shared/client/errors';
 import { backoffDelay, DEFAULT_RETRY_OPTIONS, retryDecision } from '../../../../nodes/shared/client/retry';
-import { type ScriptedServer, type ScriptStep, startScriptedServer } from '../../../support/scriptedServer';
-import { testClient, type TestClient } from '../../../support/testClient';
+import type { ScriptStep } from '../../../support/scriptedServer';
+import { useScriptedClient } from '../../../support/testClient';
 
 const OK: ScriptStep = { status: 200, body: { operation_id: 'op_1', ok: true } };
 const KEY = 'retry-test-key-0001';
@@ -22,24 +22,8 @@ function apiError(status: number, code: string, extra: Record<string, unknown> =
 	return { status, body: { error: { code, message: `${code} happened`, ...extra } }, headers };
 }
 
-let server: ScriptedServer;
-let harness: TestClient;
-
-beforeAll(async () => {
-	server = await startScriptedServer();
-});
-afterEach(async () => {
-	await harness.close();
-});
-afterAll(async () => {
-	await server.stop();
-});
-
-function client(options: Parameters<typeof testClient>[2] = {}) {
-	server.requests.length = 0;
-	harness = testClient(server.url, 'mk_test_retry_key', { timeoutMs: 2_000, ...options });
-	return harness.client;
-}
+const fixture = useScriptedClient('mk_test_retry_key');
+const client = (options: Parameters<typeof fixture.client>[0] = {}) => fixture.client({ timeoutMs: 2_000, ...options });
 
 /** A write call whose schema has `idempotencyKey`, so the key travels in header and body. */
 async function createCampaign(retryClient = client()) {
@@ -51,7 +35,7 @@ async function createCampaign(retryClient = client()) {
 }
 
 function keysSent() {
-	return server.requests.map((request) => [request.headers['idempotency-key'], (request.body as { idempotencyKey?: string }).idempotencyKey]);
+	return fixture.server.requests.map((request) => [request.headers['idempotency-key'], (request.body as { idempotencyKey?: string }).idempotencyKey]);
 }
 
 async function rejection(promise: Promise<unknown>): Promise<MessagingApiError> {
@@ -62,87 +46,87 @@ async function rejection(promise: Promise<unknown>): Promise<MessagingApiError> 
 
 describe('rate_limited', () => {
 	it('waits Retry-After and retries with the same idempotency key in header and body', async () => {
-		server.script([apiError(429, 'rate_limited', {}, { 'Retry-After': '2' }), apiError(429, 'rate_limited', {}, { 'Retry-After': '3' }), OK]);
+		fixture.server.script([apiError(429, 'rate_limited', {}, { 'Retry-After': '2' }), apiError(429, 'rate_limited', {}, { 'Retry-After': '3' }), OK]);
 		const result = await createCampaign();
 		expect(result.attempts).toBe(3);
 		expect(result.idempotencyKey).toBe(KEY);
-		expect(harness.sleeps).toEqual([2_000, 3_000]);
+		expect(fixture.sleeps).toEqual([2_000, 3_000]);
 		expect(keysSent()).toEqual([[KEY, KEY], [KEY, KEY], [KEY, KEY]]);
-		expect(new Set(server.requests.map((request) => request.rawBody)).size).toBe(1);
+		expect(new Set(fixture.server.requests.map((request) => request.rawBody)).size).toBe(1);
 	});
 
 	it('uses the body retry_after when the header is missing', async () => {
-		server.script([apiError(429, 'rate_limited', { retry_after: 7 }), OK]);
+		fixture.server.script([apiError(429, 'rate_limited', { retry_after: 7 }), OK]);
 		await createCampaign();
-		expect(harness.sleeps).toEqual([7_000]);
+		expect(fixture.sleeps).toEqual([7_000]);
 	});
 
 	it('does not wait out a Retry-After beyond the cap: it reports it', async () => {
-		server.script([apiError(429, 'rate_limited', {}, { 'Retry-After': '3600' }), OK]);
+		fixture.server.script([apiError(429, 'rate_limited', {}, { 'Retry-After': '3600' }), OK]);
 		const error = await rejection(createCampaign(client({ retry: { maxRetryAfterMs: 60_000 } })));
 		expect(error).toBeInstanceOf(RateLimitedError);
 		expect(error.retryAfter).toBe(3600);
 		expect(error.attempts).toBe(1);
-		expect(harness.sleeps).toEqual([]);
-		expect(server.requests).toHaveLength(1);
+		expect(fixture.sleeps).toEqual([]);
+		expect(fixture.server.requests).toHaveLength(1);
 	});
 
 	it('a cap above the Retry-After lets it be waited', async () => {
-		server.script([apiError(429, 'rate_limited', {}, { 'Retry-After': '90' }), OK]);
+		fixture.server.script([apiError(429, 'rate_limited', {}, { 'Retry-After': '90' }), OK]);
 		await createCampaign(client({ retry: { maxRetryAfterMs: 120_000 } }));
-		expect(harness.sleeps).toEqual([90_000]);
+		expect(fixture.sleeps).toEqual([90_000]);
 	});
 
 	it('backs off when no Retry-After is given at all', async () => {
-		server.script([apiError(429, 'rate_limited'), OK]);
+		fixture.server.script([apiError(429, 'rate_limited'), OK]);
 		await createCampaign();
-		expect(harness.sleeps).toEqual([250]);
+		expect(fixture.sleeps).toEqual([250]);
 	});
 });
 
 describe('transient failures back off exponentially with the same key', () => {
 	it('tool_error 503', async () => {
-		server.script([apiError(503, 'tool_error'), apiError(503, 'tool_error'), apiError(503, 'tool_error'), OK]);
+		fixture.server.script([apiError(503, 'tool_error'), apiError(503, 'tool_error'), apiError(503, 'tool_error'), OK]);
 		const result = await createCampaign();
 		expect(result.attempts).toBe(4);
 		// random() = 0.5: half of 500, 1000, 2000 ms.
-		expect(harness.sleeps).toEqual([250, 500, 1_000]);
+		expect(fixture.sleeps).toEqual([250, 500, 1_000]);
 		expect(new Set(keysSent().flat())).toEqual(new Set([KEY]));
 	});
 
 	it('a connection dropped after the request arrived', async () => {
-		server.script([{ drop: true }, OK]);
+		fixture.server.script([{ drop: true }, OK]);
 		const attempts: number[] = [];
 		const result = await createCampaign(client({ onAttempt: (info) => void attempts.push(info.attempt) }));
 		expect(result.attempts).toBe(2);
 		expect(attempts).toEqual([1, 2]);
-		expect(server.requests).toHaveLength(2);
+		expect(fixture.server.requests).toHaveLength(2);
 		expect(keysSent()).toEqual([[KEY, KEY], [KEY, KEY]]);
 	});
 
 	it('a time-out (the service may have acted: same key again)', async () => {
-		server.script([{ hang: true }, OK]);
+		fixture.server.script([{ hang: true }, OK]);
 		const result = await createCampaign(client({ timeoutMs: 150 }));
 		expect(result.attempts).toBe(2);
 		expect(keysSent()).toEqual([[KEY, KEY], [KEY, KEY]]);
 	});
 
 	it('a gateway page without an API code', async () => {
-		server.script([{ status: 502, body: '<html>bad gateway</html>' }, OK]);
+		fixture.server.script([{ status: 502, body: '<html>bad gateway</html>' }, OK]);
 		expect((await createCampaign()).attempts).toBe(2);
 	});
 
 	it('gives up after maxAttempts with the last error and the attempt count', async () => {
-		server.script([apiError(503, 'tool_error')]);
+		fixture.server.script([apiError(503, 'tool_error')]);
 		const error = await rejection(createCampaign(client({ retry: { maxAttempts: 3 } })));
 		expect(error).toBeInstanceOf(ToolError);
 		expect(error.attempts).toBe(3);
 		expect(error.idempotencyKey).toBe(KEY);
-		expect(server.requests).toHaveLength(3);
+		expect(fixture.server.requests).toHaveLength(3);
 	});
 
 	it('exhausted time-outs surface as TimeoutError carrying the key, for a get_send_status lookup', async () => {
-		server.script([{ hang: true }]);
+		fixture.server.script([{ hang: true }]);
 		const error = await rejection(createCampaign(client({ timeoutMs: 100, retry: { maxAttempts: 2 } })));
 		expect(error).toBeInstanceOf(TimeoutError);
 		expect(error.idempotencyKey).toBe(KEY);
@@ -150,7 +134,7 @@ describe('transient failures back off exponentially with the same key', () => {
 	});
 
 	it('exhausted dropped connections surface as ConnectionError', async () => {
-		server.script([{ drop: true }]);
+		fixture.server.script([{ drop: true }]);
 		const error = await rejection(createCampaign(client({ retry: { maxAttempts: 2 } })));
 		expect(error).toBeInstanceOf(ConnectionError);
 	});
@@ -165,12 +149,12 @@ describe('never retried', () => {
 		['tool_error 422', apiError(422, 'tool_error'), ToolError],
 	];
 	it.each(cases)('%s', async (_name, step, ErrorClass) => {
-		server.script([step, OK]);
+		fixture.server.script([step, OK]);
 		const error = await rejection(createCampaign());
 		expect(error).toBeInstanceOf(ErrorClass);
 		expect(error.attempts).toBe(1);
-		expect(server.requests).toHaveLength(1);
-		expect(harness.sleeps).toEqual([]);
+		expect(fixture.server.requests).toHaveLength(1);
+		expect(fixture.sleeps).toEqual([]);
 	});
 });
 
