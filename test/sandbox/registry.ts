@@ -1,5 +1,5 @@
 import { catalogue } from '../../nodes/shared/catalogue';
-import { toolJsonSchema } from '../../nodes/shared/catalogue/jsonSchema';
+import { toolJsonSchema, type ToolJsonSchema } from '../../nodes/shared/catalogue/jsonSchema';
 import type { ToolDefinition } from '../../nodes/shared/catalogue/types';
 import type { Caller } from './auth';
 import type { Channel } from './model';
@@ -74,8 +74,15 @@ export function permittedTool(name: string, caller: Caller): SandboxTool {
 	return tool;
 }
 
+export interface ListedTool {
+	name: string;
+	description: string;
+	access: 'read' | 'write';
+	input_schema: ToolJsonSchema;
+}
+
 /** GET /api/v1/tools: only the tools the key may use, with their input JSON Schema. */
-export function toolListing(caller: Caller) {
+export function toolListing(caller: Caller): ListedTool[] {
 	return [...registry.values()]
 		.filter((tool) => denial(tool, caller) === null)
 		.map((tool) => ({
