@@ -79,9 +79,15 @@ async function withAttachment(
 	propertyName: string,
 ): Promise<void> {
 	const message = eventMessage(envelope);
-	if (!message?.has_attachment || message.attachment?.download_available !== true) return;
-	if (message.channel === 'business' || typeof message.stored_message_id !== 'string') {
+	if (!message?.has_attachment && !message?.attachment) return;
+	if (message.channel === 'business') {
 		item.json.attachment_download = { error: 'Business file downloads are not available through the API' };
+		return;
+	}
+	if (message.attachment?.download_available !== true || typeof message.stored_message_id !== 'string') {
+		item.json.attachment_download = {
+			error: 'The file is not saved yet (download_available is false); fetch it later with get_attachment_link',
+		};
 		return;
 	}
 	const client = await triggerClient(context, { timeoutMs: DOWNLOAD_TIMEOUT_MS, retry: { maxAttempts: 2 } });

@@ -220,10 +220,19 @@ export class N8nWebhookHost {
 		} catch (error) {
 			return this.reply(kind, res, 500, { message: 'Workflow Webhook Error: Workflow could not be started!', cause: String(error) });
 		}
-		if (result.noWebhookResponse) this.recordAnswered(kind, res);
-		else if (!result.workflowData) this.reply(kind, res, 200, (result.webhookResponse as IDataObject) ?? { message: 'Webhook call received' });
-		// The response callback is where LiveWebhooks saves static data.
-		if (kind === 'production') this.save(workflow);
+		// LiveWebhooks saves static data in the response callback. It fires before the run when the
+		// node answered itself or there is nothing to run; otherwise after the run has started, by
+		// which time the runner's new Workflow over the same object has reset the change flag.
+		const callback = () => {
+			if (kind === 'production') this.save(workflow);
+		};
+		if (result.noWebhookResponse) {
+			this.recordAnswered(kind, res);
+			callback();
+		} else if (!result.workflowData) {
+			this.reply(kind, res, 200, (result.webhookResponse as IDataObject) ?? { message: 'Webhook call received' });
+			callback();
+		}
 		if (!result.workflowData) return;
 
 		const run = await this.engine.run(
@@ -232,7 +241,10 @@ export class N8nWebhookHost {
 			mode,
 		);
 		this.executions.push({ kind, items: run.output(this.triggerName) });
-		if (!res.headersSent) this.reply(kind, res, 200, { message: 'Workflow was started' });
+		if (!result.noWebhookResponse) {
+			this.reply(kind, res, 200, { message: 'Workflow was started' });
+			callback();
+		}
 		if (kind === 'test') await this.deactivate('test');
 	}
 
