@@ -1,3 +1,4 @@
+import { withDefaults } from './defaults';
 import {
 	errorFromResponse,
 	MessagingApiError,
@@ -84,7 +85,7 @@ export class MessagingClient {
 	private readonly retry: RetryOptions;
 
 	constructor(private readonly options: MessagingClientOptions) {
-		this.retry = { ...DEFAULT_RETRY_OPTIONS, ...options.retry };
+		this.retry = withDefaults(DEFAULT_RETRY_OPTIONS, options.retry);
 		this.webhooks = new WebhookEndpoints(this);
 	}
 

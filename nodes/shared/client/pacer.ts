@@ -1,3 +1,5 @@
+import { withDefaults } from './defaults';
+
 /**
  * Proactive pacing inside one execution, so a long run never meets a 429 but still goes as fast
  * as the service's sliding 60-second windows allow: calls burst up to the budget, then each waits
@@ -44,13 +46,14 @@ export class Pacer {
 	private readonly slots = new Map<PaceBucket, Slot[]>();
 
 	constructor(private readonly options: PacerOptions) {
-		this.budgets = { ...DEFAULT_BUDGETS, ...options.budgets };
+		this.budgets = withDefaults(DEFAULT_BUDGETS, options.budgets);
 		this.marginMs = options.marginMs ?? Math.max(5, this.budgets.windowMs / 1000);
 	}
 
+	/** At least one call per window, whatever was configured. */
 	budgetOf(bucket: PaceBucket): number {
-		if (bucket === 'read' || bucket === 'write') return this.budgets[bucket];
-		return this.budgets.qrSend;
+		const budget = bucket === 'read' || bucket === 'write' ? this.budgets[bucket] : this.budgets.qrSend;
+		return Math.max(1, Math.floor(budget));
 	}
 
 	/** Waits until every bucket has room, then takes one slot in each. */

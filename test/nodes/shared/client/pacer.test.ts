@@ -129,4 +129,13 @@ describe('Pacer', () => {
 		expect(gate.budgetOf('qr:any')).toBe(3);
 		expect(gate.waitFor('read', 0)).toBe(0);
 	});
+
+	it('keeps defaults for options given as undefined and allows at least one call per window', async () => {
+		const gate = new Pacer({ now: () => 0, sleep: async () => {}, budgets: { write: undefined, read: 0 } });
+		expect(gate.budgets.write).toBe(120);
+		expect(gate.budgetOf('read')).toBe(1);
+		const clock = new FakeClock();
+		const zero = pacer(clock, { budgets: { qrSend: 0 } });
+		expect(await clock.run(runSequence(clock, zero, times(2, ['qr:1'])))).toEqual([0, 60_000]);
+	});
 });

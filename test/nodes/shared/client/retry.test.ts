@@ -71,6 +71,12 @@ describe('rate_limited', () => {
 		expect(fixture.server.requests).toHaveLength(1);
 	});
 
+	it('an option given as undefined keeps its default', async () => {
+		fixture.server.script([apiError(429, 'rate_limited', {}, { 'Retry-After': '30' }), OK]);
+		await createCampaign(client({ retry: { maxRetryAfterMs: undefined, maxAttempts: undefined } }));
+		expect(fixture.sleeps).toEqual([30_000]);
+	});
+
 	it('a cap above the Retry-After lets it be waited', async () => {
 		fixture.server.script([apiError(429, 'rate_limited', {}, { 'Retry-After': '90' }), OK]);
 		await createCampaign(client({ retry: { maxRetryAfterMs: 120_000 } }));
