@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createIds } from '../ids';
 import { envelopeOf, failingExceptTest, setupWebhooks, type WebhookHarness } from './testHarness';
-import { startReceiver } from './testReceiver';
+import { startReceiver, WAIT } from './testReceiver';
 
 const SCHEDULE_MS = [30e3, 120e3, 600e3, 1800e3, 3600e3, 3 * 3600e3, 6 * 3600e3, 12 * 3600e3];
 const DAY = 24 * 3600e3;
@@ -126,31 +126,43 @@ describe('disabling an endpoint', () => {
 		await h.waitForDelivery(fourth.id, (d) => d.status === 'delivered');
 	});
 
-	it('disables after 100 consecutive failures once they have lasted three days', async () => {
+	const endpointStatus = async (id: string) => (await h.api('GET', `/${id}`)).body;
+
+	it('disables on the 100th consecutive failure once failures have lasted three days', async () => {
 		h = await setupWebhooks({ responder: failingExceptTest(500) });
 		const endpoint = await h.createEndpoint();
-		const events = Array.from({ length: 100 }, (_, i) => h.emitText(`n${i}`));
-		await h.receiver.waitFor(101);
-		await h.waitForDelivery(events[99].id, (d) => d.attemptLog.length === 1);
-		// A hundred failures within minutes are not enough on their own.
-		expect(h.service.endpoints()[0]).toMatchObject({ status: 'active', consecutiveFailures: 100 });
-
+		const first = h.emitText('first');
+		await h.waitForDelivery(first.id, (d) => d.attemptLog.length === 1);
 		h.clock.advance(3 * DAY);
-		await h.waitForDelivery(events[0].id, (d) => d.status === 'failed');
-		expect((await h.api('GET', `/${endpoint.id}`)).body).toMatchObject({ status: 'disabled', disabled_reason: 'consecutive_failures' });
-		// One request per endpoint at a time: exactly the one that tipped it over went out.
-		expect(h.receiver.received).toHaveLength(102);
+		await h.waitForDelivery(first.id, (d) => d.attemptLog.length === 2);
+		const more = Array.from({ length: 97 }, (_, i) => h.emitText(`n${i}`));
+		await h.waitForDelivery(more[96].id, (d) => d.attemptLog.length === 1);
+		expect(await endpointStatus(endpoint.id)).toMatchObject({ status: 'active' });
+		expect(h.service.endpoints()[0].consecutiveFailures).toBe(99);
+
+		const last = h.emitText('last');
+		await h.waitForDelivery(last.id, (d) => d.status === 'failed');
+		expect(await endpointStatus(endpoint.id)).toMatchObject({ status: 'disabled', disabled_reason: 'consecutive_failures' });
+		expect(h.receiver.received).toHaveLength(1 + 2 + 97 + 1);
 		expect(h.service.deliveries().filter((d) => d.status === 'queued')).toEqual([]);
+		expect(h.emitText().deliveryIds).toEqual([]);
 	});
 
-	it('three days of failures alone do not disable', async () => {
+	it('does not disable before the failures have lasted three days, however many', async () => {
 		h = await setupWebhooks({ responder: failingExceptTest(500) });
-		await h.createEndpoint();
-		const events = Array.from({ length: 5 }, () => h.emitText());
-		await h.receiver.waitFor(6);
-		h.clock.advance(3 * DAY);
-		await h.receiver.waitFor(11);
-		await h.waitForDelivery(events[4].id, (d) => d.attemptLog.length === 2);
-		expect(h.service.endpoints()[0]).toMatchObject({ status: 'active', consecutiveFailures: 10 });
+		const endpoint = await h.createEndpoint();
+		const failures = (count: number) =>
+			vi.waitFor(() => expect(h.service.endpoints()[0].consecutiveFailures).toBe(count), WAIT);
+		Array.from({ length: 100 }, () => h.emitText());
+		await failures(100);
+		h.clock.advance(3 * DAY - 1);
+		await failures(200);
+		expect(await endpointStatus(endpoint.id)).toMatchObject({ status: 'active' });
+
+		h.clock.advance(1);
+		const tipping = h.emitText();
+		await h.waitForDelivery(tipping.id, (d) => d.status === 'failed');
+		expect(await endpointStatus(endpoint.id)).toMatchObject({ status: 'disabled', disabled_reason: 'consecutive_failures' });
+		expect(h.receiver.received).toHaveLength(202);
 	});
 });

@@ -41,7 +41,8 @@ describe('creating an endpoint', () => {
 		const created = await h.createEndpoint(['message.status']);
 		const [request] = await h.receiver.waitFor(1);
 		expect(envelopeOf(request)).toMatchObject({ type: 'webhook.test', data: { message: expect.any(String) } });
-		expect(h.service.deliveries()[0]).toMatchObject({ endpointId: created.id, status: 'delivered' });
+		const delivered = await h.waitForDelivery(envelopeOf(request).id, (d) => d.status === 'delivered');
+		expect(delivered.endpointId).toBe(created.id);
 	});
 
 	it('refuses unknown properties, naming them', async () => {

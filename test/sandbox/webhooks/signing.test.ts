@@ -48,9 +48,9 @@ describe('event envelope and signature', () => {
 	it('records each attempt with the exact headers and raw bytes that went out', async () => {
 		await h.createEndpoint();
 		await h.receiver.waitFor(1);
-		h.emitText();
+		const { id } = h.emitText();
 		const [, request] = await h.receiver.waitFor(2);
-		const attempt = h.service.attempts()[1];
+		const [attempt] = (await h.waitForDelivery(id, (d) => d.status === 'delivered')).attemptLog;
 		expect(attempt.body?.equals(request.body)).toBe(true);
 		expect(attempt.headers['webhook-signature']).toBe(request.headers['webhook-signature']);
 		expect(attempt).toMatchObject({ statusCode: 200, error: null, attempt: 1, duplicate: false, at: h.clock.now() });

@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 import { SandboxClock } from '../clock';
 import { createWebhookService, type DeliveryRecord, type WebhookServiceOptions } from './index';
-import { startReceiver, type ReceivedRequest, type Responder } from './testReceiver';
+import { startReceiver, WAIT, type ReceivedRequest, type Responder } from './testReceiver';
 
 export const ACCOUNT = 'acc_demo';
 
@@ -56,7 +56,7 @@ export async function setupWebhooks(
 			const current = delivery(eventId);
 			if (!done(current)) throw new Error(`delivery ${current.id} is ${current.status} after ${current.attempts} attempts`);
 			return current;
-		});
+		}, WAIT);
 
 	const emitText = (text = 'hello') =>
 		service.emit(ACCOUNT, 'message.received', { message: { id: 'wamid.1', conversation_id: '4915112345678', text } });

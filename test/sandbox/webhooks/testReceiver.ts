@@ -10,6 +10,9 @@ export interface ReceivedRequest {
 	body: Buffer;
 }
 
+/** Generous for a loaded machine; polling often keeps the suite fast when it is not. */
+export const WAIT = { timeout: 15_000, interval: 5 };
+
 /** Decides the answer to each request; returning 'hang' never answers (for time-outs). */
 export type Responder = (request: ReceivedRequest, index: number) => number | 'hang' | { status: number; location: string };
 
@@ -45,7 +48,7 @@ export async function startReceiver(responder: Responder = () => 200) {
 		async waitFor(count: number) {
 			await vi.waitFor(() => {
 				if (received.length < count) throw new Error(`received ${received.length} of ${count}`);
-			});
+			}, WAIT);
 			return received;
 		},
 		/** Answers every request left hanging so far. */
