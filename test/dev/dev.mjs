@@ -1,0 +1,110 @@
+// `npm run dev`: build, sandbox, a real n8n with this package, a credential and the example workflows,
+// ready to use in the browser with no manual step. Ctrl-C stops everything it started.
+// Options: --fresh (forget the previous dev instance's workflows and executions).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { cacheRoot } from '../support/n8nInstall.mjs';
+import { freePort, OWNER } from '../support/n8nProcess.mjs';
+
+// The sandbox is TypeScript; this script runs on plain Node. tsx's main entry hooks both loaders
+// (ESM and CommonJS, which the sandbox's .ts files are in this package), like `node --import tsx`.
+await import('tsx');
+const { sandboxCredentialData, startStack, upsertCredential, withCredential, NODE_TYPES } = await import('./stack.mjs');
+
+const CREDENTIAL_NAME = 'Messaging Automation (sandbox)';
+const USER_FOLDER = join(cacheRoot, 'dev-n8n');
+const WORKFLOWS_DIR = new URL('./workflows/', import.meta.url).pathname;
+const log = (line) => process.stdout.write(`[dev] ${line}\n`);
+
+/** The preferred port when it is free (stable bookmarks), any free port otherwise. */
+async function portFor(preferred) {
+	const probe = await freePort();
+	const { createServer } = await import('node:net');
+	return await new Promise((resolvePort) => {
+		const server = createServer();
+		server.once('error', () => resolvePort(probe));
+		server.listen(preferred, '127.0.0.1', () => server.close(() => resolvePort(preferred)));
+	});
+}
+
+function exampleWorkflows(filesDir) {
+	return readdirSync(WORKFLOWS_DIR)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => JSON.parse(readFileSync(join(WORKFLOWS_DIR, file), 'utf8').replaceAll('__FILES_DIR__', filesDir)));
+}
+
+/**
+ * Imports each example once (by name) so edits made in the editor survive the next `npm run dev`,
+ * and publishes the trigger workflows so they listen without a click.
+ */
+async function importExamples(api, credential, filesDir) {
+	const existing = new Map((await api.listWorkflows()).map((workflow) => [workflow.name, workflow]));
+	const lines = [];
+	for (const example of exampleWorkflows(filesDir)) {
+		const workflow = existing.get(example.name) ?? (await api.createWorkflow(withCredential(example, credential)));
+		const hasTrigger = example.nodes.some((node) => node.type === NODE_TYPES.trigger);
+		if (hasTrigger && !workflow.active) await api.activateWorkflow(workflow.id);
+		lines.push(`${example.name}${hasTrigger ? ' (active)' : ''}: ${api.baseUrl}/workflow/${workflow.id}`);
+	}
+	return lines;
+}
+
+async function main() {
+	const { values } = parseArgs({ options: { fresh: { type: 'boolean', default: false } } });
+	const [n8nPort, sandboxPort] = await Promise.all([
+		portFor(Number(process.env.N8N_PORT ?? 5678)),
+		portFor(Number(process.env.SANDBOX_PORT ?? 4010)),
+	]);
+	const stack = await startStack({
+		userFolder: USER_FOLDER,
+		fresh: values.fresh,
+		n8nPort,
+		sandboxOptions: { port: sandboxPort, apiKey: process.env.SANDBOX_API_KEY || undefined },
+		log,
+	});
+	let stopping = false;
+	const shutdown = async (signal) => {
+		if (stopping) return;
+		stopping = true;
+		log(`${signal}: stopping n8n and the sandbox`);
+		await stack.stop();
+		process.exit(0);
+	};
+	process.on('SIGINT', () => void shutdown('SIGINT'));
+	process.on('SIGTERM', () => void shutdown('SIGTERM'));
+	try {
+		const { sandbox, n8n, api } = stack;
+		const credential = await upsertCredential(api, CREDENTIAL_NAME, sandboxCredentialData(sandbox));
+		const workflows = await importExamples(api, credential, join(USER_FOLDER, 'files'));
+		const inject = `curl -s -X POST ${sandbox.url}/__sandbox/inject/message -H 'content-type: application/json' -d '{"from":{"phone":"4915112345678","name":"Alice"},"text":"Hello!"}'`;
+		process.stdout.write(
+			[
+				'',
+				`n8n editor:   ${n8n.url}`,
+				`login:        ${OWNER.email} / ${OWNER.password}`,
+				`sandbox:      ${sandbox.url}  (API key ${sandbox.apiKey}, control API ${sandbox.url}/__sandbox/state)`,
+				`credential:   "${CREDENTIAL_NAME}"`,
+				'workflows:',
+				...workflows.map((line) => `  - ${line}`),
+				'',
+				'Send the reply bot a message (it answers through the sandbox):',
+				`  ${inject}`,
+				`Then see what was sent: curl -s ${sandbox.url}/__sandbox/sends`,
+				`Files saved by the attachment saver land in ${join(USER_FOLDER, 'files')}.`,
+				'',
+				'Ctrl-C stops n8n and the sandbox.',
+				'',
+			].join('\n'),
+		);
+	} catch (error) {
+		await stack.stop();
+		throw error;
+	}
+}
+
+main().catch((error) => {
+	process.stderr.write(`[dev] ${error.stack ?? error}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,106 @@
+// The local stack shared by `npm run dev` and `npm run test:e2e`: the built package, the sandbox and a
+// real n8n loading the package, plus the owner's REST session. One place, so both start it the same way.
+// The sandbox is TypeScript: callers run under vitest or register tsx before importing this module.
+import { spawn } from 'node:child_process';
+import { ensureN8n, projectRoot } from '../support/n8nInstall.mjs';
+import { logTail, OWNER, PACKAGE_NAME, startN8n } from '../support/n8nProcess.mjs';
+import { loginN8n } from '../support/n8nRestApi.mjs';
+
+export const CREDENTIAL_TYPE = 'messagingAutomationApi';
+export const NODE_TYPES = {
+	action: `${PACKAGE_NAME}.messagingAutomation`,
+	trigger: `${PACKAGE_NAME}.messagingAutomationTrigger`,
+};
+
+const defaultLog = (line) => process.stderr.write(`[stack] ${line}\n`);
+
+/** `npm run build`, so n8n always loads what the sources say now. */
+export function buildPackage(log = defaultLog) {
+	log('building the package (npm run build)');
+	return new Promise((resolveBuild, reject) => {
+		const child = spawn('npm', ['run', 'build'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+		let output = '';
+		child.stdout.on('data', (chunk) => (output += chunk));
+		child.stderr.on('data', (chunk) => (output += chunk));
+		child.on('error', reject);
+		child.on('close', (code) => (code === 0 ? resolveBuild() : reject(new Error(`npm run build failed:\n${output}`))));
+	});
+}
+
+/**
+ * n8n starts even when a community package fails to load; its node types then simply do not exist.
+ * Ask n8n which types it serves so a broken build fails here with n8n's own reason.
+ */
+async function assertPackageLoaded(n8n, api) {
+	const missing = [];
+	for (const name of Object.values(NODE_TYPES)) {
+		const [description] = await api
+			.request('POST', '/node-types', { nodeInfos: [{ name, version: 1 }] })
+			.catch(() => [undefined]);
+		// Descriptions carry the bare name; the package prefix is n8n's.
+		if (!description?.name || !name.endsWith(`.${description.name}`)) missing.push(name);
+	}
+	if (missing.length > 0) {
+		const reason = logTail(n8n.logFile, 400)
+			.split('\n')
+			.filter((line) => line.includes(PACKAGE_NAME) || /^(Error|TypeError|SyntaxError)(?!.*ENOTFOUND)/.test(line))
+			.slice(0, 12)
+			.join('\n');
+		throw new Error(`n8n started but did not load ${missing.join(', ')}. From its log (${n8n.logFile}):\n${reason}`);
+	}
+}
+
+/**
+ * Builds, installs (first run), starts the sandbox and n8n. Resolves to
+ * `{ sandbox, n8n, api, stop }`; `stop()` ends everything this call started, also after a failure.
+ */
+export async function startStack({ userFolder, fresh = false, n8nPort, sandboxOptions = {}, build = true, n8nEnv = {}, log = defaultLog }) {
+	const stops = [];
+	const stop = async () => {
+		for (const stopOne of stops.reverse()) await stopOne().catch((error) => log(`cleanup: ${error.message}`));
+		stops.length = 0;
+	};
+	try {
+		// Independent and slow: the n8n download (first run) and the TypeScript build overlap.
+		await Promise.all([build ? buildPackage(log) : undefined, ensureN8n({ log })]);
+		const { startSandbox } = await import('../sandbox/index.ts');
+		const sandbox = await startSandbox(sandboxOptions);
+		stops.push(() => sandbox.stop());
+		log(`sandbox on ${sandbox.url}`);
+		const n8n = await startN8n({ userFolder, fresh, port: n8nPort, extraEnv: n8nEnv, log });
+		stops.push(() => n8n.stop());
+		const api = await loginN8n(n8n.url, OWNER);
+		await assertPackageLoaded(n8n, api);
+		return { sandbox, n8n, api, stop };
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+}
+
+/** Credential data pointing at the sandbox; `apiKey` defaults to the demo owner key (all scopes). */
+export function sandboxCredentialData(sandbox, apiKey = sandbox.apiKey) {
+	return { apiKey, baseUrl: sandbox.url, authScheme: 'bearer', headerName: 'X-API-Key' };
+}
+
+/** Creates the named credential, or points the existing one at the current sandbox; returns `{ id, name }`. */
+export async function upsertCredential(api, name, data) {
+	const existing = (await api.listCredentials()).find((credential) => credential.name === name);
+	if (existing) {
+		await api.updateCredential(existing.id, { name, type: CREDENTIAL_TYPE, data });
+		return { id: existing.id, name };
+	}
+	const created = await api.createCredential({ name, type: CREDENTIAL_TYPE, data });
+	return { id: created.id, name };
+}
+
+/** Attaches the credential to every node of this package (workflow files do not carry credential ids). */
+export function withCredential(workflow, credential) {
+	const ours = new Set(Object.values(NODE_TYPES));
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) =>
+			ours.has(node.type) ? { ...node, credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } } } : node,
+		),
+	};
+}

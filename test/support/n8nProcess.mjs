@@ -1,0 +1,208 @@
+// Starts a real n8n (the pinned install from n8nInstall.mjs) with this package loaded as an installed
+// community package, an owner account provisioned from the environment, and quiet, offline-safe settings.
+// Stopping always kills the whole process group, because n8n forks a task runner of its own.
+import { spawn } from 'node:child_process';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { ensureN8n, installPaths, projectRoot } from './n8nInstall.mjs';
+
+export const PACKAGE_NAME = 'n8n-nodes-messaging-automation';
+
+/** Login of the instance owner; local-only instances, so a fixed, documented password is fine. */
+export const OWNER = {
+	email: 'owner@example.com',
+	password: 'Sandbox-owner-1',
+	firstName: 'Sandbox',
+	lastName: 'Owner',
+};
+
+/** A port the OS reports free right now. */
+export function freePort() {
+	return new Promise((resolvePort, reject) => {
+		const server = createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => resolvePort(port));
+		});
+	});
+}
+
+/**
+ * Copies the built package (package.json + dist) where n8n looks for installed community packages.
+ * Nothing else is needed: the package has no runtime dependencies and its imports resolve from n8n.
+ */
+export function installPackageInto(userFolder) {
+	const dist = join(projectRoot, 'dist');
+	if (!existsSync(join(dist, 'nodes'))) throw new Error(`No build in ${dist}: run \`npm run build\` first.`);
+	const target = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+	rmSync(target, { recursive: true, force: true });
+	mkdirSync(target, { recursive: true });
+	cpSync(join(projectRoot, 'package.json'), join(target, 'package.json'));
+	cpSync(dist, join(target, 'dist'), { recursive: true });
+	return target;
+}
+
+function ownerPasswordHash(n8nModules) {
+	// n8n only accepts a pre-hashed owner password; hash with the same bcrypt library n8n verifies with.
+	const bcrypt = createRequire(join(n8nModules, 'n8n', 'package.json'))('bcryptjs');
+	return bcrypt.hashSync(OWNER.password, 10);
+}
+
+/** Settings that keep a local n8n offline-quiet, fast to start and reachable only on loopback. */
+function n8nEnvironment({ userFolder, port, brokerPort, n8nModules, extraEnv }) {
+	const url = `http://127.0.0.1:${port}`;
+	return {
+		PATH: process.env.PATH,
+		HOME: process.env.HOME,
+		TZ: 'UTC',
+		// Loading n8n's module tree dominates start-up; Node 24 can keep compiled code across runs.
+		NODE_COMPILE_CACHE: join(installPaths().installDir, 'compile-cache'),
+		N8N_USER_FOLDER: userFolder,
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		N8N_EDITOR_BASE_URL: url,
+		// The trigger registers this address with the sandbox, so it must be the loopback one.
+		WEBHOOK_URL: `${url}/`,
+		// The default broker port is fixed (5679): two instances (dev and e2e) would collide on it.
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_ENCRYPTION_KEY: 'local-sandbox-encryption-key',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+		N8N_INSTANCE_OWNER_EMAIL: OWNER.email,
+		N8N_INSTANCE_OWNER_FIRST_NAME: OWNER.firstName,
+		N8N_INSTANCE_OWNER_LAST_NAME: OWNER.lastName,
+		N8N_INSTANCE_OWNER_PASSWORD_HASH: ownerPasswordHash(n8nModules),
+		N8N_RESTRICT_FILE_ACCESS_TO: join(userFolder, 'files'),
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		// Online services n8n calls home to; unreachable here, and their errors only slow start-up.
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_AI_ENABLED: 'false',
+		EXTERNAL_FRONTEND_HOOKS_URLS: '',
+		N8N_LOG_LEVEL: 'info',
+		N8N_LOG_OUTPUT: 'console',
+		...extraEnv,
+	};
+}
+
+/** Last lines of a log file, for error messages. */
+export function logTail(file, lines = 40) {
+	try {
+		return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+	} catch {
+		return '(no log)';
+	}
+}
+
+const running = new Set();
+
+function killGroup(child, signal) {
+	try {
+		process.kill(-child.pid, signal);
+	} catch {
+		// Already gone.
+	}
+}
+
+// Last resort if the caller crashes before calling stop(): never leave an n8n behind.
+process.once('exit', () => {
+	for (const child of running) killGroup(child, 'SIGKILL');
+});
+
+/**
+ * Starts one n8n process (`command` is `start` by default; `worker` and `webhook` for queue mode).
+ * Resolves when `/healthz/readiness` answers 200 (or, for workers, when the log says it is ready).
+ */
+export async function startN8n({
+	userFolder,
+	port,
+	command = 'start',
+	fresh = false,
+	extraEnv = {},
+	readyTimeoutMs = 180_000,
+	log = (line) => process.stderr.write(`[n8n] ${line}\n`),
+	logName = `n8n-${command}.log`,
+} = {}) {
+	const { nodeBin, n8nBin, n8nModules } = await ensureN8n({ log });
+	if (fresh) rmSync(userFolder, { recursive: true, force: true });
+	mkdirSync(join(userFolder, 'files'), { recursive: true });
+	installPackageInto(userFolder);
+	port ??= await freePort();
+	const env = n8nEnvironment({ userFolder, port, brokerPort: await freePort(), n8nModules, extraEnv });
+	const logFile = join(userFolder, logName);
+	const out = openSync(logFile, 'w');
+	const started = Date.now();
+	// detached: n8n gets its own process group, so one signal reaches it and its task runner.
+	const child = spawn(nodeBin, [n8nBin, command], { env, cwd: userFolder, detached: true, stdio: ['ignore', out, out] });
+	closeSync(out);
+	running.add(child);
+	const exited = new Promise((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal })));
+	exited.then(() => running.delete(child));
+
+	const handle = {
+		url: `http://127.0.0.1:${port}`,
+		port,
+		userFolder,
+		logFile,
+		pid: child.pid,
+		env,
+		exited,
+		stop: () => stopChild(child, exited),
+	};
+	try {
+		await waitUntilReady(handle, command, exited, readyTimeoutMs);
+	} catch (error) {
+		await handle.stop();
+		throw error;
+	}
+	handle.startSeconds = (Date.now() - started) / 1000;
+	log(`${command} ready on ${handle.url} in ${handle.startSeconds.toFixed(1)} s (log: ${logFile})`);
+	return handle;
+}
+
+async function stopChild(child, exited) {
+	if (child.exitCode !== null || child.signalCode !== null) return;
+	killGroup(child, 'SIGTERM');
+	const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 15_000);
+	await exited;
+	clearTimeout(timer);
+	// The runner may outlive its parent by a moment; the group id still addresses it.
+	killGroup(child, 'SIGKILL');
+}
+
+async function waitUntilReady(handle, command, exited, timeoutMs) {
+	const deadline = Date.now() + timeoutMs;
+	let exit;
+	exited.then((result) => {
+		exit = result;
+	});
+	while (Date.now() < deadline) {
+		if (exit) {
+			throw new Error(
+				`n8n ${command} exited during start-up (code ${exit.code}, signal ${exit.signal}). Last log lines:\n${logTail(handle.logFile)}`,
+			);
+		}
+		if (await isReady(handle, command)) return;
+		await new Promise((r) => setTimeout(r, 500));
+	}
+	throw new Error(`n8n ${command} was not ready after ${timeoutMs / 1000} s. Last log lines:\n${logTail(handle.logFile)}`);
+}
+
+async function isReady(handle, command) {
+	if (command === 'worker') return /n8n worker is now ready/i.test(logTail(handle.logFile, 200));
+	try {
+		const response = await fetch(`${handle.url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
+		return response.ok;
+	} catch {
+		return false;
+	}
+}
