@@ -1,18 +1,8 @@
 /**
- * Event envelope and payloads as the spec's Events section describes them. Every field the spec
- * marks optional or "e.g." is optional here, and receivers ignore fields they do not know.
+ * Event envelope and message payload as the spec's Events section describes them. Every field is
+ * optional here except what consumers rely on, and unknown fields pass through untouched.
+ * (The event type names live with the endpoint API: WEBHOOK_EVENT_TYPES in ../client.)
  */
-
-export const EVENT_TYPES = [
-	'message.received',
-	'message.sent',
-	'message.status',
-	'connection.connected',
-	'connection.disconnected',
-	'webhook.test',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
 
 export type Channel = 'qr' | 'business';
 
@@ -47,31 +37,6 @@ export interface EventMessage {
 	has_attachment?: boolean;
 	attachment?: MessageAttachment | null;
 	timestamp?: string;
-}
-
-export interface MessageEventData {
-	message?: EventMessage;
-}
-
-export interface StatusEventData {
-	message_id?: string;
-	conversation_id?: string;
-	channel?: Channel;
-	status?: string;
-	errors?: unknown[];
-	timestamp?: string;
-}
-
-export interface ConnectionEventData {
-	channel?: Channel;
-	phone?: string;
-	reason?: string;
-	action_needed?: string;
-	dashboard_url?: string;
-}
-
-export function isEventType(value: unknown): value is EventType {
-	return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

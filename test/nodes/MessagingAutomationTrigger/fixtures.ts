@@ -2,13 +2,28 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 import { MessagingAutomationApi } from '../../../credentials/MessagingAutomationApi.credentials';
 import { MessagingAutomationTrigger } from '../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node';
+import { startSandbox, type SandboxHandle } from '../../sandbox';
 import { N8nEngine, type TestWorkflow } from '../../support/n8nEngine';
 import { N8nWebhookHost } from '../../support/n8nWebhook';
 
 export const TRIGGER = 'Trigger';
+
+/** One sandbox per test file, reset before every test, handed to `use` once started. */
+export function useSandbox(use: (sandbox: SandboxHandle) => void): void {
+	let sandbox: SandboxHandle | undefined;
+	beforeAll(async () => {
+		sandbox = await startSandbox();
+		use(sandbox);
+	});
+	afterAll(async () => {
+		await sandbox?.stop();
+	});
+	beforeEach(() => sandbox?.reset());
+}
 
 export function triggerWorkflow(parameters: INodeParameters = {}): TestWorkflow {
 	return {

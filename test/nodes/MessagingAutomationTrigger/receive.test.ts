@@ -1,19 +1,15 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { DEMO, startSandbox, type SandboxHandle } from '../../sandbox';
+import { DEMO, type SandboxHandle } from '../../sandbox';
 import type { N8nWebhookHost } from '../../support/n8nWebhook';
-import { startTriggerHost, waitFor } from './fixtures';
+import { startTriggerHost, useSandbox, waitFor } from './fixtures';
 
 let sandbox: SandboxHandle;
+useSandbox((started) => {
+	sandbox = started;
+});
 let trigger: N8nWebhookHost;
 
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => {
-	await sandbox.stop();
-});
-beforeEach(() => sandbox.reset());
 afterEach(async () => {
 	vi.useRealTimers();
 	await trigger?.stop();

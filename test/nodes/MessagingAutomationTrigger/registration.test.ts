@@ -1,19 +1,15 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { startSandbox, type SandboxHandle } from '../../sandbox';
+import type { SandboxHandle } from '../../sandbox';
 import type { N8nWebhookHost } from '../../support/n8nWebhook';
-import { startRefusingProxy, startTriggerHost, type RefusingProxy } from './fixtures';
+import { startRefusingProxy, startTriggerHost, useSandbox, type RefusingProxy } from './fixtures';
 
 let sandbox: SandboxHandle;
+useSandbox((started) => {
+	sandbox = started;
+});
 const hosts: N8nWebhookHost[] = [];
 
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => {
-	await sandbox.stop();
-});
-beforeEach(() => sandbox.reset());
 afterEach(async () => {
 	await Promise.all(hosts.splice(0).map(async (host) => await host.stop()));
 });
