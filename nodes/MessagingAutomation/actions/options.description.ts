@@ -19,6 +19,15 @@ export const optionsDescription: INodeProperties[] = [
 					"Names this action so that retries and reruns never act twice. Leave empty to derive it from the trigger event's event_id (or to generate one per item). 8-128 characters: letters, digits, '.', '_', ':' and '-'.",
 			},
 			{
+				displayName: 'Longest Rate-Limit Wait (Seconds)',
+				name: 'rateLimitWaitSeconds',
+				type: 'number',
+				default: 60,
+				typeOptions: { minValue: 0 },
+				description:
+					'The longest Retry-After the node waits out before retrying a rate-limited call with the same idempotency key. A longer wait fails the item with rate_limited instead.',
+			},
+			{
 				displayName: 'Rate Limit Budget',
 				name: 'rateLimitBudget',
 				type: 'fixedCollection',
@@ -71,7 +80,7 @@ export const optionsDescription: INodeProperties[] = [
 				name: 'timeoutSeconds',
 				type: 'number',
 				default: 30,
-				typeOptions: { minValue: 1 },
+				typeOptions: { minValue: 0.1, numberPrecision: 1 },
 				description: 'How long to wait for each answer before retrying with the same idempotency key',
 			},
 		],

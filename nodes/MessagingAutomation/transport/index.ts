@@ -9,6 +9,8 @@ export interface ClientSettings {
 	/** Proactive pacing for this execution; none for editor look-ups. */
 	budgets?: PacerBudgets;
 	timeoutMs?: number;
+	/** Longest Retry-After waited out before a rate-limited call is reported instead. */
+	maxRetryAfterMs?: number;
 }
 
 /** A client for one execution (or one editor look-up), sending through n8n's authenticated helper. */
@@ -19,6 +21,7 @@ export async function createClient(context: IAllExecuteFunctions, settings: Clie
 		transport,
 		sleep,
 		timeoutMs: settings.timeoutMs,
+		retry: settings.maxRetryAfterMs === undefined ? undefined : { maxRetryAfterMs: settings.maxRetryAfterMs },
 		secrets: credentials.apiKey ? [String(credentials.apiKey)] : [],
 		pacer: settings.budgets ? new Pacer({ budgets: settings.budgets, now: () => Date.now(), sleep }) : undefined,
 	});

@@ -11,16 +11,16 @@ const AGENT_NOTE =
  */
 export class DailyLimitGate {
 	private reached?: { error: DailyLimitReachedError; at: number };
-	/** Tools seen hitting the limit, for tools the catalogue does not know. */
+	/** Tools the catalogue does not know that were seen hitting the limit. */
 	private readonly limitedTools = new Set<string>();
 
 	constructor(private readonly asAgentTool: boolean) {}
 
 	/** Whether a call of `tool` with `input` is a send from the QR number. */
 	isQrSend(tool: string, input: Record<string, unknown>): boolean {
-		if (this.limitedTools.has(tool)) return true;
 		const definition = findTool(tool);
-		if (!definition?.countsAsSend) return false;
+		if (!definition) return this.limitedTools.has(tool);
+		if (!definition.countsAsSend) return false;
 		return definition.channel === 'qr' || (definition.channel === 'input' && input.channel !== 'business');
 	}
 

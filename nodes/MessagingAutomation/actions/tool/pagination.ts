@@ -58,13 +58,15 @@ export async function listAll(
 	const pageMax = (sizeField && properties?.[sizeField]?.maximum) || DEFAULT_PAGE_MAX;
 
 	const base = readToolInput(context, itemIndex, tool, mode);
+	// A page size the user set stays the page size; the node's Limit caps the total.
+	const pageSize = sizeField && typeof base[sizeField] === 'number' ? Math.min(base[sizeField] as number, pageMax) : pageMax;
 	const results: unknown[] = [];
 	const seen = new Set<string>();
 	let cursor = typeof base[cursorField] === 'string' ? (base[cursorField] as string) : undefined;
 	for (;;) {
 		const input: Record<string, unknown> = { ...base };
 		if (cursor) input[cursorField] = cursor;
-		if (sizeField && Number.isFinite(limit)) input[sizeField] = Math.min(pageMax, limit - results.length);
+		if (sizeField) input[sizeField] = Math.min(pageSize, limit - results.length);
 		assertValidInput(tool, input);
 		const { data } = await callTool(run, { tool, input });
 		const page = listOf(data);

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { SandboxClock } from '../../../sandbox';
+import { fieldsParameters, startHarness, type Harness } from '../harness';
+
+/*
+ * Proactive pacing with the Rate Limit Budget option: a run of many writes stays inside the
+ * service's sliding windows and meets no 429. The sandbox's clock runs 20 times faster, so its
+ * minute lasts 3 real seconds and the node's window is set to match.
+ */
+
+const SPEED = 20;
+const WRITES = 320;
+
+let h: Harness;
+beforeAll(async () => {
+	h = await startHarness({ clock: new SandboxClock({ start: Date.UTC(2026, 9, 1, 8, 0, 0), speed: SPEED }) });
+});
+afterAll(async () => {
+	await h.stop();
+});
+beforeEach(() => {
+	h.sandbox.reset();
+});
+
+const items = Array.from({ length: WRITES }, (_, index) => ({ name: `Campaign ${index}` }));
+const createCampaign = (options: object) =>
+	fieldsParameters(
+		'create_campaign',
+		{ name: '={{ $json.name }}', templateName: 'order_update', templateLanguage: 'en', maxMessages: 10 },
+		{ options },
+	);
+
+describe('Rate Limit Budget', () => {
+	it(`keeps ${WRITES} writes under 120 per sliding minute: zero 429`, async () => {
+		const result = await h.run({ parameters: createCampaign({ rateLimitBudget: { budget: { windowSeconds: 60 / SPEED } } }) }, items);
+		expect(result.error).toBeUndefined();
+		expect(result.calls).toHaveLength(WRITES);
+		expect(result.calls.filter((call) => call.status === 429)).toEqual([]);
+		expect(result.json.every((json) => typeof json.campaign_id === 'string')).toBe(true);
+		// On the sandbox clock no 60-second window ever holds more than 120 writes.
+		const times = result.calls.map((call) => Date.parse(call.at));
+		const busiest = Math.max(...times.map((start) => times.filter((at) => at >= start && at < start + 60_000).length));
+		expect(busiest).toBeLessThanOrEqual(120);
+	});
+
+	it('without a matching budget the same run does meet 429s (the check above can fail)', async () => {
+		const unpaced = createCampaign({ rateLimitBudget: { budget: { write: 10_000 } }, rateLimitWaitSeconds: 0 });
+		const result = await h.run({ parameters: unpaced, continueOnFail: true }, items.slice(0, 150));
+		expect(result.calls.filter((call) => call.errorCode === 'rate_limited').length).toBeGreaterThan(0);
+		expect(result.json.filter((json) => json.error).every((json) => (json.error as { code: string }).code === 'rate_limited')).toBe(true);
+	});
+
+	it('paces QR sends to the per-number budget', async () => {
+		const parameters = fieldsParameters(
+			'send_message',
+			{ channel: 'qr', phoneNumber: '4915112345678', text: '={{ "Update " + $json.n }}' },
+			{ options: { rateLimitBudget: { budget: { windowSeconds: 60 / SPEED } } } },
+		);
+		const result = await h.run({ parameters }, Array.from({ length: 12 }, (_, n) => ({ n })));
+		expect(result.error).toBeUndefined();
+		expect(result.calls.map((call) => call.status)).toEqual(Array(12).fill(200));
+	});
+});
