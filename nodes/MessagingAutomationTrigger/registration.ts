@@ -7,11 +7,19 @@ import { triggerClient } from './client';
 import { readSettings } from './settings';
 import { TriggerState } from './state';
 
-/** The hook's webhook URL is the test or the production one as n8n registers it (see state.ts). */
-function scopeOf(hook: IHookFunctions): { url: string; state: TriggerState } {
+/**
+ * The hook's webhook URL is the test or the production one as n8n registers it (see state.ts).
+ * `test` is only reliable in checkExists and create, which n8n runs in mode `manual` for tests.
+ */
+function scopeOf(hook: IHookFunctions) {
+	const state = new TriggerState(hook.getWorkflowStaticData('node'));
+	const test = hook.getMode() === 'manual';
 	return {
 		url: hook.getNodeWebhookUrl('default') ?? '',
-		state: new TriggerState(hook.getWorkflowStaticData('node')),
+		state,
+		test,
+		/** Stored endpoints of this kind (test or production), whatever their URL. */
+		sameKind: state.endpoints().filter((endpoint) => endpoint.test === test),
 	};
 }
 
@@ -75,11 +83,12 @@ async function clientOrUndefined(hook: IHookFunctions): Promise<MessagingClient 
  * events, and nothing is left to clean up; anything else sends n8n to `create`, which reconciles.
  */
 export async function endpointExists(hook: IHookFunctions): Promise<boolean> {
-	const { url, state } = scopeOf(hook);
-	const stored = state.endpoint(url);
+	const { url, state, sameKind } = scopeOf(hook);
 	const { registration, eventTypes } = readSettings(hook);
-	if (registration === 'dashboard') return stored === undefined && state.orphans().length === 0;
-	if (!stored || stored.url !== url || !sameSet(stored.eventTypes, eventTypes) || state.orphans().length > 0) return false;
+	const nothingToClean = state.orphans().length === 0 && sameKind.every((endpoint) => endpoint.url === url);
+	if (registration === 'dashboard') return nothingToClean && sameKind.length === 0;
+	const stored = state.endpoint(url);
+	if (!stored || !nothingToClean || !sameSet(stored.eventTypes, eventTypes)) return false;
 	const listing = await listOurs(hook, await triggerClient(hook), url);
 	if (!listing) return true;
 	const [only, ...others] = listing.ours;
@@ -93,15 +102,18 @@ export async function endpointExists(hook: IHookFunctions): Promise<boolean> {
  * and a stale endpoint never takes up one of the ten places.
  */
 export async function registerEndpoint(hook: IHookFunctions): Promise<boolean> {
-	const { url, state } = scopeOf(hook);
+	const { url, state, test, sameKind } = scopeOf(hook);
 	const settings = readSettings(hook);
 	const stale = new Set(state.orphans());
-	const previous = state.endpoint(url);
-	if (previous) stale.add(previous.id);
+	// Every stored endpoint of the same kind is ours to replace, whatever its URL: after
+	// WEBHOOK_URL changes, the endpoint for the old address must not linger.
+	for (const previous of sameKind) {
+		stale.add(previous.id);
+		state.setEndpoint(previous.url, undefined);
+	}
 
 	if (settings.registration === 'dashboard') {
 		state.setOrphans(await deleteEndpoints(hook, stale.size > 0 ? await clientOrUndefined(hook) : undefined, [...stale], url));
-		state.setEndpoint(url, undefined);
 		return true;
 	}
 
@@ -109,7 +121,6 @@ export async function registerEndpoint(hook: IHookFunctions): Promise<boolean> {
 	const listing = await listOurs(hook, client, url);
 	for (const endpoint of listing?.ours ?? []) stale.add(endpoint.id);
 	state.setOrphans(await deleteEndpoints(hook, client, [...stale], url));
-	state.setEndpoint(url, undefined);
 
 	let created: WebhookEndpoint;
 	try {
@@ -124,12 +135,13 @@ export async function registerEndpoint(hook: IHookFunctions): Promise<boolean> {
 			url,
 		});
 	}
-	state.setEndpoint(url, { id: created.id, url, secret: created.secret as string, eventTypes: [...settings.eventTypes] });
+	state.setEndpoint(url, { id: created.id, url, secret: created.secret as string, eventTypes: [...settings.eventTypes], test });
 	return true;
 }
 
 /** Never fails deactivation: what cannot be deleted is reported and kept for the next activation. */
 export async function unregisterEndpoint(hook: IHookFunctions): Promise<boolean> {
+	// By URL, not kind: n8n deletes test endpoints in mode `internal`.
 	const { url, state } = scopeOf(hook);
 	const stored = state.endpoint(url);
 	if (!stored) return true;

@@ -18,6 +18,8 @@ export interface RegisteredEndpoint {
 	url: string;
 	secret: string;
 	eventTypes: string[];
+	/** Registered for the test URL (created in mode `manual`). */
+	test: boolean;
 }
 
 function isEndpoint(value: unknown): value is RegisteredEndpoint {
@@ -26,7 +28,8 @@ function isEndpoint(value: unknown): value is RegisteredEndpoint {
 		typeof candidate?.id === 'string' &&
 		typeof candidate.url === 'string' &&
 		typeof candidate.secret === 'string' &&
-		Array.isArray(candidate.eventTypes)
+		Array.isArray(candidate.eventTypes) &&
+		typeof candidate.test === 'boolean'
 	);
 }
 

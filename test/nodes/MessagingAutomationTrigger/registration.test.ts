@@ -24,6 +24,16 @@ async function host(options: { apiKey?: string; baseUrl?: string; parameters?: R
 	return started;
 }
 
+/** An endpoint made by hand, as in the dashboard. */
+async function createEndpoint(url: string): Promise<{ id: string; secret: string }> {
+	const response = await fetch(`${sandbox.url}/api/v1/webhooks`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${sandbox.keys.owner}`, 'content-type': 'application/json', 'idempotency-key': `manual-${url.length}-${Date.now()}` },
+		body: JSON.stringify({ url, event_types: ['message.received'] }),
+	});
+	return (await response.json()) as { id: string; secret: string };
+}
+
 /** Endpoints the service still lists (every status but deleted). */
 const live = () => sandbox.webhooks.endpoints().filter((endpoint) => endpoint.status !== 'deleted');
 const liveFor = (url: string) => live().filter((endpoint) => endpoint.url === url);
@@ -80,6 +90,22 @@ describe('trigger registration against the sandbox', () => {
 		await trigger.activate('production');
 		expect(liveFor(trigger.url('production'))).toHaveLength(1);
 		expect(await trigger.checkExists('production')).toBe(true);
+	});
+
+	it('replaces the endpoint of an old webhook address (WEBHOOK_URL changed)', async () => {
+		const trigger = await host();
+		const oldUrl = 'https://old-address.invalid/webhook/abc/webhook';
+		const old = await createEndpoint(oldUrl);
+		trigger.savedStaticData = {
+			'node:Trigger': {
+				endpoints: { [oldUrl]: { id: old.id, url: oldUrl, secret: old.secret, eventTypes: ['message.received', 'message.sent'], test: false } },
+			},
+		};
+
+		expect(await trigger.checkExists('production')).toBe(false);
+		await trigger.activate('production');
+		expect(live().map((endpoint) => endpoint.url)).toEqual([trigger.url('production')]);
+		expect(Object.keys((trigger.savedStaticData['node:Trigger'] as { endpoints: object }).endpoints)).toEqual([trigger.url('production')]);
 	});
 
 	it('keeps test and production endpoints side by side, each removed on its own', async () => {
