@@ -53,21 +53,21 @@ describe('creating an endpoint', () => {
 
 	it.each([
 		[{ event_types: ['message.sent'] }, 'url'],
-		[{ url: 'https://hooks.example.com/in' }, 'event_types'],
-		[{ url: 'ftp://hooks.example.com/in', event_types: ['message.sent'] }, 'url'],
-		[{ url: 'http://hooks.example.com/in', event_types: ['message.sent'] }, 'url'],
+		[{ url: 'https://hooks.example.invalid/in' }, 'event_types'],
+		[{ url: 'ftp://hooks.example.invalid/in', event_types: ['message.sent'] }, 'url'],
+		[{ url: 'http://hooks.example.invalid/in', event_types: ['message.sent'] }, 'url'],
 		[{ url: 'not a url', event_types: ['message.sent'] }, 'url'],
-		[{ url: 'https://user:pw@hooks.example.com/in', event_types: ['message.sent'] }, 'url'],
-		[{ url: 'https://hooks.example.com/in', event_types: [] }, 'event_types'],
-		[{ url: 'https://hooks.example.com/in', event_types: 'message.sent' }, 'event_types'],
-		[{ url: 'https://hooks.example.com/in', event_types: ['message.sent', 'message.deleted'] }, 'event_types[1]'],
+		[{ url: 'https://user:pw@hooks.example.invalid/in', event_types: ['message.sent'] }, 'url'],
+		[{ url: 'https://hooks.example.invalid/in', event_types: [] }, 'event_types'],
+		[{ url: 'https://hooks.example.invalid/in', event_types: 'message.sent' }, 'event_types'],
+		[{ url: 'https://hooks.example.invalid/in', event_types: ['message.sent', 'message.deleted'] }, 'event_types[1]'],
 	])('refuses %j with invalid_input on %s', async (body, field) => {
 		const error = await apiError(h.api('POST', '', body));
 		expect(error).toMatchObject({ status: 400, code: 'invalid_input', extra: { field } });
 	});
 
 	it('accepts public https, and http only on loopback unless strictUrls', async () => {
-		await expect(h.createEndpoint(['message.sent'], 'https://hooks.example.com/in')).resolves.toMatchObject({ status: 'active' });
+		await expect(h.createEndpoint(['message.sent'], 'https://hooks.example.invalid/in')).resolves.toMatchObject({ status: 'active' });
 		await expect(h.createEndpoint(['message.sent'], 'http://localhost:9/in')).resolves.toMatchObject({ status: 'active' });
 
 		const strict = await setupWebhooks({ strictUrls: true });
@@ -76,7 +76,7 @@ describe('creating an endpoint', () => {
 				const error = await apiError(strict.createEndpoint(['message.sent'], url));
 				expect(error.extra).toEqual({ field: 'url' });
 			}
-			await expect(strict.createEndpoint(['message.sent'], 'https://hooks.example.com/in')).resolves.toHaveProperty('id');
+			await expect(strict.createEndpoint(['message.sent'], 'https://hooks.example.invalid/in')).resolves.toHaveProperty('id');
 		} finally {
 			await strict.close();
 		}
@@ -84,24 +84,24 @@ describe('creating an endpoint', () => {
 
 	it('allows at most ten endpoints per account; deleted ones do not count', async () => {
 		const created = [];
-		for (let i = 0; i < 10; i++) created.push(await h.createEndpoint(['message.sent'], `https://hooks.example.com/${i}`));
-		const error = await apiError(h.createEndpoint(['message.sent'], 'https://hooks.example.com/11'));
+		for (let i = 0; i < 10; i++) created.push(await h.createEndpoint(['message.sent'], `https://hooks.example.invalid/${i}`));
+		const error = await apiError(h.createEndpoint(['message.sent'], 'https://hooks.example.invalid/11'));
 		expect(error).toMatchObject({ status: 422, code: 'tool_error' });
 		expect(error.message).toMatch(/at most 10 webhook endpoints/);
 
 		// Another account has its own ten.
-		await expect(h.api('POST', '', { url: 'https://hooks.example.com/x', event_types: ['message.sent'] }, 'acc_other')).resolves.toBeTruthy();
+		await expect(h.api('POST', '', { url: 'https://hooks.example.invalid/x', event_types: ['message.sent'] }, 'acc_other')).resolves.toBeTruthy();
 
 		await h.api('DELETE', `/${created[3].id}`);
-		await expect(h.createEndpoint(['message.sent'], 'https://hooks.example.com/11')).resolves.toHaveProperty('id');
+		await expect(h.createEndpoint(['message.sent'], 'https://hooks.example.invalid/11')).resolves.toHaveProperty('id');
 	});
 });
 
 describe('managing an endpoint', () => {
 	it('patches url and event types with the same validation', async () => {
 		const { id } = await h.createEndpoint();
-		const patched = await h.api('PATCH', `/${id}`, { event_types: ['message.sent', 'message.sent'], url: 'https://hooks.example.com/new' });
-		expect(patched.body).toMatchObject({ url: 'https://hooks.example.com/new', event_types: ['message.sent'] });
+		const patched = await h.api('PATCH', `/${id}`, { event_types: ['message.sent', 'message.sent'], url: 'https://hooks.example.invalid/new' });
+		expect(patched.body).toMatchObject({ url: 'https://hooks.example.invalid/new', event_types: ['message.sent'] });
 		const error = await apiError(h.api('PATCH', `/${id}`, { status: 'paused' }));
 		expect(error.extra).toEqual({ field: 'status' });
 	});
