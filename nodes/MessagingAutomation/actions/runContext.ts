@@ -43,7 +43,7 @@ export async function createRunContext(this: IExecuteFunctions): Promise<RunCont
 	const client = await createClient(this, {
 		budgets: budgets(options.rateLimitBudget as BudgetOption | undefined),
 		timeoutMs,
-		maxRetryAfterMs: ((options.rateLimitWaitSeconds as number | undefined) ?? 60) * 1000,
+		retry: { maxRetryAfterMs: ((options.rateLimitWaitSeconds as number | undefined) ?? 60) * 1000 },
 	});
 	const node = this.getNode();
 	const lookups = new Map<string, Promise<ToolListing | undefined>>();

@@ -5,7 +5,7 @@ import { GET_ME_OPERATION } from '../actions/account/get';
 import { resourceOfTool, type NodeResource } from '../actions/resources';
 import { SPEC_ONLY_TOOLS } from '../actions/toolGroups';
 import { humanize } from '../helpers/naming';
-import { createClient } from '../transport';
+import { createClient, EDITOR_LOOKUP } from '../transport';
 import { liveTools } from '../transport/liveTools';
 
 interface ToolName {
@@ -18,7 +18,7 @@ const OFFLINE_TOOLS: ToolName[] = [...catalogue.map(({ name }) => ({ name })), .
 
 async function availableTools(context: ILoadOptionsFunctions): Promise<ToolName[]> {
 	try {
-		return await liveTools(context, await createClient(context));
+		return await liveTools(context, await createClient(context, EDITOR_LOOKUP));
 	} catch {
 		return OFFLINE_TOOLS;
 	}

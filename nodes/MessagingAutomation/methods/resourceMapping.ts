@@ -16,7 +16,7 @@ import {
 	type SchemaField,
 } from '../helpers/jsonSchema';
 import { humanize } from '../helpers/naming';
-import { createClient } from '../transport';
+import { createClient, EDITOR_LOOKUP } from '../transport';
 import { findLiveTool } from '../transport/liveTools';
 
 const FIELD_TYPES: Record<FieldKind, FieldType> = {
@@ -53,7 +53,7 @@ function mapperField(field: SchemaField): ResourceMapperField {
 async function inputSchemaOf(context: ILoadOptionsFunctions, name: string): Promise<JsonSchema | undefined> {
 	let live: JsonSchema | undefined;
 	try {
-		live = (await findLiveTool(context, await createClient(context), name))?.inputSchema;
+		live = (await findLiveTool(context, await createClient(context, EDITOR_LOOKUP), name))?.inputSchema;
 	} catch {
 		live = undefined;
 	}

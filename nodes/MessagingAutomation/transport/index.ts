@@ -2,6 +2,7 @@ import { sleep, type IAllExecuteFunctions } from 'n8n-workflow';
 
 import { MessagingClient } from '../../shared/client/client';
 import { Pacer, type PacerBudgets } from '../../shared/client/pacer';
+import type { RetryOptions } from '../../shared/client/retry';
 import { CREDENTIAL_TYPE, createHttpRequestTransport, trimBaseUrl } from '../../shared/transport/httpRequestTransport';
 import { shortHash } from '../../shared/client/idempotency';
 
@@ -9,9 +10,11 @@ export interface ClientSettings {
 	/** Proactive pacing for this execution; none for editor look-ups. */
 	budgets?: PacerBudgets;
 	timeoutMs?: number;
-	/** Longest Retry-After waited out before a rate-limited call is reported instead. */
-	maxRetryAfterMs?: number;
+	retry?: Partial<RetryOptions>;
 }
+
+/** Editor look-ups answer at once: no retries, a short time-out, the catalogue as fallback. */
+export const EDITOR_LOOKUP: ClientSettings = { timeoutMs: 10_000, retry: { maxAttempts: 1 } };
 
 /** A client for one execution (or one editor look-up), sending through n8n's authenticated helper. */
 export async function createClient(context: IAllExecuteFunctions, settings: ClientSettings = {}): Promise<MessagingClient> {
@@ -21,7 +24,7 @@ export async function createClient(context: IAllExecuteFunctions, settings: Clie
 		transport,
 		sleep,
 		timeoutMs: settings.timeoutMs,
-		retry: settings.maxRetryAfterMs === undefined ? undefined : { maxRetryAfterMs: settings.maxRetryAfterMs },
+		retry: settings.retry,
 		secrets: credentials.apiKey ? [String(credentials.apiKey)] : [],
 		pacer: settings.budgets ? new Pacer({ budgets: settings.budgets, now: () => Date.now(), sleep }) : undefined,
 	});

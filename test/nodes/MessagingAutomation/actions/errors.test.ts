@@ -62,7 +62,7 @@ describe('errors of the API, as the node reports them', () => {
 	it('plan_required carries the upgrade URL', async () => {
 		h.usePersona('lowPlan');
 		const result = await h.run({ parameters: qrText() });
-		expect(result.error?.httpCode).toBe('403');
+		expect(result.error).toMatchObject({ httpCode: '403' });
 		expect(result.error?.description).toMatch(/Upgrade: https?:\/\//);
 		const error = await failingItem(qrText());
 		expect(error).toMatchObject({ code: 'plan_required', upgradeUrl: expect.stringMatching(/^https?:\/\//) });

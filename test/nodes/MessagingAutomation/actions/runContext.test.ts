@@ -1,3 +1,4 @@
+import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { SandboxClock } from '../../../sandbox';
@@ -24,7 +25,7 @@ beforeEach(() => {
 });
 
 const items = Array.from({ length: WRITES }, (_, index) => ({ name: `Campaign ${index}` }));
-const createCampaign = (options: object) =>
+const createCampaign = (options: INodeParameters) =>
 	fieldsParameters(
 		'create_campaign',
 		{ name: '={{ $json.name }}', templateName: 'order_update', templateLanguage: 'en', maxMessages: 10 },

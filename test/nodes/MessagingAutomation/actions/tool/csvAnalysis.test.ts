@@ -1,0 +1,83 @@
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { startHarness, type Harness } from '../../harness';
+
+/*
+ * analyze_campaign_csv from input items (RFC 4180 quoting), from a CSV string and from a binary
+ * file; lists over 3,000 rows are split across calls and the findings merged with row numbers
+ * counted over the whole list.
+ */
+
+let h: Harness;
+beforeAll(async () => {
+	h = await startHarness();
+});
+afterAll(async () => {
+	await h.stop();
+});
+beforeEach(() => {
+	h.sandbox.reset();
+});
+
+const fromItems: INodeParameters = {
+	resource: 'campaign',
+	operation: 'analyze_campaign_csv',
+	inputMode: 'csvItems',
+	csvPhone: '={{ $json.phone }}',
+	csvOptIn: '={{ $json.opt_in }}',
+	csvParameters: '={{ $json.params }}',
+	additionalFields: { requiredTemplateVariables: 2 },
+	simplify: false,
+};
+
+describe('CSV analysis', () => {
+	it('builds the CSV from items with RFC 4180 quoting, one answer paired with every item', async () => {
+		const items = [
+			{ phone: '4915112345678', opt_in: 'yes', params: ['Smith, Anna', 'say "hi"'] },
+			{ phone: '447700900123', opt_in: 'no', params: ['Bob\nJr.', '1044'] },
+		];
+		const result = await h.run({ parameters: fromItems }, items);
+		expect(result.error).toBeUndefined();
+		expect((result.calls[0].input as { csv: string }).csv).toBe(
+			'phone,opt_in,param_1,param_2\r\n4915112345678,yes,"Smith, Anna","say ""hi"""\r\n447700900123,no,"Bob\nJr.",1044',
+		);
+		expect(result.json[0]).toMatchObject({ rows: 2, valid_rows: 2, parts: 1 });
+		expect(result.output[0].pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	it('splits 7,000 rows into 3 calls and merges the findings over the whole list', async () => {
+		const rows = Array.from({ length: 7000 }, (_, index) => ({ phone: `4917${String(index).padStart(8, '0')}`, opt_in: 'yes', params: ['a', 'b'] }));
+		rows[4500] = { ...rows[4500], phone: '0123' };
+		rows[6999] = { ...rows[6999], phone: rows[10].phone };
+		const result = await h.run({ parameters: fromItems }, rows);
+		expect(result.error).toBeUndefined();
+		expect(result.calls.map((call) => call.tool)).toEqual(Array(3).fill('analyze_campaign_csv'));
+		const report = result.json[0];
+		expect(report).toMatchObject({ parts: 3, rows: 7000, invalid_rows: 1 });
+		expect(report.columns).toEqual(['phone', 'opt_in', 'param_1', 'param_2']);
+		expect(report.issues).toContainEqual({ row: 4501, column: 'phone', message: expect.stringMatching(/international number/) });
+		// The repeat of row 11 sits in another part: found by the node, not by any one call.
+		expect(report.duplicatesAcrossParts).toEqual([{ phone: rows[10].phone, rows: [11, 7000] }]);
+		const countries = report.candidate_countries as IDataObject[];
+		expect(countries.filter((country) => country.calling_code === '49')).toHaveLength(1);
+	});
+
+	it('takes a CSV file from a binary property', async () => {
+		const csv = 'phone,opt_in\r\n4915112345678,yes\r\n447700900123,yes\r\n';
+		const item: INodeExecutionData = {
+			json: {},
+			binary: { data: { data: Buffer.from(csv).toString('base64'), mimeType: 'text/csv', fileName: 'list.csv' } },
+		};
+		const result = await h.run({ parameters: { resource: 'campaign', operation: 'analyze_campaign_csv', inputMode: 'csvBinary' } }, [item]);
+		expect(result.error).toBeUndefined();
+		expect(result.json[0]).toMatchObject({ rows: 2, valid_rows: 2 });
+	});
+
+	it('takes CSV text, one analysis per item', async () => {
+		const parameters: INodeParameters = { resource: 'campaign', operation: 'analyze_campaign_csv', inputMode: 'fields', csv: '={{ $json.csv }}' };
+		const result = await h.run({ parameters }, [{ csv: 'phone,opt_in\n4915112345678,yes' }, { csv: 'phone,opt_in\n0,yes' }]);
+		expect(result.json.map((json) => json.valid_rows)).toEqual([1, 0]);
+		expect(result.output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+});

@@ -1,0 +1,78 @@
+import type { INodeParameters } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { listOf, nextCursorOf } from '../../../../../nodes/MessagingAutomation/actions/tool/pagination';
+import { startHarness, type Harness } from '../../harness';
+
+/* Return All / Limit for the list and search tools, following the cursor each answer returns. */
+
+let h: Harness;
+beforeAll(async () => {
+	h = await startHarness();
+	for (let index = 0; index < 30; index++) {
+		h.sandbox.inject.injectMessage({ from: { phone: `4916${String(index).padStart(8, '0')}`, name: `Fan ${index}` }, text: `Hello number ${index}` });
+	}
+});
+afterAll(async () => {
+	await h.stop();
+});
+
+const listJson = (input: object, rest: INodeParameters = {}): INodeParameters => ({
+	resource: 'chat',
+	operation: 'list_conversations',
+	inputMode: 'json',
+	jsonInput: JSON.stringify(input),
+	...rest,
+});
+
+describe('Return All and Limit', () => {
+	it('Return All follows next_cursor to the last page', async () => {
+		const result = await h.run({ parameters: listJson({ channel: 'qr', limit: 5 }, { returnAll: true }) });
+		expect(result.error).toBeUndefined();
+		const total = h.sandbox.state.accounts.get('acc_demo')?.chats.size ?? 0;
+		const qrChats = [...(h.sandbox.state.accounts.get('acc_demo')?.chats.values() ?? [])].filter((chat) => chat.channel === 'qr');
+		expect(total).toBeGreaterThan(30);
+		expect(result.json).toHaveLength(qrChats.length);
+		expect(new Set(result.json.map((json) => json.conversation_id)).size).toBe(qrChats.length);
+		expect(result.calls).toHaveLength(Math.ceil(qrChats.length / 5));
+		const cursors = result.calls.map((call) => (call.input as { cursor?: string }).cursor);
+		expect(cursors[0]).toBeUndefined();
+		expect(cursors.slice(1).every((cursor) => typeof cursor === 'string')).toBe(true);
+	});
+
+	it('Limit stops at the limit and asks only for what it still needs', async () => {
+		const result = await h.run({ parameters: listJson({ limit: 5 }, { returnAll: false, limit: 12 }) });
+		expect(result.json).toHaveLength(12);
+		expect(result.calls.map((call) => (call.input as { limit: number }).limit)).toEqual([5, 5, 2]);
+		expect(result.output.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
+	});
+
+	it('Simplify keeps the fields of a message a workflow needs', async () => {
+		const parameters: INodeParameters = {
+			resource: 'message',
+			operation: 'search_messages',
+			inputMode: 'json',
+			jsonInput: '{"query":"Hello number"}',
+			limit: 3,
+		};
+		const simple = await h.run({ parameters });
+		const raw = await h.run({ parameters: { ...parameters, simplify: false } });
+		expect(simple.json).toHaveLength(3);
+		expect(Object.keys(simple.json[0]).sort()).toEqual(
+			expect.arrayContaining(['conversation_id', 'from', 'id', 'text', 'timestamp']),
+		);
+		expect(Object.keys(raw.json[0]).length).toBeGreaterThan(Object.keys(simple.json[0]).length);
+		expect(simple.json[0]).not.toHaveProperty('quoted_message_id');
+	});
+});
+
+describe('finding lists and cursors in answers of unknown layout', () => {
+	it('reads the usual names', () => {
+		expect(listOf({ conversations: [1, 2], next_cursor: 'c' })).toEqual([1, 2]);
+		expect(listOf({ total: 2, items: [3] })).toEqual([3]);
+		expect(nextCursorOf({ next_cursor: 'abc' })).toBe('abc');
+		expect(nextCursorOf({ pagination: { nextCursor: 'def' } })).toBe('def');
+		expect(nextCursorOf({ next_cursor: 'x', has_more: false })).toBeUndefined();
+		expect(nextCursorOf({ next_cursor: null })).toBeUndefined();
+	});
+});
