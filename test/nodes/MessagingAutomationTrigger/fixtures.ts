@@ -72,6 +72,8 @@ export async function waitFor<T>(check: () => T | undefined | false, timeoutMs =
 
 export interface RefusingProxy {
 	url: string;
+	/** `METHOD path` of every request that reached the proxy. */
+	seen: string[];
 	/** `METHOD path-regex` rules answered with the given status instead of being forwarded. */
 	refuse(method: string, path: RegExp, status: number): void;
 	stop(): Promise<void>;
@@ -83,7 +85,9 @@ export interface RefusingProxy {
  */
 export async function startRefusingProxy(target: string): Promise<RefusingProxy> {
 	const rules: Array<{ method: string; path: RegExp; status: number }> = [];
+	const seen: string[] = [];
 	const server: Server = createServer((req, res) => {
+		seen.push(`${req.method ?? ''} ${req.url ?? ''}`);
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
@@ -105,6 +109,7 @@ export async function startRefusingProxy(target: string): Promise<RefusingProxy>
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
 		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		seen,
 		refuse: (method, path, status) => void rules.push({ method, path, status }),
 		stop: async () => {
 			server.closeAllConnections();

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { DEMO, type SandboxHandle } from '../../sandbox';
 import type { N8nWebhookHost } from '../../support/n8nWebhook';
-import { startTriggerHost, useSandbox, waitFor } from './fixtures';
+import { startRefusingProxy, startTriggerHost, useSandbox, waitFor } from './fixtures';
 
 let sandbox: SandboxHandle;
 useSandbox((started) => {
@@ -126,6 +126,26 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 		expect(item.binary?.data).toMatchObject({ fileName: 'receipt.png', mimeType: 'image/png' });
 		expect(Buffer.from(item.binary?.data.data ?? '', 'base64').toString()).toBe('PNG receipt bytes');
 		expect(sandbox.calls().filter((call) => call.tool === 'get_attachment_link')).toHaveLength(1);
+	});
+
+	it('fetches a download link on another origin directly, without the API credential', async () => {
+		const proxy = await startRefusingProxy(sandbox.url);
+		try {
+			trigger = await startTriggerHost({
+				baseUrl: proxy.url,
+				apiKey: sandbox.keys.owner,
+				parameters: { events: ['message.received'], options: { downloadAttachments: true, binaryPropertyName: 'file' } } as never,
+			});
+			await trigger.activate('production');
+			inject('elsewhere', { attachment: { fileName: 'n.txt', mimeType: 'text/plain', content: 'note' } });
+			await waitFor(() => trigger.executions.length === 1);
+			const [item] = trigger.executions[0].items;
+			expect(Buffer.from(item.binary?.file.data ?? '', 'base64').toString()).toBe('note');
+			expect(proxy.seen).toContain('POST /api/v1/tools/get_attachment_link');
+			expect(proxy.seen.some((request) => request.includes('/files/'))).toBe(false);
+		} finally {
+			await proxy.stop();
+		}
 	});
 
 	it('does not try Business downloads and says why', async () => {
