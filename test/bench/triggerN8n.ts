@@ -1,0 +1,180 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Agent, request } from 'undici';
+
+import type { N8nRestApi } from '../support/n8nRestApi.mjs' with { 'resolution-mode': 'import' };
+import { interleavedRounds, median, pairedRatio, perSecond, ratio } from './stats';
+import type { MeasuredRow, RowResult } from './table';
+
+/*
+ * Row 5: a real n8n (the pinned install of the end-to-end harness, loading this package's
+ * build) with two published workflows of one node each: our trigger (automatic registration
+ * against the sandbox, default options, so signatures are checked and event ids deduplicated)
+ * and n8n's own Webhook node (no checks at all). A bounded loop on loopback posts the same
+ * kind of delivery to each and counts accepted deliveries per second. Between rounds n8n
+ * finishes the executions already started, so no round pays for the one before.
+ */
+
+const TARGET = 0.9;
+const ROUNDS = 5;
+const DELIVERIES = 300;
+const IN_FLIGHT = 8;
+const DRAIN_TIMEOUT_MS = 120_000;
+
+/** What this row uses of test/support/n8nInstall.mjs, which ships no type declarations. */
+interface N8nInstall {
+	isInstalled(): boolean;
+	N8N_VERSION: string;
+	NODE_VERSION: string;
+}
+
+interface Target {
+	url: string;
+	workflowId: string;
+	/** Deliveries it accepted so far: each started one execution. */
+	accepted: number;
+	sign(id: string, timestamp: string, body: string): Record<string, string>;
+}
+
+function envelope(): string {
+	const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
+	return JSON.stringify({
+		id: eventId,
+		type: 'message.received',
+		created_at: new Date().toISOString(),
+		api_version: '2026-10-01',
+		account_id: 'acc_bench',
+		data: {
+			message: {
+				id: `msg_${eventId.slice(4, 20)}`,
+				conversation_id: '4915112345678@s.whatsapp.net',
+				channel: 'qr',
+				chat_type: 'individual',
+				from_me: false,
+				sender: { phone: '4915112345678', name: 'Alice Example' },
+				type: 'text',
+				text: 'Hello! I would like to know whether my order 1042 has shipped yet. Thanks a lot.',
+				timestamp: new Date().toISOString(),
+			},
+		},
+	});
+}
+
+/** Signs ahead of the timed loop, so only n8n's side is measured; timestamps stay well within 300 s. */
+function prepare(target: Target): Array<{ body: string; headers: Record<string, string> }> {
+	const timestamp = String(Math.floor(Date.now() / 1000));
+	return Array.from({ length: DELIVERIES }, () => {
+		const body = envelope();
+		const id = `msg_${randomUUID().replaceAll('-', '')}`;
+		return { body, headers: { 'content-type': 'application/json', ...target.sign(id, timestamp, body) } };
+	});
+}
+
+async function deliveriesPerSecond(target: Target, agent: Agent): Promise<number> {
+	const deliveries = prepare(target);
+	let next = 0;
+	const start = process.hrtime.bigint();
+	const worker = async () => {
+		while (next < deliveries.length) {
+			const { body, headers } = deliveries[next++];
+			const response = await request(target.url, { method: 'POST', headers, body, dispatcher: agent });
+			const text = await response.body.text();
+			if (response.statusCode >= 300) throw new Error(`${target.url} answered ${response.statusCode}: ${text.slice(0, 200)}`);
+		}
+	};
+	await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+	const rate = deliveries.length / (Number(process.hrtime.bigint() - start) / 1e9);
+	target.accepted += deliveries.length;
+	return rate;
+}
+
+async function executionCount(api: N8nRestApi, workflowId: string): Promise<number> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const page = await api.request<{ count: number }>('GET', `/executions?filter=${filter}&limit=1`);
+	return page.count;
+}
+
+async function drain(api: N8nRestApi, target: Target): Promise<void> {
+	const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+	while ((await executionCount(api, target.workflowId)) < target.accepted) {
+		if (Date.now() > deadline) throw new Error(`n8n had not finished the executions of ${target.url} after ${DRAIN_TIMEOUT_MS / 1000} s`);
+		await new Promise((done) => setTimeout(done, 250));
+	}
+}
+
+export async function triggerRow(withN8n: boolean): Promise<RowResult> {
+	const id = '5';
+	const title = 'Trigger in real n8n: deliveries accepted per second, our trigger vs n8n Webhook node';
+	if (!withN8n) return { id, title, notRun: 'needs --with-n8n (builds the package and starts a real n8n)' };
+	const install = (await import(pathToFileURL(resolve(__dirname, '../support/n8nInstall.mjs')).href)) as N8nInstall;
+	if (!install.isInstalled()) return { id, title, notRun: 'n8n is not installed (npm run test:e2e or npm run dev installs it into .cache)' };
+	// Loaded only now: these modules resolve n8n's own packages on import.
+	const { startStack, upsertCredential, sandboxCredentialData } = await import('../dev/stack.mjs');
+	const { triggerWorkflow } = await import('../e2e/support/workflows.js');
+	const stack = await startStack({
+		userFolder: join(resolve(__dirname, '../..'), '.cache', 'bench', 'n8n'),
+		fresh: true,
+		log: (line: string) => process.stderr.write(`[bench n8n] ${line}\n`),
+	});
+	const agent = new Agent({ connections: IN_FLIGHT, keepAliveTimeout: 10_000 });
+	try {
+		const { api, sandbox, n8n } = stack;
+		const credential = await upsertCredential(api, 'Bench sandbox', sandboxCredentialData(sandbox));
+		const oursHook = randomUUID();
+		const ours = await api.createWorkflow(triggerWorkflow('Bench: our trigger', credential, oursHook, { registration: 'auto', events: ['message.received'] }));
+		const plainHook = randomUUID();
+		const plain = await api.createWorkflow({
+			name: 'Bench: n8n Webhook node',
+			nodes: [
+				{
+					id: randomUUID(), name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: plainHook,
+					parameters: { httpMethod: 'POST', path: plainHook, responseMode: 'onReceived', options: {} },
+				},
+			],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		await api.activateWorkflow(ours.id);
+		await api.activateWorkflow(plain.id);
+		const oursUrl = `${n8n.url}/webhook/${oursHook}/webhook`;
+		const endpoint = sandbox.webhooks.endpoints().find((candidate: { url: string }) => candidate.url === oursUrl) as { secret: string } | undefined;
+		if (!endpoint) throw new Error(`the trigger registered no endpoint for ${oursUrl}`);
+		const key = Buffer.from(endpoint.secret.replace(/^whsec_/, ''), 'base64');
+		const targets: Record<'ours' | 'plain', Target> = {
+			ours: {
+				url: oursUrl, workflowId: ours.id, accepted: 0,
+				sign: (msgId, timestamp, body) => ({
+					'webhook-id': msgId,
+					'webhook-timestamp': timestamp,
+					'webhook-signature': `v1,${createHmac('sha256', key).update(`${msgId}.${timestamp}.${body}`).digest('base64')}`,
+				}),
+			},
+			plain: { url: `${n8n.url}/webhook/${plainHook}`, workflowId: plain.id, accepted: 0, sign: () => ({}) },
+		};
+		const round = (name: 'ours' | 'plain') => async () => {
+			const rate = await deliveriesPerSecond(targets[name], agent);
+			await drain(api, targets[name]);
+			return rate;
+		};
+		// One unmeasured round each: n8n compiles and caches per workflow on first use.
+		await round('ours')();
+		await round('plain')();
+		const rates = await interleavedRounds({ ours: round('ours'), plain: round('plain') }, ROUNDS);
+		const relative = pairedRatio(rates.ours, rates.plain);
+		const measured: MeasuredRow = {
+			id, title,
+			figure: `${ratio(relative)} (${perSecond(median(rates.ours))})`,
+			anchor: `n8n Webhook node ${perSecond(median(rates.plain))}`,
+			target: `>= ${TARGET.toFixed(1)}x`,
+			met: relative >= TARGET,
+			notes: [
+				`n8n ${install.N8N_VERSION} on Node ${install.NODE_VERSION}, default settings (every execution saved to SQLite); ${DELIVERIES} deliveries per round, ${IN_FLIGHT} in flight, ~${(Buffer.byteLength(envelope()) / 1024).toFixed(1)} KB message.received envelopes; median over ${ROUNDS} interleaved rounds of the per-round ratio, executions drained between rounds.`,
+			],
+		};
+		return measured;
+	} finally {
+		await agent.close();
+		await stack.stop();
+	}
+}
