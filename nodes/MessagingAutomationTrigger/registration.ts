@@ -46,11 +46,11 @@ async function listOurs(hook: IHookFunctions, client: MessagingClient, url: stri
  * already gone. Any other failure is logged with what to do and the id is kept, so the next
  * activation tries again: nothing is ever forgotten while it may still exist.
  */
-async function deleteEndpoints(hook: IHookFunctions, client: MessagingClient | undefined, ids: readonly string[], url: string): Promise<string[]> {
+async function deleteEndpoints(hook: IHookFunctions, client: MessagingClient | undefined, ids: readonly string[]): Promise<string[]> {
 	const remaining: string[] = [];
 	const keep = (id: string, reason: string) => {
 		hook.logger.warn(
-			`Messaging Automation Trigger: webhook endpoint ${id} could not be deleted: ${reason}. It may still send events to ${url}; delete it in the dashboard (Developers → Webhooks). The trigger will try again at its next activation.`,
+			`Messaging Automation Trigger: webhook endpoint ${id} could not be deleted: ${reason}. It may still be registered and sending events; delete it in the dashboard (Developers → Webhooks). The trigger will try again at its next activation.`,
 		);
 		remaining.push(id);
 	};
@@ -113,14 +113,14 @@ export async function registerEndpoint(hook: IHookFunctions): Promise<boolean> {
 	}
 
 	if (settings.registration === 'dashboard') {
-		state.setOrphans(await deleteEndpoints(hook, stale.size > 0 ? await clientOrUndefined(hook) : undefined, [...stale], url));
+		state.setOrphans(await deleteEndpoints(hook, stale.size > 0 ? await clientOrUndefined(hook) : undefined, [...stale]));
 		return true;
 	}
 
 	const client = await triggerClient(hook);
 	const listing = await listOurs(hook, client, url);
 	for (const endpoint of listing?.ours ?? []) stale.add(endpoint.id);
-	state.setOrphans(await deleteEndpoints(hook, client, [...stale], url));
+	state.setOrphans(await deleteEndpoints(hook, client, [...stale]));
 
 	let created: WebhookEndpoint;
 	try {
@@ -145,7 +145,7 @@ export async function unregisterEndpoint(hook: IHookFunctions): Promise<boolean>
 	const { url, state } = scopeOf(hook);
 	const stored = state.endpoint(url);
 	if (!stored) return true;
-	const remaining = await deleteEndpoints(hook, await clientOrUndefined(hook), [stored.id], stored.url || url);
+	const remaining = await deleteEndpoints(hook, await clientOrUndefined(hook), [stored.id]);
 	state.setOrphans([...state.orphans(), ...remaining]);
 	state.setEndpoint(url, undefined);
 	return true;
