@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { DEMO, SandboxClock } from '../../../../sandbox';
 import { fieldsParameters, startHarness, type Harness } from '../../harness';
@@ -87,5 +87,55 @@ describe('a run of sends under injected faults', () => {
 		expect(result.calls.filter((call) => call.errorCode === 'rate_limited')).toEqual([]);
 		const confirmed = result.json.filter((json) => json.outcomeCheck);
 		expect(confirmed.length).toBeGreaterThanOrEqual(10);
+	});
+});
+
+describe('uncertain outcomes, one at a time', () => {
+	const qrSend = fieldsParameters(
+		'send_message',
+		{ channel: 'qr', phoneNumber: DEMO.alice.phone, text: 'Your table is ready' },
+		{ options: { timeoutSeconds: 0.5 } },
+	);
+	const sendsOf = (calls: Array<{ tool: string }>) => calls.filter((call) => call.tool === 'send_message');
+
+	beforeEach(() => {
+		h.sandbox.reset();
+		h.sandbox.clock.setSpeed(1);
+	});
+
+	it('outcome_unknown after the write happened: confirmed with get_operation, not sent again', async () => {
+		h.sandbox.faults.add({ tool: 'send_message', kind: 'outcomeUnknown', commit: true });
+		const result = await h.run({ parameters: qrSend });
+		expect(sendsOf(result.calls)).toHaveLength(1);
+		expect(result.calls.map((call) => call.tool)).toEqual(['send_message', 'get_operation']);
+		expect(result.json[0]).toMatchObject({ status: 'accepted', outcomeCheck: { tool: 'get_operation', status: 'succeeded' } });
+	});
+
+	it('outcome_unknown when the write did not happen: sent again with the same key, once', async () => {
+		h.sandbox.faults.add({ tool: 'send_message', kind: 'outcomeUnknown', commit: false });
+		const result = await h.run({ parameters: qrSend });
+		const sends = sendsOf(result.calls) as Array<{ idempotencyKey: string | null; status: number }>;
+		expect(sends.map((call) => call.status)).toEqual([409, 200]);
+		expect(sends[1].idempotencyKey).toBe(sends[0].idempotencyKey);
+		expect(result.json[0]).toMatchObject({ status: 'accepted' });
+		expect(result.json[0]).not.toHaveProperty('outcomeCheck');
+	});
+
+	it('time-outs on every attempt: the key tells what happened', async () => {
+		h.sandbox.faults.add({ tool: 'send_message', kind: 'delay', delayMs: 1_200, times: 5 });
+		const result = await h.run({ parameters: qrSend });
+		const sends = sendsOf(result.calls);
+		expect(sends).toHaveLength(5);
+		expect(sends.filter((call) => (call as { replayed: boolean }).replayed)).toHaveLength(4);
+		expect(result.json[0]).toMatchObject({ status: 'accepted', outcomeCheck: { tool: 'get_operation', status: 'succeeded' } });
+	});
+
+	it('falls back to get_send_status when get_operation cannot answer', async () => {
+		h.sandbox.faults.add({ tool: 'send_message', kind: 'outcomeUnknown', commit: true });
+		h.sandbox.faults.add({ tool: 'get_operation', kind: 'toolError422' });
+		const result = await h.run({ parameters: qrSend });
+		expect(result.calls.map((call) => call.tool)).toEqual(['send_message', 'get_operation', 'get_send_status']);
+		expect(result.json[0]).toMatchObject({ status: 'sent', outcomeCheck: { tool: 'get_send_status', status: 'sent' } });
+		expect(sendsOf(result.calls)).toHaveLength(1);
 	});
 });

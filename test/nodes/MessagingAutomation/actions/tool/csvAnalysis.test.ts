@@ -46,21 +46,36 @@ describe('CSV analysis', () => {
 		expect(result.output[0].pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
-	it('splits 7,000 rows into 3 calls and merges the findings over the whole list', async () => {
-		const rows = Array.from({ length: 7000 }, (_, index) => ({ phone: `4917${String(index).padStart(8, '0')}`, opt_in: 'yes', params: ['a', 'b'] }));
-		rows[4500] = { ...rows[4500], phone: '0123' };
-		rows[6999] = { ...rows[6999], phone: rows[10].phone };
+	it('splits 3,200 item rows at 3,000 and merges the findings over the whole list', async () => {
+		const rows = Array.from({ length: 3200 }, (_, index) => ({ phone: `4917${String(index).padStart(8, '0')}`, opt_in: 'yes', params: ['a', 'b'] }));
+		rows[3100] = { ...rows[3100], phone: '0123' };
+		rows[3199] = { ...rows[3199], phone: rows[10].phone };
 		const result = await h.run({ parameters: fromItems }, rows);
 		expect(result.error).toBeUndefined();
-		expect(result.calls.map((call) => call.tool)).toEqual(Array(3).fill('analyze_campaign_csv'));
+		expect(result.calls.map((call) => (call.input as { csv: string }).csv.split('\r\n').length - 1)).toEqual([3000, 200]);
 		const report = result.json[0];
-		expect(report).toMatchObject({ parts: 3, rows: 7000, invalid_rows: 1 });
+		expect(report).toMatchObject({ parts: 2, rows: 3200, invalid_rows: 1 });
 		expect(report.columns).toEqual(['phone', 'opt_in', 'param_1', 'param_2']);
-		expect(report.issues).toContainEqual({ row: 4501, column: 'phone', message: expect.stringMatching(/international number/) });
-		// The repeat of row 11 sits in another part: found by the node, not by any one call.
-		expect(report.duplicatesAcrossParts).toEqual([{ phone: rows[10].phone, rows: [11, 7000] }]);
+		expect(report.issues).toContainEqual({ row: 3101, column: 'phone', message: expect.stringMatching(/international number/) });
+		// The repeat of row 11 sits in the other part: found by the node, not by either call.
+		expect(report.duplicatesAcrossParts).toEqual([{ phone: rows[10].phone, rows: [11, 3200] }]);
 		const countries = report.candidate_countries as IDataObject[];
-		expect(countries.filter((country) => country.calling_code === '49')).toHaveLength(1);
+		expect(countries.filter((country) => country.calling_code === '49')).toEqual([expect.objectContaining({ rows: 3199 })]);
+	});
+
+	it('splits a CSV text at 500,000 characters and finds repeats across the parts', async () => {
+		const long = 'x'.repeat(900);
+		const lines = Array.from({ length: 700 }, (_, index) => `4917${String(index).padStart(8, '0')},yes,${long}`);
+		lines[650] = `4917${String(5).padStart(8, '0')},yes,${long}`;
+		const csv = ['phone,opt_in,param_1', ...lines].join('\n');
+		const parameters: INodeParameters = { resource: 'campaign', operation: 'analyze_campaign_csv', inputMode: 'fields', csv, simplify: false };
+		const result = await h.run({ parameters });
+		expect(result.error).toBeUndefined();
+		const sizes = result.calls.map((call) => (call.input as { csv: string }).csv.length);
+		expect(sizes).toHaveLength(2);
+		expect(Math.max(...sizes)).toBeLessThanOrEqual(500_000);
+		expect(result.json[0]).toMatchObject({ parts: 2, rows: 700 });
+		expect(result.json[0].duplicatesAcrossParts).toEqual([{ phone: '491700000005', rows: [6, 651] }]);
 	});
 
 	it('takes a CSV file from a binary property', async () => {
