@@ -6,6 +6,8 @@ import { ensureN8n, projectRoot } from '../support/n8nInstall.mjs';
 import { logTail, OWNER, PACKAGE_NAME, startN8n } from '../support/n8nProcess.mjs';
 import { loginN8n } from '../support/n8nRestApi.mjs';
 
+export { OWNER };
+
 export const CREDENTIAL_TYPE = 'messagingAutomationApi';
 export const NODE_TYPES = {
 	action: `${PACKAGE_NAME}.messagingAutomation`,

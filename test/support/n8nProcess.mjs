@@ -2,7 +2,7 @@
 // community package, an owner account provisioned from the environment, and quiet, offline-safe settings.
 // Stopping always kills the whole process group, because n8n forks a task runner of its own.
 import { spawn } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -94,6 +94,21 @@ function n8nEnvironment({ userFolder, port, brokerPort, n8nModules, extraEnv }) 
 	};
 }
 
+/** Kills the process groups recorded by startN8n under `folder` (a crashed run's leftovers). */
+export function killRecordedGroups(folder) {
+	let killed = 0;
+	for (const file of readdirSync(folder, { recursive: true }).filter((name) => String(name).endsWith('.pid'))) {
+		const pid = Number(readFileSync(join(folder, String(file)), 'utf8'));
+		try {
+			process.kill(-pid, 'SIGKILL');
+			killed++;
+		} catch {
+			// Already gone.
+		}
+	}
+	return killed;
+}
+
 /** Last lines of a log file, for error messages. */
 export function logTail(file, lines = 40) {
 	try {
@@ -145,6 +160,8 @@ export async function startN8n({
 	const child = spawn(nodeBin, [n8nBin, command], { env, cwd: userFolder, detached: true, stdio: ['ignore', out, out] });
 	closeSync(out);
 	running.add(child);
+	// For a supervisor that outlives this process (test/e2e/run.mjs): the group id to kill if we die.
+	writeFileSync(join(userFolder, `${logName}.pid`), String(child.pid));
 	const exited = new Promise((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal })));
 	exited.then(() => running.delete(child));
 

@@ -1,0 +1,40 @@
+// Types for stack.mjs (plain ESM so `npm run dev` runs on plain Node).
+import type { SandboxHandle, SandboxOptions } from '../sandbox/index.js';
+import type { N8nRestApi, N8nWorkflowInput } from '../support/n8nRestApi.mjs';
+
+export interface N8nHandle {
+	url: string;
+	port: number;
+	userFolder: string;
+	logFile: string;
+	pid: number;
+	startSeconds: number;
+	stop(): Promise<void>;
+}
+
+export interface Stack {
+	sandbox: SandboxHandle;
+	n8n: N8nHandle;
+	api: N8nRestApi;
+	stop(): Promise<void>;
+}
+
+export declare const OWNER: { email: string; password: string; firstName: string; lastName: string };
+export declare const CREDENTIAL_TYPE: 'messagingAutomationApi';
+export declare const NODE_TYPES: { action: string; trigger: string };
+export declare function buildPackage(log?: (line: string) => void): Promise<void>;
+export declare function startStack(options: {
+	userFolder: string;
+	fresh?: boolean;
+	n8nPort?: number;
+	sandboxOptions?: SandboxOptions;
+	build?: boolean;
+	n8nEnv?: Record<string, string>;
+	log?: (line: string) => void;
+}): Promise<Stack>;
+export declare function sandboxCredentialData(
+	sandbox: Pick<SandboxHandle, 'url' | 'apiKey'>,
+	apiKey?: string,
+): { apiKey: string; baseUrl: string; authScheme: 'bearer'; headerName: string };
+export declare function upsertCredential(api: N8nRestApi, name: string, data: Record<string, unknown>): Promise<{ id: string; name: string }>;
+export declare function withCredential<T extends N8nWorkflowInput>(workflow: T, credential: { id: string; name: string }): T;

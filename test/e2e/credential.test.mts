@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { CREDENTIAL_TYPE } from '../dev/stack.mjs';
+import { e2e, n8nApi, sandboxCredential } from './support/context.mjs';
+
+// The editor's "Test" button, through n8n's REST API: n8n runs the credential's own test request.
+describe('credential test in a real n8n', () => {
+	it('passes with a valid key', async () => {
+		const api = await n8nApi();
+		const credential = await sandboxCredential(api);
+		const result = await api.testCredential({ id: credential.id, type: CREDENTIAL_TYPE, data: credential.data });
+		expect(result).toEqual(expect.objectContaining({ status: 'OK' }));
+	});
+
+	it('fails with a wrong key and names the cause', async () => {
+		const api = await n8nApi();
+		const credential = await sandboxCredential(api, 'ma_sk_this_key_does_not_exist_0000000000');
+		const result = await api.testCredential({ id: credential.id, type: CREDENTIAL_TYPE, data: credential.data });
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain('invalid_api_key');
+	});
+
+	it('fails with a revoked key', async () => {
+		const api = await n8nApi();
+		const credential = await sandboxCredential(api, e2e().keys.revoked);
+		const result = await api.testCredential({ id: credential.id, type: CREDENTIAL_TYPE, data: credential.data });
+		expect(result.status).toBe('Error');
+	});
+});

@@ -1,0 +1,29 @@
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { OWNER, startStack } from '../dev/stack.mjs';
+import type { E2eContext } from './support/context.mjs';
+
+/**
+ * Builds the package and starts the sandbox and a fresh real n8n once for the whole suite; the tests
+ * reach both over HTTP only (n8n's REST API and webhooks, the sandbox's API and control API).
+ */
+export default async function setup(project: TestProject) {
+	const runDir = process.env.E2E_RUN_DIR ?? join(process.cwd(), '.cache', 'e2e', `run-${process.pid}`);
+	const stack = await startStack({
+		userFolder: join(runDir, 'n8n'),
+		fresh: true,
+		log: (line) => process.stderr.write(`[e2e] ${line}\n`),
+	});
+	const context: E2eContext = {
+		n8nUrl: stack.n8n.url,
+		n8nLog: stack.n8n.logFile,
+		n8nStartSeconds: stack.n8n.startSeconds,
+		owner: { email: OWNER.email, password: OWNER.password },
+		sandboxUrl: stack.sandbox.url,
+		keys: { ...stack.sandbox.keys, owner: stack.sandbox.apiKey },
+	};
+	project.provide('e2e', context);
+	return async () => {
+		await stack.stop();
+	};
+}

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { CREDENTIAL_TYPE, sandboxCredentialData } from '../../dev/stack.mjs';
+import { loginN8n, type N8nRestApi } from '../../support/n8nRestApi.mjs';
+
+/** What globalSetup hands to the test files (plain data: they run in other processes). */
+export interface E2eContext {
+	n8nUrl: string;
+	n8nLog: string;
+	n8nStartSeconds: number;
+	owner: { email: string; password: string };
+	sandboxUrl: string;
+	/** Sandbox keys by persona; `owner` has every scope. */
+	keys: Record<string, string>;
+}
+
+declare module 'vitest' {
+	export interface ProvidedContext {
+		e2e: E2eContext;
+	}
+}
+
+export function e2e(): E2eContext {
+	return inject('e2e');
+}
+
+export function n8nApi(): Promise<N8nRestApi> {
+	const { n8nUrl, owner } = e2e();
+	return loginN8n(n8nUrl, owner);
+}
+
+/** The sandbox's control API (`/__sandbox/...`), the same one `npm run dev` users call with curl. */
+export async function sandboxControl<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+	const response = await fetch(`${e2e().sandboxUrl}/__sandbox${path}`, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const parsed = (await response.json()) as T;
+	if (!response.ok) throw new Error(`sandbox ${method} ${path} answered ${response.status}: ${JSON.stringify(parsed)}`);
+	return parsed;
+}
+
+/** Polls `probe` until it returns something other than undefined; fails with `what` after the deadline. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+/** A saved n8n credential of our type pointing at the sandbox with the given key. */
+export async function sandboxCredential(api: N8nRestApi, apiKey = e2e().keys.owner) {
+	const data = sandboxCredentialData({ url: e2e().sandboxUrl, apiKey }, apiKey);
+	const created = await api.createCredential({ name: `e2e ${randomUUID()}`, type: CREDENTIAL_TYPE, data });
+	return { id: created.id, name: created.name, data };
+}
+
+/** Unique per call, so tests never collide in the shared n8n and sandbox. */
+export function unique(prefix: string): string {
+	return `${prefix}-${randomUUID().slice(0, 8)}`;
+}

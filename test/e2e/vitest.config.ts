@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+// The real-n8n suite (ES module .mts files: they import the plain-ESM helpers that `npm run dev` shares): one sandbox and one n8n for all files (started in globalSetup), files in sequence
+// because they share that n8n and the sandbox's per-key limits.
+export default defineConfig({
+	test: {
+		root: new URL('../..', import.meta.url).pathname,
+		include: ['test/e2e/**/*.test.mts'],
+		globalSetup: ['test/e2e/globalSetup.mts'],
+		environment: 'node',
+		fileParallelism: false,
+		pool: 'forks',
+		testTimeout: 120_000,
+		hookTimeout: 120_000,
+	},
+});
