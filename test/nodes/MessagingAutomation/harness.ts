@@ -15,6 +15,7 @@ import { findTool } from '../../../nodes/shared/catalogue';
 import { startSandbox, type Persona, type RecordedCall, type SandboxHandle } from '../../sandbox';
 import type { SandboxOptions } from '../../sandbox';
 import type { LoadOptionsContext } from 'n8n-core';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 import { N8nEngine, START_NODE_TYPE } from '../../support/n8nEngine';
 
@@ -123,6 +124,33 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
 		);
 
 	return { sandbox, engine, usePersona, loadOptions, run, stop: () => sandbox.stop() };
+}
+
+/**
+ * A sandbox and engine for one test file: started before its tests, stopped after them, and by
+ * default reset (with the owner key) before each test. The returned object stands for the harness
+ * once it has started.
+ */
+export function useHarness(options: SandboxOptions = {}, { resetEach = true } = {}): Harness {
+	let current: Harness | undefined;
+	beforeAll(async () => {
+		current = await startHarness(options);
+	});
+	afterAll(async () => {
+		await current?.stop();
+	});
+	if (resetEach) {
+		beforeEach(() => {
+			current?.sandbox.reset();
+			current?.usePersona('owner');
+		});
+	}
+	return new Proxy({} as Harness, {
+		get: (_, property: keyof Harness) => {
+			if (!current) throw new Error('The harness starts in beforeAll; use it inside tests');
+			return current[property];
+		},
+	});
 }
 
 /**

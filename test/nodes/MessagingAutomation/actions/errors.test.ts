@@ -1,9 +1,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { DEMO, SandboxClock } from '../../../sandbox';
 import { testClient } from '../../../support/testClient';
-import { fieldsParameters, startHarness, type Harness } from '../harness';
+import { fieldsParameters, useHarness } from '../harness';
 
 /*
  * Every error code of the spec, surfaced by a real workflow: as NodeApiError (code and message,
@@ -11,19 +11,8 @@ import { fieldsParameters, startHarness, type Harness } from '../harness';
  * `error` under Continue On Fail. The API key appears nowhere.
  */
 
-let h: Harness;
-
-beforeAll(async () => {
-	// 08:00 UTC, so moving the clock through a day's QR sends never crosses midnight.
-	h = await startHarness({ clock: new SandboxClock({ start: Date.UTC(2026, 9, 1, 8, 0, 0) }) });
-});
-afterAll(async () => {
-	await h.stop();
-});
-beforeEach(() => {
-	h.sandbox.reset();
-	h.usePersona('owner');
-});
+// 08:00 UTC, so moving the clock through a day's QR sends never crosses midnight.
+const h = useHarness({ clock: new SandboxClock({ start: Date.UTC(2026, 9, 1, 8, 0, 0) }) });
 
 const qrText = (text = 'Hello') => fieldsParameters('send_message', { channel: 'qr', phoneNumber: DEMO.alice.phone, text });
 

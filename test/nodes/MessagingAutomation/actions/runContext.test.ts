@@ -1,8 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { SandboxClock } from '../../../sandbox';
-import { fieldsParameters, startHarness, type Harness } from '../harness';
+import { fieldsParameters, useHarness } from '../harness';
 
 /*
  * Proactive pacing with the Rate Limit Budget option: a run of many writes stays inside the
@@ -13,16 +13,7 @@ import { fieldsParameters, startHarness, type Harness } from '../harness';
 const SPEED = 20;
 const WRITES = 320;
 
-let h: Harness;
-beforeAll(async () => {
-	h = await startHarness({ clock: new SandboxClock({ start: Date.UTC(2026, 9, 1, 8, 0, 0), speed: SPEED }) });
-});
-afterAll(async () => {
-	await h.stop();
-});
-beforeEach(() => {
-	h.sandbox.reset();
-});
+const h = useHarness({ clock: new SandboxClock({ start: Date.UTC(2026, 9, 1, 8, 0, 0), speed: SPEED }) });
 
 const items = Array.from({ length: WRITES }, (_, index) => ({ name: `Campaign ${index}` }));
 const createCampaign = (options: INodeParameters) =>

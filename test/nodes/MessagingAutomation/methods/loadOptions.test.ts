@@ -1,22 +1,13 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { resourceOfTool } from '../../../../nodes/MessagingAutomation/actions/resources';
 import { getOperations } from '../../../../nodes/MessagingAutomation/methods/loadOptions';
-import { startHarness, type Harness } from '../harness';
+import { useHarness } from '../harness';
 
 /* The operation dropdown: the live tool list of the credential's key, catalogue names, fallback. */
 
-let h: Harness;
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h.stop();
-});
-beforeEach(() => {
-	h.usePersona('owner');
-});
+const h = useHarness();
 
 async function operations(resource: string): Promise<INodePropertyOptions[]> {
 	return await getOperations.call(h.loadOptions({ resource }));

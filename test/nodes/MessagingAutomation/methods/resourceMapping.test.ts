@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { getToolFields } from '../../../../nodes/MessagingAutomation/methods/resourceMapping';
-import { startHarness, type Harness } from '../harness';
+import { useHarness } from '../harness';
 
 /* Resource-mapper fields from a tool's live JSON Schema. */
 
-let h: Harness;
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h.stop();
-});
+const h = useHarness({}, { resetEach: false });
 
 const fieldsOf = async (operation: string) => await getToolFields.call(h.loadOptions({ resource: 'message', operation, inputMode: 'mapper' }));
 

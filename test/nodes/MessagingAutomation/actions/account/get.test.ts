@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { DEMO } from '../../../../sandbox';
-import { startHarness, type Harness } from '../../harness';
+import { useHarness } from '../../harness';
 
-let h: Harness;
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h.stop();
-});
+const h = useHarness({}, { resetEach: false });
 
 describe('Account > Get', () => {
 	it('answers GET /api/v1/me once per input item', async () => {

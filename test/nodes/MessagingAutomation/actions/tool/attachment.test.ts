@@ -1,23 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { DEMO } from '../../../../sandbox';
-import { fieldsParameters, startHarness, type Harness } from '../../harness';
+import { fieldsParameters, useHarness } from '../../harness';
 
 /* get_attachment_link with Download File: the file lands in a binary property while the link is valid. */
 
-let h: Harness;
+const h = useHarness({}, { resetEach: false });
 let storedId = '';
 beforeAll(async () => {
-	h = await startHarness();
 	const injected = h.sandbox.inject.injectMessage({
 		from: { phone: DEMO.alice.phone, name: 'Alice' },
 		text: 'Photo of the parcel',
 		attachment: { fileName: 'parcel.jpg', mimeType: 'image/jpeg', content: 'JPEG bytes of the parcel' },
 	});
 	storedId = String(injected.message.stored_message_id);
-});
-afterAll(async () => {
-	await h.stop();
 });
 
 describe('attachments', () => {

@@ -1,9 +1,9 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { deriveIdempotencyKey } from '../../../../../nodes/shared/client/idempotency';
 import { DEMO } from '../../../../sandbox';
-import { fieldsParameters, startHarness, type Harness } from '../../harness';
+import { fieldsParameters, useHarness } from '../../harness';
 
 /*
  * One element per input item, sent in the fewest calls the per-call limits allow (500 campaign
@@ -11,16 +11,7 @@ import { fieldsParameters, startHarness, type Harness } from '../../harness';
  * item per batch paired with the items it carried.
  */
 
-let h: Harness;
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h.stop();
-});
-beforeEach(() => {
-	h.sandbox.reset();
-});
+const h = useHarness();
 
 async function newCampaign(): Promise<string> {
 	const created = await h.run({

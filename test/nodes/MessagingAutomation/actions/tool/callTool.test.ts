@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
-import { DEMO, SandboxClock } from '../../../../sandbox';
-import { fieldsParameters, startHarness, type Harness } from '../../harness';
+import { DEMO, SandboxClock, type RecordedCall } from '../../../../sandbox';
+import { fieldsParameters, useHarness } from '../../harness';
 
 /*
  * Exactly one effect per item under faults: dropped connections after the commit, 503s,
@@ -12,14 +12,8 @@ import { fieldsParameters, startHarness, type Harness } from '../../harness';
 const SPEED = 60;
 const SENDS = 200;
 
-let h: Harness;
-beforeAll(async () => {
-	// A minute of the sandbox passes in a second, so the 120 writes per minute do not slow the run.
-	h = await startHarness({ clock: new SandboxClock({ start: Date.UTC(2026, 9, 1, 8, 0, 0), speed: SPEED }) });
-});
-afterAll(async () => {
-	await h.stop();
-});
+// A minute of the sandbox passes in a second, so the 120 writes per minute do not slow the run.
+const h = useHarness({ clock: new SandboxClock({ start: Date.UTC(2026, 9, 1, 8, 0, 0), speed: SPEED }) }, { resetEach: false });
 
 const phoneOf = (index: number) => `4915100${String(index).padStart(5, '0')}`;
 
@@ -96,7 +90,7 @@ describe('uncertain outcomes, one at a time', () => {
 		{ channel: 'qr', phoneNumber: DEMO.alice.phone, text: 'Your table is ready' },
 		{ options: { timeoutSeconds: 0.5 } },
 	);
-	const sendsOf = (calls: Array<{ tool: string }>) => calls.filter((call) => call.tool === 'send_message');
+	const sendsOf = (calls: RecordedCall[]) => calls.filter((call) => call.tool === 'send_message');
 
 	beforeEach(() => {
 		h.sandbox.reset();
@@ -114,7 +108,7 @@ describe('uncertain outcomes, one at a time', () => {
 	it('outcome_unknown when the write did not happen: sent again with the same key, once', async () => {
 		h.sandbox.faults.add({ tool: 'send_message', kind: 'outcomeUnknown', commit: false });
 		const result = await h.run({ parameters: qrSend });
-		const sends = sendsOf(result.calls) as Array<{ idempotencyKey: string | null; status: number }>;
+		const sends = sendsOf(result.calls);
 		expect(sends.map((call) => call.status)).toEqual([409, 200]);
 		expect(sends[1].idempotencyKey).toBe(sends[0].idempotencyKey);
 		expect(result.json[0]).toMatchObject({ status: 'accepted' });
@@ -126,7 +120,7 @@ describe('uncertain outcomes, one at a time', () => {
 		const result = await h.run({ parameters: qrSend });
 		const sends = sendsOf(result.calls);
 		expect(sends).toHaveLength(5);
-		expect(sends.filter((call) => (call as { replayed: boolean }).replayed)).toHaveLength(4);
+		expect(sends.filter((call) => call.replayed)).toHaveLength(4);
 		expect(result.json[0]).toMatchObject({ status: 'accepted', outcomeCheck: { tool: 'get_operation', status: 'succeeded' } });
 	});
 

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startHarness, type Harness } from '../../harness';
+import { useHarness } from '../../harness';
 
 /*
  * analyze_campaign_csv from input items (RFC 4180 quoting), from a CSV string and from a binary
@@ -9,16 +9,7 @@ import { startHarness, type Harness } from '../../harness';
  * counted over the whole list.
  */
 
-let h: Harness;
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h.stop();
-});
-beforeEach(() => {
-	h.sandbox.reset();
-});
+const h = useHarness();
 
 const fromItems: INodeParameters = {
 	resource: 'campaign',

@@ -1,11 +1,11 @@
 import type { IDataObject, INodeParameters, ResourceMapperFields } from 'n8n-workflow';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { getToolFields } from '../../../../../nodes/MessagingAutomation/methods/resourceMapping';
 import { resourceOfTool } from '../../../../../nodes/MessagingAutomation/actions/resources';
 import { catalogue } from '../../../../../nodes/shared/catalogue';
 import { DEMO } from '../../../../sandbox';
-import { fieldsParameters, mapperValue, startHarness, type Harness } from '../../harness';
+import { fieldsParameters, mapperValue, useHarness } from '../../harness';
 
 /*
  * Every tool the spec documents, called through a real workflow in n8n's engine against the
@@ -33,15 +33,9 @@ const FORM_DEFINITION = {
 	],
 };
 
-let h: Harness;
+// The tools build on one another's results, so the sandbox keeps its state between tests.
+const h = useHarness({}, { resetEach: false });
 const succeeded = new Set<string>();
-
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h.stop();
-});
 
 async function viaFields(tool: string, input: IDataObject, rest: INodeParameters = {}): Promise<IDataObject> {
 	const result = await h.run({ parameters: fieldsParameters(tool, input, rest) });

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { deriveIdempotencyKey } from '../../../../../nodes/shared/client/idempotency';
 import { DEMO } from '../../../../sandbox';
-import { fieldsParameters, startHarness, type Harness } from '../../harness';
+import { fieldsParameters, useHarness } from '../../harness';
 
 /*
  * Keys per the plan: from the trigger's event id plus a hash of the node (and a counter when one
@@ -10,16 +10,7 @@ import { fieldsParameters, startHarness, type Harness } from '../../harness';
  * every retry, so reruns of an event never send twice and two nodes never collide.
  */
 
-let h: Harness;
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h.stop();
-});
-beforeEach(() => {
-	h.sandbox.reset();
-});
+const h = useHarness();
 
 const reply = fieldsParameters('send_message', { channel: 'qr', phoneNumber: '={{ $json.sender.phone }}', text: 'Thanks, we are on it' });
 const event = (id: string) => ({ event_id: id, event_type: 'message.received', sender: { phone: DEMO.alice.phone, name: 'Alice' } });

@@ -1,20 +1,16 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { listOf, nextCursorOf } from '../../../../../nodes/MessagingAutomation/actions/tool/pagination';
-import { startHarness, type Harness } from '../../harness';
+import { useHarness } from '../../harness';
 
 /* Return All / Limit for the list and search tools, following the cursor each answer returns. */
 
-let h: Harness;
+const h = useHarness({}, { resetEach: false });
 beforeAll(async () => {
-	h = await startHarness();
 	for (let index = 0; index < 30; index++) {
 		h.sandbox.inject.injectMessage({ from: { phone: `4916${String(index).padStart(8, '0')}`, name: `Fan ${index}` }, text: `Hello number ${index}` });
 	}
-});
-afterAll(async () => {
-	await h.stop();
 });
 
 const listJson = (input: object, rest: INodeParameters = {}): INodeParameters => ({

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeParameters, ResourceMapperFields } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { getToolFields } from '../../../../../nodes/MessagingAutomation/methods/resourceMapping';
 import { DEMO } from '../../../../sandbox';
-import { fieldsParameters, mapperValue, startHarness, type Harness } from '../../harness';
+import { fieldsParameters, mapperValue, useHarness } from '../../harness';
 
 /*
  * Input modes and validation: a bad value is refused before any request with the field and the
@@ -11,17 +11,7 @@ import { fieldsParameters, mapperValue, startHarness, type Harness } from '../..
  * driven from their live schema (resource mapper) and from raw JSON.
  */
 
-let h: Harness;
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h.stop();
-});
-beforeEach(() => {
-	h.sandbox.reset();
-	h.usePersona('owner');
-});
+const h = useHarness();
 
 async function searchFields(): Promise<ResourceMapperFields> {
 	return await getToolFields.call(h.loadOptions({ resource: 'message', operation: 'search_messages', inputMode: 'mapper' }));

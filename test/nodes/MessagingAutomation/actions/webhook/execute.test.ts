@@ -3,21 +3,19 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startHarness, type Harness } from '../../harness';
+import { useHarness } from '../../harness';
 
 /* The Webhook resource: register, list, get, update, pause/resume, rotate, deliveries, delete. */
 
-let h: Harness;
+const h = useHarness({}, { resetEach: false });
 let receiver: Server;
 let receiverUrl = '';
 beforeAll(async () => {
-	h = await startHarness();
 	receiver = createServer((_, res) => res.writeHead(204).end());
 	await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 	receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 });
 afterAll(async () => {
-	await h.stop();
 	receiver.close();
 });
 
