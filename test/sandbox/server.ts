@@ -3,6 +3,7 @@ import { authenticate, requireScope, type Caller } from './auth';
 import { dispatchTool, type DispatchDeps } from './dispatch';
 import { headerValue, jsonObjectBody, readBody, sendError, sendJson, type RawBody } from './http';
 import { SCOPES } from './model';
+import { fingerprint, resolveIdempotencyKey } from './idempotency';
 import { SandboxApiError } from './sandboxError';
 import { toolListing } from './registry';
 import { serveAttachment } from './tools/attachments';
@@ -39,7 +40,18 @@ async function webhooks(deps: ServerDeps, req: IncomingMessage, raw: RawBody, su
 	// Management calls share the per-key windows: reads for GET, writes for everything else.
 	deps.limits.takeCall(caller.key.id, method === 'GET' ? 'read' : 'write');
 	const body = method === 'GET' || method === 'DELETE' ? undefined : jsonObjectBody(req, raw, true);
-	return deps.webhooks.handle({ method, subpath, body, accountId: caller.account.id });
+	const call = () => deps.webhooks.handle({ method, subpath, body, accountId: caller.account.id });
+	if (method === 'GET') return call();
+	// The general rule covers every write: a management call retried with its key (say, after a
+	// time-out) must not register a second endpoint.
+	const key = resolveIdempotencyKey({}, headerValue(req, 'idempotency-key'), false);
+	if (!key) return call();
+	const print = fingerprint(`webhooks ${method} ${subpath}`, body ?? {});
+	const stored = deps.idempotency.lookup(caller.account.id, key, print);
+	if (stored) return { status: stored.status, body: stored.body };
+	const answer = await call();
+	if (answer.status < 300) deps.idempotency.save(caller.account.id, key, { fingerprint: print, tool: `webhooks ${method}`, ...answer });
+	return answer;
 }
 
 function hold(ms: number): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newKey, useSandbox } from './harness';
+import { newKey, raw, useSandbox } from './harness';
 
 const SEND = { channel: 'qr', phoneNumber: '4915112345678', text: 'Your parcel is on its way' };
 
@@ -138,5 +138,22 @@ describe('sandbox idempotency and uncertain outcomes', () => {
 		const send = await api.call('send_message', SEND, { idempotencyKey: newKey() });
 		expect(send.body.error.code).toBe('whatsapp_not_connected');
 		expect((await api.call('send_message', SEND, { idempotencyKey: newKey() })).status).toBe(200);
+	});
+
+	it('registers one webhook endpoint when a create is retried with the same Idempotency-Key', async () => {
+		const key = newKey('hook');
+		const create = (url: string) =>
+			raw(api.sandbox.url, 'POST', '/api/v1/webhooks', {
+				headers: { 'content-type': 'application/json', authorization: `Bearer ${api.sandbox.keys.owner}`, 'idempotency-key': key },
+				body: JSON.stringify({ url, event_types: ['message.received'] }),
+			});
+		const first = await create('https://hooks.example.com/a');
+		const retry = await create('https://hooks.example.com/a');
+		expect(first.status).toBe(200);
+		expect(retry.body).toEqual(first.body);
+		expect(api.sandbox.webhooks.endpoints()).toHaveLength(1);
+		const clash = await create('https://hooks.example.com/b');
+		expect(clash.status).toBe(400);
+		expect(clash.body.error).toMatchObject({ code: 'invalid_input', field: 'idempotencyKey' });
 	});
 });
