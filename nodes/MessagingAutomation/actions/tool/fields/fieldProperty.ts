@@ -26,7 +26,7 @@ export function enumOptions(values: readonly string[]): INodePropertyOptions[] {
 }
 
 function range(min: number | undefined, max: number | undefined): string | undefined {
-	if (min !== undefined && max !== undefined) return min === max ? `${min}` : `${min}-${max}`;
+	if (min !== undefined && max !== undefined && min > 0) return min === max ? `${min}` : `${min}-${max}`;
 	if (max !== undefined) return `up to ${max}`;
 	return min !== undefined ? `at least ${min}` : undefined;
 }
@@ -57,7 +57,9 @@ export function describeField(schema: JsonSchema, kind: FieldKind = fieldKind(sc
 	const base = (unwrap(schema).description ?? '').trim();
 	const rule = ruleSummary(schema);
 	const parts = [base];
-	if (rule && !base.includes(rule.replace(/^\D+/, '').split(' ')[0])) parts.push(`${rule}.`);
+	// The catalogue often states the bound already ("up to 20, each 1-1024 characters").
+	const bound = rule?.match(/\d[\d-]*/)?.[0];
+	if (rule && !(bound && base.replace(/,/g, '').includes(bound))) parts.push(`${rule}.`);
 	if (kind === 'stringList') parts.push(LIST_HINT);
 	return parts
 		.filter((part) => part !== '')
