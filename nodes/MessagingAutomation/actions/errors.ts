@@ -50,6 +50,7 @@ export function errorDetails(error: MessagingApiError): IDataObject {
 
 function describe(error: MessagingApiError): string {
 	const lines = [HINTS[error.code] ?? 'Check the input and try again.'];
+	lines.push(`Error code: ${error.code}${error.status === undefined ? '' : ` (HTTP ${error.status})`}`);
 	if (error.requestId) lines.push(`Request ID: ${error.requestId}`);
 	if (error.retryAfter !== undefined) lines.push(`Retry after: ${formatDuration(error.retryAfter)} (${error.retryAfter} s)`);
 	if (error.upgradeUrl) lines.push(`Upgrade: ${error.upgradeUrl}`);

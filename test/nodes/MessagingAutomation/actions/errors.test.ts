@@ -34,6 +34,7 @@ describe('errors of the API, as the node reports them', () => {
 		const result = await h.run({ parameters: qrText() });
 		expect(result.error).toMatchObject({ httpCode: '401' });
 		expect(result.error?.message).toMatch(/API key was rejected/);
+		expect(result.error?.description).toMatch(/Error code: invalid_api_key \(HTTP 401\)/);
 		expect(result.error?.description).toMatch(/Request ID: req_/);
 		expectNoSecret(result.error);
 		const error = await failingItem(qrText());
