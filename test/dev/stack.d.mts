@@ -14,7 +14,13 @@ export interface N8nHandle {
 
 export interface Stack {
 	sandbox: SandboxHandle;
+	/** The main process: editor and REST API (and, outside queue mode, webhooks and executions). */
 	n8n: N8nHandle;
+	/** Queue mode only. */
+	worker?: N8nHandle;
+	webhook?: N8nHandle;
+	/** Where production webhooks are served: the webhook process in queue mode, else the main one. */
+	webhookBaseUrl: string;
 	api: N8nRestApi;
 	stop(): Promise<void>;
 }
@@ -29,6 +35,7 @@ export declare function startStack(options: {
 	n8nPort?: number;
 	sandboxOptions?: SandboxOptions;
 	build?: boolean;
+	queue?: boolean;
 	n8nEnv?: Record<string, string>;
 	log?: (line: string) => void;
 }): Promise<Stack>;

@@ -3,7 +3,7 @@
 // The sandbox is TypeScript: callers run under vitest or register tsx before importing this module.
 import { spawn } from 'node:child_process';
 import { ensureN8n, projectRoot } from '../support/n8nInstall.mjs';
-import { logTail, OWNER, PACKAGE_NAME, startN8n } from '../support/n8nProcess.mjs';
+import { freePort, logTail, OWNER, PACKAGE_NAME, startN8n, startRedis } from '../support/n8nProcess.mjs';
 import { loginN8n } from '../support/n8nRestApi.mjs';
 
 export { OWNER };
@@ -53,10 +53,44 @@ async function assertPackageLoaded(n8n, api) {
 }
 
 /**
- * Builds, installs (first run), starts the sandbox and n8n. Resolves to
- * `{ sandbox, n8n, api, stop }`; `stop()` ends everything this call started, also after a failure.
+ * Queue mode: Redis, the main process (editor, REST API, activation; production webhooks switched off
+ * there), one webhook process that receives the deliveries and one worker that runs the executions,
+ * all sharing one user folder (so one database and one installed copy of the package).
  */
-export async function startStack({ userFolder, fresh = false, n8nPort, sandboxOptions = {}, build = true, n8nEnv = {}, log = defaultLog }) {
+async function startQueueProcesses({ userFolder, fresh, n8nPort, n8nEnv, log, stops }) {
+	const redis = await startRedis({ folder: `${userFolder}-redis`, log });
+	stops.push(() => redis.stop());
+	const webhookPort = await freePort();
+	const env = {
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: redis.host,
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		// Manual runs from the editor (and the e2e suite) then also go to the worker.
+		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+		WEBHOOK_URL: `http://127.0.0.1:${webhookPort}/`,
+		...n8nEnv,
+	};
+	const n8n = await startN8n({ userFolder, fresh, port: n8nPort, log, extraEnv: { ...env, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' } });
+	stops.push(() => n8n.stop());
+	const [worker, webhook] = await Promise.all(
+		[
+			{ command: 'worker', port: undefined },
+			{ command: 'webhook', port: webhookPort },
+		].map(async ({ command, port }) => {
+			const handle = await startN8n({ userFolder, command, port, log, extraEnv: env });
+			stops.push(() => handle.stop());
+			return handle;
+		}),
+	);
+	return { n8n, worker, webhook, webhookBaseUrl: webhook.url };
+}
+
+/**
+ * Builds, installs (first run), starts the sandbox and n8n (one process, or with `queue: true` the
+ * queue-mode set). Resolves to `{ sandbox, n8n, worker?, webhook?, webhookBaseUrl, api, stop }`;
+ * `stop()` ends everything this call started, also after a failure.
+ */
+export async function startStack({ userFolder, fresh = false, n8nPort, sandboxOptions = {}, build = true, queue = false, n8nEnv = {}, log = defaultLog }) {
 	const stops = [];
 	const stop = async () => {
 		for (const stopOne of stops.reverse()) await stopOne().catch((error) => log(`cleanup: ${error.message}`));
@@ -69,11 +103,17 @@ export async function startStack({ userFolder, fresh = false, n8nPort, sandboxOp
 		const sandbox = await startSandbox(sandboxOptions);
 		stops.push(() => sandbox.stop());
 		log(`sandbox on ${sandbox.url}`);
-		const n8n = await startN8n({ userFolder, fresh, port: n8nPort, extraEnv: n8nEnv, log });
-		stops.push(() => n8n.stop());
-		const api = await loginN8n(n8n.url, OWNER);
-		await assertPackageLoaded(n8n, api);
-		return { sandbox, n8n, api, stop };
+		let processes;
+		if (queue) {
+			processes = await startQueueProcesses({ userFolder, fresh, n8nPort, n8nEnv, log, stops });
+		} else {
+			const n8n = await startN8n({ userFolder, fresh, port: n8nPort, extraEnv: n8nEnv, log });
+			stops.push(() => n8n.stop());
+			processes = { n8n, webhookBaseUrl: n8n.url };
+		}
+		const api = await loginN8n(processes.n8n.url, OWNER);
+		await assertPackageLoaded(processes.n8n, api);
+		return { sandbox, ...processes, api, stop };
 	} catch (error) {
 		await stop();
 		throw error;

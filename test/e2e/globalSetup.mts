@@ -4,18 +4,24 @@ import { OWNER, startStack } from '../dev/stack.mjs';
 import type { E2eContext } from './support/context.mjs';
 
 /**
- * Builds the package and starts the sandbox and a fresh real n8n once for the whole suite; the tests
- * reach both over HTTP only (n8n's REST API and webhooks, the sandbox's API and control API).
+ * Builds the package and starts the sandbox and a fresh real n8n once for the whole suite (with
+ * E2E_MODE=queue: Redis, main, webhook and worker processes). The tests reach them over HTTP only:
+ * n8n's REST API and webhooks, the sandbox's API and control API.
  */
 export default async function setup(project: TestProject) {
 	const runDir = process.env.E2E_RUN_DIR ?? join(process.cwd(), '.cache', 'e2e', `run-${process.pid}`);
+	const queue = process.env.E2E_MODE === 'queue';
 	const stack = await startStack({
-		userFolder: join(runDir, 'n8n'),
+		userFolder: join(runDir, queue ? 'n8n-queue' : 'n8n'),
 		fresh: true,
-		log: (line) => process.stderr.write(`[e2e] ${line}\n`),
+		queue,
+		log: (line) => process.stderr.write(`[e2e${queue ? ' queue' : ''}] ${line}\n`),
 	});
 	const context: E2eContext = {
+		mode: queue ? 'queue' : 'regular',
 		n8nUrl: stack.n8n.url,
+		webhookBaseUrl: stack.webhookBaseUrl,
+		workerLog: stack.worker?.logFile,
 		n8nLog: stack.n8n.logFile,
 		n8nStartSeconds: stack.n8n.startSeconds,
 		owner: { email: OWNER.email, password: OWNER.password },

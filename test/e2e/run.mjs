@@ -1,50 +1,54 @@
 #!/usr/bin/env node
-// `npm run test:e2e`: the real-n8n suite in a child vitest, then a sweep that kills any n8n it left
-// behind (vitest itself killed or crashed), and one closing `N passed, N failed` line.
-import { spawn } from 'node:child_process';
+// `npm run test:e2e`: the real-n8n suite, once with a single n8n process and once in queue mode (Redis,
+// main, webhook and worker processes) when Debian's redis-server is installed. Each variant runs in a
+// child vitest; afterwards a sweep kills any process it left behind (vitest killed or crashed), and
+// one closing `N passed, N failed` line sums both. E2E_MODE=regular or E2E_MODE=queue runs one variant.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheRoot, projectRoot } from '../support/n8nInstall.mjs';
 import { killRecordedGroups } from '../support/n8nProcess.mjs';
 
-const runDir = join(cacheRoot, 'e2e', `run-${process.pid}`);
-const reportFile = join(runDir, 'report.json');
-mkdirSync(runDir, { recursive: true });
 const started = Date.now();
+const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
+const requested = process.env.E2E_MODE;
+const modes = requested ? [requested] : hasRedis ? ['regular', 'queue'] : ['regular'];
+let current;
+// Ctrl-C reaches vitest through the terminal; wait for it to tear its stack down.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => current?.kill(signal));
 
-const child = spawn(
-	process.execPath,
-	[
-		join(projectRoot, 'node_modules/vitest/vitest.mjs'),
-		'run',
-		'--config',
-		'test/e2e/vitest.config.ts',
-		'--reporter=default',
-		'--reporter=json',
-		`--outputFile.json=${reportFile}`,
-		...process.argv.slice(2),
-	],
-	{ cwd: projectRoot, stdio: 'inherit', env: { ...process.env, E2E_RUN_DIR: runDir } },
-);
-// Ctrl-C reaches vitest through the terminal; wait for it to tear the stack down.
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-const code = await new Promise((resolveCode) => child.on('close', (exitCode) => resolveCode(exitCode ?? 1)));
+/** One vitest run of the suite in `mode`; resolves to its counts. */
+async function runVariant(mode) {
+	const runDir = join(cacheRoot, 'e2e', `run-${process.pid}-${mode}`);
+	const reportFile = join(runDir, 'report.json');
+	mkdirSync(runDir, { recursive: true });
+	const args = ['run', '--config', 'test/e2e/vitest.config.mts', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`];
+	current = spawn(process.execPath, [join(projectRoot, 'node_modules/vitest/vitest.mjs'), ...args, ...process.argv.slice(2)], {
+		cwd: projectRoot,
+		stdio: 'inherit',
+		env: { ...process.env, E2E_RUN_DIR: runDir, E2E_MODE: mode },
+	});
+	const code = await new Promise((resolveCode) => current.on('close', (exitCode) => resolveCode(exitCode ?? 1)));
 
-const leftovers = killRecordedGroups(runDir);
-if (leftovers > 0) console.log(`[e2e] killed ${leftovers} n8n process group(s) vitest left behind`);
-
-let passed = 0;
-let failed = 1;
-if (existsSync(reportFile)) {
-	const report = JSON.parse(readFileSync(reportFile, 'utf8'));
-	passed = report.numPassedTests;
-	failed = report.numFailedTests;
+	const leftovers = killRecordedGroups(runDir);
+	if (leftovers > 0) console.log(`[e2e ${mode}] killed ${leftovers} process group(s) vitest left behind`);
+	const report = existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : undefined;
+	const passed = report?.numPassedTests ?? 0;
+	// A run that failed outside any test (n8n did not start, a crash) still counts as one failure.
+	const failed = Math.max(report?.numFailedTests ?? 0, code === 0 ? 0 : 1);
+	if (code === 0 && failed === 0 && passed > 0) rmSync(runDir, { recursive: true, force: true });
+	else console.log(`[e2e ${mode}] logs and data kept in ${runDir}`);
+	return { mode, passed, failed };
 }
-// A run that failed outside any test (n8n did not start, a crash) still counts as one failure.
-if (code !== 0 && failed === 0) failed = 1;
-const ok = code === 0 && failed === 0 && passed > 0;
-if (ok) rmSync(runDir, { recursive: true, force: true });
-else console.log(`[e2e] n8n's log and data kept in ${runDir}`);
+
+const results = [];
+for (const mode of modes) results.push(await runVariant(mode));
+
+const passed = results.reduce((sum, result) => sum + result.passed, 0);
+const failed = results.reduce((sum, result) => sum + result.failed, 0);
+const ok = failed === 0 && passed > 0;
 console.log(`\nEnd-to-end (real n8n) ${ok ? 'PASSED' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
+for (const result of results) console.log(`  ${result.mode}: ${result.passed} passed, ${result.failed} failed`);
+if (!requested && !hasRedis) console.log('  queue: skipped (no redis-server; apt-get install redis-server to run it)');
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(ok ? 0 : 1);

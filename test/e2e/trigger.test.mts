@@ -60,7 +60,7 @@ describe('trigger node in a real n8n', () => {
 		api = await n8nApi();
 		const credential = await sandboxCredential(api);
 		const webhookId = randomUUID();
-		webhookUrl = `${e2e().n8nUrl}/webhook/${webhookId}/webhook`;
+		webhookUrl = `${e2e().webhookBaseUrl}/webhook/${webhookId}/webhook`;
 		workflow = await api.createWorkflow(
 			triggerWorkflow(unique('e2e trigger'), credential, webhookId, { registration: 'auto', events: ['message.received'] }),
 		);

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { ensureN8n, installPaths, projectRoot } from './n8nInstall.mjs';
 
@@ -134,7 +134,27 @@ process.once('exit', () => {
 });
 
 /**
- * Starts one n8n process (`command` is `start` by default; `worker` and `webhook` for queue mode).
+ * Spawns a long-running child in its own process group (so one signal reaches it and everything it
+ * forks), logging to `logFile` and recording its pid next to it for a supervisor that outlives us.
+ */
+function spawnSupervised(bin, args, { env, cwd, logFile }) {
+	const out = openSync(logFile, 'w');
+	const child = spawn(bin, args, { env, cwd, detached: true, stdio: ['ignore', out, out] });
+	closeSync(out);
+	running.add(child);
+	writeFileSync(`${logFile}.pid`, String(child.pid));
+	const exited = new Promise((resolveExit) => {
+		child.once('exit', (code, signal) => resolveExit({ code, signal }));
+		// A binary that cannot be spawned never emits 'exit'.
+		child.once('error', (error) => resolveExit({ code: null, signal: null, error }));
+	});
+	exited.then(() => running.delete(child));
+	return { child, exited, stop: () => stopChild(child, exited) };
+}
+
+/**
+ * Starts one n8n process (`command` is `start` by default; `worker` and `webhook` for queue mode, which
+ * share the main process's user folder and so its database and installed package).
  * Resolves when `/healthz/readiness` answers 200 (or, for workers, when the log says it is ready).
  */
 export async function startN8n({
@@ -142,6 +162,7 @@ export async function startN8n({
 	port,
 	command = 'start',
 	fresh = false,
+	installPackage = command === 'start',
 	extraEnv = {},
 	readyTimeoutMs = 180_000,
 	log = (line) => process.stderr.write(`[n8n] ${line}\n`),
@@ -150,31 +171,15 @@ export async function startN8n({
 	const { nodeBin, n8nBin, n8nModules } = await ensureN8n({ log });
 	if (fresh) rmSync(userFolder, { recursive: true, force: true });
 	mkdirSync(join(userFolder, 'files'), { recursive: true });
-	installPackageInto(userFolder);
+	// Only the first process copies: n8n loads node classes lazily, so rewriting the files under a
+	// running process could break it.
+	if (installPackage) installPackageInto(userFolder);
 	port ??= await freePort();
 	const env = n8nEnvironment({ userFolder, port, brokerPort: await freePort(), n8nModules, extraEnv });
 	const logFile = join(userFolder, logName);
-	const out = openSync(logFile, 'w');
 	const started = Date.now();
-	// detached: n8n gets its own process group, so one signal reaches it and its task runner.
-	const child = spawn(nodeBin, [n8nBin, command], { env, cwd: userFolder, detached: true, stdio: ['ignore', out, out] });
-	closeSync(out);
-	running.add(child);
-	// For a supervisor that outlives this process (test/e2e/run.mjs): the group id to kill if we die.
-	writeFileSync(join(userFolder, `${logName}.pid`), String(child.pid));
-	const exited = new Promise((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal })));
-	exited.then(() => running.delete(child));
-
-	const handle = {
-		url: `http://127.0.0.1:${port}`,
-		port,
-		userFolder,
-		logFile,
-		pid: child.pid,
-		env,
-		exited,
-		stop: () => stopChild(child, exited),
-	};
+	const { child, exited, stop } = spawnSupervised(nodeBin, [n8nBin, command], { env, cwd: userFolder, logFile });
+	const handle = { url: `http://127.0.0.1:${port}`, port, userFolder, logFile, pid: child.pid, env, exited, stop };
 	try {
 		await waitUntilReady(handle, command, exited, readyTimeoutMs);
 	} catch (error) {
@@ -186,8 +191,44 @@ export async function startN8n({
 	return handle;
 }
 
+/** A throwaway Redis for queue mode (Debian's `redis-server`): loopback only, nothing persisted. */
+export async function startRedis({ folder, log = (line) => process.stderr.write(`[redis] ${line}\n`) }) {
+	mkdirSync(folder, { recursive: true });
+	const port = await freePort();
+	const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', folder];
+	const logFile = join(folder, 'redis.log');
+	const { exited, stop } = spawnSupervised('redis-server', args, { env: process.env, cwd: folder, logFile });
+	// true once it answers PING, false if it never does, the exit record if it dies first.
+	const outcome = await Promise.race([waitForPong(port), exited]);
+	if (outcome !== true) {
+		await stop();
+		const reason = outcome?.error ? `${outcome.error.message}; install it with apt-get install redis-server` : logTail(logFile);
+		throw new Error(`redis-server could not start: ${reason}`);
+	}
+	log(`redis on 127.0.0.1:${port}`);
+	return { host: '127.0.0.1', port, logFile, stop };
+}
+
+async function waitForPong(port) {
+	for (let attempt = 0; attempt < 100; attempt++) {
+		const pong = await new Promise((resolvePong) => {
+			const socket = connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+			socket.setTimeout(1000, () => socket.destroy());
+			socket.once('data', (data) => {
+				socket.destroy();
+				resolvePong(String(data).startsWith('+PONG'));
+			});
+			socket.once('error', () => resolvePong(false));
+			socket.once('close', () => resolvePong(false));
+		});
+		if (pong) return true;
+		await new Promise((r) => setTimeout(r, 100));
+	}
+	return false;
+}
+
 async function stopChild(child, exited) {
-	if (child.exitCode !== null || child.signalCode !== null) return;
+	if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
 	killGroup(child, 'SIGTERM');
 	const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 15_000);
 	await exited;

@@ -5,7 +5,13 @@ import { loginN8n, type N8nRestApi } from '../../support/n8nRestApi.mjs';
 
 /** What globalSetup hands to the test files (plain data: they run in other processes). */
 export interface E2eContext {
+	mode: 'regular' | 'queue';
+	/** Main process: editor and REST API. */
 	n8nUrl: string;
+	/** Production webhooks: the webhook process in queue mode. */
+	webhookBaseUrl: string;
+	/** Queue mode: the worker's log, where it names each execution it runs. */
+	workerLog?: string;
 	n8nLog: string;
 	n8nStartSeconds: number;
 	owner: { email: string; password: string };
