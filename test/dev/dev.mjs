@@ -51,6 +51,21 @@ async function importExamples(api, credential, filesDir) {
 	return lines;
 }
 
+/**
+ * n8n does not re-register webhooks when it restarts with active workflows (it assumes the remote
+ * side kept them), but each run's sandbox starts empty. Re-publishing every active workflow with our
+ * trigger makes it register with the sandbox of this run.
+ */
+async function republishTriggers(api) {
+	for (const { id, active } of await api.listWorkflows()) {
+		if (!active) continue;
+		const workflow = await api.getWorkflow(id);
+		if (!workflow.nodes.some((node) => node.type === NODE_TYPES.trigger)) continue;
+		await api.deactivateWorkflow(id);
+		await api.activateWorkflow(id);
+	}
+}
+
 async function main() {
 	const { values } = parseArgs({ options: { fresh: { type: 'boolean', default: false } } });
 	const [n8nPort, sandboxPort] = await Promise.all([
@@ -77,6 +92,7 @@ async function main() {
 	try {
 		const { sandbox, n8n, api } = stack;
 		const credential = await upsertCredential(api, CREDENTIAL_NAME, sandboxCredentialData(sandbox));
+		await republishTriggers(api);
 		const workflows = await importExamples(api, credential, join(USER_FOLDER, 'files'));
 		const inject = `curl -s -X POST ${sandbox.url}/__sandbox/inject/message -H 'content-type: application/json' -d '{"from":{"phone":"4915112345678","name":"Alice"},"text":"Hello!"}'`;
 		process.stdout.write(

@@ -67,7 +67,8 @@ function n8nEnvironment({ userFolder, port, brokerPort, n8nModules, extraEnv }) 
 		N8N_HOST: '127.0.0.1',
 		N8N_PROTOCOL: 'http',
 		N8N_EDITOR_BASE_URL: url,
-		// The trigger registers this address with the sandbox, so it must be the loopback one.
+		// The trigger registers this address with the sandbox, so it must be the loopback one. Not the newer
+		// N8N_WEBHOOK_URL: that one also moves test webhooks, which only the main process serves in queue mode.
 		WEBHOOK_URL: `${url}/`,
 		// The default broker port is fixed (5679): two instances (dev and e2e) would collide on it.
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
