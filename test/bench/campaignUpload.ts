@@ -1,9 +1,8 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { MessagingClient } from '../../nodes/shared/client/client';
-import { fieldsParameters } from '../nodes/MessagingAutomation/harness';
 import { createUndiciTransport } from '../support/undiciTransport';
-import { nodeEngine, rateLimitOptions, runNode, warmUp, writeLimitMinimumMs } from './nodeRunner';
+import { nodeEngine, rateLimitOptions, runNode, toolParameters, warmUp, writeLimitMinimumMs } from './nodeRunner';
 import { watchRss } from './rssPeak';
 import type { SandboxProcess } from './sandboxProcess';
 import { duration, megabytes, ratio } from './stats';
@@ -47,19 +46,17 @@ async function createCampaign(sandbox: SandboxProcess): Promise<string> {
 	}
 }
 
+/** Batch mode: campaignId shared by all items, one recipient per item from its fields. */
 function batchParameters(campaignId: string) {
-	return fieldsParameters(
-		'add_campaign_recipients',
-		{ campaignId },
-		{
-			inputMode: 'batch',
-			batchPhoneNumber: '={{ $json.phoneNumber }}',
-			batchParameters: '={{ $json.parameters }}',
-			batchConsentSource: '={{ $json.consentSource }}',
-			batchConsentAt: '={{ $json.consentAt }}',
-			options: rateLimitOptions(SPEED),
-		},
-	);
+	return toolParameters('add_campaign_recipients', {
+		inputMode: 'batch',
+		campaignId,
+		batchPhoneNumber: '={{ $json.phoneNumber }}',
+		batchParameters: '={{ $json.parameters }}',
+		batchConsentSource: '={{ $json.consentSource }}',
+		batchConsentAt: '={{ $json.consentAt }}',
+		options: rateLimitOptions(SPEED),
+	});
 }
 
 export async function campaignUploadRow(sandbox: SandboxProcess): Promise<MeasuredRow> {

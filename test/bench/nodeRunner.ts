@@ -3,7 +3,7 @@ import type { INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { MessagingAutomationApi } from '../../credentials/MessagingAutomationApi.credentials';
 // The .js suffix makes tsx pick the .ts source over the MessagingAutomation.node.json codex next to it.
 import { MessagingAutomation } from '../../nodes/MessagingAutomation/MessagingAutomation.node.js';
-import { NODE_TYPE } from '../nodes/MessagingAutomation/harness';
+import { findTool } from '../../nodes/shared/catalogue';
 import { N8nEngine, START_NODE_TYPE } from '../support/n8nEngine';
 import type { SandboxProcess } from './sandboxProcess';
 
@@ -15,12 +15,21 @@ import type { SandboxProcess } from './sandboxProcess';
  */
 
 const NODE_NAME = 'Messaging';
+/** The type name n8n registers the node under, without the package prefix (as the engine harness does). */
+const NODE_TYPE = 'messagingAutomation';
 
 export interface NodeRunResult {
 	output: INodeExecutionData[];
 	/** The node's or the workflow's error, if the run stopped. */
 	error?: string;
 	wallMs: number;
+}
+
+/** The node's parameters for calling catalogue tool `tool`, as the editor stores them. */
+export function toolParameters(tool: string, parameters: INodeParameters): INodeParameters {
+	const definition = findTool(tool);
+	if (!definition) throw new Error(`${tool} is not in the catalogue`);
+	return { resource: definition.resource, operation: tool, ...parameters };
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { fieldsParameters } from '../nodes/MessagingAutomation/harness';
-import { nodeEngine, rateLimitOptions, runNode, spanMs, warmUp, writeLimitMinimumMs } from './nodeRunner';
+import { nodeEngine, rateLimitOptions, runNode, spanMs, toolParameters, warmUp, writeLimitMinimumMs } from './nodeRunner';
 import type { SandboxProcess } from './sandboxProcess';
 import { duration, ratio } from './stats';
 import type { MeasuredRow } from './table';
@@ -27,9 +26,10 @@ function items(count: number, first = 0): INodeExecutionData[] {
 }
 
 export async function rateLimitedRow(sandbox: SandboxProcess): Promise<MeasuredRow> {
-	const parameters = fieldsParameters(
-		'send_message',
-		{
+	// send_message has no required field: in the Fields mode everything sits in Additional Fields.
+	const parameters = toolParameters('send_message', {
+		inputMode: 'fields',
+		additionalFields: {
 			channel: 'business',
 			phoneNumber: '={{ $json.phone }}',
 			templateName: 'order_update',
@@ -37,8 +37,8 @@ export async function rateLimitedRow(sandbox: SandboxProcess): Promise<MeasuredR
 			templateParameters: '={{ [$json.name, $json.order, "shipped"] }}',
 			recipientOptInConfirmed: true,
 		},
-		{ options: rateLimitOptions(SPEED) },
-	);
+		options: rateLimitOptions(SPEED),
+	});
 	await sandbox.setSpeed(SPEED);
 	try {
 		const engine = nodeEngine(sandbox);
