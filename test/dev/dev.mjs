@@ -1,7 +1,6 @@
 // `npm run dev`: build, sandbox, a real n8n with this package, a credential and the example workflows,
 // ready to use in the browser with no manual step. Ctrl-C stops everything it started.
 // Options: --fresh (forget the previous dev instance's workflows and executions).
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cacheRoot } from '../support/n8nInstall.mjs';
@@ -10,11 +9,10 @@ import { freePort, OWNER } from '../support/n8nProcess.mjs';
 // The sandbox is TypeScript; this script runs on plain Node. tsx's main entry hooks both loaders
 // (ESM and CommonJS, which the sandbox's .ts files are in this package), like `node --import tsx`.
 await import('tsx');
-const { sandboxCredentialData, startStack, upsertCredential, withCredential, NODE_TYPES } = await import('./stack.mjs');
+const { exampleWorkflows, sandboxCredentialData, startStack, upsertCredential, withCredential, NODE_TYPES } = await import('./stack.mjs');
 
 const CREDENTIAL_NAME = 'Messaging Automation (sandbox)';
 const USER_FOLDER = join(cacheRoot, 'dev-n8n');
-const WORKFLOWS_DIR = new URL('./workflows/', import.meta.url).pathname;
 const log = (line) => process.stdout.write(`[dev] ${line}\n`);
 
 /** The preferred port when it is free (stable bookmarks), any free port otherwise. */
@@ -28,13 +26,6 @@ async function portFor(preferred) {
 	});
 }
 
-function exampleWorkflows(filesDir) {
-	return readdirSync(WORKFLOWS_DIR)
-		.filter((file) => file.endsWith('.json'))
-		.sort()
-		.map((file) => JSON.parse(readFileSync(join(WORKFLOWS_DIR, file), 'utf8').replaceAll('__FILES_DIR__', filesDir)));
-}
-
 /**
  * Imports each example once (by name) so edits made in the editor survive the next `npm run dev`,
  * and publishes the trigger workflows so they listen without a click.
@@ -42,7 +33,7 @@ function exampleWorkflows(filesDir) {
 async function importExamples(api, credential, filesDir) {
 	const existing = new Map((await api.listWorkflows()).map((workflow) => [workflow.name, workflow]));
 	const lines = [];
-	for (const example of exampleWorkflows(filesDir)) {
+	for (const example of Object.values(exampleWorkflows(filesDir))) {
 		const workflow = existing.get(example.name) ?? (await api.createWorkflow(withCredential(example, credential)));
 		const hasTrigger = example.nodes.some((node) => node.type === NODE_TYPES.trigger);
 		if (hasTrigger && !workflow.active) await api.activateWorkflow(workflow.id);
@@ -93,7 +84,7 @@ async function main() {
 		const { sandbox, n8n, api } = stack;
 		const credential = await upsertCredential(api, CREDENTIAL_NAME, sandboxCredentialData(sandbox));
 		await republishTriggers(api);
-		const workflows = await importExamples(api, credential, join(USER_FOLDER, 'files'));
+		const workflows = await importExamples(api, credential, n8n.filesDir);
 		const inject = `curl -s -X POST ${sandbox.url}/__sandbox/inject/message -H 'content-type: application/json' -d '{"from":{"phone":"4915112345678","name":"Alice"},"text":"Hello!"}'`;
 		process.stdout.write(
 			[
@@ -108,7 +99,7 @@ async function main() {
 				'Send the reply bot a message (it answers through the sandbox):',
 				`  ${inject}`,
 				`Then see what was sent: curl -s ${sandbox.url}/__sandbox/sends`,
-				`Files saved by the attachment saver land in ${join(USER_FOLDER, 'files')}.`,
+				`Files saved by the attachment saver land in ${n8n.filesDir}.`,
 				'',
 				'Ctrl-C stops n8n and the sandbox.',
 				'',

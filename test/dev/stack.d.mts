@@ -6,6 +6,8 @@ export interface N8nHandle {
 	url: string;
 	port: number;
 	userFolder: string;
+	/** The folder n8n may write files to (N8N_RESTRICT_FILE_ACCESS_TO). */
+	filesDir: string;
 	logFile: string;
 	pid: number;
 	startSeconds: number;
@@ -45,3 +47,4 @@ export declare function sandboxCredentialData(
 ): { apiKey: string; baseUrl: string; authScheme: 'bearer'; headerName: string };
 export declare function upsertCredential(api: N8nRestApi, name: string, data: Record<string, unknown>): Promise<{ id: string; name: string }>;
 export declare function withCredential<T extends N8nWorkflowInput>(workflow: T, credential: { id: string; name: string }): T;
+export declare function exampleWorkflows(filesDir: string): Record<string, N8nWorkflowInput & { nodes: Array<N8nWorkflowInput['nodes'][number] & { webhookId?: string }> }>;

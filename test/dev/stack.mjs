@@ -2,6 +2,8 @@
 // real n8n loading the package, plus the owner's REST session. One place, so both start it the same way.
 // The sandbox is TypeScript: callers run under vitest or register tsx before importing this module.
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ensureN8n, projectRoot } from '../support/n8nInstall.mjs';
 import { freePort, logTail, OWNER, PACKAGE_NAME, startN8n, startRedis } from '../support/n8nProcess.mjs';
 import { loginN8n } from '../support/n8nRestApi.mjs';
@@ -145,4 +147,19 @@ export function withCredential(workflow, credential) {
 			ours.has(node.type) ? { ...node, credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } } } : node,
 		),
 	};
+}
+
+const WORKFLOWS_DIR = new URL('./workflows/', import.meta.url).pathname;
+
+/**
+ * The example workflows `npm run dev` imports (test/dev/workflows/*.json), by file name. Files the
+ * attachment saver writes go to `filesDir`, which must be inside n8n's allowed folder.
+ */
+export function exampleWorkflows(filesDir) {
+	return Object.fromEntries(
+		readdirSync(WORKFLOWS_DIR)
+			.filter((file) => file.endsWith('.json'))
+			.sort()
+			.map((file) => [file.replace(/\.json$/, ''), JSON.parse(readFileSync(join(WORKFLOWS_DIR, file), 'utf8').replaceAll('__FILES_DIR__', filesDir))]),
+	);
 }

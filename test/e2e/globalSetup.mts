@@ -23,6 +23,7 @@ export default async function setup(project: TestProject) {
 		webhookBaseUrl: stack.webhookBaseUrl,
 		workerLog: stack.worker?.logFile,
 		n8nLog: stack.n8n.logFile,
+		filesDir: stack.n8n.filesDir,
 		n8nStartSeconds: stack.n8n.startSeconds,
 		owner: { email: OWNER.email, password: OWNER.password },
 		sandboxUrl: stack.sandbox.url,

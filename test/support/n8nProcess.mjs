@@ -53,7 +53,7 @@ function ownerPasswordHash(n8nModules) {
 }
 
 /** Settings that keep a local n8n offline-quiet, fast to start and reachable only on loopback. */
-function n8nEnvironment({ userFolder, port, brokerPort, n8nModules, extraEnv }) {
+function n8nEnvironment({ userFolder, filesDir, port, brokerPort, n8nModules, extraEnv }) {
 	const url = `http://127.0.0.1:${port}`;
 	return {
 		PATH: process.env.PATH,
@@ -79,7 +79,8 @@ function n8nEnvironment({ userFolder, port, brokerPort, n8nModules, extraEnv }) 
 		N8N_INSTANCE_OWNER_FIRST_NAME: OWNER.firstName,
 		N8N_INSTANCE_OWNER_LAST_NAME: OWNER.lastName,
 		N8N_INSTANCE_OWNER_PASSWORD_HASH: ownerPasswordHash(n8nModules),
-		N8N_RESTRICT_FILE_ACCESS_TO: join(userFolder, 'files'),
+		// Where the Read/Write Files node may write (the attachment saver example's target folder).
+		N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		// Online services n8n calls home to; unreachable here, and their errors only slow start-up.
 		N8N_DIAGNOSTICS_ENABLED: 'false',
@@ -171,16 +172,17 @@ export async function startN8n({
 } = {}) {
 	const { nodeBin, n8nBin, n8nModules } = await ensureN8n({ log });
 	if (fresh) rmSync(userFolder, { recursive: true, force: true });
-	mkdirSync(join(userFolder, 'files'), { recursive: true });
+	const filesDir = join(userFolder, 'files');
+	mkdirSync(filesDir, { recursive: true });
 	// Only the first process copies: n8n loads node classes lazily, so rewriting the files under a
 	// running process could break it.
 	if (installPackage) installPackageInto(userFolder);
 	port ??= await freePort();
-	const env = n8nEnvironment({ userFolder, port, brokerPort: await freePort(), n8nModules, extraEnv });
+	const env = n8nEnvironment({ userFolder, filesDir, port, brokerPort: await freePort(), n8nModules, extraEnv });
 	const logFile = join(userFolder, logName);
 	const started = Date.now();
 	const { child, exited, stop } = spawnSupervised(nodeBin, [n8nBin, command], { env, cwd: userFolder, logFile });
-	const handle = { url: `http://127.0.0.1:${port}`, port, userFolder, logFile, pid: child.pid, env, exited, stop };
+	const handle = { url: `http://127.0.0.1:${port}`, port, userFolder, filesDir, logFile, pid: child.pid, env, exited, stop };
 	try {
 		await waitUntilReady(handle, command, exited, readyTimeoutMs);
 	} catch (error) {

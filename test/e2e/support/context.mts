@@ -13,6 +13,8 @@ export interface E2eContext {
 	/** Queue mode: the worker's log, where it names each execution it runs. */
 	workerLog?: string;
 	n8nLog: string;
+	/** Where n8n may write files (the attachment saver example writes there). */
+	filesDir: string;
 	n8nStartSeconds: number;
 	owner: { email: string; password: string };
 	sandboxUrl: string;

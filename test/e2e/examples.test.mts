@@ -1,0 +1,104 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exampleWorkflows, withCredential } from '../dev/stack.mjs';
+import { executionError, nodeOutput, type N8nExecution, type N8nRestApi, type N8nWorkflow } from '../support/n8nRestApi.mjs';
+import { e2e, n8nApi, sandboxControl, sandboxCredential, unique, waitFor } from './support/context.mjs';
+
+interface RecordedCall {
+	tool: string;
+	idempotencyKey: string | null;
+	input: Record<string, unknown>;
+}
+
+/** The examples `npm run dev` imports (test/dev/workflows), run here exactly as shipped. */
+const examples = () => exampleWorkflows(e2e().filesDir);
+
+async function importExample(api: N8nRestApi, file: string): Promise<N8nWorkflow> {
+	return api.createWorkflow(withCredential(examples()[file], await sandboxCredential(api)));
+}
+
+/** Activates, waits until the trigger has registered with the sandbox, runs `body`, deactivates. */
+async function whileListening(api: N8nRestApi, file: string, body: (workflow: N8nWorkflow) => Promise<void>) {
+	const workflow = await importExample(api, file);
+	await api.activateWorkflow(workflow.id);
+	try {
+		const webhookId = examples()[file].nodes.find((node) => node.webhookId)?.webhookId;
+		const url = `${e2e().webhookBaseUrl}/webhook/${webhookId}/webhook`;
+		await waitFor(`${file} to register its endpoint`, async () => {
+			const { endpoints } = await sandboxControl<{ endpoints: Array<{ url: string; status: string }> }>('GET', '/webhooks');
+			return endpoints.find((endpoint) => endpoint.url === url && endpoint.status === 'active');
+		});
+		await body(workflow);
+	} finally {
+		await api.deactivateWorkflow(workflow.id);
+	}
+}
+
+async function firstSuccess(api: N8nRestApi, workflowId: string): Promise<N8nExecution> {
+	const [execution] = await waitFor('a successful execution', async () => {
+		const list = await api.listExecutions(workflowId);
+		return list.some((e) => e.status === 'success') ? list : undefined;
+	});
+	return api.getExecution(execution.id);
+}
+
+function ranOnWorker(execution: N8nExecution) {
+	// In queue mode the delivery reached the webhook process and the worker ran the execution.
+	if (e2e().mode === 'queue') expect(readFileSync(e2e().workerLog ?? '', 'utf8')).toContain(`Worker started execution ${execution.id} (job`);
+}
+
+describe('example workflows in a real n8n', () => {
+	it('reply bot answers an incoming message once, keyed on the event id', async () => {
+		const api = await n8nApi();
+		await whileListening(api, 'reply-bot', async (workflow) => {
+			const text = unique('when do you open');
+			await sandboxControl('POST', '/inject/message', { from: { phone: '5511987654321', name: 'Carol Example' }, text });
+			const execution = await firstSuccess(api, workflow.id);
+			const [event] = nodeOutput(execution, 'On Incoming Message') ?? [];
+			const [reply] = nodeOutput(execution, 'Reply to Sender') ?? [];
+			expect(event.text).toBe(text);
+			expect(reply).toEqual(expect.objectContaining({ status: 'accepted', conversation_id: event.conversation_id }));
+			const { calls } = await sandboxControl<{ calls: RecordedCall[] }>('GET', '/calls');
+			const replies = calls.filter((call) => call.tool === 'send_message' && call.idempotencyKey?.startsWith(`${event.event_id}:`));
+			expect(replies).toHaveLength(1);
+			expect(replies[0].input).toEqual(expect.objectContaining({ conversationId: event.conversation_id }));
+			expect(String(replies[0].input.text)).toContain(text);
+			ranOnWorker(execution);
+		});
+	});
+
+	it('attachment saver writes a received file to disk', async () => {
+		const api = await n8nApi();
+		await whileListening(api, 'attachment-saver', async (workflow) => {
+			const content = unique('Invoice 42: 10 EUR');
+			await sandboxControl('POST', '/inject/message', {
+				from: { phone: '447700900123', name: 'Bob Example' },
+				text: 'invoice attached',
+				attachment: { fileName: 'invoice.txt', mimeType: 'text/plain', content },
+			});
+			const execution = await firstSuccess(api, workflow.id);
+			const [event] = nodeOutput(execution, 'On Message With File') ?? [];
+			const file = join(e2e().filesDir, `${event.message_id}-invoice.txt`);
+			expect(existsSync(file)).toBe(true);
+			expect(readFileSync(file, 'utf8')).toBe(content);
+			ranOnWorker(execution);
+		});
+	});
+
+	it('campaign example creates a draft and adds the listed recipients in one deduplicated batch', async () => {
+		const api = await n8nApi();
+		const workflow = await importExample(api, 'campaign-from-list');
+		const execution = await api.waitForExecution((await api.runManually(workflow.id, 'Start')).executionId);
+		expect(executionError(execution)).toBeUndefined();
+		const [campaign] = nodeOutput(execution, 'Create Campaign') ?? [];
+		const batches = nodeOutput(execution, 'Add Recipients in Batches') ?? [];
+		expect(batches).toHaveLength(1);
+		expect(batches[0]).toEqual(expect.objectContaining({ campaign_id: campaign.campaign_id, added: 3, recipient_count: 3 }));
+		const { calls } = await sandboxControl<{ calls: RecordedCall[] }>('GET', '/calls');
+		const adds = calls.filter((call) => call.tool === 'add_campaign_recipients' && call.input.campaignId === campaign.campaign_id);
+		expect(adds).toHaveLength(1);
+		expect(adds[0].idempotencyKey).toEqual(expect.any(String));
+		ranOnWorker(execution);
+	});
+});
