@@ -15,8 +15,8 @@ import type { MeasuredRow } from './table';
 
 const TOOL = 'get_account_context';
 const TARGET = 0.9;
-const ROUNDS = 15;
-const CALLS_PER_ROUND = 400;
+const ROUNDS = 21;
+const CALLS_PER_ROUND = 300;
 const WARM_UP = 300;
 // 600 reads per minute would stop the bench within a second; at this speed a minute is 6 ms.
 const CLOCK_SPEED = 10_000;
