@@ -2,8 +2,8 @@
 // Kept outside the package's own node_modules so `npm ci` of the package stays light; the cache key
 // is the pinned versions, so bumping a pin installs side by side instead of mutating a working copy.
 // Runs on the project's Node 20: plain ESM, no dependencies.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -72,8 +72,16 @@ async function install(log) {
 
 	const { nodeBin, n8nBin } = installPaths();
 	if (!existsSync(nodeBin) || !existsSync(n8nBin)) throw new Error(`install finished but ${nodeBin} or ${n8nBin} is missing`);
+	await assertSqliteLoads(nodeBin, log);
 	writeFileSync(markerFile, JSON.stringify({ n8n: N8N_VERSION, node: NODE_VERSION, seconds: secondsSince(started) }, null, 2));
 	log(`done in ${secondsSince(started)} s`);
+}
+
+/** A build that silently did nothing must not be cached as complete: load the addon with the pinned Node. */
+function assertSqliteLoads(nodeBin, log) {
+	const probe = spawnSync(nodeBin, ['-e', "require('sqlite3')"], { cwd: n8nDir, encoding: 'utf8' });
+	if (probe.status !== 0) throw new Error(`sqlite3 does not load in Node ${NODE_VERSION}:\n${probe.stderr}`);
+	log('sqlite3 native addon loads');
 }
 
 function writePackageJson(dir, dependencies, overrides) {
@@ -87,7 +95,7 @@ function npm(args, cwd, log, label) {
 	const started = Date.now();
 	log(`${label}: npm ${args.join(' ')}`);
 	const env = {
-		...process.env,
+		...outsideNpm(process.env),
 		PATH: existsSync(nodeDir) ? `${join(nodeDir, 'bin')}:${process.env.PATH}` : process.env.PATH,
 		npm_config_nodedir: nodeDir,
 		npm_config_audit: 'false',
@@ -107,7 +115,7 @@ function npm(args, cwd, log, label) {
 	child.stdout.on('data', keep);
 	child.stderr.on('data', keep);
 	const heartbeat = setInterval(() => {
-		log(`${label}: ${secondsSince(started)} s, ${fetches} registry fetches, ${countPackages(cwd)} packages on disk`);
+		log(`${label}: ${secondsSince(started)} s${fetches > 0 ? `, ${fetches} packages fetched from the registry` : ''}`);
 	}, 20_000);
 	return new Promise((resolvePromise, reject) => {
 		child.on('error', (error) => {
@@ -126,12 +134,12 @@ function npm(args, cwd, log, label) {
 	});
 }
 
-function countPackages(dir) {
-	try {
-		return readdirSync(join(dir, 'node_modules')).length;
-	} catch {
-		return 0;
-	}
+/**
+ * The environment without what an enclosing `npm run` exports (npm_config_*, npm_package_*, ...):
+ * the project's `ignore-scripts=true` would otherwise silently turn `npm rebuild sqlite3` into a no-op.
+ */
+function outsideNpm(env) {
+	return Object.fromEntries(Object.entries(env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
 }
 
 /** A directory lock: mkdir is atomic; a lock whose owner process is gone is stale and taken over. */
