@@ -1,6 +1,7 @@
 // `npm run dev`: build, sandbox, a real n8n with this package, a credential and the example workflows,
 // ready to use in the browser with no manual step. Ctrl-C stops everything it started.
-// Options: --fresh (forget the previous dev instance's workflows and executions).
+// Options: --fresh (forget the previous dev instance's workflows and executions); --queue (n8n in queue
+// mode: Redis from Debian's redis-server, main + webhook + worker processes, as in production scale-out).
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cacheRoot } from '../support/n8nInstall.mjs';
@@ -58,7 +59,7 @@ async function republishTriggers(api) {
 }
 
 async function main() {
-	const { values } = parseArgs({ options: { fresh: { type: 'boolean', default: false } } });
+	const { values } = parseArgs({ options: { fresh: { type: 'boolean', default: false }, queue: { type: 'boolean', default: false } } });
 	const [n8nPort, sandboxPort] = await Promise.all([
 		portFor(Number(process.env.N8N_PORT ?? 5678)),
 		portFor(Number(process.env.SANDBOX_PORT ?? 4010)),
@@ -66,6 +67,7 @@ async function main() {
 	const stack = await startStack({
 		userFolder: USER_FOLDER,
 		fresh: values.fresh,
+		queue: values.queue,
 		n8nPort,
 		sandboxOptions: { port: sandboxPort, apiKey: process.env.SANDBOX_API_KEY || undefined },
 		log,
@@ -81,7 +83,7 @@ async function main() {
 	process.on('SIGINT', () => void shutdown('SIGINT'));
 	process.on('SIGTERM', () => void shutdown('SIGTERM'));
 	try {
-		const { sandbox, n8n, api } = stack;
+		const { sandbox, n8n, api, worker, webhook } = stack;
 		const credential = await upsertCredential(api, CREDENTIAL_NAME, sandboxCredentialData(sandbox));
 		await republishTriggers(api);
 		const workflows = await importExamples(api, credential, n8n.filesDir);
@@ -92,6 +94,7 @@ async function main() {
 				`n8n editor:   ${n8n.url}`,
 				`login:        ${OWNER.email} / ${OWNER.password}`,
 				`sandbox:      ${sandbox.url}  (API key ${sandbox.apiKey}, control API ${sandbox.url}/__sandbox/state)`,
+				...(worker ? [`queue mode:   webhooks served by ${webhook.url}, executions run by the worker (log ${worker.logFile})`] : []),
 				`credential:   "${CREDENTIAL_NAME}"`,
 				'workflows:',
 				...workflows.map((line) => `  - ${line}`),
