@@ -96,7 +96,7 @@ function n8nEnvironment({ userFolder, filesDir, port, brokerPort, n8nModules, ex
 	};
 }
 
-/** Kills the process groups recorded by startN8n under `folder` (a crashed run's leftovers). */
+/** Kills the process groups (n8n, Redis) recorded under `folder`: the leftovers of a run that crashed. */
 export function killRecordedGroups(folder) {
 	let killed = 0;
 	for (const file of readdirSync(folder, { recursive: true }).filter((name) => String(name).endsWith('.pid'))) {
