@@ -3,11 +3,12 @@
 // main, webhook and worker processes) when Debian's redis-server is installed. Each variant runs in a
 // child vitest; afterwards a sweep kills any process it left behind (vitest killed or crashed), and
 // one closing `N passed, N failed` line sums both. E2E_MODE=regular or E2E_MODE=queue runs one variant.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheRoot, projectRoot } from '../support/n8nInstall.mjs';
 import { killRecordedGroups } from '../support/n8nProcess.mjs';
+import { runVitest } from '../support/vitestRun.mjs';
 
 const started = Date.now();
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
@@ -20,22 +21,14 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => current?.ki
 /** One vitest run of the suite in `mode`; resolves to its counts. */
 async function runVariant(mode) {
 	const runDir = join(cacheRoot, 'e2e', `run-${process.pid}-${mode}`);
-	const reportFile = join(runDir, 'report.json');
 	mkdirSync(runDir, { recursive: true });
-	const args = ['run', '--config', 'test/e2e/vitest.config.mts', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`];
-	current = spawn(process.execPath, [join(projectRoot, 'node_modules/vitest/vitest.mjs'), ...args, ...process.argv.slice(2)], {
+	const { code, passed, failed } = await runVitest('test/e2e/vitest.config.mts', process.argv.slice(2), {
 		cwd: projectRoot,
-		stdio: 'inherit',
 		env: { ...process.env, E2E_RUN_DIR: runDir, E2E_MODE: mode },
+		onChild: (child) => (current = child),
 	});
-	const code = await new Promise((resolveCode) => current.on('close', (exitCode) => resolveCode(exitCode ?? 1)));
-
 	const leftovers = killRecordedGroups(runDir);
 	if (leftovers > 0) console.log(`[e2e ${mode}] killed ${leftovers} process group(s) vitest left behind`);
-	const report = existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : undefined;
-	const passed = report?.numPassedTests ?? 0;
-	// A run that failed outside any test (n8n did not start, a crash) still counts as one failure.
-	const failed = Math.max(report?.numFailedTests ?? 0, code === 0 ? 0 : 1);
 	if (code === 0 && failed === 0 && passed > 0) rmSync(runDir, { recursive: true, force: true });
 	else console.log(`[e2e ${mode}] logs and data kept in ${runDir}`);
 	return { mode, passed, failed };
