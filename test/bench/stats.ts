@@ -77,7 +77,7 @@ export function calibrate(operation: () => unknown, targetMs: number): number {
 	}
 }
 
-export const ratio = (value: number): string => `${value.toFixed(2)}x`;
+export const ratio = (value: number, digits = 2): string => `${value.toFixed(digits)}x`;
 
 export function duration(ms: number): string {
 	if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;

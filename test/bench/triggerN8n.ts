@@ -5,7 +5,7 @@ import { Agent, request } from 'undici';
 
 import type { N8nRestApi } from '../support/n8nRestApi.mjs' with { 'resolution-mode': 'import' };
 import { interleavedRounds, median, pairedRatio, perSecond, ratio } from './stats';
-import type { MeasuredRow, RowResult } from './table';
+import type { RowResult } from './table';
 
 /*
  * Row 5: a real n8n (the pinned install of the end-to-end harness, loading this package's
@@ -187,7 +187,7 @@ export async function triggerRow(withN8n: boolean): Promise<RowResult> {
 		await round('plain')();
 		const rates = await interleavedRounds({ ours: round('ours'), plain: round('plain') }, ROUNDS);
 		const relative = pairedRatio(rates.ours, rates.plain);
-		const measured: MeasuredRow = {
+		return {
 			id, title,
 			figure: `${ratio(relative)} (${perSecond(median(rates.ours))})`,
 			anchor: `n8n Webhook node ${perSecond(median(rates.plain))}`,
@@ -197,7 +197,6 @@ export async function triggerRow(withN8n: boolean): Promise<RowResult> {
 				`n8n ${install.N8N_VERSION} on Node ${install.NODE_VERSION}, default settings (every execution saved to SQLite); ${DELIVERIES} deliveries per round, ${IN_FLIGHT} in flight, ~${(Buffer.byteLength(envelope()) / 1024).toFixed(1)} KB message.received envelopes; median over ${ROUNDS} interleaved rounds of the per-round ratio, executions drained between rounds.`,
 			],
 		};
-		return measured;
 	} finally {
 		await agent.close();
 		await stack.stop();
