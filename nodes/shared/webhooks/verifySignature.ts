@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+import { decodeDigest, DIGEST_BASE64_LENGTH, DIGEST_BYTES } from './digestBase64';
+
 /**
  * Standard Webhooks verification (spec: Events → Signing) over the raw request bytes.
  *
@@ -57,8 +59,25 @@ const SECRET_PREFIX = 'whsec_';
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const TIMESTAMP = /^[0-9]{1,12}$/;
 const VISIBLE_ASCII = /^[\x21-\x7e]{1,256}$/;
-const DIGEST_BYTES = 32;
 const SIGNING_HEADERS: readonly SigningHeader[] = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
+/** Lets the header scan pass over unrelated names without lower-casing each one. */
+const SIGNING_NAME_LENGTHS = new Set(SIGNING_HEADERS.map((name) => name.length));
+const V1_PREFIX = 'v1,';
+const V1_ENTRY_LENGTH = V1_PREFIX.length + DIGEST_BASE64_LENGTH;
+/**
+ * Each candidate digest is decoded here in turn rather than into a new buffer per entry: the
+ * scan and the comparison are synchronous, so nothing else can touch it in between, and
+ * allocating nothing keeps small deliveries cheap.
+ */
+const candidate = Buffer.alloc(DIGEST_BYTES);
+/**
+ * Decoded keys of the last few secrets, oldest first. A trigger verifies every delivery of its
+ * endpoint with one secret, and decoding it costs about as much as all other checks together; a fixed
+ * handful covers several active triggers and a rotation pair, and a secret no longer used
+ * leaves as soon as newer ones arrive.
+ */
+const RECENT_KEYS_LIMIT = 4;
+const recentKeys = new Map<string, Buffer>();
 
 /**
  * Key bytes of a signing secret. The `whsec_` prefix is optional: a secret pasted without it is
@@ -74,8 +93,22 @@ export function decodeSecret(secret: string): Buffer | undefined {
 	return key.length > 0 ? key : undefined;
 }
 
+/** `decodeSecret` through `recentKeys`; the cached buffer never leaves this module, so nobody can alter it. */
+function signingKey(secret: string): Buffer | undefined {
+	const cached = recentKeys.get(secret);
+	if (cached !== undefined) return cached;
+	const key = decodeSecret(secret);
+	if (key === undefined) return undefined;
+	if (recentKeys.size >= RECENT_KEYS_LIMIT) {
+		const oldest: string | undefined = recentKeys.keys().next().value;
+		if (oldest !== undefined) recentKeys.delete(oldest);
+	}
+	recentKeys.set(secret, key);
+	return key;
+}
+
 export function verifySignature(input: VerificationInput): VerificationResult {
-	const key = decodeSecret(input.secret);
+	const key = signingKey(input.secret);
 	if (key === undefined) return { ok: false, reason: 'invalid_secret' };
 	if (!(input.body instanceof Uint8Array)) return { ok: false, reason: 'invalid_body' };
 
@@ -93,14 +126,12 @@ export function verifySignature(input: VerificationInput): VerificationResult {
 	if (nowSeconds - seconds > tolerance) return { ok: false, reason: 'timestamp_too_old' };
 	if (seconds - nowSeconds > tolerance) return { ok: false, reason: 'timestamp_too_new' };
 
-	const candidates = v1Digests(signature);
-	if (candidates.length === 0) {
-		return { ok: false, reason: 'no_v1_signature', header: 'webhook-signature' };
-	}
+	let entry = nextV1Entry(signature, 0);
+	if (entry < 0) return { ok: false, reason: 'no_v1_signature', header: 'webhook-signature' };
 	// One HMAC however many entries the header carries: the cost an attacker can cause stays flat.
 	const expected = createHmac('sha256', key).update(`${id}.${timestamp}.`).update(input.body).digest();
 	let matched = false;
-	for (const candidate of candidates) {
+	for (; entry >= 0; entry = nextV1Entry(signature, entry + V1_ENTRY_LENGTH + 1)) {
 		// Compare every entry (no early exit) so timing does not reveal which entry matched.
 		if (timingSafeEqual(candidate, expected)) matched = true;
 	}
@@ -111,54 +142,59 @@ export function verifySignature(input: VerificationInput): VerificationResult {
 
 type HeaderProblem = { reason: 'missing_header' | 'duplicate_header'; header: SigningHeader };
 
+/** What one signing header slot holds while the headers are scanned. */
+type Seen = string | readonly string[] | undefined;
+
 function readSigningHeaders(
 	source: DeliveryHeaders,
 ): { id: string; timestamp: string; signature: string } | HeaderProblem {
-	const values = collect(source);
-	const found: string[] = [];
-	for (const name of SIGNING_HEADERS) {
-		const value = values.get(name);
-		if (Array.isArray(value)) return { reason: 'duplicate_header', header: name };
-		if (typeof value !== 'string' || value === '') return { reason: 'missing_header', header: name };
-		// Node's own join of a repeated header: no single signature header contains ", ".
-		if (value.includes(', ')) return { reason: 'duplicate_header', header: name };
-		found.push(value);
+	const seen: Seen[] = [undefined, undefined, undefined];
+	if (Array.isArray(source)) {
+		for (let index = 0; index + 1 < source.length; index += 2) note(seen, source[index], source[index + 1]);
+	} else {
+		const record = source as Readonly<Record<string, Seen>>;
+		for (const name of Object.keys(record)) note(seen, name, record[name]);
 	}
-	const [id, timestamp, signature] = found;
+	for (let slot = 0; slot < SIGNING_HEADERS.length; slot++) {
+		const value = seen[slot];
+		const header = SIGNING_HEADERS[slot];
+		if (Array.isArray(value)) return { reason: 'duplicate_header', header };
+		if (typeof value !== 'string' || value === '') return { reason: 'missing_header', header };
+		// Node's own join of a repeated header: no single signature header contains ", ".
+		if (value.includes(', ')) return { reason: 'duplicate_header', header };
+	}
+	const [id, timestamp, signature] = seen as string[];
 	return { id, timestamp, signature };
 }
 
-/** Signing header values by lower-case name; a repeated name becomes a list. */
-function collect(source: DeliveryHeaders): Map<string, string | readonly string[]> {
-	const values = new Map<string, string | readonly string[]>();
-	const add = (rawName: string, value: string | readonly string[] | undefined) => {
-		const name = rawName.toLowerCase();
-		if (value === undefined || !(SIGNING_HEADERS as readonly string[]).includes(name)) return;
-		const previous = values.get(name);
-		values.set(name, previous === undefined ? value : [previous, value].flat());
-	};
-	if (Array.isArray(source)) {
-		for (let index = 0; index + 1 < source.length; index += 2) add(source[index], source[index + 1]);
-	} else {
-		for (const [name, value] of Object.entries(source)) add(name, value);
-	}
-	return values;
+/** Records one header line in its signing slot; a name seen twice becomes a list, which reads as duplicated. */
+function note(seen: Seen[], name: unknown, value: Seen): void {
+	if (value === undefined || typeof name !== 'string' || !SIGNING_NAME_LENGTHS.has(name.length)) return;
+	let slot = SIGNING_HEADERS.indexOf(name as SigningHeader);
+	// Senders mostly spell the names in lower case already; only other spellings pay for lower-casing.
+	if (slot < 0) slot = SIGNING_HEADERS.indexOf(name.toLowerCase() as SigningHeader);
+	if (slot < 0) return;
+	const previous = seen[slot];
+	seen[slot] = previous === undefined ? value : [previous, value].flat();
 }
 
 /**
- * Decoded digests of the well-formed `v1` entries. Entries of other versions, and `v1` entries
- * whose base64 is not canonical or not 32 bytes (truncated, padded oddly), can never match
- * and are skipped.
+ * Where the first well-formed `v1` entry at or after `from` starts, or -1; its digest is then
+ * in `candidate`. Entries of other versions, and `v1` entries whose base64 is not canonical or
+ * not 32 bytes (truncated, padded oddly), can never match and are skipped.
  */
-function v1Digests(header: string): Buffer[] {
-	const digests: Buffer[] = [];
-	for (const entry of header.split(' ')) {
-		const comma = entry.indexOf(',');
-		if (comma < 0 || entry.slice(0, comma) !== 'v1') continue;
-		const encoded = entry.slice(comma + 1);
-		if (!BASE64.test(encoded)) continue;
-		const digest = Buffer.from(encoded, 'base64');
-		if (digest.length === DIGEST_BYTES && digest.toString('base64') === encoded) digests.push(digest);
+function nextV1Entry(header: string, from: number): number {
+	for (let start = from; start < header.length; ) {
+		const space = header.indexOf(' ', start);
+		const end = space < 0 ? header.length : space;
+		if (
+			end - start === V1_ENTRY_LENGTH &&
+			header.startsWith(V1_PREFIX, start) &&
+			decodeDigest(header, start + V1_PREFIX.length, candidate)
+		) {
+			return start;
+		}
+		start = end + 1;
 	}
-	return digests;
+	return -1;
 }

@@ -260,6 +260,42 @@ describe('verifySignature: interop with the standardwebhooks signer', () => {
 	});
 });
 
+describe('verifySignature: secrets used in turn', () => {
+	const secrets = Array.from({ length: 6 }, (_, index) => `whsec_${Buffer.alloc(24, index + 1).toString('base64')}`);
+	const signedBy = (secret: string) => headers({ 'webhook-signature': sign(secret, V.id, V.timestamp, BODY) });
+
+	it('keeps two alternating secrets apart: each verifies only its own deliveries', () => {
+		for (let round = 0; round < 4; round++) {
+			for (const [mine, theirs] of [[V.secret, OTHER_SECRET], [OTHER_SECRET, V.secret]]) {
+				expect(verify({ secret: mine, headers: signedBy(mine) }).ok).toBe(true);
+				expect(verify({ secret: mine, headers: signedBy(theirs) })).toMatchObject({ ok: false, reason: 'signature_mismatch' });
+			}
+		}
+	});
+
+	it('stays correct when more secrets take turns than are remembered', () => {
+		for (let round = 0; round < 3; round++) {
+			secrets.forEach((secret, index) => {
+				const next = secrets[(index + 1) % secrets.length];
+				expect(verify({ secret, headers: signedBy(secret) }).ok).toBe(true);
+				expect(verify({ secret, headers: signedBy(next) }).ok).toBe(false);
+			});
+		}
+	});
+
+	it('is not affected by changes to a key that decodeSecret handed out', () => {
+		expect(verify().ok).toBe(true);
+		decodeSecret(V.secret)?.fill(0);
+		expect(verify().ok).toBe(true);
+	});
+
+	it('refuses an invalid secret every time, also after a valid one', () => {
+		for (const secret of ['whsec_not base64!', V.secret, 'whsec_not base64!']) {
+			expect(verify({ secret }).ok).toBe(secret === V.secret);
+		}
+	});
+});
+
 describe('verifySignature: cost', () => {
 	const hmacCount = () => vi.mocked(crypto.createHmac).mock.calls.length;
 
