@@ -31,35 +31,46 @@ interface Batch {
 	duplicates: number;
 }
 
-function elementSchema(tool: ToolSchema, spec: BatchSpec): JsonSchema {
-	return unwrap(asSchema(unwrap(tool.schema?.properties?.[spec.field] ?? {}).items));
+/** Where one element comes from: a node parameter per property, or one for a plain value. */
+interface ElementPart {
+	parameter: string;
+	schema: JsonSchema;
+	path: string;
+	/** The element's property; absent when the element is the value itself. */
+	property?: string;
 }
 
-function readElement(context: IExecuteFunctions, itemIndex: number, tool: ToolSchema, schema: JsonSchema): unknown {
+/** Worked out once per run: the element schema does not change from item to item. */
+function elementParts(tool: ToolSchema, spec: BatchSpec): ElementPart[] {
+	const schema = unwrap(asSchema(unwrap(tool.schema?.properties?.[spec.field] ?? {}).items));
+	if (!schema.properties) return [{ parameter: batchParameterName(), schema, path: 'value' }];
+	return Object.entries(schema.properties).map(([property, raw]) => ({
+		parameter: batchParameterName(property),
+		schema: asSchema(raw),
+		path: property,
+		property,
+	}));
+}
+
+function readElement(context: IExecuteFunctions, itemIndex: number, tool: ToolSchema, parts: readonly ElementPart[]): unknown {
 	const issues: ValidationIssue[] = [];
-	const take = (parameter: string, property: JsonSchema, path: string) => {
-		const coerced = coerceToSchema(context.getNodeParameter(parameter, itemIndex, undefined), property);
-		if ('issue' in coerced) issues.push({ path, message: coerced.issue });
-		return 'value' in coerced ? coerced.value : undefined;
-	};
-	let element: unknown;
-	if (!schema.properties) element = take(batchParameterName(), schema, 'value');
-	else {
-		const fields: Record<string, unknown> = {};
-		for (const [name, property] of Object.entries(schema.properties)) {
-			const value = take(batchParameterName(name), asSchema(property), name);
-			if (value !== undefined) fields[name] = value;
-		}
-		element = fields;
+	const fields: Record<string, unknown> = {};
+	let element: unknown = fields;
+	for (const part of parts) {
+		const coerced = coerceToSchema(context.getNodeParameter(part.parameter, itemIndex, undefined), part.schema);
+		if ('issue' in coerced) issues.push({ path: part.path, message: coerced.issue });
+		const value = 'value' in coerced ? coerced.value : undefined;
+		if (part.property === undefined) element = value;
+		else if (value !== undefined) fields[part.property] = value;
 	}
 	if (issues.length > 0) throw invalidInput(tool.name, issues);
 	return element;
 }
 
 /** Checks one item's element as if sent alone, naming it by item: `recipients[3].phoneNumber`. */
-function readEntry(context: IExecuteFunctions, itemIndex: number, tool: ToolSchema, spec: BatchSpec): Entry {
+function readEntry(context: IExecuteFunctions, itemIndex: number, tool: ToolSchema, spec: BatchSpec, parts: readonly ElementPart[]): Entry {
 	const shared = readFields(context, itemIndex, tool, [spec.field]);
-	const element = readElement(context, itemIndex, tool, elementSchema(tool, spec));
+	const element = readElement(context, itemIndex, tool, parts);
 	const own = `${spec.field}[0]`;
 	const issues = inputIssues(tool, { ...shared, [spec.field]: [element] }, 'batch-validation').map((issue) => ({
 		...issue,
@@ -79,7 +90,9 @@ export function planBatches(entries: Entry[], spec: BatchSpec): Batch[] {
 	const groups = new Map<string, Entry[]>();
 	for (const entry of entries) {
 		const key = JSON.stringify(entry.shared);
-		groups.set(key, [...(groups.get(key) ?? []), entry]);
+		const group = groups.get(key);
+		if (group) group.push(entry);
+		else groups.set(key, [entry]);
 	}
 	const batches: Batch[] = [];
 	for (const group of groups.values()) {
@@ -109,9 +122,11 @@ export async function executeBatches(context: IExecuteFunctions, run: RunContext
 	const spec = tool.definition?.batch as BatchSpec;
 	const output: INodeExecutionData[] = [];
 	const entries: Entry[] = [];
-	for (let itemIndex = 0; itemIndex < context.getInputData().length; itemIndex++) {
+	const parts = elementParts(tool, spec);
+	const itemCount = context.getInputData().length;
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
-			entries.push(readEntry(context, itemIndex, tool, spec));
+			entries.push(readEntry(context, itemIndex, tool, spec, parts));
 		} catch (error) {
 			if (!context.continueOnFail()) throw toNodeError(context.getNode(), error, itemIndex);
 			output.push({ json: { error: errorJson(error) }, pairedItem: { item: itemIndex } });
@@ -123,8 +138,9 @@ export async function executeBatches(context: IExecuteFunctions, run: RunContext
 		const batchInfo = { index, size: batch.elements.length, items: batch.itemIndexes.length, duplicatesRemoved: batch.duplicates };
 		try {
 			const idempotencyKey = run.keys.choose(context, first, index);
+			// Every element was checked with its item; what is left to check is the batch's own key.
+			assertValidInput(tool, { ...batch.shared, [spec.field]: batch.elements.slice(0, 1) }, idempotencyKey);
 			const input = { ...batch.shared, [spec.field]: batch.elements };
-			assertValidInput(tool, input, idempotencyKey);
 			const { data } = await callTool(run, { tool, input, idempotencyKey });
 			output.push({ json: { ...data, batch: batchInfo }, pairedItem: pairedWith(batch.itemIndexes) });
 		} catch (error) {

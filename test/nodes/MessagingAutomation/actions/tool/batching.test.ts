@@ -89,6 +89,16 @@ describe('batched recipients', () => {
 		expect(result.calls).toEqual([]);
 	});
 
+	it('checks the batch key, the one part of a call its items could not, before sending it', async () => {
+		const campaignId = await newCampaign();
+		const parameters = { ...recipientsBatch(campaignId), options: { idempotencyKey: 'no spaces allowed' } };
+		const result = await h.run({ parameters }, [recipient(0), recipient(1)]);
+		expect(result.error?.message).toBe(
+			"Invalid input for add_campaign_recipients: idempotencyKey must be 8-128 characters from letters, digits, '.', '_', ':' and '-'. Nothing was sent.",
+		);
+		expect(result.calls).toEqual([]);
+	});
+
 	it('batch keys derive from the trigger event and the batch index', async () => {
 		const campaignId = await newCampaign();
 		const items = Array.from({ length: 501 }, (_, index) => ({ ...recipient(index), event_id: 'evt_import_7' }));
