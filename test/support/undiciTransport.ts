@@ -31,11 +31,15 @@ function parseBody(text: string): unknown {
 export function createUndiciTransport(options: UndiciTransportOptions): UndiciTransport {
 	const baseUrl = trimBaseUrl(options.baseUrl);
 	const agent = options.agent ?? new Agent({ keepAliveTimeout: 10_000, connections: 128 });
+	const { apiKey } = options;
 	const auth: Record<string, string> =
-		options.authScheme === 'header'
-			? { [options.headerName ?? 'X-API-Key']: options.apiKey }
-			: { authorization: `Bearer ${options.apiKey}` };
-	const secrets = [options.apiKey];
+		options.authScheme === 'header' ? { [options.headerName ?? 'X-API-Key']: apiKey } : { authorization: `Bearer ${apiKey}` };
+	const secrets = [apiKey];
+	/*
+	 * Without escapes every string JSON.parse returns is a slice of the raw text, so scanning the
+	 * text once keeps the key out of results; only an echo (or escaped text) pays for rebuilding.
+	 */
+	const mayHoldKey = (text: string) => text.includes(apiKey) || text.includes('\\');
 
 	const transport = async (req: Parameters<Transport>[0]): Promise<TransportResponse> => {
 		const headers: Record<string, string> = { accept: 'application/json', ...req.headers, ...auth };
@@ -50,17 +54,23 @@ export function createUndiciTransport(options: UndiciTransportOptions): UndiciTr
 				headers,
 				body,
 				dispatcher: agent,
-				signal: AbortSignal.timeout(req.timeoutMs),
+				// undici's own timers: an AbortSignal per call costs far more than the request itself on loopback.
+				headersTimeout: req.timeoutMs,
+				bodyTimeout: req.timeoutMs,
 			});
 			const text = await response.body.text();
 			const responseHeaders: Record<string, string | undefined> = {};
+			let keyInHeaders = false;
 			for (const [name, value] of Object.entries(response.headers)) {
-				responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
+				const joined = Array.isArray(value) ? value.join(', ') : value;
+				responseHeaders[name] = joined;
+				if (name.includes(apiKey) || joined?.includes(apiKey)) keyInHeaders = true;
 			}
+			const parsed = parseBody(text);
 			return {
 				status: response.statusCode,
-				headers: redactValue(responseHeaders, secrets),
-				body: redactValue(parseBody(text), secrets),
+				headers: keyInHeaders ? redactValue(responseHeaders, secrets) : responseHeaders,
+				body: mayHoldKey(text) ? redactValue(parsed, secrets) : parsed,
 			};
 		} catch (error) {
 			throw mapRequestFailure(error, req.timeoutMs, baseUrl) ?? error;
