@@ -7,9 +7,7 @@ export type ScriptStep =
 	/** Reads the whole request, then closes the socket without answering ("drop after commit"). */
 	| { drop: true }
 	/** Reads the request and never answers (until the server stops). */
-	| { hang: true }
-	/** Sends the status, headers and the start of a JSON body, then nothing more. */
-	| { stallBody: true };
+	| { hang: true };
 
 export interface RecordedRequest {
 	method: string;
@@ -52,11 +50,6 @@ export async function startScriptedServer(initial: ScriptStep[] = []): Promise<S
 			return;
 		}
 		if ('hang' in step) return;
-		if ('stallBody' in step) {
-			res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_scripted_${++requestCounter}` });
-			res.write('{"partial":');
-			return;
-		}
 		const send = () => {
 			const isText = typeof step.body === 'string';
 			const payload = step.body === undefined ? '' : isText ? (step.body as string) : JSON.stringify(step.body);

@@ -31,15 +31,11 @@ function parseBody(text: string): unknown {
 export function createUndiciTransport(options: UndiciTransportOptions): UndiciTransport {
 	const baseUrl = trimBaseUrl(options.baseUrl);
 	const agent = options.agent ?? new Agent({ keepAliveTimeout: 10_000, connections: 128 });
-	const { apiKey } = options;
 	const auth: Record<string, string> =
-		options.authScheme === 'header' ? { [options.headerName ?? 'X-API-Key']: apiKey } : { authorization: `Bearer ${apiKey}` };
-	const secrets = [apiKey];
-	/*
-	 * Without escapes every string JSON.parse returns is a slice of the raw text, so scanning the
-	 * text once keeps the key out of results; only an echo (or escaped text) pays for rebuilding.
-	 */
-	const mayHoldKey = (text: string) => text.includes(apiKey) || text.includes('\\');
+		options.authScheme === 'header'
+			? { [options.headerName ?? 'X-API-Key']: options.apiKey }
+			: { authorization: `Bearer ${options.apiKey}` };
+	const secrets = [options.apiKey];
 
 	const transport = async (req: Parameters<Transport>[0]): Promise<TransportResponse> => {
 		const headers: Record<string, string> = { accept: 'application/json', ...req.headers, ...auth };
@@ -54,23 +50,17 @@ export function createUndiciTransport(options: UndiciTransportOptions): UndiciTr
 				headers,
 				body,
 				dispatcher: agent,
-				// undici's own timers: an AbortSignal per call costs far more than the request itself on loopback.
-				headersTimeout: req.timeoutMs,
-				bodyTimeout: req.timeoutMs,
+				signal: AbortSignal.timeout(req.timeoutMs),
 			});
 			const text = await response.body.text();
 			const responseHeaders: Record<string, string | undefined> = {};
-			let keyInHeaders = false;
 			for (const [name, value] of Object.entries(response.headers)) {
-				const joined = Array.isArray(value) ? value.join(', ') : value;
-				responseHeaders[name] = joined;
-				if (name.includes(apiKey) || joined?.includes(apiKey)) keyInHeaders = true;
+				responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
 			}
-			const parsed = parseBody(text);
 			return {
 				status: response.statusCode,
-				headers: keyInHeaders ? redactValue(responseHeaders, secrets) : responseHeaders,
-				body: mayHoldKey(text) ? redactValue(parsed, secrets) : parsed,
+				headers: redactValue(responseHeaders, secrets),
+				body: redactValue(parseBody(text), secrets),
 			};
 		} catch (error) {
 			throw mapRequestFailure(error, req.timeoutMs, baseUrl) ?? error;
