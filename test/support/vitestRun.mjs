@@ -28,7 +28,8 @@ export async function runVitest(config, extraArgs = [], { onChild, ...spawnOptio
 	const report = existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : undefined;
 	rmSync(reportDir, { recursive: true, force: true });
 	const passed = report?.numPassedTests ?? 0;
-	const failed = Math.max((report?.numFailedTests ?? 0) + (report?.numFailedTestSuites ?? 0), code === 0 ? 0 : 1);
+	// numFailedTestSuites counts the files of failed tests too, so only tests are summed here.
+	const failed = Math.max(report?.numFailedTests ?? 0, code === 0 ? 0 : 1);
 	const skipped = (report?.numPendingTests ?? 0) + (report?.numTodoTests ?? 0);
 	return { code, passed, failed, skipped };
 }
