@@ -1,6 +1,7 @@
 import { sleep, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 
 import { MessagingClient, type RetryOptions } from '../shared/client';
+import { readServiceCredential } from '../shared/transport/credential';
 import { createHttpRequestTransport } from '../shared/transport/httpRequestTransport';
 
 /**
@@ -12,5 +13,6 @@ export async function triggerClient(
 	options: { timeoutMs?: number; retry?: Partial<RetryOptions> } = {},
 ): Promise<MessagingClient> {
 	const transport = await createHttpRequestTransport(context);
-	return new MessagingClient({ transport, sleep, ...options });
+	const { secrets } = await readServiceCredential(context);
+	return new MessagingClient({ transport, sleep, secrets, ...options });
 }

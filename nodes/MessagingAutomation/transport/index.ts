@@ -3,8 +3,9 @@ import { sleep, type IAllExecuteFunctions } from 'n8n-workflow';
 import { MessagingClient } from '../../shared/client/client';
 import { Pacer, type PacerBudgets } from '../../shared/client/pacer';
 import type { RetryOptions } from '../../shared/client/retry';
-import { CREDENTIAL_TYPE, createHttpRequestTransport, trimBaseUrl } from '../../shared/transport/httpRequestTransport';
+import { createHttpRequestTransport } from '../../shared/transport/httpRequestTransport';
 import { shortHash } from '../../shared/client/idempotency';
+import { readServiceCredential } from '../../shared/transport/credential';
 
 export interface ClientSettings {
 	/** Proactive pacing for this execution; none for editor look-ups. */
@@ -19,19 +20,19 @@ export const EDITOR_LOOKUP: ClientSettings = { timeoutMs: 10_000, retry: { maxAt
 /** A client for one execution (or one editor look-up), sending through n8n's authenticated helper. */
 export async function createClient(context: IAllExecuteFunctions, settings: ClientSettings = {}): Promise<MessagingClient> {
 	const transport = await createHttpRequestTransport(context);
-	const credentials = await context.getCredentials<{ apiKey?: string }>(CREDENTIAL_TYPE);
+	const { secrets } = await readServiceCredential(context);
 	return new MessagingClient({
 		transport,
 		sleep,
 		timeoutMs: settings.timeoutMs,
 		retry: settings.retry,
-		secrets: credentials.apiKey ? [String(credentials.apiKey)] : [],
+		secrets,
 		pacer: settings.budgets ? new Pacer({ budgets: settings.budgets, now: () => Date.now(), sleep }) : undefined,
 	});
 }
 
-/** Names the service and key a cached answer belongs to, without keeping the key itself. */
+/** Names the service and key a cached answer belongs to, without keeping the key or the base URL's secrets. */
 export async function credentialFingerprint(context: IAllExecuteFunctions): Promise<string> {
-	const credentials = await context.getCredentials<{ apiKey?: string; baseUrl?: string }>(CREDENTIAL_TYPE);
-	return `${trimBaseUrl(String(credentials.baseUrl ?? ''))}#${shortHash(String(credentials.apiKey ?? ''), 16)}`;
+	const { baseUrl, displayUrl, secrets } = await readServiceCredential(context);
+	return `${displayUrl}#${shortHash([baseUrl, ...secrets].join('\n'), 16)}`;
 }

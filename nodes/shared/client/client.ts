@@ -1,9 +1,6 @@
+import { finalWriteError, mayHaveActed, readResponse } from './answer';
 import { withDefaults } from './defaults';
-import {
-	errorFromResponse,
-	MessagingApiError,
-	redactSecrets,
-} from './errors';
+import { MessagingApiError, redactSecrets } from './errors';
 import type { PaceBucket, ReleasePace } from './pacer';
 import { DEFAULT_RETRY_OPTIONS, retryDecision, type RetryOptions } from './retry';
 import { type CallToolOptions, planToolCall } from './toolCall';
@@ -120,8 +117,9 @@ export class MessagingClient {
 	}
 
 	/**
-	 * The request loop: pace, send, turn a failure into its typed error, and retry it if and only
-	 * if the retry policy says so, always with the same body and idempotency key.
+	 * The request loop: pace, send, let ./answer decide what came back, and retry if and only if
+	 * the retry policy says so, always with the same body and idempotency key. A write remembers
+	 * whether any attempt may have acted, so its final error says so whatever the last answer was.
 	 */
 	async request<T>(spec: RequestSpec): Promise<ApiResult<T>> {
 		const { transport, sleep, pacer, onAttempt, onRetry } = this.options;
@@ -132,13 +130,11 @@ export class MessagingClient {
 			body: spec.body,
 			timeoutMs: spec.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		};
+		const context = { tool: spec.tool, scope: spec.scope, idempotencyKey: spec.idempotencyKey, secrets: this.options.secrets };
+		const isWrite = spec.pace.includes('write');
+		let firstUncertain: MessagingApiError | undefined;
 		for (let attempt = 1; ; attempt++) {
-			const info: AttemptInfo = {
-				attempt,
-				method: spec.method,
-				path: spec.path,
-				idempotencyKey: spec.idempotencyKey,
-			};
+			const info: AttemptInfo = { attempt, method: spec.method, path: spec.path, idempotencyKey: spec.idempotencyKey };
 			const release = pacer ? await pacer.acquire(spec.pace) : undefined;
 			await onAttempt?.(info);
 			const outcome = await transport(request).then(
@@ -148,23 +144,19 @@ export class MessagingClient {
 			release?.();
 			let error: MessagingApiError;
 			if ('response' in outcome) {
-				const { response } = outcome;
-				if (response.status >= 200 && response.status < 300) {
+				const answer = readResponse(outcome.response, context);
+				if (answer.ok) {
+					const { headers, status } = outcome.response;
 					return {
-						data: response.body as T,
-						requestId: response.headers['x-request-id'],
-						status: response.status,
+						data: answer.data as T,
+						requestId: headers['x-request-id'],
+						status,
 						attempts: attempt,
-						replayed: response.headers['idempotent-replayed'] === 'true',
+						replayed: headers['idempotent-replayed'] === 'true',
 						idempotencyKey: spec.idempotencyKey,
 					};
 				}
-				error = errorFromResponse(response, {
-					tool: spec.tool,
-					scope: spec.scope,
-					idempotencyKey: spec.idempotencyKey,
-					secrets: this.options.secrets,
-				});
+				error = answer.error;
 			} else {
 				// Anything but the transport's own errors (a cancelled execution, missing credentials) is not ours to retry.
 				if (!(outcome.failure instanceof MessagingApiError)) throw outcome.failure;
@@ -172,10 +164,12 @@ export class MessagingClient {
 				error.message = redactSecrets(error.message, this.options.secrets);
 				error.idempotencyKey ??= spec.idempotencyKey;
 			}
+			if (isWrite && !firstUncertain && mayHaveActed(error)) firstUncertain = error;
 			const decision = retryDecision(error, attempt, this.retry, this.options.random ?? Math.random);
 			if (!decision.retry) {
-				error.attempts = attempt;
-				throw error;
+				const final = isWrite ? finalWriteError(error, firstUncertain) : error;
+				final.attempts = attempt;
+				throw final;
 			}
 			await onRetry?.({ ...info, error, delayMs: decision.delayMs });
 			await sleep(decision.delayMs);

@@ -20,6 +20,12 @@ export interface MessagingApiErrorDetails {
 }
 
 /**
+ * `no`: the service refused the write or it never reached the service. `unknown`: some attempt
+ * may have taken effect, and nothing has said otherwise yet (get_operation / get_send_status can).
+ */
+export type ActionTaken = 'no' | 'unknown';
+
+/**
  * Base class of every error the client throws. Codes the spec does not document land here
  * directly, so a newer server never breaks older nodes.
  */
@@ -30,12 +36,15 @@ export class MessagingApiError extends Error {
 	readonly retryAfter?: number;
 	readonly upgradeUrl?: string;
 	readonly field?: string;
-	readonly operationId?: string;
+	/** Filled in later when get_operation names the operation. */
+	operationId?: string;
 	readonly scope?: string;
 	readonly body?: unknown;
 	idempotencyKey?: string;
 	/** How many requests were made before giving up; set by the client. */
 	attempts?: number;
+	/** For a failed write: whether it took effect, as far as anyone can tell. Set by the client. */
+	actionTaken?: ActionTaken;
 
 	constructor(message: string, details: MessagingApiErrorDetails) {
 		super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -68,13 +77,33 @@ export class ConnectionError extends MessagingApiError {}
 /** No response within the time-out. Never proof that nothing was sent. */
 export class TimeoutError extends MessagingApiError {}
 /** Rejected by the client before anything was sent. */
-export class InputValidationError extends MessagingApiError {}
+export class InputValidationError extends MessagingApiError {
+	actionTaken: ActionTaken = 'no';
+}
+/**
+ * An answer that is not one the API gives: a 2xx whose body is not a JSON object (an HTML page,
+ * truncated JSON, nothing), or a redirect. Something between n8n and the service answered, so a
+ * write behind it may or may not have happened.
+ */
+export class ProtocolError extends MessagingApiError {}
+/**
+ * A write answered definitively after an earlier attempt of it may already have taken effect:
+ * the later answer says nothing about the earlier attempt.
+ */
+export class UncertainOutcomeError extends MessagingApiError {}
 
-/** No response: the request may or may not have reached the service. */
-export function connectionError(detail: string, target?: string): ConnectionError {
+/** How a connection failed: before it was made (nothing sent), or after the request went out. */
+export type ConnectionFailure = 'connection_refused' | 'connection_error' | 'response_interrupted';
+
+/** No complete response. Only `connection_refused` proves that the request never reached the service. */
+export function connectionError(detail: string, target?: string, code: ConnectionFailure = 'connection_error'): ConnectionError {
+	const effect =
+		code === 'connection_refused'
+			? 'Nothing reached the service.'
+			: 'The call may still have taken effect: retry only with the same idempotency key, or check it with get_operation / get_send_status.';
 	return new ConnectionError(
-		`Could not complete the request${target ? ` to ${target}` : ''}: ${detail}. Check the credential's Base URL and the network. A send may still have gone out: retry only with the same idempotency key, or check it with get_send_status.`,
-		{ code: 'connection_error' },
+		`Could not complete the request${target ? ` to ${target}` : ''}: ${detail}. Check the credential's Base URL and the network. ${effect}`,
+		{ code },
 	);
 }
 
@@ -103,11 +132,19 @@ const CLASS_BY_CODE: Record<string, ErrorClass> = {
 
 const REDACTED = '[redacted]';
 
-/** Replaces every occurrence of each secret (the API key) in a text. */
+/** A secret as it appears in text, and as it appears inside JSON when it holds `"`, `\\` or control characters. */
+function writtenForms(secret: string): string[] {
+	const escaped = JSON.stringify(secret).slice(1, -1);
+	// The escaped form first: it can contain the plain one (`a\\b` holds `a\b`), never the reverse.
+	return escaped === secret ? [secret] : [escaped, secret];
+}
+
+/** Replaces every occurrence of each secret (the API key), plain or JSON-escaped, in a text. */
 export function redactSecrets(text: string, secrets: readonly string[] = []): string {
 	let result = text;
 	for (const secret of secrets) {
-		if (secret.length > 0) result = result.split(secret).join(REDACTED);
+		if (secret.length === 0) continue;
+		for (const form of writtenForms(secret)) result = result.split(form).join(REDACTED);
 	}
 	return result;
 }
@@ -118,7 +155,13 @@ export function redactValue<T>(value: T, secrets: readonly string[] = []): T {
 	const text = JSON.stringify(value);
 	if (text === undefined) return value;
 	const redacted = redactSecrets(text, secrets);
-	return redacted === text ? value : (JSON.parse(redacted) as T);
+	if (redacted === text) return value;
+	try {
+		return JSON.parse(redacted) as T;
+	} catch {
+		// A secret that cut through JSON syntax: nothing of the value is safe to keep.
+		return REDACTED as T;
+	}
 }
 
 export interface ErrorContext {

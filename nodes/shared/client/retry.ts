@@ -1,6 +1,7 @@
 import {
 	ConnectionError,
 	MessagingApiError,
+	ProtocolError,
 	RateLimitedError,
 	TimeoutError,
 	ToolError,
@@ -36,7 +37,7 @@ export function backoffDelay(attempt: number, options: RetryOptions, random: () 
 }
 
 function isTransient(error: MessagingApiError): boolean {
-	if (error instanceof ConnectionError || error instanceof TimeoutError) return true;
+	if (error instanceof ConnectionError || error instanceof TimeoutError || error instanceof ProtocolError) return true;
 	if (error instanceof ToolError) return error.status === 503;
 		// Only errors with no known code, such as a proxy's HTML 502: a documented code decides itself.
 	return (
@@ -49,7 +50,8 @@ function isTransient(error: MessagingApiError): boolean {
  * The retry policy, in one place. Every retry reuses the call's idempotency key, so a request
  * that did reach the service before failing is replayed, not repeated.
  * - rate_limited: wait Retry-After (when it fits under the cap), else backoff when none was given.
- * - tool_error 503, gateway 502/503/504, dropped connections, time-outs: backoff.
+ * - tool_error 503, gateway 502/503/504, dropped connections, time-outs, answers the API does not
+ *   give (HTML, cut-off JSON, redirects): backoff.
  * - Everything else (validation, auth, plan, daily_limit_reached, outcome_unknown): never.
  *   outcome_unknown in particular must be resolved with get_operation / get_send_status.
  */

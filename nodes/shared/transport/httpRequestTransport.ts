@@ -9,13 +9,9 @@ import {
 	timeoutError,
 } from '../client/errors';
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport';
+import { CREDENTIAL_TYPE, readServiceCredential } from './credential';
 
-export const CREDENTIAL_TYPE = 'messagingAutomationApi';
-
-/** `https://api.example.com//` and `https://api.example.com` name the same service. */
-export function trimBaseUrl(baseUrl: string): string {
-	return baseUrl.trim().replace(/\/+$/, '');
-}
+export { CREDENTIAL_TYPE, trimBaseUrl } from './credential';
 
 const TIMEOUT_CODES = new Set([
 	'ETIMEDOUT',
@@ -27,17 +23,17 @@ const TIMEOUT_CODES = new Set([
 
 const CONNECTION_CODES = new Set([
 	'ECONNRESET',
-	'ECONNREFUSED',
 	'ECONNABORTED',
 	'EPIPE',
 	'EHOSTUNREACH',
 	'ENETUNREACH',
 	'ENETDOWN',
-	'ENOTFOUND',
-	'EAI_AGAIN',
 	'UND_ERR_SOCKET',
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 ]);
+
+/** No connection was ever made: the request cannot have reached the service. */
+const NEVER_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 const TIMEOUT_TEXT = /\btime(?:d)?[ -]?out\b|\btimeout of \d+ms exceeded\b/i;
 const DROPPED_TEXT = /socket hang up|other side closed|terminated/i;
@@ -76,8 +72,10 @@ function collectClues(error: unknown): FailureClues {
 }
 
 /**
- * The typed error for a request that got no response, or undefined when the failure is not a
- * network one (a cancelled execution, missing credentials): those are not retried.
+ * The typed error for a request that got no complete response, or undefined when the failure is
+ * not a network one (a cancelled execution, missing credentials): those are not retried. Every
+ * HTTP status resolves (ignoreHttpStatusErrors), so a failure that still carries a response broke
+ * off inside the body ("stream has been aborted"): the request had been sent and read.
  */
 export function mapRequestFailure(
 	error: unknown,
@@ -85,11 +83,16 @@ export function mapRequestFailure(
 	target?: string,
 ): ConnectionError | TimeoutError | undefined {
 	const clues = collectClues(error);
-	if (clues.hasResponse || clues.codes.includes('ERR_CANCELED')) return undefined;
+	if (clues.codes.includes('ERR_CANCELED')) return undefined;
 	const timedOutText = clues.messages.some((message) => TIMEOUT_TEXT.test(message));
 	if (clues.codes.some((code) => TIMEOUT_CODES.has(code)) || timedOutText) {
 		return timeoutError(timeoutMs, target);
 	}
+	if (clues.hasResponse) {
+		return connectionError('the answer broke off after its headers', target, 'response_interrupted');
+	}
+	const refused = clues.codes.find((candidate) => NEVER_CONNECTED_CODES.has(candidate));
+	if (refused) return connectionError(`no connection could be made (${refused})`, target, 'connection_refused');
 	const code = clues.codes.find((candidate) => CONNECTION_CODES.has(candidate));
 	if (code) return connectionError(`the connection failed (${code})`, target);
 	if (clues.messages.some((message) => DROPPED_TEXT.test(message))) {
@@ -117,18 +120,15 @@ interface FullResponse {
 /**
  * The client's transport inside n8n: every request goes through
  * `httpRequestWithAuthentication`, so the credential adds the key and n8n's proxy, SSRF and
- * cancellation rules apply. The API key is removed from anything that comes back.
+ * cancellation rules apply. Redirects are never followed: n8n's helper would carry the key and
+ * the body to wherever `Location` points, and the client treats a 3xx as a broken answer. The
+ * API key and the base URL's own secrets are removed from anything that comes back.
  */
 export async function createHttpRequestTransport(
 	context: IAllExecuteFunctions,
 	itemIndex?: number,
 ): Promise<Transport> {
-	const credentials = await context.getCredentials<{ apiKey?: string; baseUrl?: string }>(
-		CREDENTIAL_TYPE,
-		itemIndex,
-	);
-	const baseURL = trimBaseUrl(String(credentials.baseUrl ?? ''));
-	const secrets = credentials.apiKey ? [String(credentials.apiKey)] : [];
+	const { baseUrl: baseURL, displayUrl, secrets } = await readServiceCredential(context, itemIndex);
 
 	return async (request: TransportRequest): Promise<TransportResponse> => {
 		const options: IHttpRequestOptions = {
@@ -139,6 +139,8 @@ export async function createHttpRequestTransport(
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
 			timeout: request.timeoutMs,
 		};
 		if (request.body !== undefined) {
@@ -153,8 +155,8 @@ export async function createHttpRequestTransport(
 				(failure: unknown) => ({ failure }),
 			);
 		if ('failure' in outcome) {
-			const mapped = mapRequestFailure(outcome.failure, request.timeoutMs, baseURL);
-			if (!mapped) throw outcome.failure;
+			const mapped = mapRequestFailure(outcome.failure, request.timeoutMs, displayUrl);
+			if (!mapped) throw redactFailure(outcome.failure, secrets);
 			mapped.message = redactSecrets(mapped.message, secrets);
 			throw mapped;
 		}
@@ -165,4 +167,14 @@ export async function createHttpRequestTransport(
 			body: redactValue(response.body === '' ? undefined : response.body, secrets),
 		};
 	};
+}
+
+/** A failure passed on as it is (a cancelled run, missing credentials) loses any secret it quotes. */
+function redactFailure(failure: unknown, secrets: readonly string[]): unknown {
+	if (failure instanceof Error) {
+		failure.message = redactSecrets(failure.message, secrets);
+		const description = (failure as { description?: unknown }).description;
+		if (typeof description === 'string') (failure as { description?: string }).description = redactSecrets(description, secrets);
+	}
+	return failure;
 }

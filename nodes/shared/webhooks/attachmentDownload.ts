@@ -1,7 +1,8 @@
-import type { IAllExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IAllExecuteFunctions } from 'n8n-workflow';
 
 import type { MessagingClient } from '../client';
-import { CREDENTIAL_TYPE, trimBaseUrl } from '../transport/httpRequestTransport';
+import { readServiceCredential } from '../transport/credential';
+import { DownloadError, downloadLink } from '../transport/download';
 
 export interface DownloadedFile {
 	data: Buffer;
@@ -19,16 +20,12 @@ interface AttachmentLink {
 
 const optionalText = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 
-function sameOrigin(link: string, baseUrl: string): boolean {
-	return URL.canParse(link) && URL.canParse(baseUrl) && new URL(link).origin === new URL(baseUrl).origin;
-}
-
 /**
  * Fetches the file of one stored message: `get_attachment_link` (spec: a link valid 15 minutes),
- * then the bytes. The link itself is the credential, so the API key only goes along when the
- * link points at the API's own origin; a link on another host (a storage bucket) is fetched
- * without it, so the key never leaves for a third party. Resolves with a reason rather than
- * throwing: a missing file must not cost the caller its event.
+ * then the bytes, through the same download rules as the action node (../transport/download: the
+ * key only to the service's own origin, no credentials on redirects, no private addresses, a
+ * deadline and a size cap). Resolves with a reason rather than throwing: a missing file must not
+ * cost the caller its event.
  */
 export async function downloadAttachment(
 	context: IAllExecuteFunctions,
@@ -43,17 +40,12 @@ export async function downloadAttachment(
 		return { ok: false, reason: (error as Error).message };
 	}
 	const url = optionalText(link?.url);
-	if (!url || !URL.canParse(url)) return { ok: false, reason: 'get_attachment_link returned no usable download link' };
-
-	const credentials = await context.getCredentials<{ baseUrl?: string }>(CREDENTIAL_TYPE);
-	const request: IHttpRequestOptions = { method: 'GET', url, encoding: 'arraybuffer', timeout: timeoutMs };
+	if (!url) return { ok: false, reason: 'get_attachment_link returned no usable download link' };
 	try {
-		const body: unknown = sameOrigin(url, trimBaseUrl(String(credentials.baseUrl ?? '')))
-			? await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, request)
-			: await context.helpers.httpRequest(request);
-		const data = Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer);
-		return { ok: true, file: { data, fileName: optionalText(link.file_name), mimeType: optionalText(link.mime_type) } };
+		const file = await downloadLink(context, url, { credential: await readServiceCredential(context), timeoutMs });
+		return { ok: true, file: { data: file.data, fileName: optionalText(link.file_name), mimeType: optionalText(link.mime_type) } };
 	} catch (error) {
-		return { ok: false, reason: `the download link failed: ${(error as Error).message}` };
+		// DownloadError says why in safe words; anything else (no credential) is passed on as it reads.
+		return { ok: false, reason: error instanceof DownloadError ? error.message : `the download failed: ${(error as Error).message}` };
 	}
 }

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { DEMO, type SandboxHandle } from '../../sandbox';
+import { startChaosProxy } from '../../support/chaosProxy';
+import { startKeyTrap } from '../../support/keyTrap';
 import type { N8nWebhookHost } from '../../support/n8nWebhook';
 import { startRefusingProxy, startTriggerHost, useSandbox, waitFor } from './fixtures';
 
@@ -128,7 +130,7 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 		expect(sandbox.calls().filter((call) => call.tool === 'get_attachment_link')).toHaveLength(1);
 	});
 
-	it('fetches a download link on another origin directly, without the API credential', async () => {
+	it('refuses a download link on another loopback origin than the service: no request, a reason in the item', async () => {
 		const proxy = await startRefusingProxy(sandbox.url);
 		try {
 			trigger = await startTriggerHost({
@@ -140,11 +142,40 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 			inject('elsewhere', { attachment: { fileName: 'n.txt', mimeType: 'text/plain', content: 'note' } });
 			await waitFor(() => trigger.executions.length === 1);
 			const [item] = trigger.executions[0].items;
-			expect(Buffer.from(item.binary?.file.data ?? '', 'base64').toString()).toBe('note');
+			// The service (the proxy) answered with a link on the sandbox's port: same host, another origin.
+			expect(item.binary).toBeUndefined();
+			expect(String((item.json.attachment_download as { error?: string }).error)).toMatch(/private, loopback or link-local address \(127\.0\.0\.1:\d+\)/);
 			expect(proxy.seen).toContain('POST /api/v1/tools/get_attachment_link');
 			expect(proxy.seen.some((request) => request.includes('/files/'))).toBe(false);
 		} finally {
 			await proxy.stop();
+		}
+	});
+
+	it('never sends the key along a redirect of the download link', async () => {
+		const trap = await startKeyTrap([sandbox.keys.owner]);
+		const proxy = await startChaosProxy({
+			target: sandbox.url,
+			redirectTo: trap.url,
+			choose: ({ path }) => (path.startsWith('/files/') ? 'redirect307' : 'pass'),
+		});
+		try {
+			trigger = await startTriggerHost({
+				baseUrl: proxy.url,
+				apiKey: sandbox.keys.owner,
+				parameters: { events: ['message.received'], options: { downloadAttachments: true } } as never,
+			});
+			await trigger.activate('production');
+			inject('redirected', { attachment: { fileName: 'r.txt', mimeType: 'text/plain', content: 'redirected' } });
+			await waitFor(() => trigger.executions.length === 1);
+			const [item] = trigger.executions[0].items;
+			expect(item.binary).toBeUndefined();
+			expect(String((item.json.attachment_download as { error?: string }).error)).toMatch(/a redirect was refused: .*loopback/);
+			expect(proxy.counts.redirect307).toBe(1);
+			expect({ requests: trap.requests, keyed: trap.keyed }).toEqual({ requests: 0, keyed: 0 });
+		} finally {
+			await proxy.stop();
+			await trap.stop();
 		}
 	});
 

@@ -1,11 +1,13 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../../shared/transport/httpRequestTransport';
+import { readServiceCredential } from '../../../shared/transport/credential';
+import { DownloadError, downloadLink } from '../../../shared/transport/download';
 
 /*
  * get_attachment_link answers with a link valid for 15 minutes; with Download File the node
- * fetches it at once into a binary property. The API key goes only to the service's own
- * address: a link to another host (a storage service) is fetched without it.
+ * fetches it at once into a binary property, within the node's time-out and the download size
+ * cap. What may be fetched, and when the key goes along, is ../../../shared/transport/download's
+ * decision, the same as the trigger's.
  */
 
 const URL_FIELDS = ['url', 'download_url', 'downloadUrl', 'link'];
@@ -15,36 +17,40 @@ function linkOf(json: IDataObject): string | undefined {
 	return name ? (json[name] as string) : undefined;
 }
 
-function fileNameOf(json: IDataObject, disposition: unknown, url: string): string {
-	if (typeof json.file_name === 'string' && json.file_name !== '') return json.file_name;
-	const fromHeader = typeof disposition === 'string' ? /filename="?([^";]+)"?/i.exec(disposition)?.[1] : undefined;
-	return fromHeader ?? decodeURIComponent(new URL(url).pathname.split('/').pop() || 'attachment');
+function lastSegment(url: string): string {
+	const segment = new URL(url).pathname.split('/').pop() ?? '';
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
 }
 
-async function isServiceAddress(context: IExecuteFunctions, url: string): Promise<boolean> {
-	const credentials = await context.getCredentials<{ baseUrl?: string }>(CREDENTIAL_TYPE);
-	return new URL(url).origin === new URL(String(credentials.baseUrl ?? '')).origin;
+function fileNameOf(json: IDataObject, disposition: string | undefined, url: string): string {
+	if (typeof json.file_name === 'string' && json.file_name !== '') return json.file_name;
+	const fromHeader = disposition ? /filename="?([^";]+)"?/i.exec(disposition)?.[1] : undefined;
+	return fromHeader ?? (lastSegment(url) || 'attachment');
 }
 
 export async function downloadAttachment(
 	context: IExecuteFunctions,
 	item: INodeExecutionData,
 	itemIndex: number,
+	timeoutMs: number,
 ): Promise<INodeExecutionData> {
 	if (!context.getNodeParameter('download', itemIndex, false)) return item;
 	const url = linkOf(item.json);
 	if (!url) return item;
 	const property = context.getNodeParameter('downloadPropertyName', itemIndex, 'data') as string;
-	const request: IHttpRequestOptions = { method: 'GET', url, encoding: 'arraybuffer', returnFullResponse: true, json: false };
-	const response = (await isServiceAddress(context, url))
-		? await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, request)
-		: await context.helpers.httpRequest(request);
-	const headers = (response.headers ?? {}) as IDataObject;
-	const mimeType = typeof item.json.mime_type === 'string' ? item.json.mime_type : (headers['content-type'] as string | undefined);
-	const binary = await context.helpers.prepareBinaryData(
-		Buffer.from(response.body as ArrayBuffer),
-		fileNameOf(item.json, headers['content-disposition'], url),
-		mimeType,
-	);
+	const credential = await readServiceCredential(context, itemIndex);
+	const file = await downloadLink(context, url, { credential, timeoutMs }).catch((error: unknown) => {
+		if (!(error instanceof DownloadError)) throw error;
+		throw new NodeOperationError(context.getNode(), `The attachment was not downloaded: ${error.message}.`, {
+			itemIndex,
+			description: 'The link itself is in the output without Download File; a new link comes from Get Attachment Link.',
+		});
+	});
+	const mimeType = typeof item.json.mime_type === 'string' ? item.json.mime_type : file.headers['content-type'];
+	const binary = await context.helpers.prepareBinaryData(file.data, fileNameOf(item.json, file.headers['content-disposition'], file.url), mimeType);
 	return { ...item, binary: { ...item.binary, [property]: binary } };
 }

@@ -31,6 +31,6 @@ export async function executeTool(context: IExecuteFunctions, run: RunContext, n
 			json: shouldSimplify ? simplify(data) : (data as IDataObject),
 			pairedItem: { item: itemIndex },
 		};
-		return [name === ATTACHMENT_TOOL ? await downloadAttachment(context, item, itemIndex) : item];
+		return [name === ATTACHMENT_TOOL ? await downloadAttachment(context, item, itemIndex, run.timeoutMs) : item];
 	});
 }

@@ -1,45 +1,19 @@
-import { NodeApiError, type INode, type INodeType } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { MessagingAutomationApi } from '../../../../credentials/MessagingAutomationApi.credentials';
 import { MessagingClient } from '../../../../nodes/shared/client/client';
-import { ConnectionError, InvalidApiKeyError, MessagingApiError, TimeoutError } from '../../../../nodes/shared/client/errors';
+import { ConnectionError, InvalidApiKeyError, MessagingApiError, ProtocolError, TimeoutError } from '../../../../nodes/shared/client/errors';
 import type { Transport } from '../../../../nodes/shared/client/transport';
 import {
 	createHttpRequestTransport,
 	mapRequestFailure,
 	trimBaseUrl,
 } from '../../../../nodes/shared/transport/httpRequestTransport';
-import { N8nEngine } from '../../../support/n8nEngine';
+import { startKeyTrap } from '../../../support/keyTrap';
+import { credentialProbe, probeNode } from '../../../support/credentialProbe';
 import { type ScriptedServer, startScriptedServer } from '../../../support/scriptedServer';
 
 const API_KEY = 'mk_live_n8nTransportSecret_42';
-
-/** A node type that only declares the credential, so n8n-core lets its context read it. */
-const probeType = {
-	description: {
-		displayName: 'Probe',
-		name: 'probe',
-		group: ['transform'],
-		version: 1,
-		description: 'Holds the credential',
-		defaults: { name: 'Probe' },
-		inputs: ['main'],
-		outputs: ['main'],
-		properties: [],
-		credentials: [{ name: 'messagingAutomationApi', required: true }],
-	},
-} as unknown as INodeType;
-
-const probeNode: INode = {
-	id: 'probe-1',
-	name: 'Probe',
-	type: 'probe',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-	credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Test' } },
-};
 
 let server: ScriptedServer;
 
@@ -52,14 +26,7 @@ afterAll(async () => {
 
 /** The transport over a real n8n-core context (LoadOptionsContext) and its real request helper. */
 async function n8nTransport(credential: Record<string, string> = {}): Promise<Transport> {
-	const engine = new N8nEngine({
-		nodeTypes: { probe: probeType },
-		credentialTypes: [new MessagingAutomationApi()],
-		credentials: {
-			messagingAutomationApi: { apiKey: API_KEY, baseUrl: `${server.url}//`, authScheme: 'bearer', ...credential },
-		},
-	});
-	const context = engine.loadOptionsContext({ nodes: [probeNode], connections: {} }, 'Probe');
+	const context = credentialProbe({ apiKey: API_KEY, baseUrl: `${server.url}//`, authScheme: 'bearer', ...credential });
 	server.requests.length = 0;
 	return await createHttpRequestTransport(context);
 }
@@ -124,12 +91,7 @@ describe('createHttpRequestTransport over n8n-core', () => {
 
 		const closed = await startScriptedServer();
 		await closed.stop();
-		const engine = new N8nEngine({
-			nodeTypes: { probe: probeType },
-			credentialTypes: [new MessagingAutomationApi()],
-			credentials: { messagingAutomationApi: { apiKey: API_KEY, baseUrl: closed.url, authScheme: 'bearer' } },
-		});
-		const refusedTransport = await createHttpRequestTransport(engine.loadOptionsContext({ nodes: [probeNode], connections: {} }, 'Probe'));
+		const refusedTransport = await createHttpRequestTransport(credentialProbe({ apiKey: API_KEY, baseUrl: closed.url, authScheme: 'bearer' }));
 		const refused = await failure(refusedTransport(request));
 		expect(refused).toBeInstanceOf(ConnectionError);
 		expect((refused as Error).message).toContain('ECONNREFUSED');
@@ -146,6 +108,35 @@ describe('createHttpRequestTransport over n8n-core', () => {
 		expect(server.requests.map((request) => request.headers['idempotency-key'])).toEqual(['n8n-retry-key-1', 'n8n-retry-key-1', 'n8n-retry-key-1']);
 		server.script([{ status: 401, body: { error: { code: 'invalid_api_key', message: 'revoked' } } }]);
 		await expect(client.getMe()).rejects.toBeInstanceOf(InvalidApiKeyError);
+	});
+});
+
+describe('secrets on the way out', () => {
+	it('never follows a redirect of an API call: the key and the body stay with the service', async () => {
+		const trap = await startKeyTrap([API_KEY, 'secret body']);
+		try {
+			const client = new MessagingClient({ transport: await n8nTransport(), sleep: async () => {}, retry: { maxAttempts: 1 } });
+			for (const status of [302, 307, 308]) {
+				server.script([{ status, headers: { Location: `${trap.url}/api/v1/tools/send_message` } }]);
+				const error = await failure(client.callTool('send_message', { text: 'secret body' }, { idempotencyKey: 'n8n-redirect-key' }));
+				expect(error).toBeInstanceOf(ProtocolError);
+				expect(error).toMatchObject({ code: 'unexpected_redirect', status, actionTaken: 'unknown' });
+			}
+			expect(trap.requests).toBe(0);
+		} finally {
+			await trap.stop();
+		}
+	});
+
+	it('keeps user info and query tokens of the Base URL out of errors', async () => {
+		const closed = await startScriptedServer();
+		await closed.stop();
+		const withSecrets = closed.url.replace('http://', 'http://admin:pa55word-x@') + '/?token=tok-123456789';
+		const transport = await createHttpRequestTransport(credentialProbe({ apiKey: API_KEY, baseUrl: withSecrets, authScheme: 'bearer' }));
+		const refused = (await failure(transport({ method: 'GET', path: '/api/v1/me', timeoutMs: 1_000 }))) as Error;
+		expect(refused).toBeInstanceOf(ConnectionError);
+		expect(refused.message).toContain(closed.url);
+		for (const secret of ['pa55word-x', 'tok-123456789', 'admin:']) expect(refused.message).not.toContain(secret);
 	});
 });
 
@@ -171,8 +162,22 @@ describe('mapRequestFailure', () => {
 	it('leaves failures that are not network failures alone', () => {
 		expect(mapRequestFailure(coded('ERR_CANCELED', 'canceled'), 300)).toBeUndefined();
 		expect(mapRequestFailure(new Error('Node does not have credentials'), 300)).toBeUndefined();
-		expect(mapRequestFailure(Object.assign(coded('ECONNRESET'), { response: { status: 500 } }), 300)).toBeUndefined();
 		expect(mapRequestFailure('text', 300)).toBeUndefined();
+	});
+
+	it('a failure after the response headers (the body broke off) is an interrupted answer, not a raw error', () => {
+		const midBody = Object.assign(coded('ERR_BAD_RESPONSE', 'stream has been aborted'), { response: { status: 200 } });
+		const mapped = mapRequestFailure(new NodeApiError(node, midBody as never), 300);
+		expect(mapped).toBeInstanceOf(ConnectionError);
+		expect(mapped?.code).toBe('response_interrupted');
+		expect(mapped?.message).toMatch(/may still have taken effect/);
+	});
+
+	it('a connection never made is the one connection failure that proves nothing was sent', () => {
+		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']) {
+			expect(mapRequestFailure(coded(code), 300)?.code).toBe('connection_refused');
+		}
+		expect(mapRequestFailure(coded('ECONNRESET'), 300)?.code).toBe('connection_error');
 	});
 
 	it('never carries the original message (which may hold request details)', () => {

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { DEMO } from '../../../../sandbox';
+import { startChaosProxy, type Fault } from '../../../../support/chaosProxy';
+import { startKeyTrap } from '../../../../support/keyTrap';
 import { fieldsParameters, useHarness } from '../../harness';
 
 /* get_attachment_link with Download File: the file lands in a binary property while the link is valid. */
@@ -31,5 +33,48 @@ describe('attachments', () => {
 		const result = await h.run({ parameters: fieldsParameters('get_attachment_link', { message_id: storedId }) });
 		expect(result.output[0].binary).toBeUndefined();
 		expect(String(result.json[0].url)).toMatch(/\/files\//);
+	});
+});
+
+describe('attachment downloads behind a misbehaving address', () => {
+	/** Runs Download File with the service behind a proxy that deals `fileFault` to the download link. */
+	async function downloadThrough(fileFault: Fault, options: Record<string, unknown> = {}) {
+		const trap = await startKeyTrap([h.sandbox.keys.owner]);
+		const proxy = await startChaosProxy({
+			target: h.sandbox.url,
+			redirectTo: trap.url,
+			choose: ({ path }) => (path.startsWith('/files/') ? fileFault : 'pass'),
+		});
+		h.engine.credentialsHelper.set('messagingAutomationApi', { apiKey: h.sandbox.keys.owner, baseUrl: proxy.url, authScheme: 'bearer' });
+		try {
+			const parameters = fieldsParameters('get_attachment_link', { message_id: storedId }, { download: true, options });
+			const result = await h.run({ parameters, continueOnFail: true });
+			return { result, trap: { requests: trap.requests, keyed: trap.keyed }, dealt: proxy.counts[fileFault] };
+		} finally {
+			h.usePersona('owner');
+			await proxy.stop();
+			await trap.stop();
+		}
+	}
+
+	it('downloads from the service origin behind the proxy', async () => {
+		const { result, dealt } = await downloadThrough('pass');
+		expect(Buffer.from(String(result.output[0].binary?.data.data), 'base64').toString()).toBe('JPEG bytes of the parcel');
+		expect(dealt).toBeGreaterThan(0);
+	});
+
+	it('refuses a redirect of the link to another local port: the key never leaves', async () => {
+		for (const fault of ['redirect302', 'redirect307'] as const) {
+			const { result, trap, dealt } = await downloadThrough(fault);
+			expect(dealt).toBe(1);
+			expect(result.output[0].binary).toBeUndefined();
+			expect((result.json[0].error as { message?: string }).message).toMatch(/The attachment was not downloaded: a redirect was refused: .*loopback/);
+			expect(trap).toEqual({ requests: 0, keyed: 0 });
+		}
+	});
+
+	it('gives up on a stalled download at the node time-out', async () => {
+		const { result } = await downloadThrough('stall', { timeoutSeconds: 0.5 });
+		expect((result.json[0].error as { message?: string }).message).toMatch(/did not complete within 0.5 s/);
 	});
 });
