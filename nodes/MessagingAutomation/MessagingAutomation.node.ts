@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { nodeProperties } from './actions/description';
+import { operationSubtitle } from './actions/operations';
 import { router } from './actions/router';
 import { loadOptions, resourceMapping } from './methods';
 
@@ -17,9 +18,8 @@ export class MessagingAutomation implements INodeType {
 		icon: { light: 'file:messagingAutomation.svg', dark: 'file:messagingAutomation.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{ $parameter["resource"] + ": " + $parameter["operation"] }}',
-		description:
-			'Send, read and manage messages, chats, groups, campaigns, templates and forms on a personal (QR) number and the official Business channel; every write carries an idempotency key, so retries never send twice',
+		subtitle: operationSubtitle(nodeProperties),
+		description: 'Send and manage chat messages, groups, campaigns and templates on a personal or Business number',
 		defaults: { name: 'Messaging Automation' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

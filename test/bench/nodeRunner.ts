@@ -29,7 +29,7 @@ export interface NodeRunResult {
 export function toolParameters(tool: string, parameters: INodeParameters): INodeParameters {
 	const definition = findTool(tool);
 	if (!definition) throw new Error(`${tool} is not in the catalogue`);
-	return { resource: definition.resource, operation: tool, ...parameters };
+	return { resource: definition.resource, operation: definition.operation.value, ...parameters };
 }
 
 /**

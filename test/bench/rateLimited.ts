@@ -26,17 +26,16 @@ function items(count: number, first = 0): INodeExecutionData[] {
 }
 
 export async function rateLimitedRow(sandbox: SandboxProcess): Promise<MeasuredRow> {
-	// send_message has no required field: in the Fields mode everything sits in Additional Fields.
 	const parameters = toolParameters('send_message', {
 		inputMode: 'fields',
-		additionalFields: {
-			channel: 'business',
-			phoneNumber: '={{ $json.phone }}',
-			templateName: 'order_update',
-			templateLanguage: 'en',
-			templateParameters: '={{ [$json.name, $json.order, "shipped"] }}',
-			recipientOptInConfirmed: true,
-		},
+		channel: 'business',
+		sendTo: 'phoneNumber',
+		phoneNumber: '={{ $json.phone }}',
+		messageType: 'templateName',
+		templateName: 'order_update',
+		templateLanguage: 'en',
+		templateParameters: '={{ [$json.name, $json.order, "shipped"] }}',
+		recipientOptInConfirmed: true,
 		options: rateLimitOptions(SPEED),
 	});
 	await sandbox.setSpeed(SPEED);

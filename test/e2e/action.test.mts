@@ -25,9 +25,12 @@ describe('action node in a real n8n', () => {
 		const workflow = await api.createWorkflow(
 			actionWorkflow(unique('e2e action'), credential, {
 				resource: 'message',
-				operation: 'send_message',
-				inputMode: 'fields',
-				additionalFields: { channel: 'qr', phoneNumber: '4915112345678', text },
+				operation: 'send',
+				channel: 'qr',
+				sendTo: 'phoneNumber',
+				phoneNumber: '4915112345678',
+				messageType: 'text',
+				text,
 				options: { idempotencyKey: key },
 			}),
 		);
@@ -58,7 +61,7 @@ describe('action node in a real n8n', () => {
 		const workflow = await api.createWorkflow(
 			actionWorkflow(unique('e2e action bad key'), credential, {
 				resource: 'account',
-				operation: 'get_account_context',
+				operation: 'getCapabilities',
 			}),
 		);
 		const execution = await api.waitForExecution((await api.runManually(workflow.id, 'Start')).executionId);

@@ -1,15 +1,14 @@
 import { catalogue } from '../../nodes/shared/catalogue';
 import { toolJsonSchema, type ToolJsonSchema } from '../../nodes/shared/catalogue/jsonSchema';
-import type { ToolDefinition } from '../../nodes/shared/catalogue/types';
 import type { Caller } from './auth';
 import type { Channel } from './model';
 import { SandboxApiError } from './sandboxError';
 import type { ToolHandler } from './tools/context';
-import { extraTools } from './tools/extraTools';
+import { extraTools, type ServiceTool } from './tools/extraTools';
 import { toolHandlers } from './tools';
 
 export interface SandboxTool {
-	def: ToolDefinition;
+	def: ServiceTool;
 	handler: ToolHandler;
 	/** Reads or acts on saved inbox data, so the account needs inbox storage consent. */
 	inboxData: boolean;
@@ -36,7 +35,7 @@ const OFFLINE_TOOLS = new Set(['get_attachment_link', 'delete_chat']);
 
 function build(): Map<string, SandboxTool> {
 	const tools = new Map<string, SandboxTool>();
-	for (const def of [...catalogue, ...extraTools]) {
+	for (const def of [...catalogue.filter((tool) => !tool.shapeAssumed), ...extraTools]) {
 		const handler = toolHandlers[def.name];
 		if (!handler) throw new Error(`sandbox has no handler for ${def.name}`);
 		const fixed = def.channel === 'qr' || def.channel === 'business' ? def.channel : null;

@@ -2,7 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { optionsDescription } from './options.description';
 import { RESOURCE_OPTIONS } from './resources';
-import { toolInputDescription, toolOperationDescription } from './tool/description';
+import { operationProperties } from './operations';
+import { callToolDescription, toolInputDescription } from './tool/description';
 import { webhookDescription } from './webhook/description';
 
 /** Every parameter of the node, in the order the editor shows them. */
@@ -15,8 +16,9 @@ export const nodeProperties: INodeProperties[] = [
 		options: RESOURCE_OPTIONS,
 		default: 'message',
 	},
+	...operationProperties,
 	...webhookDescription,
-	...toolOperationDescription,
+	...callToolDescription,
 	...toolInputDescription,
 	...optionsDescription,
 ];

@@ -8,7 +8,6 @@ export const optionsDescription: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { hide: { operation: [''] } },
 		options: [
 			{
 				displayName: 'Idempotency Key',
@@ -16,7 +15,7 @@ export const optionsDescription: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description:
-					"Names this action so that retries and reruns never act twice. Leave empty to derive it from the trigger event's event_id (or to generate one per item). 8-128 characters: letters, digits, '.', '_', ':' and '-'.",
+					"Names this action so that retries and reruns never act twice. Leave empty to derive it from the trigger event's ID (or to generate one per item). 8-128 characters: letters, digits, '.', '_', ':' and '-'.",
 			},
 			{
 				displayName: 'Longest Rate-Limit Wait (Seconds)',
@@ -25,7 +24,7 @@ export const optionsDescription: INodeProperties[] = [
 				default: 60,
 				typeOptions: { minValue: 0 },
 				description:
-					'The longest Retry-After the node waits out before retrying a rate-limited call with the same idempotency key. A longer wait fails the item with rate_limited instead.',
+					'The longest Retry-After the node waits out before retrying a rate-limited call with the same idempotency key. A longer wait fails the item with a rate-limit error instead.',
 			},
 			{
 				displayName: 'Rate Limit Budget',

@@ -1,6 +1,5 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { findTool } from '../../shared/catalogue';
 import type { ToolResource } from '../../shared/catalogue/types';
 
 /** The first dropdown. Webhook is the only resource whose operations are not tools. */
@@ -19,23 +18,3 @@ export const RESOURCE_OPTIONS: Array<INodePropertyOptions & { value: NodeResourc
 	{ name: 'Other', value: 'other', description: 'Any other tool the API key may use' },
 	{ name: 'Webhook', value: 'webhook', description: 'Endpoints that receive signed events' },
 ];
-
-/* Order matters: the first pattern that matches a tool name wins. */
-const NAME_PATTERNS: Array<[RegExp, ToolResource]> = [
-	[/template/, 'businessTemplate'],
-	[/campaign/, 'campaign'],
-	[/number_filter|filter/, 'numberFilter'],
-	[/group/, 'group'],
-	[/form/, 'form'],
-	[/business/, 'businessAccount'],
-	[/message|send|attachment/, 'message'],
-	[/conversation|chat/, 'chat'],
-	[/account|me$/, 'account'],
-];
-
-/** Where a tool belongs: the catalogue's word for known tools, a guess from the name for others. */
-export function resourceOfTool(name: string): ToolResource {
-	const known = findTool(name)?.resource;
-	if (known) return known;
-	return NAME_PATTERNS.find(([pattern]) => pattern.test(name))?.[1] ?? 'other';
-}

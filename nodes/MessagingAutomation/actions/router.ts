@@ -1,18 +1,23 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
-import { GET_ME_OPERATION, getAccount } from './account/get';
+import { getAccount } from './account/get';
+import { ACCOUNT_GET, CALL_TOOL, toolOfOperation } from './operations';
 import type { NodeResource } from './resources';
 import { createRunContext } from './runContext';
 import { executeTool } from './tool/execute';
 import { executeWebhook } from './webhook/execute';
 
-/** Every operation of the node: Account > Get, the webhook endpoints, and every tool. */
+/** Every operation of the node: Account › Get, the webhook endpoints, and every tool. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as NodeResource;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	if (operation === '') throw new NodeOperationError(this.getNode(), 'Choose an operation (the tool to call) first');
 	const run = await createRunContext.call(this);
 	if (resource === 'webhook') return [await executeWebhook(this, run, operation)];
-	if (operation === GET_ME_OPERATION) return [await getAccount(this, run)];
-	return [await executeTool(this, run, operation)];
+	if (resource === 'account' && operation === ACCOUNT_GET.value) return [await getAccount(this, run)];
+	const tool = toolOfOperation(resource, operation, () => this.getNodeParameter('toolName', 0, '') as string);
+	if (!tool) {
+		const what = operation === CALL_TOOL.value ? 'Choose the tool to call in Tool Name or ID' : `The operation "${operation}" is not known for this resource; choose one from the list`;
+		throw new NodeOperationError(this.getNode(), what);
+	}
+	return [await executeTool(this, run, tool)];
 }

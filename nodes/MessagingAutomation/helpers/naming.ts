@@ -4,6 +4,7 @@ const ACRONYMS: Record<string, string> = {
 	jid: 'JID',
 	csv: 'CSV',
 	url: 'URL',
+	json: 'JSON',
 	qr: 'QR',
 	utc: 'UTC',
 };

@@ -1,55 +1,26 @@
-import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, type ILoadOptionsFunctions, type INodePropertyOptions } from 'n8n-workflow';
 
-import { catalogue, findTool } from '../../shared/catalogue';
-import { GET_ME_OPERATION } from '../actions/account/get';
-import { resourceOfTool, type NodeResource } from '../actions/resources';
-import { SPEC_ONLY_TOOLS } from '../actions/toolGroups';
+import { findTool } from '../../shared/catalogue';
 import { humanize } from '../helpers/naming';
 import { createClient, EDITOR_LOOKUP } from '../transport';
 import { liveTools } from '../transport/liveTools';
 
-interface ToolName {
-	name: string;
-	description?: string;
-}
-
-/** Without a credential or a connection the editor still offers every tool it knows of. */
-const OFFLINE_TOOLS: ToolName[] = [...catalogue.map(({ name }) => ({ name })), ...SPEC_ONLY_TOOLS.map((name) => ({ name }))];
-
-async function availableTools(context: ILoadOptionsFunctions): Promise<ToolName[]> {
-	try {
-		return await liveTools(context, await createClient(context, EDITOR_LOOKUP));
-	} catch {
-		return OFFLINE_TOOLS;
-	}
-}
-
-function toOption(tool: ToolName): INodePropertyOptions {
-	const known = findTool(tool.name);
-	return {
-		name: known?.displayName ?? humanize(tool.name),
-		value: tool.name,
-		description: known?.description ?? tool.description ?? `Calls the tool ${tool.name}`,
-	};
-}
-
 /**
- * The operations of the chosen resource: the tools GET /api/v1/tools lists for this key, named and
- * described from the catalogue where the tool is known, placed by the catalogue or by their name.
+ * Other › Call Another Tool: the tools GET /api/v1/tools lists for this key that have no
+ * operation of their own. Only this list needs the service; every operation list is static.
  */
-export async function getOperations(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const resource = this.getCurrentNodeParameter('resource') as NodeResource;
-	const tools = await availableTools(this);
-	const options = tools
-		.filter((tool) => resourceOfTool(tool.name) === resource)
-		.map(toOption)
-		.sort((a, b) => a.name.localeCompare(b.name));
-	if (resource === 'account') {
-		options.unshift({
-			name: 'Get',
-			value: GET_ME_OPERATION,
-			description: 'The account, its connected numbers, readiness, and the key name and scopes (GET /api/v1/me)',
+export async function getOtherTools(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	let tools;
+	try {
+		tools = await liveTools(this, await createClient(this, EDITOR_LOOKUP));
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		throw new NodeOperationError(this.getNode(), `Could not load the tools of this API key: ${reason}`, {
+			description: 'Check the credential, or enter the tool name as an expression.',
 		});
 	}
-	return options;
+	return tools
+		.filter((tool) => findTool(tool.name) === undefined)
+		.map((tool) => ({ name: humanize(tool.name), value: tool.name, description: tool.description }))
+		.sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -2,14 +2,14 @@ import type { FieldType, ILoadOptionsFunctions, ResourceMapperField, ResourceMap
 
 import { findTool } from '../../shared/catalogue';
 import { toolJsonSchema } from '../../shared/catalogue/jsonSchema';
-import { MANAGED_FIELDS } from '../actions/toolGroups';
-import { enumOptions } from '../actions/tool/fields/fieldProperty';
+import { toolOfOperation } from '../actions/operations';
+import { schemaOptions } from '../actions/tool/fields/fieldProperty';
+import { managedFields } from '../actions/toolGroups';
 import {
 	asSchema,
 	exampleValue,
 	fieldKind,
 	primaryType,
-	stringEnum,
 	unwrap,
 	type FieldKind,
 	type JsonSchema,
@@ -44,7 +44,7 @@ function mapperField(field: SchemaField): ResourceMapperField {
 		display: true,
 		type,
 	};
-	if (kind === 'options') mapped.options = enumOptions(stringEnum(schema) ?? []);
+	if (kind === 'options') mapped.options = schemaOptions(schema);
 	if (type === 'array' || type === 'object') mapped.defaultValue = JSON.stringify(exampleValue(schema));
 	return mapped;
 }
@@ -63,14 +63,19 @@ async function inputSchemaOf(context: ILoadOptionsFunctions, name: string): Prom
 
 /** Resource-mapper fields from the tool's JSON Schema: titles, required, enums, types, examples. */
 export async function getToolFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
-	const name = this.getCurrentNodeParameter('operation') as string;
-	const schema = await inputSchemaOf(this, name);
-	if (!schema) {
-		return { fields: [], emptyFieldsNotice: `No input schema is known for "${name}". Use the JSON input mode instead.` };
+	const name = toolOfOperation(
+		this.getCurrentNodeParameter('resource') as string,
+		this.getCurrentNodeParameter('operation') as string,
+		() => (this.getCurrentNodeParameter('toolName') as string | undefined) ?? '',
+	);
+	const schema = name ? await inputSchemaOf(this, name) : undefined;
+	if (!name || !schema) {
+		return { fields: [], emptyFieldsNotice: 'No input schema is known for this tool. Use the JSON input mode instead.' };
 	}
 	const required = new Set(schema.required ?? []);
+	const managed = managedFields({ name, access: findTool(name)?.access });
 	const fields = Object.entries(schema.properties ?? {})
-		.filter(([property]) => !(MANAGED_FIELDS as readonly string[]).includes(property))
+		.filter(([property]) => !managed.includes(property))
 		.map(([property, value]) => mapperField({ name: property, schema: asSchema(value), required: required.has(property) }));
 	return { fields };
 }

@@ -69,7 +69,7 @@ export function list<Item extends z.ZodType>(item: Item, min: number, max: numbe
 export const sendPhone = z
 	.string()
 	.regex(SEND_PHONE_PATTERN, 'must be 7-15 digits, first digit not 0')
-	.describe('Phone number in international format, digits only (no +, spaces or dashes)')
+	.describe('Phone number: 7-15 digits in international format, without +, spaces or dashes')
 	.meta({ examples: ['4915112345678'] });
 
 /** Phone number for filter and check tools: the spec only bounds the length. */
@@ -80,8 +80,8 @@ export const filterPhone = chars(7, 30)
 export const groupJid = z
 	.string()
 	.regex(GROUP_JID_PATTERN, 'must be digits and hyphens starting with a digit, followed by @g.us')
-	.describe('Group id: digits and hyphens starting with a digit, followed by @g.us')
-	.meta({ examples: ['120363025246125486@g.us'] });
+	.describe('The group: digits and hyphens starting with a digit, followed by @g.us')
+	.meta({ title: 'Group ID', examples: ['120363025246125486@g.us'] });
 
 /* z.guid accepts any 8-4-4-4-12 hex id; the spec says only "UUID", so no version is enforced. */
 export const uuid = z
@@ -115,21 +115,30 @@ export const templateName = z
 	.meta({ examples: ['order_update'] });
 
 export const templateLanguage = chars(2, 12)
-	.describe('Template language code')
+	.meta({ title: 'Template Language' })
+	.describe('Language code of the template, as approved')
 	.meta({ examples: ['en_US'] });
 
 /** Template variable values in order ({{1}}, {{2}}, ...). */
-export const templateParameters = list(chars(1, 1024), 0, 20).describe(
-	'Values for the template body variables {{1}}, {{2}}, ... in order; up to 20, each 1-1024 characters',
-);
+export const templateParameters = list(chars(1, 1024), 0, 20)
+	.meta({ title: 'Template Values' })
+	.describe('Values for the variables {{1}}, {{2}}, ... of the template body, in order; up to 20, each 1-1024 characters');
 
 /** Message ids and conversation ids are opaque: only their length is bounded. */
-export const messageId = chars(1, 250);
+export const messageId = chars(1, 250).meta({ title: 'Message ID' });
+
+export const conversationId = chars(1, 250)
+	.meta({ title: 'Conversation ID', examples: ['4915112345678@s.whatsapp.net'] })
+	.describe('The chat, exactly as a trigger event or another operation gave it');
 
 /** Channel selector shared by send and check tools. */
 export const channel = z
 	.enum(['qr', 'business'])
-	.describe(
-		'qr = the personal number linked by QR code; business = the official Business API. ' +
-			'Required when both channels are connected; templates always use business',
-	);
+	.meta({
+		title: 'Channel',
+		optionLabels: {
+			qr: { name: 'QR (Personal Number)', description: 'The personal number linked by QR code' },
+			business: { name: 'Business', description: 'The official Business API' },
+		},
+	})
+	.describe('Which connected number to use. Templates always go through Business.');

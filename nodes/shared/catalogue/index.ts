@@ -24,8 +24,14 @@ import { getBusinessMessagingAnalyticsTool } from './tools/get_business_messagin
 import { getOperationTool } from './tools/get_operation';
 import { getSendStatusTool } from './tools/get_send_status';
 import { sendMessageTool } from './tools/send_message';
+import { getBusinessPricingAnalyticsTool } from './tools/get_business_pricing_analytics';
+import { getBusinessTemplateTool } from './tools/get_business_template';
+import { getMessagesTool } from './tools/get_messages';
+import { listConversationsTool } from './tools/list_conversations';
+import { searchAttachmentsTool } from './tools/search_attachments';
+import { searchMessagesTool } from './tools/search_messages';
 
-/** Every tool whose input shape is known, in alphabetical order (the node lists them this way). */
+/** Every tool of the node: those the spec shapes, then those whose shape the README assumes. */
 export const catalogue: readonly ToolDefinition[] = [
 	addCampaignRecipientsTool,
 	addGroupParticipantsTool,
@@ -52,6 +58,12 @@ export const catalogue: readonly ToolDefinition[] = [
 	getOperationTool,
 	getSendStatusTool,
 	sendMessageTool,
+	getBusinessPricingAnalyticsTool,
+	getBusinessTemplateTool,
+	getMessagesTool,
+	listConversationsTool,
+	searchAttachmentsTool,
+	searchMessagesTool,
 ];
 
 const byName = new Map(catalogue.map((tool) => [tool.name, tool]));
@@ -62,4 +74,9 @@ const byName = new Map(catalogue.map((tool) => [tool.name, tool]));
  */
 export function findTool(name: string): ToolDefinition | undefined {
 	return byName.get(name);
+}
+
+/** The node's operation `operation` of `resource`, if a catalogue tool serves it. */
+export function findOperation(resource: string, operation: string): ToolDefinition | undefined {
+	return catalogue.find((tool) => tool.resource === resource && tool.operation.value === operation);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod/v4';
-import { idempotencyKey, list, sendPhone } from './formats';
+import { chars, idempotencyKey, integer, list, sendPhone } from './formats';
 
 /** Group calls take 1-50 phone numbers in the send format (spec "participants per group call"). */
 export const groupParticipants = list(sendPhone, 1, 50);
@@ -23,3 +23,18 @@ export const groupToolMetadata = {
 	channel: 'qr',
 	batch: { field: 'participants', max: 50 },
 } as const;
+
+/*
+ * Paging of the list and search tools the spec names without shapes (README "Assumptions"):
+ * an opaque cursor and a page size. The node follows `next_cursor` for Return All.
+ */
+export const pageFields = {
+	cursor: chars(1, 200)
+		.optional()
+		.meta({ title: 'Cursor' })
+		.describe('Where the previous page ended; leave empty for the first page'),
+	limit: integer(1, 100).optional().meta({ title: 'Page Size' }).describe('Results per call, 1-100'),
+};
+
+/** Read tools the spec names but does not shape: the node's fields follow the README's assumption. */
+export const assumedReadTool = { access: 'read', shapeAssumed: true } as const;

@@ -32,11 +32,54 @@ export interface BatchSpec {
 	dedupeBy?: string;
 }
 
+/**
+ * How the tool appears as an operation of the action node. The nodes panel, the automatic node
+ * name and the AI tool name all come from `action`, so it reads as a person would say it.
+ */
+export interface ToolOperation {
+	/** Operation value, unique within the resource: `send`, `addRecipients`. */
+	value: string;
+	/** Dropdown name, Title Case, verb first: "Send", "Add Recipients". */
+	name: string;
+	/** Sentence case: "Send a message". */
+	action: string;
+	/** One line for the dropdown, under 80 characters, no API identifiers. */
+	summary: string;
+	/** The operation a new node of this resource starts with. */
+	default?: true;
+}
+
+/**
+ * A set of mutually exclusive fields offered as one choice up front ("To: Phone Number or
+ * Conversation"); the chosen field, and the fields that only make sense with it, follow it.
+ */
+export interface FieldChoice {
+	/** Parameter name of the selector. */
+	parameter: string;
+	displayName: string;
+	description: string;
+	options: ReadonlyArray<{ field: string; name: string; description: string; with?: readonly string[] }>;
+}
+
+/** Where the node shows optional fields: by default they go under Additional Fields. */
+export interface FieldLayout {
+	/** Optional fields shown up front, in this order, before the choices. */
+	primary?: readonly string[];
+	choices?: readonly FieldChoice[];
+}
+
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
 	/** API name: `POST /api/v1/tools/<name>`. */
 	name: string;
 	displayName: string;
 	resource: ToolResource;
+	operation: ToolOperation;
+	layout?: FieldLayout;
+	/**
+	 * The spec names the tool but not its input: the fields follow the README's assumption, and
+	 * input is checked against the live schema only, never against this one.
+	 */
+	shapeAssumed?: true;
 	access: ToolAccess;
 	/** Scope the key needs (assumed names, see README "Assumptions"). */
 	scope: string;

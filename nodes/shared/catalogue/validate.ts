@@ -64,7 +64,7 @@ function toIssues(error: z.ZodError, allowed: readonly string[]): ValidationIssu
 
 /** Checks `input` against a tool's schema without sending anything. */
 export function validateToolInput<Input extends z.ZodObject>(
-	definition: ToolDefinition<Input>,
+	definition: Pick<ToolDefinition<Input>, 'input'>,
 	input: unknown,
 ): ValidationResult<z.output<Input>> {
 	const result = definition.input.safeParse(input, { error: fallbackMessage });

@@ -154,20 +154,36 @@ export function useHarness(options: SandboxOptions = {}, { resetEach = true } = 
 }
 
 /**
- * Parameters of a catalogue tool in the "Fields" mode, as the editor stores them: required fields
- * at the top level, optional ones in Additional Fields.
+ * Parameters of a catalogue tool in the "Fields" mode, as the editor stores them: required and
+ * primary fields at the top level, a field of a choice there with its selector set, optional
+ * ones in Additional Fields.
  */
 export function fieldsParameters(tool: string, input: IDataObject, rest: INodeParameters = {}): INodeParameters {
 	const definition = findTool(tool);
 	if (!definition) throw new Error(`${tool} is not in the catalogue`);
-	const required = new Set(catalogueFields(definition).filter((field) => field.required).map((field) => field.name));
+	const upFront = new Set([
+		...catalogueFields(definition).filter((field) => field.required).map((field) => field.name),
+		...(definition.layout?.primary ?? []),
+	]);
 	const top: INodeParameters = {};
 	const additionalFields: IDataObject = {};
 	for (const [name, value] of Object.entries(input)) {
-		if (required.has(name)) top[name] = value as INodeParameters[string];
+		const choice = definition.layout?.choices?.find((candidate) =>
+			candidate.options.some((option) => option.field === name || option.with?.includes(name)),
+		);
+		const option = choice?.options.find((candidate) => candidate.field === name || candidate.with?.includes(name));
+		if (choice && option) top[choice.parameter] = option.field;
+		if (upFront.has(name) || choice) top[name] = value as INodeParameters[string];
 		else additionalFields[name] = value;
 	}
-	return { resource: definition.resource, operation: tool, inputMode: 'fields', ...top, additionalFields, ...rest } as INodeParameters;
+	return { ...operationOf(tool), inputMode: 'fields', ...top, additionalFields, ...rest } as INodeParameters;
+}
+
+/** Resource and operation of a catalogue tool, as the editor stores them. */
+export function operationOf(tool: string): { resource: string; operation: string } {
+	const definition = findTool(tool);
+	if (!definition) throw new Error(`${tool} is not in the catalogue`);
+	return { resource: definition.resource, operation: definition.operation.value };
 }
 
 /** A resource-mapper value as the editor stores it, for fields the node's own method returned. */

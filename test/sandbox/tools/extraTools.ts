@@ -2,9 +2,13 @@ import { z } from 'zod/v4';
 import { channel, chars, integer, templateLanguage, templateName } from '../../../nodes/shared/catalogue/formats';
 import type { ToolDefinition } from '../../../nodes/shared/catalogue/types';
 
+/** What the sandbox needs of a tool: the node's operation metadata plays no part in the service. */
+export type ServiceTool = Omit<ToolDefinition, 'operation' | 'layout' | 'shapeAssumed'>;
+
 /*
- * Tools the spec names without request shapes. Only the sandbox (standing in for the live
- * service) knows them, so clients meet them through GET /api/v1/tools alone.
+ * Tools the spec names without request shapes. The sandbox (standing in for the live service)
+ * models them on its own; the node's catalogue only assumes their shapes and checks input
+ * against what GET /api/v1/tools lists.
  * Lists page with an opaque `cursor` and `limit` (1-100, default 20); answers carry `next_cursor`.
  */
 
@@ -21,14 +25,14 @@ function readTool(
 	description: string,
 	input: z.ZodObject,
 	toolChannel: ToolDefinition['channel'] = 'none',
-): ToolDefinition {
+): ServiceTool {
 	return {
 		name, displayName, resource, access: 'read', scope: 'messenger.read', ownerOnly: false,
 		channel: toolChannel, countsAsSend: false, description, input,
 	};
 }
 
-export const extraTools: readonly ToolDefinition[] = [
+export const extraTools: readonly ServiceTool[] = [
 	readTool(
 		'list_conversations',
 		'List Conversations',

@@ -63,7 +63,7 @@ function readElement(context: IExecuteFunctions, itemIndex: number, tool: ToolSc
 		if (part.property === undefined) element = value;
 		else if (value !== undefined) fields[part.property] = value;
 	}
-	if (issues.length > 0) throw invalidInput(tool.name, issues);
+	if (issues.length > 0) throw invalidInput(tool, issues);
 	return element;
 }
 
@@ -76,7 +76,7 @@ function readEntry(context: IExecuteFunctions, itemIndex: number, tool: ToolSche
 		...issue,
 		path: issue.path.startsWith(own) ? `${spec.field}[${itemIndex}]${issue.path.slice(own.length)}` : issue.path,
 	}));
-	if (issues.length > 0) throw invalidInput(tool.name, issues);
+	if (issues.length > 0) throw invalidInput(tool, issues);
 	return { itemIndex, shared, element };
 }
 

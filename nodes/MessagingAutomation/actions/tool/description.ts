@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { CALL_TOOL } from '../operations';
 import {
 	ATTACHMENT_TOOL,
 	BATCHABLE_TOOL_NAMES,
-	CATALOGUE_TOOLS,
 	CSV_TOOL,
+	forTools,
 	LARGE_RESPONSE_TOOLS,
 	PAGINATED_TOOLS,
 	TOOLS_WITH_INPUT,
@@ -14,79 +15,81 @@ import { curatedFields } from './fields/curatedFields';
 const FIELDS_MODE = {
 	name: 'Fields Below',
 	value: 'fields',
-	description: 'Fill in the fields of this tool',
+	description: 'Fill in the fields of this operation',
 };
 const MAPPER_MODE = {
-	name: 'Map From Tool Schema',
+	name: 'Map Each Field',
 	value: 'mapper',
-	description: "Map each field of the tool's live input schema",
+	description: 'Map every field the service lists for this tool',
 };
-const JSON_MODE = { name: 'JSON', value: 'json', description: 'Give the whole input as JSON' };
+const JSON_MODE = { name: 'JSON', value: 'json', description: 'Give the whole input as one JSON object' };
 
 const plainTools = TOOLS_WITH_INPUT.filter((name) => name !== CSV_TOOL && !BATCHABLE_TOOL_NAMES.includes(name));
+const callTool = { show: { resource: ['other'], operation: [CALL_TOOL.value] } };
 
-export const toolOperationDescription: INodeProperties[] = [
+/** Other › Call Another Tool: which tool, by its API name. */
+export const callToolDescription: INodeProperties[] = [
 	{
-		displayName: 'Operation Name or ID',
-		name: 'operation',
+		displayName: 'Tool Name or ID',
+		name: 'toolName',
 		type: 'options',
-		noDataExpression: true,
-		typeOptions: { loadOptionsMethod: 'getOperations', loadOptionsDependsOn: ['resource'] },
-		displayOptions: { hide: { resource: ['webhook'] } },
+		typeOptions: { loadOptionsMethod: 'getOtherTools' },
+		required: true,
 		default: '',
+		displayOptions: callTool,
 		description:
-			'The tool to call. The list shows the tools your API key may use. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			'A tool your API key may use that has no operation of its own here. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 ];
 
 export const toolInputDescription: INodeProperties[] = [
-	{
+	...forTools(plainTools, (displayOptions) => ({
 		displayName: 'Input Mode',
 		name: 'inputMode',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { operation: plainTools } },
+		displayOptions,
 		options: [FIELDS_MODE, JSON_MODE, MAPPER_MODE],
 		default: 'fields',
-	},
-	{
+	})),
+	...forTools(BATCHABLE_TOOL_NAMES, (displayOptions) => ({
 		displayName: 'Input Mode',
 		name: 'inputMode',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { operation: BATCHABLE_TOOL_NAMES } },
+		displayOptions,
 		options: [
 			FIELDS_MODE,
 			{
-				name: 'One Element per Item, Batched',
+				name: 'One per Item, Batched',
 				value: 'batch',
-				description: 'Each input item gives one element; the node sends as few calls as the per-call limit allows, without duplicates',
+				description: 'Each input item gives one entry; the node makes as few calls as the limits allow, without duplicates',
 			},
 			JSON_MODE,
 			MAPPER_MODE,
 		],
 		default: 'batch',
-	},
-	{
+	})),
+	...forTools([CSV_TOOL], (displayOptions) => ({
 		displayName: 'CSV Source',
 		name: 'inputMode',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { operation: [CSV_TOOL] } },
+		displayOptions,
 		options: [
 			{ name: 'Build From Input Items', value: 'csvItems', description: 'One CSV row per input item' },
-			{ name: 'CSV File (Binary)', value: 'csvBinary', description: 'A CSV file in a binary property of each item' },
+			{ name: 'CSV File (Binary)', value: 'csvBinary', description: 'A CSV file in a binary field of each item' },
 			{ name: 'CSV Text', value: 'fields', description: 'CSV text in a field' },
 			JSON_MODE,
 		],
 		default: 'csvItems',
-	},
+	})),
 	{
 		displayName: 'Input Mode',
 		name: 'inputMode',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { hide: { resource: ['webhook'], operation: ['', 'getMe', ...CATALOGUE_TOOLS] } },
+		displayOptions: callTool,
 		options: [MAPPER_MODE, JSON_MODE],
 		default: 'mapper',
 	},
@@ -99,7 +102,7 @@ export const toolInputDescription: INodeProperties[] = [
 		required: true,
 		displayOptions: { show: { inputMode: ['mapper'] } },
 		typeOptions: {
-			loadOptionsDependsOn: ['operation'],
+			loadOptionsDependsOn: ['resource', 'operation', 'toolName'],
 			resourceMapper: {
 				resourceMapperMethod: 'getToolFields',
 				mode: 'add',
@@ -117,83 +120,83 @@ export const toolInputDescription: INodeProperties[] = [
 		default: '{}',
 		displayOptions: { show: { inputMode: ['json'] } },
 		description:
-			'The tool input as a JSON object. It is checked against the tool schema before sending; properties the tool does not accept are refused.',
+			'The input as one JSON object. It is checked before sending; properties the tool does not accept are refused.',
 	},
 	...curatedFields,
-	{
+	...forTools([CSV_TOOL], (displayOptions) => ({
 		displayName: 'Phone',
 		name: 'csvPhone',
 		type: 'string',
 		default: '={{ $json.phone }}',
 		required: true,
-		displayOptions: { show: { operation: [CSV_TOOL], inputMode: ['csvItems'] } },
-		description: 'Phone number of the row (column phone)',
-	},
-	{
+		displayOptions,
+		description: 'Phone number of the row (the phone column)',
+	}), { inputMode: ['csvItems'] }),
+	...forTools([CSV_TOOL], (displayOptions) => ({
 		displayName: 'Opt-In',
 		name: 'csvOptIn',
 		type: 'string',
 		default: '={{ $json.opt_in }}',
-		displayOptions: { show: { operation: [CSV_TOOL], inputMode: ['csvItems'] } },
-		description: 'Declared opt-in of the row (column opt_in), e.g. yes or a date',
-	},
-	{
-		displayName: 'Template Parameters',
+		displayOptions,
+		description: 'Declared opt-in of the row (the opt-in column), such as yes or a date',
+	}), { inputMode: ['csvItems'] }),
+	...forTools([CSV_TOOL], (displayOptions) => ({
+		displayName: 'Template Values',
 		name: 'csvParameters',
 		type: 'string',
 		default: '',
-		displayOptions: { show: { operation: [CSV_TOOL], inputMode: ['csvItems'] } },
+		displayOptions,
 		description:
-			'Values for columns param_1, param_2, ... Separate values with new lines or commas, or give a JSON array (or an expression returning a list).',
-	},
-	{
+			'Values for the template columns, in order. Separate values with new lines or commas, or give a JSON array (or an expression returning a list).',
+	}), { inputMode: ['csvItems'] }),
+	...forTools([CSV_TOOL], (displayOptions) => ({
 		displayName: 'Input Binary Field',
 		name: 'binaryPropertyName',
 		type: 'string',
 		default: 'data',
 		required: true,
-		displayOptions: { show: { operation: [CSV_TOOL], inputMode: ['csvBinary'] } },
-		description: 'Name of the binary property holding the CSV file',
-	},
-	{
+		displayOptions,
+		description: 'Name of the binary field that holds the CSV file',
+	}), { inputMode: ['csvBinary'] }),
+	...forTools(PAGINATED_TOOLS, (displayOptions) => ({
 		displayName: 'Return All',
 		name: 'returnAll',
 		type: 'boolean',
 		default: false,
-		displayOptions: { show: { operation: PAGINATED_TOOLS } },
+		displayOptions,
 		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
+	})),
+	...forTools(PAGINATED_TOOLS, (displayOptions) => ({
 		displayName: 'Limit',
 		name: 'limit',
 		type: 'number',
 		default: 50,
 		typeOptions: { minValue: 1 },
-		displayOptions: { show: { operation: PAGINATED_TOOLS, returnAll: [false] } },
+		displayOptions,
 		description: 'Max number of results to return',
-	},
-	{
+	}), { returnAll: [false] }),
+	...forTools([ATTACHMENT_TOOL], (displayOptions) => ({
 		displayName: 'Download File',
 		name: 'download',
 		type: 'boolean',
 		default: false,
-		displayOptions: { show: { operation: [ATTACHMENT_TOOL] } },
-		description: 'Whether to download the file into a binary property while the 15-minute link is valid (QR channel files only)',
-	},
-	{
+		displayOptions,
+		description: 'Whether to download the file into a binary field while the 15-minute link is valid (QR files only)',
+	})),
+	...forTools([ATTACHMENT_TOOL], (displayOptions) => ({
 		displayName: 'Put Output File in Field',
 		name: 'downloadPropertyName',
 		type: 'string',
 		default: 'data',
-		displayOptions: { show: { operation: [ATTACHMENT_TOOL], download: [true] } },
+		displayOptions,
 		hint: 'The name of the output binary field to put the file in',
-	},
-	{
+	}), { download: [true] }),
+	...forTools(LARGE_RESPONSE_TOOLS, (displayOptions) => ({
 		displayName: 'Simplify',
 		name: 'simplify',
 		type: 'boolean',
 		default: true,
-		displayOptions: { show: { operation: LARGE_RESPONSE_TOOLS } },
+		displayOptions,
 		description: 'Whether to return a simplified version of the response instead of the raw data',
-	},
+	})),
 ];

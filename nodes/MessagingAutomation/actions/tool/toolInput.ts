@@ -3,8 +3,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { ValidationIssue } from '../../../shared/catalogue/validate';
 import { coerceToSchema } from '../../helpers/coerce';
 import { isRecord, schemaFields, type JsonSchema } from '../../helpers/jsonSchema';
-import { MANAGED_FIELDS } from '../toolGroups';
+import { managedFields } from '../toolGroups';
 import type { InputMode } from './fields/curatedFields';
+import { placedFields, planFields } from './fields/layout';
 import { invalidInput, type ToolSchema } from './toolSchema';
 
 /*
@@ -31,15 +32,15 @@ function put(input: Input, issues: ValidationIssue[], name: string, value: unkno
 export function readFields(context: IExecuteFunctions, itemIndex: number, tool: ToolSchema, omit: readonly string[] = []): Input {
 	const input: Input = {};
 	const issues: ValidationIssue[] = [];
-	const fields = schemaFields(tool.schema ?? {}, [...MANAGED_FIELDS, ...omit]);
-	for (const field of fields.filter((candidate) => candidate.required)) {
-		put(input, issues, field.name, context.getNodeParameter(field.name, itemIndex, undefined), field.schema);
-	}
+	const fields = schemaFields(tool.schema ?? {}, [...managedFields(tool), ...omit]);
+	const placed = tool.definition ? placedFields(planFields(tool.definition, fields)) : [];
 	const additional = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	for (const field of fields.filter((candidate) => !candidate.required)) {
-		if (field.name in additional) put(input, issues, field.name, additional[field.name], field.schema);
+	for (const { field, upFront, when } of placed) {
+		if (when && context.getNodeParameter(when.parameter, itemIndex, undefined) !== when.option) continue;
+		if (upFront) put(input, issues, field.name, context.getNodeParameter(field.name, itemIndex, undefined), field.schema);
+		else if (field.name in additional) put(input, issues, field.name, additional[field.name], field.schema);
 	}
-	if (issues.length > 0) throw invalidInput(tool.name, issues);
+	if (issues.length > 0) throw invalidInput(tool, issues);
 	return input;
 }
 
@@ -53,12 +54,12 @@ function readMapper(context: IExecuteFunctions, itemIndex: number, tool: ToolSch
 			? context.getInputData()[itemIndex].json
 			: (context.getNodeParameter('toolInput.value', itemIndex, {}) as IDataObject | null) ?? {};
 	for (const [name, value] of Object.entries(source)) {
-		if ((MANAGED_FIELDS as readonly string[]).includes(name)) continue;
+		if (managedFields(tool).includes(name)) continue;
 		// Fields the live schema no longer names (a stale mapping, an unrelated item field) are not sent.
 		if (properties && !(name in properties)) continue;
 		put(input, issues, name, value, properties?.[name]);
 	}
-	if (issues.length > 0) throw invalidInput(tool.name, issues);
+	if (issues.length > 0) throw invalidInput(tool, issues);
 	return input;
 }
 
@@ -69,10 +70,10 @@ function readJson(context: IExecuteFunctions, itemIndex: number, tool: ToolSchem
 		try {
 			parsed = raw.trim() === '' ? {} : JSON.parse(raw);
 		} catch {
-			throw invalidInput(tool.name, [{ path: 'input', message: 'is not valid JSON' }]);
+			throw invalidInput(tool, [{ path: '', message: 'is not valid JSON' }]);
 		}
 	}
-	if (!isRecord(parsed)) throw invalidInput(tool.name, [{ path: 'input', message: 'must be a JSON object' }]);
+	if (!isRecord(parsed)) throw invalidInput(tool, [{ path: '', message: 'must be a JSON object' }]);
 	return parsed;
 }
 

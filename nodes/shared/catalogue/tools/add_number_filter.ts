@@ -6,6 +6,13 @@ import { writeInput } from '../shapes';
 export const addNumberFilterTool = defineTool({
 	name: 'add_number_filter',
 	displayName: 'Add Number Filter',
+	operation: {
+		value: 'add',
+		name: 'Add',
+		action: 'Add a number filter',
+		summary: 'Add numbers to the include or exclude list (owner keys only)',
+		default: true,
+	},
 	resource: 'numberFilter',
 	access: 'write',
 	ownerOnly: true,
@@ -18,10 +25,11 @@ export const addNumberFilterTool = defineTool({
 		'Give exactly one of phoneNumber or phoneNumbers.',
 	input: writeInput({
 		phoneNumber: filterPhone.optional(),
-		phoneNumbers: list(filterPhone, 1, 100).optional().describe('Several numbers at once, 1-100'),
+		phoneNumbers: list(filterPhone, 1, 100).optional().meta({ title: 'Phone Numbers' }).describe('Several numbers at once, 1-100'),
 		name: chars(1, 120)
 			.optional()
-			.describe('Label for the single phoneNumber')
+			.meta({ title: 'Label' })
+			.describe('Name shown for the single Phone Number')
 			.meta({ examples: ['Support line'] }),
 	}).check(
 		crossFieldRules(

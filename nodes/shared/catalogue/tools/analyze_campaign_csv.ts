@@ -5,6 +5,12 @@ import { chars, integer } from '../formats';
 export const analyzeCampaignCsvTool = defineTool({
 	name: 'analyze_campaign_csv',
 	displayName: 'Analyze Campaign CSV',
+	operation: {
+		value: 'analyzeCsv',
+		name: 'Analyze CSV',
+		action: 'Analyze a recipient CSV',
+		summary: 'Check a recipient list for phone format, duplicates and opt-in',
+	},
 	resource: 'campaign',
 	access: 'read',
 	channel: 'none',
@@ -19,6 +25,7 @@ export const analyzeCampaignCsvTool = defineTool({
 			.meta({ examples: ['phone,opt_in,param_1\n4915112345678,yes,Anna'] }),
 		requiredTemplateVariables: integer(0, 20)
 			.optional()
-			.describe('How many template variables (param_1 ... param_N) each row must fill, 0-20'),
+			.meta({ title: 'Required Template Values' })
+			.describe('How many template values (CSV columns <code>param_1</code>, <code>param_2</code>, ...) each row must fill, 0-20'),
 	}),
 });

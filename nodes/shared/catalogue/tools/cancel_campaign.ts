@@ -5,6 +5,12 @@ import { writeInput } from '../shapes';
 export const cancelCampaignTool = defineTool({
 	name: 'cancel_campaign',
 	displayName: 'Cancel Campaign',
+	operation: {
+		value: 'cancel',
+		name: 'Cancel',
+		action: 'Cancel a campaign',
+		summary: 'Stop a campaign for good; recipients not yet messaged get nothing',
+	},
 	resource: 'campaign',
 	access: 'write',
 	channel: 'business',
@@ -12,6 +18,6 @@ export const cancelCampaignTool = defineTool({
 		'Permanently stops a draft, running or paused campaign; it cannot be resumed. Recipients not yet ' +
 		'messaged are never sent to, but a send already in flight may still finish.',
 	input: writeInput({
-		campaignId: uuid.describe('Campaign to cancel'),
+		campaignId: uuid.meta({ title: 'Campaign ID' }).describe('The campaign to cancel'),
 	}),
 });

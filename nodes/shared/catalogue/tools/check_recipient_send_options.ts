@@ -5,6 +5,12 @@ import { channel, chars, filterPhone } from '../formats';
 export const checkRecipientSendOptionsTool = defineTool({
 	name: 'check_recipient_send_options',
 	displayName: 'Check Recipient Send Options',
+	operation: {
+		value: 'checkRecipient',
+		name: 'Check Recipient',
+		action: 'Check whether a recipient can be messaged',
+		summary: 'Whether a number or chat can get a message now, and on which terms',
+	},
 	resource: 'message',
 	access: 'read',
 	channel: 'input',
@@ -16,7 +22,8 @@ export const checkRecipientSendOptionsTool = defineTool({
 		channel: channel.optional(),
 		conversationId: chars(1, 250)
 			.optional()
-			.describe('Exact conversation id taken from another tool or event')
+			.meta({ title: 'Conversation ID' })
+			.describe('The chat, exactly as a trigger event or another operation gave it')
 			.meta({ examples: ['4915112345678@s.whatsapp.net'] }),
 		phoneNumber: filterPhone.optional(),
 	}),

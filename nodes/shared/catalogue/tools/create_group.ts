@@ -5,6 +5,13 @@ import { groupParticipants, groupToolMetadata, writeInput } from '../shapes';
 export const createGroupTool = defineTool({
 	name: 'create_group',
 	displayName: 'Create Group',
+	operation: {
+		value: 'create',
+		name: 'Create',
+		action: 'Create a group',
+		summary: 'Create a QR group and invite people to it',
+		default: true,
+	},
 	...groupToolMetadata,
 	description:
 		'Creates a group from the QR account and invites 1-50 participants. It does not enable saving ' +
@@ -13,6 +20,6 @@ export const createGroupTool = defineTool({
 		subject: chars(1, 100)
 			.describe('Group name, 1-100 characters')
 			.meta({ examples: ['Project team'] }),
-		participants: groupParticipants.describe('Phone numbers to invite, 1-50'),
+		participants: groupParticipants.meta({ title: 'Participants' }).describe('Phone numbers to invite, 1-50: digits only, international format, no +'),
 	}),
 });

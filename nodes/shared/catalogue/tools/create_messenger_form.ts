@@ -18,6 +18,13 @@ const FORM_CATEGORIES = [
 export const createMessengerFormTool = defineTool({
 	name: 'create_messenger_form',
 	displayName: 'Create Messenger Form',
+	operation: {
+		value: 'create',
+		name: 'Create or Update',
+		action: 'Create or update a form',
+		summary: 'Save a form as a draft, or replace the definition of a draft',
+		default: true,
+	},
 	resource: 'form',
 	access: 'write',
 	channel: 'business',
@@ -29,7 +36,8 @@ export const createMessengerFormTool = defineTool({
 	input: writeInput({
 		form_id: chars(1, 30)
 			.optional()
-			.describe('Existing DRAFT form to replace; omit to create a new form'),
+			.meta({ title: 'Draft Form ID' })
+			.describe('A draft form to replace; leave empty to create a new form'),
 		name: chars(1, 200).describe('Form name, unique on the account, 1-200 characters'),
 		categories: list(z.enum(FORM_CATEGORIES), 1, 3).describe('1-3 form categories'),
 		definition: formDefinition,

@@ -6,6 +6,12 @@ import { writeInput } from '../shapes';
 export const deleteChatTool = defineTool({
 	name: 'delete_chat',
 	displayName: 'Delete Chat',
+	operation: {
+		value: 'delete',
+		name: 'Delete',
+		action: 'Delete a chat',
+		summary: "Remove a QR chat's saved messages and files from the service",
+	},
 	resource: 'chat',
 	access: 'write',
 	ownerOnly: true,
@@ -16,8 +22,9 @@ export const deleteChatTool = defineTool({
 		'person is also skipped (or the group unselected) so new messages are not saved again.',
 	input: writeInput({
 		conversationId: chars(1, 200)
-			.describe('QR conversation id of the chat, e.g. <digits>@s.whatsapp.net or <digits>@g.us')
+			.meta({ title: 'Conversation ID' })
+			.describe('The QR chat, exactly as a trigger event or another operation gave it')
 			.meta({ examples: ['4915112345678@s.whatsapp.net'] }),
-		stopSaving: z.boolean().optional().describe('Also stop saving this chat from now on'),
+		stopSaving: z.boolean().optional().meta({ title: 'Stop Saving' }).describe('Whether to also stop saving this chat from now on'),
 	}),
 });

@@ -13,6 +13,12 @@ const PRICE_CATEGORIES = [
 export const estimateBusinessPriceTool = defineTool({
 	name: 'estimate_business_price',
 	displayName: 'Estimate Business Price',
+	operation: {
+		value: 'estimatePrice',
+		name: 'Estimate Price',
+		action: 'Estimate the price of messages',
+		summary: 'Estimate delivered-message charges from the official rates',
+	},
 	resource: 'businessAccount',
 	access: 'read',
 	channel: 'none',
@@ -30,17 +36,17 @@ export const estimateBusinessPriceTool = defineTool({
 			.describe('Currency code, 3 characters')
 			.meta({ examples: ['EUR'] }),
 		category: z.enum(PRICE_CATEGORIES).describe('Pricing category of the messages'),
-		messages: integer(1, 1_000_000_000).describe('Delivered messages to price, 1-1,000,000,000'),
+		messages: integer(1, 1_000_000_000).meta({ title: 'Messages' }).describe('Delivered messages to price, 1-1,000,000,000'),
 		alreadyDelivered: integer(0, 1_000_000_000)
 			.optional()
 			.describe('Volume already delivered this month for the same category and number'),
 		customerServiceWindow: z
 			.boolean()
 			.optional()
-			.describe('Messages are sent inside the 24-hour customer service window'),
+			.describe('Whether the messages are sent inside the 24-hour customer service window'),
 		freeEntryPointWindow: z
 			.boolean()
 			.optional()
-			.describe('Messages follow a free entry point (click-to-chat ad or page button)'),
+			.describe('Whether the messages follow a free entry point (click-to-chat ad or page button)'),
 	}),
 });

@@ -5,6 +5,12 @@ import { writeInput } from '../shapes';
 export const forwardMessageTool = defineTool({
 	name: 'forward_message',
 	displayName: 'Forward Message',
+	operation: {
+		value: 'forward',
+		name: 'Forward',
+		action: 'Forward a message',
+		summary: 'Forward a saved one-to-one QR message to another person',
+	},
 	resource: 'message',
 	access: 'write',
 	channel: 'qr',
@@ -13,7 +19,7 @@ export const forwardMessageTool = defineTool({
 		'Forwards a stored one-to-one QR message to another person. Counts against the shared QR send ' +
 		'limits (5 per minute, 50 per day per number). Acceptance is not confirmed delivery.',
 	input: writeInput({
-		phoneNumber: sendPhone.describe('Recipient: international format, digits only'),
-		sourceMessageId: messageId.describe('Stored one-to-one message to forward'),
+		phoneNumber: sendPhone.describe("Recipient's phone number: 7-15 digits in international format, without + or spaces"),
+		sourceMessageId: messageId.describe('The saved one-to-one message to forward'),
 	}),
 });

@@ -4,6 +4,12 @@ import { defineTool } from '../defineTool';
 export const getAccountContextTool = defineTool({
 	name: 'get_account_context',
 	displayName: 'Get Account Context',
+	operation: {
+		value: 'getCapabilities',
+		name: 'Get Capabilities',
+		action: 'Get account capabilities',
+		summary: 'Readiness, saved history range and what the account may read and send',
+	},
 	resource: 'account',
 	access: 'read',
 	channel: 'none',

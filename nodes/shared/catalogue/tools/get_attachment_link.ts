@@ -5,6 +5,12 @@ import { messageId } from '../formats';
 export const getAttachmentLinkTool = defineTool({
 	name: 'get_attachment_link',
 	displayName: 'Get Attachment Link',
+	operation: {
+		value: 'getAttachment',
+		name: 'Get Attachment',
+		action: 'Get a message attachment',
+		summary: "Get a 15-minute download link for a message's file, or the file",
+	},
 	resource: 'message',
 	access: 'read',
 	channel: 'qr',
@@ -14,7 +20,8 @@ export const getAttachmentLinkTool = defineTool({
 		'Business file downloads are not available through this tool.',
 	input: z.strictObject({
 		message_id: messageId
-			.describe('Stored message id whose attachment is downloadable')
+			.meta({ title: 'Saved Message ID' })
+			.describe('The saved message whose file is marked as downloadable (its stored message ID in the trigger event)')
 			.meta({ examples: ['msg_01HZX3K9Q2'] }),
 	}),
 });

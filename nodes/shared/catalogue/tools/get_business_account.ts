@@ -4,6 +4,13 @@ import { defineTool } from '../defineTool';
 export const getBusinessAccountTool = defineTool({
 	name: 'get_business_account',
 	displayName: 'Get Business Account',
+	operation: {
+		value: 'get',
+		name: 'Get',
+		action: 'Get the Business account',
+		summary: 'The connected Business sender and its sending state',
+		default: true,
+	},
 	resource: 'businessAccount',
 	access: 'read',
 	channel: 'business',

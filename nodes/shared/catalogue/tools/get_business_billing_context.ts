@@ -4,6 +4,12 @@ import { defineTool } from '../defineTool';
 export const getBusinessBillingContextTool = defineTool({
 	name: 'get_business_billing_context',
 	displayName: 'Get Business Billing Context',
+	operation: {
+		value: 'getBilling',
+		name: 'Get Billing',
+		action: 'Get Business billing details',
+		summary: "Billing currency and the provider's pricing reference",
+	},
 	resource: 'businessAccount',
 	access: 'read',
 	channel: 'business',

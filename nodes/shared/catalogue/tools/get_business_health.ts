@@ -4,6 +4,12 @@ import { defineTool } from '../defineTool';
 export const getBusinessHealthTool = defineTool({
 	name: 'get_business_health',
 	displayName: 'Get Business Health',
+	operation: {
+		value: 'getHealth',
+		name: 'Get Health',
+		action: 'Get Business account health',
+		summary: 'Reviews, verification, quality rating and limits, with suggested fixes',
+	},
 	resource: 'businessAccount',
 	access: 'read',
 	channel: 'business',

@@ -5,6 +5,12 @@ import { integer } from '../formats';
 export const getBusinessMessagingAnalyticsTool = defineTool({
 	name: 'get_business_messaging_analytics',
 	displayName: 'Get Business Messaging Analytics',
+	operation: {
+		value: 'getAnalytics',
+		name: 'Get Messaging Analytics',
+		action: 'Get messaging analytics',
+		summary: 'Sent and delivered message counts for up to 90 days',
+	},
 	resource: 'businessAccount',
 	access: 'read',
 	channel: 'business',

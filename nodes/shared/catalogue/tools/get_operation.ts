@@ -7,7 +7,26 @@ import { chars, idempotencyKey } from '../formats';
 export const getOperationTool = defineTool({
 	name: 'get_operation',
 	displayName: 'Get Operation',
+	operation: {
+		value: 'getOperation',
+		name: 'Get Operation Outcome',
+		action: 'Get the outcome of an operation',
+		summary: 'Whether an uncertain write succeeded, failed or is still pending',
+	},
 	resource: 'other',
+	layout: {
+		choices: [
+			{
+				parameter: 'lookUpBy',
+				displayName: 'Look Up By',
+				description: 'Which identifier of the earlier call you have',
+				options: [
+					{ field: 'operation_id', name: 'Operation ID', description: 'From an uncertain error or a write result' },
+					{ field: 'idempotencyKey', name: 'Idempotency Key', description: 'The idempotency key the call used' },
+				],
+			},
+		],
+	},
 	access: 'read',
 	channel: 'none',
 	description:
@@ -18,11 +37,13 @@ export const getOperationTool = defineTool({
 		.strictObject({
 			operation_id: chars(1, 250)
 				.optional()
-				.describe('Operation id from an outcome_unknown error or a write result')
+				.meta({ title: 'Operation ID' })
+				.describe('The operation ID from an uncertain error or from a write result')
 				.meta({ examples: ['op_01HZX3K9Q2'] }),
 			idempotencyKey: idempotencyKey
 				.optional()
-				.describe('Idempotency key the uncertain write used'),
+				.meta({ title: 'Idempotency Key' })
+				.describe('The idempotency key the uncertain write used'),
 		})
 		.check(crossFieldRules(oneOf(['operation_id', 'idempotencyKey'], { exclusive: false }))),
 });

@@ -7,7 +7,26 @@ import { idempotencyKey, messageId } from '../formats';
 export const getSendStatusTool = defineTool({
 	name: 'get_send_status',
 	displayName: 'Get Send Status',
+	operation: {
+		value: 'getStatus',
+		name: 'Get Status',
+		action: 'Get the status of a message',
+		summary: 'Whether a sent message was accepted, sent, delivered, read or failed',
+	},
 	resource: 'message',
+	layout: {
+		choices: [
+			{
+				parameter: 'lookUpBy',
+				displayName: 'Look Up By',
+				description: 'Which identifier of the earlier call you have',
+				options: [
+					{ field: 'message_id', name: 'Message ID', description: 'As Send returned it' },
+					{ field: 'idempotencyKey', name: 'Idempotency Key', description: 'The idempotency key the call used' },
+				],
+			},
+		],
+	},
 	access: 'read',
 	channel: 'none',
 	description:
@@ -16,8 +35,8 @@ export const getSendStatusTool = defineTool({
 		'or a timeout. QR sends report no delivery ticks, so accepted or sent is as far as they go.',
 	input: z
 		.strictObject({
-			message_id: messageId.optional().describe('Message id returned by send_message'),
-			idempotencyKey: idempotencyKey.optional().describe('Idempotency key the send used'),
+			message_id: messageId.optional().describe('The message ID that Send returned'),
+			idempotencyKey: idempotencyKey.optional().meta({ title: 'Idempotency Key' }).describe('The idempotency key the send used'),
 		})
 		.check(crossFieldRules(oneOf(['message_id', 'idempotencyKey'], { exclusive: false }))),
 });

@@ -25,7 +25,50 @@ const TEMPLATE_ONLY_FIELDS = [
 export const sendMessageTool = defineTool({
 	name: 'send_message',
 	displayName: 'Send Message',
+	operation: {
+		value: 'send',
+		name: 'Send',
+		action: 'Send a message',
+		summary: 'Send a text or an approved template to a number or a chat',
+		default: true,
+	},
 	resource: 'message',
+	layout: {
+		primary: ['channel'],
+		choices: [
+			{
+				parameter: 'sendTo',
+				displayName: 'To',
+				description: 'Who gets the message',
+				options: [
+					{ field: 'phoneNumber', name: 'Phone Number', description: 'A phone number, for a one-to-one chat' },
+					{
+						field: 'conversationId',
+						name: 'Conversation',
+						description: 'An existing chat, one-to-one or group, by its conversation ID',
+					},
+				],
+			},
+			{
+				parameter: 'messageType',
+				displayName: 'Message Type',
+				description: 'Free text, or an approved Business template',
+				options: [
+					{
+						field: 'text',
+						name: 'Text',
+						description: "On Business, only within 24 hours of the customer's last message",
+					},
+					{
+						field: 'templateName',
+						name: 'Template',
+						description: 'An approved Business template, at any time',
+						with: TEMPLATE_ONLY_FIELDS,
+					},
+				],
+			},
+		],
+	},
 	access: 'write',
 	channel: 'input',
 	countsAsSend: true,
@@ -40,28 +83,28 @@ export const sendMessageTool = defineTool({
 	input: z
 		.strictObject({
 			channel: channel.optional(),
-			phoneNumber: sendPhone.optional().describe('Recipient in international format, digits only'),
+			phoneNumber: sendPhone.optional().describe("Recipient's phone number: 7-15 digits in international format, without + or spaces"),
 			conversationId: chars(1, 250)
 				.optional()
-				.describe(
-					'Existing conversation (one-to-one or group) to write into, exactly as another tool or event gave it',
-				)
+				.meta({ title: 'Conversation ID' })
+				.describe('An existing chat (one-to-one or group), exactly as a trigger event or another operation gave it')
 				.meta({ examples: ['120363025246125486@g.us'] }),
-			text: chars(1, 4096).optional().describe('Message text, 1-4096 characters'),
+			text: chars(1, 4096).optional().meta({ title: 'Text' }).describe('Message text, 1-4096 characters'),
 			templateName: templateName
 				.optional()
-				.describe(
-					'Approved Business template to send instead of text: lowercase letters, digits, underscores',
-				),
+				.meta({ title: 'Template Name' })
+				.describe('An approved Business template: lowercase letters, digits and underscores'),
 			templateLanguage: templateLanguage.optional(),
 			templateParameters: templateParameters.optional(),
 			recipientOptInConfirmed: z
 				.literal(true)
 				.optional()
-				.describe('Must be true when sending a template: you confirm the recipient opted in'),
+				.meta({ title: 'Recipient Opted In' })
+				.describe('Whether you confirm the recipient opted in to messages from you; must be on to send a template'),
 			replyToMessageId: messageId
 				.optional()
-				.describe('Message to quote as the one this replies to'),
+				.meta({ title: 'Reply To Message ID' })
+				.describe('A message to quote, so this one reads as its reply'),
 			idempotencyKey: idempotencyKey
 				.optional()
 				.describe(

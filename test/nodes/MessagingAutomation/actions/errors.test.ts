@@ -59,7 +59,7 @@ describe('errors of the API, as the node reports them', () => {
 	});
 
 	it('unknown_tool for a tool the key cannot use', async () => {
-		const error = await failingItem({ resource: 'other', operation: 'teleport_message', inputMode: 'json', jsonInput: '{}' });
+		const error = await failingItem({ resource: 'other', operation: 'callTool', toolName: 'teleport_message', inputMode: 'json', jsonInput: '{}' });
 		expect(error).toMatchObject({ code: 'unknown_tool', httpCode: 404 });
 	});
 
@@ -104,7 +104,7 @@ describe('errors of the API, as the node reports them', () => {
 		const notMine = await failingItem(fieldsParameters('edit_message', { targetMessageId: 'nope', text: 'x' }));
 		expect(notMine).toMatchObject({ code: 'tool_error', httpCode: 422, requestId: expect.stringMatching(/^req_/) });
 		h.sandbox.faults.add({ tool: 'get_business_health', kind: 'toolError503', times: 10 });
-		const result = await h.run({ parameters: { resource: 'businessAccount', operation: 'get_business_health' }, continueOnFail: true });
+		const result = await h.run({ parameters: { resource: 'businessAccount', operation: 'getHealth' }, continueOnFail: true });
 		expect(result.json[0].error).toMatchObject({ code: 'tool_error', httpCode: 503 });
 		expect(result.calls.filter((call) => call.tool === 'get_business_health')).toHaveLength(5);
 	});

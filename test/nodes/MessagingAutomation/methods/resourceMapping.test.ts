@@ -1,20 +1,22 @@
 import { describe, expect, it } from 'vitest';
 
 import { getToolFields } from '../../../../nodes/MessagingAutomation/methods/resourceMapping';
-import { useHarness } from '../harness';
+import { operationOf, useHarness } from '../harness';
 
 /* Resource-mapper fields from a tool's live JSON Schema. */
 
 const h = useHarness({}, { resetEach: false });
 
-const fieldsOf = async (operation: string) => await getToolFields.call(h.loadOptions({ resource: 'message', operation, inputMode: 'mapper' }));
+const fieldsOf = async (tool: string) => await getToolFields.call(h.loadOptions({ ...operationOf(tool), inputMode: 'mapper' }));
+const callTool = async (toolName: string) =>
+	await getToolFields.call(h.loadOptions({ resource: 'other', operation: 'callTool', toolName, inputMode: 'mapper' }));
 
 describe('resource mapper fields', () => {
 	it('map types, required fields and enums; the idempotency key is the node\'s to set', async () => {
 		const { fields } = await fieldsOf('send_message');
 		const byId = Object.fromEntries(fields.map((field) => [field.id, field]));
 		expect(Object.keys(byId)).not.toContain('idempotencyKey');
-		expect(byId.channel).toMatchObject({ type: 'options', required: false, options: [{ name: 'QR', value: 'qr' }, { name: 'Business', value: 'business' }] });
+		expect(byId.channel).toMatchObject({ type: 'options', required: false, options: [{ name: 'Business', value: 'business' }, expect.objectContaining({ name: 'QR (Personal Number)', value: 'qr' })] });
 		expect(byId.recipientOptInConfirmed).toMatchObject({ type: 'boolean' });
 		expect(byId.templateParameters).toMatchObject({ type: 'array' });
 		expect(byId.text).toMatchObject({ type: 'string', displayName: 'Text' });
@@ -41,8 +43,13 @@ describe('resource mapper fields', () => {
 	it('fall back to the catalogue offline, and say so when nothing is known', async () => {
 		h.engine.credentialsHelper.set('messagingAutomationApi', { apiKey: 'k', baseUrl: 'http://127.0.0.1:9', authScheme: 'bearer' });
 		expect((await fieldsOf('create_group')).fields.map((field) => field.id)).toEqual(['subject', 'participants']);
-		const unknown = await fieldsOf('get_messages');
+		const unknown = await callTool('teleport_message');
 		expect(unknown.fields).toEqual([]);
 		expect(unknown.emptyFieldsNotice).toMatch(/JSON input mode/);
+	});
+
+	it('follow the tool chosen under Call Another Tool', async () => {
+		const { fields } = await callTool('search_messages');
+		expect(fields.map((field) => field.id)).toContain('query');
 	});
 });

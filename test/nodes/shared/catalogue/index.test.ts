@@ -3,7 +3,7 @@ import { catalogue, findTool } from '../../../../nodes/shared/catalogue';
 import { SPEC_ROWS, SPEC_TABLE_TOOLS } from './specTable';
 
 const ASSUMED_TOOLS = ['get_operation', 'get_send_status', 'send_message'];
-/** Named by the spec without shapes: the node drives them from the live JSON Schema instead. */
+/** Named by the spec without shapes: the node assumes them and checks input against the live schema only. */
 const SHAPELESS_TOOLS = [
 	'list_conversations',
 	'get_messages',
@@ -21,13 +21,22 @@ const names = (predicate: (tool: (typeof catalogue)[number]) => boolean) =>
 
 describe('catalogue', () => {
 	it('holds every tool of the spec table plus send_message, get_operation and get_send_status', () => {
-		expect(catalogue.map((tool) => tool.name).sort()).toEqual(
-			[...SPEC_TABLE_TOOLS, ...ASSUMED_TOOLS].sort(),
-		);
+		expect(names((tool) => !tool.shapeAssumed)).toEqual([...SPEC_TABLE_TOOLS, ...ASSUMED_TOOLS].sort());
 	});
 
-	it('leaves out the tools whose request shape the spec does not show', () => {
-		for (const name of SHAPELESS_TOOLS) expect(findTool(name), name).toBeUndefined();
+	it('marks the tools whose request shape the spec does not show as assumed, and only those', () => {
+		expect(names((tool) => tool.shapeAssumed === true)).toEqual([...SHAPELESS_TOOLS].sort());
+		for (const name of SHAPELESS_TOOLS) expect(findTool(name)?.access, name).toBe('read');
+	});
+
+	it('gives every tool an operation of its own, one default per resource', () => {
+		const seen = new Set(catalogue.map((tool) => `${tool.resource}/${tool.operation.value}`));
+		expect(seen.size).toBe(catalogue.length);
+		const resources = new Set(catalogue.map((tool) => tool.resource));
+		for (const resource of resources) {
+			const defaults = catalogue.filter((tool) => tool.resource === resource && tool.operation.default);
+			expect(defaults.length, resource).toBeLessThanOrEqual(1);
+		}
 	});
 
 	it('finds entries by API name only', () => {
@@ -113,7 +122,7 @@ describe('catalogue', () => {
 		expect(new Set(catalogue.map((tool) => tool.displayName)).size).toBe(catalogue.length);
 		for (const tool of catalogue) {
 			expect(tool.displayName, tool.name).toMatch(/^[A-Z][A-Za-z ]+$/);
-			expect(tool.description.length, tool.name).toBeGreaterThan(80);
+			expect(tool.description.length, tool.name).toBeGreaterThan(tool.shapeAssumed ? 40 : 80);
 			expect(tool.description, tool.name).toMatch(/\.$/);
 		}
 	});

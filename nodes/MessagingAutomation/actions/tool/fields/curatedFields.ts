@@ -1,25 +1,22 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { catalogue } from '../../../../shared/catalogue';
-import type { ToolDefinition } from '../../../../shared/catalogue/types';
-import { asSchema, unwrap, type SchemaField } from '../../../helpers/jsonSchema';
+import type { FieldChoice, ToolDefinition } from '../../../../shared/catalogue/types';
+import { asSchema, unwrap } from '../../../helpers/jsonSchema';
 import { capitalize, humanize, singular } from '../../../helpers/naming';
-import { BATCHABLE_TOOL_NAMES, catalogueFields, CSV_TOOL } from '../../toolGroups';
+import { BATCHABLE_TOOL_NAMES, catalogueFields, CSV_TOOL, showForTool } from '../../toolGroups';
 import { fieldProperty } from './fieldProperty';
+import { planFields, type PlacedField } from './layout';
 
 /*
- * The "Fields" input mode of every catalogue tool, generated from its schema: required fields
- * as parameters of their own, optional ones in an "Additional Fields" collection. In the
- * batched mode the list being split is replaced by one element per input item.
+ * The "Fields" input mode of every catalogue tool, generated from its schema and layout: required
+ * fields and the tool's chosen few up front, the rest under "Additional Fields". In the batched
+ * mode the list being split is replaced by one element per input item.
  */
 
 export type InputMode = 'fields' | 'batch' | 'mapper' | 'json' | 'csvItems' | 'csvBinary';
 
 const CSV_SOURCE_MODES: InputMode[] = ['fields', 'csvItems', 'csvBinary'];
-
-function showFor(tool: ToolDefinition, modes: InputMode[]): INodeProperties['displayOptions'] {
-	return { show: { resource: [tool.resource], operation: [tool.name], inputMode: modes } };
-}
 
 /** Modes in which a required field of `tool` is asked for. */
 function requiredFieldModes(tool: ToolDefinition, field: string): InputMode[] {
@@ -32,7 +29,31 @@ function optionalFieldModes(tool: ToolDefinition): InputMode[] {
 	return tool.name === CSV_TOOL ? CSV_SOURCE_MODES : ['fields'];
 }
 
-function additionalFields(tool: ToolDefinition, fields: SchemaField[]): INodeProperties[] {
+function upFrontField(tool: ToolDefinition, placed: PlacedField): INodeProperties {
+	const { field } = placed;
+	const modes = field.required ? requiredFieldModes(tool, field.name) : optionalFieldModes(tool);
+	const extra = placed.when ? { [placed.when.parameter]: [placed.when.option] } : {};
+	return fieldProperty(field.name, field.schema, {
+		required: placed.required,
+		displayOptions: showForTool(tool, { inputMode: modes, ...extra }),
+	});
+}
+
+function choiceSelector(tool: ToolDefinition, choice: FieldChoice): INodeProperties {
+	const initial = choice.options[0].field;
+	return {
+		displayName: choice.displayName,
+		name: choice.parameter,
+		type: 'options',
+		noDataExpression: true,
+		options: choice.options.map((option) => ({ name: option.name, value: option.field, description: option.description })),
+		default: initial,
+		description: choice.description,
+		displayOptions: showForTool(tool, { inputMode: optionalFieldModes(tool) }),
+	};
+}
+
+function additionalFields(tool: ToolDefinition, fields: PlacedField[]): INodeProperties[] {
 	if (fields.length === 0) return [];
 	return [
 		{
@@ -41,9 +62,9 @@ function additionalFields(tool: ToolDefinition, fields: SchemaField[]): INodePro
 			type: 'collection',
 			placeholder: 'Add Field',
 			default: {},
-			displayOptions: showFor(tool, optionalFieldModes(tool)),
+			displayOptions: showForTool(tool, { inputMode: optionalFieldModes(tool) }),
 			options: fields
-				.map((field) => fieldProperty(field.name, field.schema))
+				.map(({ field }) => fieldProperty(field.name, field.schema))
 				.sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		},
 	];
@@ -60,7 +81,7 @@ function batchElementFields(tool: ToolDefinition): INodeProperties[] {
 	const list = catalogueFields(tool).find((field) => field.name === listField);
 	if (!listField || !list) return [];
 	const element = unwrap(asSchema(unwrap(list.schema).items));
-	const displayOptions = showFor(tool, ['batch']);
+	const displayOptions = showForTool(tool, { inputMode: ['batch'] });
 	if (!element.properties) {
 		const name = singular(listField);
 		return [
@@ -85,16 +106,11 @@ function batchElementFields(tool: ToolDefinition): INodeProperties[] {
 }
 
 function toolFields(tool: ToolDefinition): INodeProperties[] {
-	const fields = catalogueFields(tool);
-	const required = fields
-		.filter((field) => field.required)
-		.map((field) =>
-			fieldProperty(field.name, field.schema, {
-				required: true,
-				displayOptions: showFor(tool, requiredFieldModes(tool, field.name)),
-			}),
-		);
-	return [...required, ...additionalFields(tool, fields.filter((field) => !field.required)), ...batchElementFields(tool)];
+	const plan = planFields(tool, catalogueFields(tool));
+	const upFront = plan.upFront.map((entry) =>
+		entry.kind === 'choice' ? choiceSelector(tool, entry.choice) : upFrontField(tool, entry.placed),
+	);
+	return [...upFront, ...batchElementFields(tool), ...additionalFields(tool, plan.additional)];
 }
 
 export const curatedFields: INodeProperties[] = catalogue.flatMap(toolFields);

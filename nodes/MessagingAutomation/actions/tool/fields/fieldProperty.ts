@@ -17,12 +17,24 @@ import { humanize } from '../../../helpers/naming';
  * never described twice.
  */
 
-function optionName(value: string): string {
-	return value === value.toUpperCase() ? value : humanize(value);
+/** Names and descriptions a schema gives its enum values (`optionLabels` in the catalogue's metadata). */
+type OptionLabels = Record<string, { name: string; description?: string }>;
+
+/** Options in Title Case ("SIGN_UP" reads "Sign Up"), sorted as n8n sorts its own. */
+export function enumOptions(values: readonly string[], labels: OptionLabels = {}): INodePropertyOptions[] {
+	return values
+		.map((value) => {
+			const label = labels[value];
+			const option: INodePropertyOptions = { name: label?.name ?? humanize(value), value };
+			if (label?.description) option.description = label.description;
+			return option;
+		})
+		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export function enumOptions(values: readonly string[]): INodePropertyOptions[] {
-	return values.map((value) => ({ name: optionName(value), value }));
+export function schemaOptions(schema: JsonSchema): INodePropertyOptions[] {
+	const labels = (schema as { optionLabels?: OptionLabels }).optionLabels;
+	return enumOptions(stringEnum(schema) ?? [], labels);
 }
 
 function range(min: number | undefined, max: number | undefined): string | undefined {
@@ -58,7 +70,7 @@ export function describeField(schema: JsonSchema, kind: FieldKind = fieldKind(sc
 	const rule = ruleSummary(schema);
 	const parts = [base];
 	// The catalogue often states the bound already ("up to 20, each 1-1024 characters").
-	const bound = rule?.match(/\d[\d-]*/)?.[0];
+	const bound = rule?.match(/\d+/g)?.at(-1);
 	if (rule && !(bound && base.replace(/,/g, '').includes(bound))) parts.push(`${rule}.`);
 	if (kind === 'stringList') parts.push(LIST_HINT);
 	return parts
@@ -80,13 +92,18 @@ export interface FieldPropertyOptions {
 	displayOptions?: INodeProperties['displayOptions'];
 }
 
+/** What the editor calls the field of schema property `name`; errors name it the same way. */
+export function fieldLabel(name: string, raw: JsonSchema | undefined): string {
+	return (raw && unwrap(raw).title) ?? humanize(name);
+}
+
 /** The n8n parameter for schema property `name`. */
 export function fieldProperty(name: string, raw: JsonSchema, options: FieldPropertyOptions = {}): INodeProperties {
 	const schema = unwrap(raw);
 	const kind = fieldKind(schema);
 	const example = exampleValue(schema);
 	const property: INodeProperties = {
-		displayName: options.displayName ?? schema.title ?? humanize(name),
+		displayName: options.displayName ?? fieldLabel(name, schema),
 		name: options.parameterName ?? name,
 		type: 'string',
 		default: '',
@@ -97,15 +114,14 @@ export function fieldProperty(name: string, raw: JsonSchema, options: FieldPrope
 
 	switch (kind) {
 		case 'options': {
-			const values = stringEnum(schema) ?? [];
 			property.type = 'options';
-			property.options = enumOptions(values);
-			property.default = typeof schema.default === 'string' ? schema.default : (values[0] ?? '');
+			property.options = schemaOptions(schema);
+			property.default = typeof schema.default === 'string' ? schema.default : (stringEnum(schema)?.[0] ?? '');
 			break;
 		}
 		case 'optionsList':
 			property.type = 'multiOptions';
-			property.options = enumOptions(stringEnum(unwrap(schema.items ?? {})) ?? []);
+			property.options = schemaOptions(unwrap(schema.items ?? {}));
 			property.default = [];
 			break;
 		case 'dateTime':
@@ -123,11 +139,13 @@ export function fieldProperty(name: string, raw: JsonSchema, options: FieldPrope
 			break;
 		case 'boolean':
 			property.type = 'boolean';
-			property.default = schema.default === true || schema.const === true;
+			property.default = schema.default === true;
 			break;
 		case 'json':
+			// An example as the default would be sent as if it were real data; it goes in the description.
 			property.type = 'json';
-			property.default = JSON.stringify(example, null, 2);
+			property.default = primaryType(schema) === 'array' ? '[]' : '{}';
+			property.description = `${property.description} Example: ${JSON.stringify(example)}`.trim();
 			break;
 		default:
 			property.default = stringDefault(schema);

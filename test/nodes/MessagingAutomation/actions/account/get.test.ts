@@ -7,7 +7,7 @@ const h = useHarness({}, { resetEach: false });
 
 describe('Account > Get', () => {
 	it('answers GET /api/v1/me once per input item', async () => {
-		const result = await h.run({ parameters: { resource: 'account', operation: 'getMe' } }, [{}, {}]);
+		const result = await h.run({ parameters: { resource: 'account', operation: 'get' } }, [{}, {}]);
 		expect(result.error).toBeUndefined();
 		expect(result.json).toHaveLength(2);
 		expect(result.json[0]).toMatchObject({
@@ -25,7 +25,7 @@ describe('Account > Get', () => {
 	});
 
 	it('reports the account context tool under the same resource', async () => {
-		const result = await h.run({ parameters: { resource: 'account', operation: 'get_account_context', simplify: false } });
+		const result = await h.run({ parameters: { resource: 'account', operation: 'getCapabilities', simplify: false } });
 		expect(result.json[0]).toMatchObject({ account: { id: DEMO.accountId }, capabilities: { read: true, send: true } });
 	});
 });

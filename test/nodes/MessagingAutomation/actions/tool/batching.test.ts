@@ -22,7 +22,7 @@ async function newCampaign(): Promise<string> {
 
 const recipientsBatch = (campaignId: string): INodeParameters => ({
 	resource: 'campaign',
-	operation: 'add_campaign_recipients',
+	operation: 'addRecipients',
 	inputMode: 'batch',
 	campaignId,
 	batchPhoneNumber: '={{ $json.phone }}',
@@ -84,7 +84,7 @@ describe('batched recipients', () => {
 		const items = [recipient(0), recipient(1), recipient(2), { ...recipient(3), phone: '0049 170' }];
 		const result = await h.run({ parameters: recipientsBatch(campaignId) }, items);
 		expect(result.error?.message).toBe(
-			'Invalid input for add_campaign_recipients: recipients[3].phoneNumber must be 7-15 digits, first digit not 0. Nothing was sent.',
+			'Recipients[3] › Phone Number must be 7-15 digits, first digit not 0. Nothing was sent.',
 		);
 		expect(result.calls).toEqual([]);
 	});
@@ -94,7 +94,7 @@ describe('batched recipients', () => {
 		const parameters = { ...recipientsBatch(campaignId), options: { idempotencyKey: 'no spaces allowed' } };
 		const result = await h.run({ parameters }, [recipient(0), recipient(1)]);
 		expect(result.error?.message).toBe(
-			"Invalid input for add_campaign_recipients: idempotencyKey must be 8-128 characters from letters, digits, '.', '_', ':' and '-'. Nothing was sent.",
+			"Idempotency Key must be 8-128 characters from letters, digits, '.', '_', ':' and '-'. Nothing was sent.",
 		);
 		expect(result.calls).toEqual([]);
 	});
@@ -112,7 +112,7 @@ describe('batched recipients', () => {
 
 describe('batched numbers and participants', () => {
 	it('250 filter numbers take 3 calls of at most 100', async () => {
-		const parameters: INodeParameters = { resource: 'numberFilter', operation: 'add_number_filter', inputMode: 'batch', batchValue: '={{ $json.phone }}' };
+		const parameters: INodeParameters = { resource: 'numberFilter', operation: 'add', inputMode: 'batch', batchValue: '={{ $json.phone }}' };
 		const items = Array.from({ length: 250 }, (_, index) => ({ phone: `+49 30 ${String(index).padStart(7, '0')}` }));
 		const result = await h.run({ parameters }, items);
 		expect(result.error).toBeUndefined();
@@ -122,7 +122,7 @@ describe('batched numbers and participants', () => {
 	it('120 group participants take 3 calls of at most 50', async () => {
 		const parameters: INodeParameters = {
 			resource: 'group',
-			operation: 'add_group_participants',
+			operation: 'addParticipants',
 			inputMode: 'batch',
 			jid: DEMO.adminGroup.jid,
 			batchValue: '={{ $json.participant }}',

@@ -13,7 +13,7 @@ const h = useHarness();
 
 const fromItems: INodeParameters = {
 	resource: 'campaign',
-	operation: 'analyze_campaign_csv',
+	operation: 'analyzeCsv',
 	inputMode: 'csvItems',
 	csvPhone: '={{ $json.phone }}',
 	csvOptIn: '={{ $json.opt_in }}',
@@ -59,7 +59,7 @@ describe('CSV analysis', () => {
 		const lines = Array.from({ length: 700 }, (_, index) => `4917${String(index).padStart(8, '0')},yes,${long}`);
 		lines[650] = `4917${String(5).padStart(8, '0')},yes,${long}`;
 		const csv = ['phone,opt_in,param_1', ...lines].join('\n');
-		const parameters: INodeParameters = { resource: 'campaign', operation: 'analyze_campaign_csv', inputMode: 'fields', csv, simplify: false };
+		const parameters: INodeParameters = { resource: 'campaign', operation: 'analyzeCsv', inputMode: 'fields', csv, simplify: false };
 		const result = await h.run({ parameters });
 		expect(result.error).toBeUndefined();
 		const sizes = result.calls.map((call) => (call.input as { csv: string }).csv.length);
@@ -75,13 +75,13 @@ describe('CSV analysis', () => {
 			json: {},
 			binary: { data: { data: Buffer.from(csv).toString('base64'), mimeType: 'text/csv', fileName: 'list.csv' } },
 		};
-		const result = await h.run({ parameters: { resource: 'campaign', operation: 'analyze_campaign_csv', inputMode: 'csvBinary' } }, [item]);
+		const result = await h.run({ parameters: { resource: 'campaign', operation: 'analyzeCsv', inputMode: 'csvBinary' } }, [item]);
 		expect(result.error).toBeUndefined();
 		expect(result.json[0]).toMatchObject({ rows: 2, valid_rows: 2 });
 	});
 
 	it('takes CSV text, one analysis per item', async () => {
-		const parameters: INodeParameters = { resource: 'campaign', operation: 'analyze_campaign_csv', inputMode: 'fields', csv: '={{ $json.csv }}' };
+		const parameters: INodeParameters = { resource: 'campaign', operation: 'analyzeCsv', inputMode: 'fields', csv: '={{ $json.csv }}' };
 		const result = await h.run({ parameters }, [{ csv: 'phone,opt_in\n4915112345678,yes' }, { csv: 'phone,opt_in\n0,yes' }]);
 		expect(result.json.map((json) => json.valid_rows)).toEqual([1, 0]);
 		expect(result.output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);

@@ -56,7 +56,7 @@ describe('idempotency keys', () => {
 		const result = await h.run({ parameters }, items);
 		expect(result.calls.map((call) => call.idempotencyKey)).toEqual(['order-1042', 'order-1043']);
 		const invalid = await h.run({ parameters: { ...reply, options: { idempotencyKey: 'short' } } }, [event('evt_z')]);
-		expect(invalid.error?.message).toMatch(/idempotencyKey must be 8-128 characters/);
+		expect(invalid.error?.message).toMatch(/Idempotency Key must be 8-128 characters/);
 		expect(invalid.calls).toEqual([]);
 	});
 

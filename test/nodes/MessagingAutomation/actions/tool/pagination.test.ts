@@ -15,7 +15,7 @@ beforeAll(async () => {
 
 const listJson = (input: object, rest: INodeParameters = {}): INodeParameters => ({
 	resource: 'chat',
-	operation: 'list_conversations',
+	operation: 'getAll',
 	inputMode: 'json',
 	jsonInput: JSON.stringify(input),
 	...rest,
@@ -46,7 +46,7 @@ describe('Return All and Limit', () => {
 	it('Simplify keeps the fields of a message a workflow needs', async () => {
 		const parameters: INodeParameters = {
 			resource: 'message',
-			operation: 'search_messages',
+			operation: 'search',
 			inputMode: 'json',
 			jsonInput: '{"query":"Hello number"}',
 			limit: 3,

@@ -14,12 +14,12 @@ import { fieldsParameters, mapperValue, useHarness } from '../../harness';
 const h = useHarness();
 
 async function searchFields(): Promise<ResourceMapperFields> {
-	return await getToolFields.call(h.loadOptions({ resource: 'message', operation: 'search_messages', inputMode: 'mapper' }));
+	return await getToolFields.call(h.loadOptions({ resource: 'message', operation: 'search', inputMode: 'mapper' }));
 }
 
 const searchJson = (json: IDataObject | string): INodeParameters => ({
 	resource: 'message',
-	operation: 'search_messages',
+	operation: 'search',
 	inputMode: 'json',
 	jsonInput: typeof json === 'string' ? json : JSON.stringify(json),
 	returnAll: true,
@@ -29,27 +29,28 @@ describe('validation before any request', () => {
 	it('names the field and the rule, and sends nothing (fields mode)', async () => {
 		const result = await h.run({ parameters: fieldsParameters('send_message', { channel: 'qr', phoneNumber: '0151 234', text: 'Hi' }) });
 		expect(result.error?.message).toBe(
-			'Invalid input for send_message: phoneNumber must be 7-15 digits, first digit not 0. Nothing was sent.',
+			'Phone Number must be 7-15 digits, first digit not 0. Nothing was sent.',
 		);
 		expect(result.calls).toEqual([]);
 	});
 
 	it('checks cross-field rules of the catalogue', async () => {
-		const result = await h.run({ parameters: fieldsParameters('send_message', { channel: 'qr', text: 'No recipient' }) });
-		expect(result.error?.message).toMatch(/phoneNumber is required unless conversationId is given/);
+		const parameters = { resource: 'message', operation: 'send', inputMode: 'json', jsonInput: JSON.stringify({ channel: 'qr', text: 'No recipient' }) };
+		const result = await h.run({ parameters });
+		expect(result.error?.message).toMatch(/Phone Number is required unless Conversation ID is given/);
 		expect(result.calls).toEqual([]);
 	});
 
 	it('refuses properties the tool does not accept (JSON mode), naming them', async () => {
 		const parameters: INodeParameters = {
 			resource: 'message',
-			operation: 'send_message',
+			operation: 'send',
 			inputMode: 'json',
 			jsonInput: JSON.stringify({ channel: 'qr', phoneNumber: DEMO.alice.phone, text: 'Hi', priority: 'high' }),
 		};
 		const result = await h.run({ parameters, continueOnFail: true });
 		expect(result.json[0].error).toMatchObject({ code: 'input_validation', field: 'priority' });
-		expect(String((result.json[0].error as IDataObject).message)).toMatch(/priority is not an accepted property/);
+		expect(String((result.json[0].error as IDataObject).message)).toMatch(/"priority" is not an accepted property/);
 		expect(result.calls).toEqual([]);
 	});
 
@@ -80,10 +81,8 @@ describe('tools only the live service describes', () => {
 			['query', 'string', true],
 			['conversationId', 'string', false],
 			['channel', 'options', false],
-			['cursor', 'string', false],
-			['limit', 'number', false],
 		]);
-		expect(fields.find((field) => field.id === 'channel')?.options?.map((option) => option.value)).toEqual(['qr', 'business']);
+		expect(fields.find((field) => field.id === 'channel')?.options?.map((option) => option.value)).toEqual(['business', 'qr']);
 	});
 
 	it('runs from the resource mapper; fields the schema does not name are not sent', async () => {
@@ -91,7 +90,7 @@ describe('tools only the live service describes', () => {
 		const result = await h.run({
 			parameters: {
 				resource: 'message',
-				operation: 'search_messages',
+				operation: 'search',
 				inputMode: 'mapper',
 				toolInput: mapperValue(fields, { query: 'order', channel: 'qr', staleField: 'x' }),
 				returnAll: true,
@@ -103,13 +102,13 @@ describe('tools only the live service describes', () => {
 		expect(result.json.length).toBeGreaterThan(0);
 	});
 
-	it('maps input items automatically, taking only the fields the schema names', async () => {
+	it('maps input items automatically, taking only the fields the schema names; paging stays the node\'s', async () => {
 		const { fields } = await searchFields();
 		const result = await h.run(
 			{
 				parameters: {
 					resource: 'message',
-					operation: 'search_messages',
+					operation: 'search',
 					inputMode: 'mapper',
 					toolInput: mapperValue(fields, {}, 'autoMapInputData'),
 				},
@@ -117,7 +116,7 @@ describe('tools only the live service describes', () => {
 			[{ query: 'ticket', customer: 'Bob', limit: '5' }],
 		);
 		expect(result.error).toBeUndefined();
-		expect(result.calls[0].input).toEqual({ query: 'ticket', limit: 5 });
+		expect(result.calls[0].input).toEqual({ query: 'ticket', limit: 50 });
 	});
 
 	it('runs from raw JSON, validated against the live schema before sending', async () => {
@@ -125,20 +124,19 @@ describe('tools only the live service describes', () => {
 		expect(ok.error).toBeUndefined();
 		expect(ok.calls).toHaveLength(1);
 		const tooLong = await h.run({ parameters: searchJson({ query: 'x'.repeat(201) }) });
-		expect(tooLong.error?.message).toBe('Invalid input for search_messages: query must be 1-200 characters. Nothing was sent.');
+		expect(tooLong.error?.message).toBe('Search Term must be 1-200 characters. Nothing was sent.');
 		const unknown = await h.run({ parameters: searchJson({ query: 'x', mood: 'happy' }) });
-		expect(unknown.error?.message).toMatch(/mood is not an accepted property/);
+		expect(unknown.error?.message).toMatch(/"mood" is not an accepted property/);
 		const broken = await h.run({ parameters: searchJson('{ "query": ') });
-		expect(broken.error?.message).toMatch(/input is not valid JSON/);
+		expect(broken.error?.message).toMatch(/The input is not valid JSON/);
 		expect([tooLong.calls, unknown.calls, broken.calls]).toEqual([[], [], []]);
 	});
 
 	it('a stale cached tool list never blocks a call the key may now make', async () => {
 		h.usePersona('noConsent');
 		const account = h.sandbox.state.accounts.get('acc_noconsent');
-		// Caches the list for this key while the account lacks inbox consent (no list_conversations).
-		const before = await getToolFields.call(h.loadOptions({ resource: 'chat', operation: 'search_messages', inputMode: 'mapper' }));
-		expect(before.fields).toEqual([]);
+		// Caches the list for this key while the account lacks inbox consent (no search_messages).
+		await getToolFields.call(h.loadOptions({ resource: 'message', operation: 'search', inputMode: 'mapper' }));
 		if (!account) throw new Error('seed changed');
 		account.inboxStorageConsent = true;
 		const result = await h.run({ parameters: searchJson({ query: 'order' }) });
