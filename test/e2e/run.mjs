@@ -8,9 +8,13 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheRoot, projectRoot } from '../support/n8nInstall.mjs';
 import { killRecordedGroups } from '../support/n8nProcess.mjs';
+import { findChromium, NO_BROWSER_REASON } from './support/chromium.mjs';
 import { runVitest } from '../support/vitestRun.mjs';
 
 const started = Date.now();
+// The editor tests (editor.test.mts) drive Debian's chromium; without one they are skipped, said here and at the end.
+const browser = findChromium();
+console.log(browser ? `[e2e] editor tests in a browser: ${browser}` : `[e2e] editor tests in a browser: SKIPPED, ${NO_BROWSER_REASON}`);
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
 const requested = process.env.E2E_MODE;
 const modes = requested ? [requested] : hasRedis ? ['regular', 'queue'] : ['regular'];
@@ -43,5 +47,6 @@ const ok = failed === 0 && passed > 0;
 console.log(`\nEnd-to-end (real n8n) ${ok ? 'PASSED' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
 for (const result of results) console.log(`  ${result.mode}: ${result.passed} passed, ${result.failed} failed`);
 if (!requested && !hasRedis) console.log('  queue: skipped (no redis-server; apt-get install redis-server to run it)');
+if (!browser) console.log(`  editor tests in a browser: skipped (${NO_BROWSER_REASON})`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(ok ? 0 : 1);

@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { exampleWorkflows, NODE_TYPES, sandboxCredentialData, upsertCredential, withCredential } from '../dev/stack.mjs';
+import type { N8nRestApi } from '../support/n8nRestApi.mjs';
+import {
+	editor,
+	findChromium,
+	launchEditorBrowser,
+	NO_BROWSER_REASON,
+	screenshot,
+	settledTexts,
+	signIn,
+	visibleParameterLabels,
+} from './support/browser.mjs';
+import { e2e, n8nApi } from './support/context.mjs';
+
+// The action node as a person meets it in n8n's editor (issue 10's acceptance): headless Chromium
+// (Debian's package) signs in to the suite's n8n and looks at the nodes panel, the node's parameters,
+// the example workflows and the credential dialog. Each state is saved as a PNG in test/e2e/screenshots/.
+
+const PACKAGE_ENTRY = 'Messaging Automation';
+const CREDENTIAL_NAME = 'Messaging Automation (sandbox)';
+const executablePath = findChromium();
+// The editor is the same page in queue mode (only executions move to workers): regular mode covers it.
+const skipReason =
+	e2e().mode === 'queue' ? 'queue mode: the editor is the same as in regular mode, where these tests run' : executablePath ? undefined : NO_BROWSER_REASON;
+if (skipReason) console.warn(`[e2e ${e2e().mode}] editor tests in a browser skipped: ${skipReason}`);
+
+const examples = exampleWorkflows(e2e().filesDir);
+
+interface OperationOption {
+	name: string;
+	value: string;
+}
+interface NodeProperty {
+	name: string;
+	displayName: string;
+	default?: unknown;
+	options?: OperationOption[];
+	typeOptions?: Record<string, unknown>;
+	displayOptions?: { show?: Record<string, unknown[]> };
+}
+
+describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromium)', () => {
+	let browser: Browser;
+	let page: Page;
+	let api: N8nRestApi;
+	let credential: { id: string; name: string };
+	const exampleIds: Record<string, string> = {};
+	let properties: NodeProperty[] = [];
+
+	beforeAll(async () => {
+		api = await n8nApi();
+		const { sandboxUrl, keys } = e2e();
+		// What `npm run dev` sets up: the sandbox credential and the example workflows using it.
+		credential = await upsertCredential(api, CREDENTIAL_NAME, sandboxCredentialData({ url: sandboxUrl, apiKey: keys.owner }));
+		for (const [file, workflow] of Object.entries(examples)) {
+			exampleIds[file] = (await api.createWorkflow(withCredential(workflow, credential))).id;
+		}
+		const [description] = await api.request('POST', '/node-types', { nodeInfos: [{ name: NODE_TYPES.action, version: 1 }] });
+		properties = description.properties;
+		({ browser, page } = await launchEditorBrowser(executablePath as string));
+		// n8n asks before leaving a workflow with unsaved changes; the tests always leave.
+		page.on('dialog', (dialog) => void dialog.accept());
+		await signIn(page, e2e().n8nUrl, e2e().owner);
+	}, 180_000);
+
+	afterAll(async () => {
+		await browser?.close();
+	});
+
+	/** On failure, a picture of what the browser showed, next to the run's logs (not committed). */
+	function pictureOnFailure(name: string) {
+		onTestFailed(async () => {
+			const runDir = process.env.E2E_RUN_DIR;
+			if (!runDir || !page) return;
+			await page.screenshot({ path: join(runDir, `failed-${name}.png`) }).catch(() => undefined);
+		});
+	}
+
+	/** A fresh workflow holding only a Manual Trigger, open in the editor (n8n autosaves, so never an example). */
+	async function openScratchWorkflow(): Promise<ReturnType<typeof editor>> {
+		const workflow = await api.createWorkflow({
+			name: `Editor check ${randomUUID().slice(0, 8)}`,
+			nodes: [{ id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		await page.goto(`${e2e().n8nUrl}/workflow/${workflow.id}`);
+		const ui = editor(page);
+		await ui.canvasNode('Start').waitFor();
+		return ui;
+	}
+
+	/** Opens the nodes panel ("What happens next?") and types into its search. */
+	async function searchNodesPanel(ui: ReturnType<typeof editor>, text: string) {
+		await ui.openNodeCreatorButton.click();
+		await ui.nodeCreatorSearch.fill(text);
+	}
+
+	/** The package's entry in the nodes panel, opened: its actions view. */
+	async function openPackageEntry(ui: ReturnType<typeof editor>, search = PACKAGE_ENTRY) {
+		await searchNodesPanel(ui, search);
+		await ui.nodeCreatorItem(PACKAGE_ENTRY).first().click();
+		await ui.categoryHeader('Actions').waitFor();
+	}
+
+	/** Adds the action "Send a message" from the panel; n8n then opens the node's parameters. */
+	async function addSendMessage(ui: ReturnType<typeof editor>) {
+		await openPackageEntry(ui);
+		const action = ui.actionItem('Send a message');
+		await action.waitFor({ timeout: 5_000 }).catch(async () => {
+			const offered = await settledTexts(ui.actionItems);
+			throw new Error(`the package's panel entry offers no "Send a message"; its actions: ${JSON.stringify(offered)}`);
+		});
+		await action.click();
+		await ui.ndv.waitFor();
+		await ui.parameterInput('resource').waitFor();
+	}
+
+	it('a: the package entry of the nodes panel lists at least 25 actions, grouped by resource', async () => {
+		pictureOnFailure('a-nodes-panel');
+		const ui = await openScratchWorkflow();
+		await openPackageEntry(ui);
+		const header = (await ui.categoryHeader('Actions').innerText()).trim();
+		const count = Number(/\((\d+)\)/.exec(header)?.[1] ?? 0);
+		// The panel renders long lists a few rows per frame: read them once they stop growing.
+		const actionsSection = ui.categoryHeader('Actions').locator('xpath=..');
+		const actions = await settledTexts(actionsSection.locator(`${ui.byTestId('item-iterator-item')}[data-keyboard-nav-type="action"]`));
+		// Resource group headings are the panel's label rows ("Message Actions", "Chat Actions", ...).
+		const labels = await settledTexts(actionsSection.locator(`${ui.byTestId('item-iterator-item')}:not([data-keyboard-nav-type])`));
+
+		// A tall picture of the panel down to the end of its actions, so the README can show the groups.
+		await page.setViewportSize({ width: 1440, height: 2400 });
+		const panel = await ui.nodeCreator.boundingBox();
+		const section = await actionsSection.boundingBox();
+		if (panel && section) {
+			await screenshot(page, 'a-nodes-panel-actions', { x: panel.x, y: 0, width: panel.width, height: Math.min(2400, Math.ceil(section.y + section.height + 16)) });
+		}
+		await page.setViewportSize({ width: 1440, height: 900 });
+
+		expect(count, `the panel's header reads "${header}"`).toBeGreaterThanOrEqual(25);
+		expect(actions.length).toBe(count);
+		const groups = labels.map((label) => label.trim().toLowerCase());
+		expect(groups, `resource groups in the panel: ${JSON.stringify(labels)}`).toEqual(expect.arrayContaining(['message actions', 'chat actions']));
+		expect(groups.length).toBeGreaterThanOrEqual(5);
+	});
+
+	it('b: searching "send message" in the nodes panel offers "Send a message"', async () => {
+		pictureOnFailure('b-search');
+		const ui = await openScratchWorkflow();
+		await searchNodesPanel(ui, 'send message');
+		// n8n's search finds nodes (by name and codex alias); the node's entry then offers its actions.
+		const entry = ui.nodeCreatorItem(PACKAGE_ENTRY).first();
+		const noResults = ui.nodeCreator.locator(ui.byTestId('node-creator-no-results'));
+		await Promise.race([entry.waitFor(), noResults.waitFor()]);
+		const results = await ui.nodeCreator.locator(`${ui.byTestId('item-iterator-item')}[data-keyboard-nav-type="node"] ${ui.byTestId('node-creator-item-name')}`).allInnerTexts();
+		await screenshot(page, 'b-search-send-message-results');
+		expect(results, 'nodes the panel lists for "send message"').toContain(PACKAGE_ENTRY);
+
+		await entry.click();
+		await ui.categoryHeader('Actions').waitFor();
+		const sendMessage = ui.actionItem('Send a message');
+		await sendMessage.waitFor();
+		await sendMessage.scrollIntoViewIfNeeded();
+		await screenshot(page, 'b-search-send-message-actions');
+		await expect(sendMessage.isVisible()).resolves.toBe(true);
+	});
+
+	it('c: adding "Send a message" names the node so and shows Channel, To and Text without opening Additional Fields', async () => {
+		pictureOnFailure('c-send-a-message');
+		const ui = await openScratchWorkflow();
+		await addSendMessage(ui);
+		const labels = await visibleParameterLabels(ui.parameters);
+		await screenshot(page, 'c-send-a-message-parameters');
+
+		await expect(ui.canvasNode('Send a message').count()).resolves.toBe(1);
+		expect((await ui.ndvTitle.innerText()).trim()).toBe('Send a message');
+		expect(labels, `visible parameters: ${JSON.stringify(labels)}`).toEqual(expect.arrayContaining(['Channel', 'To', 'Text']));
+	});
+
+	it("d: changing the Resource resets the Operation to that resource's default, with no parameter warning", async () => {
+		pictureOnFailure('d-resource-change');
+		const resource = properties.find((property) => property.name === 'resource');
+		const chat = resource?.options?.find((option) => option.name === 'Chat');
+		expect(chat, 'a "Chat" option of the Resource parameter').toBeDefined();
+		// The operation options the description shows for Chat, and the one it selects by default.
+		const chatOperation = properties.find(
+			(property) => property.name === 'operation' && property.options && property.displayOptions?.show?.resource?.includes(chat?.value),
+		);
+		expect(chatOperation, 'static Operation options for the Chat resource (not loaded at run time)').toBeDefined();
+		const expected = chatOperation?.options?.find((option) => option.value === chatOperation.default);
+		expect(expected, `the default operation of Chat (${String(chatOperation?.default)}) among its options`).toBeDefined();
+
+		const ui = await openScratchWorkflow();
+		await addSendMessage(ui);
+		const operationInput = ui.parameterInput('operation').locator('input').first();
+		const before = await operationInput.inputValue();
+		await ui.parameterInput('resource').click();
+		await page.getByRole('option').filter({ has: page.getByText('Chat', { exact: true }) }).click();
+		await expect.poll(() => ui.parameterInput('resource').locator('input').first().inputValue()).toBe('Chat');
+		await expect.poll(() => operationInput.inputValue(), { timeout: 10_000 }).toBe(expected?.name);
+		const operationItem = ui.parameters.locator(ui.byTestId('parameter-item')).filter({ has: page.locator(ui.byTestId('parameter-input-operation')) });
+		await screenshot(page, 'd-resource-changed-to-chat');
+
+		expect(before, 'the operation "Send a message" starts with').not.toBe(expected?.name);
+		await expect(operationItem.locator(ui.byTestId('parameter-issues')).count()).resolves.toBe(0);
+		const resourceItem = ui.parameters.locator(ui.byTestId('parameter-item')).filter({ has: page.locator(ui.byTestId('parameter-input-resource')) });
+		await expect(resourceItem.locator(ui.byTestId('parameter-issues')).count()).resolves.toBe(0);
+	});
+
+	/** Names of the canvas nodes that carry n8n's issue marker, once the editor has settled. */
+	async function nodesWithIssues(ui: ReturnType<typeof editor>, expectedNodes: number): Promise<string[]> {
+		await expect.poll(() => ui.canvasNodes.count(), { timeout: 30_000 }).toBe(expectedNodes);
+		// Issues are computed once node types and credentials have loaded: let the editor's requests finish.
+		await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
+		return page
+			.locator(`${ui.byTestId('canvas-node')}:has(${ui.byTestId('node-issues')})`)
+			.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-node-name') ?? ''));
+	}
+
+	it('e: the issue marker is found on a node that has a parameter issue (control for the example checks)', async () => {
+		pictureOnFailure('e-control');
+		// An n8n core node with its required URL left empty: n8n marks it on the canvas.
+		const workflow = await api.createWorkflow({
+			name: `Issue marker control ${randomUUID().slice(0, 8)}`,
+			nodes: [
+				{ id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{ id: randomUUID(), name: 'No URL', type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, position: [240, 0], parameters: { url: '' } },
+			],
+			connections: { Start: { main: [[{ node: 'No URL', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		});
+		await page.goto(`${e2e().n8nUrl}/workflow/${workflow.id}`);
+		expect(await nodesWithIssues(editor(page), 2)).toEqual(['No URL']);
+	});
+
+	it.each(Object.keys(examples))('e: the example workflow "%s" opens with no parameter warnings', async (file) => {
+		pictureOnFailure(`e-example-${file}`);
+		const expectedNodes = examples[file].nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote').length;
+		await page.goto(`${e2e().n8nUrl}/workflow/${exampleIds[file]}`);
+		const withIssues = await nodesWithIssues(editor(page), expectedNodes);
+		await screenshot(page, `e-example-${file}`);
+		expect(withIssues, 'nodes showing the issue marker').toEqual([]);
+	});
+
+	it("f: the credential's Test succeeds in the credential dialog", async () => {
+		pictureOnFailure('f-credential-test');
+		const ui = editor(page);
+		const tested = page.waitForResponse((response) => response.url().endsWith('/rest/credentials/test') && response.request().method() === 'POST', { timeout: 45_000 });
+		await page.goto(`${e2e().n8nUrl}/home/credentials/${credential.id}`);
+		await ui.credentialDialog.waitFor({ timeout: 45_000 });
+		// The dialog tests a saved credential when it opens; "Retry" runs the same test again.
+		const success = ui.credentialDialog.locator(ui.byTestId('credentials-config-container-test-success'));
+		expect((await (await tested).json()).data).toEqual(expect.objectContaining({ status: 'OK' }));
+		await success.waitFor();
+		const retested = page.waitForResponse((response) => response.url().endsWith('/rest/credentials/test') && response.request().method() === 'POST');
+		const retry = success.getByRole('button').filter({ hasText: /^\s*Retry\s*$/ });
+		await retry.click();
+		const retest = await (await retested).json();
+		// The button shows a spinner while testing, then fades its label back in.
+		await expect.poll(() => retry.locator('[class*="loading-container"]').count()).toBe(0);
+		await success.waitFor();
+		await page.mouse.move(700, 860);
+		await screenshot(page, 'f-credential-test-succeeded');
+
+		expect(retest.data).toEqual(expect.objectContaining({ status: 'OK' }));
+		expect(await success.innerText()).toContain('Connection tested successfully');
+	});
+});
