@@ -7,7 +7,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { triggerProperties } from './description';
+import { EVENTS_SUBTITLE, triggerProperties } from './description';
 import { receiveDelivery } from './receive';
 import { endpointExists, registerEndpoint, unregisterEndpoint } from './registration';
 
@@ -18,7 +18,7 @@ export class MessagingAutomationTrigger implements INodeType {
 		icon: { light: 'file:messagingAutomationTrigger.svg', dark: 'file:messagingAutomationTrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		subtitle: EVENTS_SUBTITLE,
 		description: 'Starts the workflow on signed Messaging Automation events: messages, statuses, connection changes',
 		defaults: { name: 'Messaging Automation Trigger' },
 		inputs: [],

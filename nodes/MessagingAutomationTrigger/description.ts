@@ -4,6 +4,21 @@ import { DEFAULT_DEDUPE_WINDOW, MAX_DEDUPE_WINDOW } from './dedupe';
 
 const dashboardOnly = { show: { registration: ['dashboard'] } };
 
+/* The nodes panel lists one trigger entry per event, "On <name>", so the names read as events. */
+const EVENT_OPTIONS = [
+	{ name: 'Channel Connected', value: 'connection.connected', description: 'A channel connected' },
+	{ name: 'Channel Disconnected', value: 'connection.disconnected', description: 'A channel needs human action, for example scanning the QR code again' },
+	{ name: 'Message Received', value: 'message.received', description: 'An incoming message in a saved chat' },
+	{ name: 'Message Sent', value: 'message.sent', description: 'A message the account sent in a saved chat' },
+	{ name: 'Message Status Changed', value: 'message.status', description: 'A delivery status change (Business channel only)' },
+	{ name: 'Test Event', value: 'webhook.test', description: 'The test the service sends when an endpoint is created' },
+];
+
+/** The subtitle: the chosen events by name, not by their API type. */
+export const EVENTS_SUBTITLE = `={{ $parameter["events"].map((type) => (${JSON.stringify(
+	Object.fromEntries(EVENT_OPTIONS.map((option) => [option.value, option.name])),
+)})[type] ?? type).join(", ") }}`;
+
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName: 'Registration',
@@ -51,14 +66,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'multiOptions',
 		required: true,
 		default: ['message.received'],
-		options: [
-			{ name: 'Connection Connected', value: 'connection.connected', description: 'A channel connected' },
-			{ name: 'Connection Disconnected', value: 'connection.disconnected', description: 'A channel needs human action, for example scanning the QR code again' },
-			{ name: 'Message Received', value: 'message.received', description: 'An incoming message in a saved chat' },
-			{ name: 'Message Sent', value: 'message.sent', description: 'A message the account sent in a saved chat' },
-			{ name: 'Message Status', value: 'message.status', description: 'A delivery status change (Business channel only)' },
-			{ name: 'Webhook Test', value: 'webhook.test', description: 'The test event the service sends when an endpoint is created' },
-		],
+		options: EVENT_OPTIONS,
 		description: 'Events that start the workflow. Only chats the account saves produce message events.',
 	},
 	{
@@ -77,7 +85,7 @@ export const triggerProperties: INodeProperties[] = [
 					{ name: 'Business', value: 'business' },
 					{ name: 'QR (Personal Number)', value: 'qr' },
 				],
-				description: 'Only events of these channels. Events without a channel (webhook.test) always pass.',
+				description: 'Only events of these channels. Events without a channel (the test event) always pass.',
 			},
 			{
 				displayName: 'Chat Type',
@@ -96,15 +104,21 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to drop messages the account sent itself (from_me), so the workflow\'s own replies cannot start it again',
+					'Whether to drop messages the account sent itself, so the workflow\'s own replies cannot start it again',
 			},
 			{
-				displayName: 'Status Values',
+				displayName: 'Statuses',
 				name: 'statusValues',
-				type: 'string',
-				default: '',
-				placeholder: 'delivered, read, failed',
-				description: 'Comma-separated statuses that message.status events must have. Empty: all.',
+				type: 'multiOptions',
+				default: [],
+				displayOptions: { show: { '/events': ['message.status'] } },
+				options: [
+					{ name: 'Delivered', value: 'delivered' },
+					{ name: 'Failed', value: 'failed' },
+					{ name: 'Read', value: 'read' },
+					{ name: 'Sent', value: 'sent' },
+				],
+				description: 'Only status changes to these statuses. None chosen: all.',
 			},
 		],
 	},
@@ -116,11 +130,12 @@ export const triggerProperties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
-				displayName: 'Attachment Binary Property',
-				name: 'binaryPropertyName',
-				type: 'string',
-				default: 'data',
-				description: 'Binary property that receives a downloaded attachment',
+				displayName: 'Deduplicate Events',
+				name: 'deduplicate',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to start only one execution per event ID. Deliveries are at-least-once, so the same event can arrive twice.',
 			},
 			{
 				displayName: 'Download Attachments',
@@ -128,7 +143,14 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to download the file of a received message into binary data (via get_attachment_link) when the event marks it download_available. QR channel only: Business file downloads are not available through the API.',
+					'Whether to download the file of a received message into binary data when the event marks it downloadable. QR channel only: Business files cannot be downloaded through the API.',
+			},
+			{
+				displayName: 'Downloaded File Field',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+				description: 'Name of the output binary field that receives a downloaded attachment',
 			},
 			{
 				displayName: 'Duplicate Window',
@@ -136,15 +158,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: MAX_DEDUPE_WINDOW },
 				default: DEFAULT_DEDUPE_WINDOW,
-				description: 'How many recent event IDs to remember for skipping duplicates',
-			},
-			{
-				displayName: 'Skip Duplicate Events',
-				name: 'deduplicate',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to start only one execution per event ID. Deliveries are at-least-once, so the same event can arrive twice.',
+				description: 'How many recent event IDs to remember when deduplicating',
 			},
 		],
 	},

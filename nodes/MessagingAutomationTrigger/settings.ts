@@ -29,7 +29,8 @@ export function readSettings(context: IHookFunctions | IWebhookFunctions): Trigg
 			channels: strings(filters.channels),
 			chatType: filters.chatType as ChatTypeFilter | undefined,
 			ignoreOwnMessages: filters.ignoreOwnMessages === true,
-			statusValues: parseStatusList(String(filters.statusValues ?? '')),
+			// A list from the editor; an expression may still give comma-separated text.
+			statusValues: Array.isArray(filters.statusValues) ? strings(filters.statusValues) : parseStatusList(String(filters.statusValues ?? '')),
 		},
 		deduplicate: options.deduplicate !== false,
 		dedupeWindow: Number(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),
