@@ -29,7 +29,7 @@ export interface ChaosProxyOptions {
 	target: string;
 	/** Where redirects point: another local port. */
 	redirectTo: string;
-	choose(request: { method: string; path: string }): Fault;
+	choose(request: { method: string; path: string; body: string }): Fault;
 }
 
 export interface ChaosProxy {
@@ -129,9 +129,10 @@ export async function startChaosProxy(options: ChaosProxyOptions): Promise<Chaos
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
-			const fault = options.choose({ method: req.method ?? 'GET', path: req.url ?? '/' });
+			const body = Buffer.concat(chunks);
+			const fault = options.choose({ method: req.method ?? 'GET', path: req.url ?? '/', body: body.toString('utf8') });
 			counts[fault]++;
-			deal(fault, req, res, Buffer.concat(chunks)).catch(() => req.socket.destroy());
+			deal(fault, req, res, body).catch(() => req.socket.destroy());
 		});
 	});
 	server.on('connection', (socket) => {

@@ -21,7 +21,7 @@ const HINTS: Record<string, string> = {
 	plan_required: 'Upgrade the account to the plan that includes API keys and webhooks.',
 	unknown_tool: 'Choose a tool from the operation list; it only shows tools this key may use.',
 	invalid_input: 'Fix the named field; nothing was done.',
-	input_validation: 'Fix the named field; nothing was sent.',
+	input_validation: 'Correct the named field and run the node again.',
 	rate_limited: 'Wait for the Retry-After time, or lower the Rate Limit Budget option when other workflows share the key.',
 	daily_limit_reached: 'Send again after 00:00 UTC, or use the Business channel, which has no daily cap from the service.',
 	whatsapp_not_connected: 'Reconnect the number in the dashboard; Account > Get shows which channels are connected.',
@@ -29,6 +29,11 @@ const HINTS: Record<string, string> = {
 	outcome_unknown: 'Rerun with the same idempotency key, or check the operation with get_operation; never resend with a new key.',
 	timeout: 'Rerun with the same idempotency key: the service then answers with the first result instead of acting twice.',
 	connection_error: 'Check the Base URL and the network, then rerun with the same idempotency key.',
+	connection_refused: 'Check the Base URL and the network; nothing reached the service.',
+	response_interrupted: 'Rerun with the same idempotency key, or check the operation with get_operation; never resend with a new key.',
+	invalid_response: 'Something between n8n and the service answered; check proxies, then rerun with the same idempotency key.',
+	unexpected_redirect: 'Set the Base URL to the address the service really answers on; redirects are never followed with the key.',
+	outcome_uncertain: 'Check the operation with get_operation, or rerun with the same idempotency key; never resend with a new key.',
 };
 
 /** Everything a workflow may want to branch on, as plain JSON. */
@@ -42,6 +47,7 @@ export function errorDetails(error: MessagingApiError): IDataObject {
 		field: error.field,
 		operationId: error.operationId,
 		idempotencyKey: error.idempotencyKey,
+		actionTaken: error.actionTaken,
 		hint: HINTS[error.code],
 	};
 	for (const [name, value] of Object.entries(optional)) if (value !== undefined) details[name] = value;

@@ -1,11 +1,5 @@
 import type { ApiResult } from '../../../shared/client/client';
-import {
-	ConnectionError,
-	DailyLimitReachedError,
-	OutcomeUnknownError,
-	TimeoutError,
-	type MessagingApiError,
-} from '../../../shared/client/errors';
+import { DailyLimitReachedError, MessagingApiError } from '../../../shared/client/errors';
 import { settle } from '../../helpers/settle';
 import type { RunContext } from '../runContext';
 import { resolveOutcome } from './outcome';
@@ -20,9 +14,9 @@ export interface ToolCall {
 	idempotencyKey?: string;
 }
 
-/** Failures after which the write may or may not have happened. */
+/** Failures after which the write may or may not have happened: the client marks them. */
 export function isUncertain(error: unknown): error is MessagingApiError {
-	return error instanceof OutcomeUnknownError || error instanceof TimeoutError || error instanceof ConnectionError;
+	return error instanceof MessagingApiError && error.actionTaken === 'unknown';
 }
 
 /** One request through the client, with the run's pacing and retry policy. */
@@ -47,7 +41,7 @@ export async function callTool(run: RunContext, call: ToolCall): Promise<ToolAns
 	const { error } = sent;
 	if (error instanceof DailyLimitReachedError) throw run.dailyLimit.record(call.tool.name, error);
 	if (call.idempotencyKey !== undefined && isUncertain(error)) {
-		return await resolveOutcome(run, call, error, async () => await sendToolCall(run, call), isUncertain);
+		return await resolveOutcome(run, call, error, async () => await sendToolCall(run, call));
 	}
 	throw error;
 }

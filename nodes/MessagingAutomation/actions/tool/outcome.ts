@@ -1,7 +1,8 @@
 import { sleep } from 'n8n-workflow';
 
 import { findTool } from '../../../shared/catalogue';
-import type { MessagingApiError } from '../../../shared/client/errors';
+import { finalWriteError } from '../../../shared/client/answer';
+import { MessagingApiError } from '../../../shared/client/errors';
 import { isRecord } from '../../helpers/jsonSchema';
 import { settle } from '../../helpers/settle';
 import type { RunContext } from '../runContext';
@@ -9,11 +10,12 @@ import { OPERATION_TOOL, SEND_STATUS_TOOL } from '../toolGroups';
 import type { ToolAnswer, ToolCall } from './callTool';
 
 /*
- * A write that ended in outcome_unknown, or in time-outs or dropped connections after every retry,
- * may or may not have happened. The service can tell: get_operation (by operation id, or by the
- * idempotency key) and get_send_status for sends. What happened is reported as it is; what did
- * not happen is sent again with the same key, which the service turns into a replay if the first
- * attempt did land after all. A new key is never used.
+ * A write whose outcome is uncertain (outcome_unknown, time-outs, dropped connections, answers the
+ * API does not give, at any attempt) may or may not have happened. The service can tell:
+ * get_operation (by operation id, or by the idempotency key) and get_send_status for sends. What
+ * happened is reported as it is; what the service says did not happen is sent again with the same
+ * key, which the service turns into a replay if the first attempt did land after all. A new key is
+ * never used, and an item is never reported as not done unless the service said so.
  */
 
 const RESEND_ROUNDS = 3;
@@ -21,8 +23,9 @@ const PENDING_WAITS_MS = [1_000, 2_000, 4_000];
 
 type Verdict =
 	| { kind: 'done'; data: Record<string, unknown>; requestId?: string }
-	| { kind: 'pending' }
-	| { kind: 'resend' };
+	| { kind: 'pending'; operationId?: string }
+	/** `notDone`: the service said so (status failed); otherwise it could not be asked. */
+	| { kind: 'resend'; notDone: boolean; operationId?: string };
 
 /** A read that may fail (the key may lack the tool): its answer, or undefined. */
 async function ask(run: RunContext, tool: string, input: Record<string, unknown>) {
@@ -34,17 +37,20 @@ function isSend(tool: string): boolean {
 	return findTool(tool)?.countsAsSend ?? tool === 'send_message';
 }
 
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
 async function inspect(run: RunContext, call: ToolCall, error: MessagingApiError): Promise<Verdict> {
 	const key = call.idempotencyKey as string;
 	const lookup = error.operationId ? { operation_id: error.operationId } : { idempotencyKey: key };
 	const operation = await ask(run, OPERATION_TOOL, lookup);
 	const status = operation?.data.status;
+	const operationId = text(operation?.data.operation_id) ?? error.operationId;
 	if (operation && status === 'succeeded') {
 		const result = isRecord(operation.data.result) ? operation.data.result : {};
-		const check = { tool: OPERATION_TOOL, status, operationId: operation.data.operation_id ?? error.operationId };
+		const check = { tool: OPERATION_TOOL, status, operationId };
 		return { kind: 'done', data: { ...result, outcomeCheck: check }, requestId: operation.requestId };
 	}
-	if (status === 'pending') return { kind: 'pending' };
+	if (status === 'pending') return { kind: 'pending', operationId };
 	if (status !== 'failed' && isSend(call.tool.name)) {
 		const send = await ask(run, SEND_STATUS_TOOL, { idempotencyKey: key });
 		const sendStatus = send?.data.status;
@@ -52,8 +58,18 @@ async function inspect(run: RunContext, call: ToolCall, error: MessagingApiError
 			const check = { tool: SEND_STATUS_TOOL, status: sendStatus };
 			return { kind: 'done', data: { ...send.data, outcomeCheck: check }, requestId: send.requestId };
 		}
+		if (sendStatus === 'not_found') return { kind: 'resend', notDone: true, operationId };
 	}
-	return { kind: 'resend' };
+	return { kind: 'resend', notDone: status === 'failed', operationId };
+}
+
+/** The error an item ends with when nobody could say whether its write happened. */
+function stillUnknown(call: ToolCall, first: MessagingApiError, last: MessagingApiError, operationId: string | undefined): MessagingApiError {
+	const uncertain = finalWriteError(last, first);
+	uncertain.operationId ??= operationId;
+	const operation = uncertain.operationId ? ` (operation ${uncertain.operationId})` : '';
+	uncertain.message = `${uncertain.message} It is still not known whether "${call.tool.name}" took effect${operation}: check it with get_operation, or rerun with the idempotency key ${String(call.idempotencyKey)} to complete it safely.`;
+	return uncertain;
 }
 
 export async function resolveOutcome(
@@ -61,16 +77,17 @@ export async function resolveOutcome(
 	call: ToolCall,
 	first: MessagingApiError,
 	resend: () => Promise<ToolAnswer>,
-	isUncertain: (error: unknown) => error is MessagingApiError,
 ): Promise<ToolAnswer> {
 	let error = first;
 	let waits = 0;
 	let rounds = 0;
+	let operationId = first.operationId;
 	while (rounds < RESEND_ROUNDS) {
 		const verdict = await inspect(run, call, error);
 		if (verdict.kind === 'done') {
 			return { data: verdict.data, requestId: verdict.requestId, status: 200, attempts: error.attempts ?? 1, replayed: false, idempotencyKey: call.idempotencyKey };
 		}
+		operationId = verdict.operationId ?? operationId;
 		if (verdict.kind === 'pending' && waits < PENDING_WAITS_MS.length) {
 			await sleep(PENDING_WAITS_MS[waits++]);
 			continue;
@@ -79,9 +96,10 @@ export async function resolveOutcome(
 		rounds++;
 		const again = await settle(resend());
 		if (again.ok) return again.value;
-		if (!isUncertain(again.error)) throw again.error;
+		if (!(again.error instanceof MessagingApiError)) throw again.error;
+		// A refusal of the resend proves nothing about the first attempt unless the service said it had not happened.
+		if (again.error.actionTaken !== 'unknown' && verdict.notDone) throw again.error;
 		error = again.error;
 	}
-	error.message = `${error.message} The outcome is still not confirmed; rerun with the idempotency key ${String(call.idempotencyKey)} to complete it safely.`;
-	throw error;
+	throw stillUnknown(call, first, error, operationId);
 }
