@@ -197,3 +197,19 @@ export function mapperValue(fields: ResourceMapperField[], value: IDataObject, m
 		convertFieldsToString: false,
 	} as unknown as INodeParameters;
 }
+
+/** A Business template send to `$json.phone`, one per item: a write every run may repeat without limits of the QR number. */
+export function templateSendParameters(options: IDataObject): INodeParameters {
+	return fieldsParameters(
+		'send_message',
+		{
+			channel: 'business',
+			phoneNumber: '={{ $json.phone }}',
+			templateName: 'order_update',
+			templateLanguage: 'en',
+			templateParameters: '={{ [$json.name, String($json.order), "shipped"] }}',
+			recipientOptInConfirmed: true,
+		},
+		{ options } as INodeParameters,
+	);
+}

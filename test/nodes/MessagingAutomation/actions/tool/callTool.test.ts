@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { DEMO, SandboxClock, type RecordedCall } from '../../../../sandbox';
-import { fieldsParameters, useHarness } from '../../harness';
+import { fieldsParameters, templateSendParameters, useHarness } from '../../harness';
 
 /*
  * Exactly one effect per item under faults: dropped connections after the commit, 503s,
@@ -17,18 +17,7 @@ const h = useHarness({ clock: new SandboxClock({ start: Date.UTC(2026, 9, 1, 8, 
 
 const phoneOf = (index: number) => `4915100${String(index).padStart(5, '0')}`;
 
-const templateSend = fieldsParameters(
-	'send_message',
-	{
-		channel: 'business',
-		phoneNumber: '={{ $json.phone }}',
-		templateName: 'order_update',
-		templateLanguage: 'en',
-		templateParameters: '={{ [$json.name, String($json.order), "shipped"] }}',
-		recipientOptInConfirmed: true,
-	},
-	{ options: { timeoutSeconds: 0.5, rateLimitBudget: { budget: { windowSeconds: 60 / SPEED } } } },
-);
+const templateSend = templateSendParameters({ timeoutSeconds: 0.5, rateLimitBudget: { budget: { windowSeconds: 60 / SPEED } } });
 
 describe('a run of sends under injected faults', () => {
 	it(`ends with exactly one message per item, each reported truthfully (${SENDS} sends)`, async () => {
