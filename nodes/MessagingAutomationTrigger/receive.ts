@@ -4,7 +4,7 @@ import { downloadAttachment } from '../shared/webhooks/attachmentDownload';
 import { eventMessage, parseEnvelope, type EventEnvelope } from '../shared/webhooks/events';
 import { verifySignature, type DeliveryHeaders, type VerificationResult } from '../shared/webhooks/verifySignature';
 import { triggerClient } from './client';
-import { isDuplicateOrRecord } from './dedupe';
+import { isDuplicateEvent } from './dedupe';
 import { filterEvent } from './eventFilter';
 import { eventItemJson } from './output';
 import { readSettings, type TriggerSettings } from './settings';
@@ -49,6 +49,13 @@ function signingSecrets(context: IWebhookFunctions, settings: TriggerSettings): 
 	const url = typeof context.getWebhookResourceUrl === 'function' ? context.getWebhookResourceUrl('default') : undefined;
 	const own = url ? state.endpoint(url) : undefined;
 	return own ? [own.secret] : state.endpoints().map((endpoint) => endpoint.secret);
+}
+
+/** One node at one webhook URL: test and production never share a claim, nor do two workflows. */
+function dedupeScope(context: IWebhookFunctions): string {
+	const node = context.getNode();
+	const url = typeof context.getWebhookResourceUrl === 'function' ? context.getWebhookResourceUrl('default') : context.getMode();
+	return `${context.getWorkflow().id ?? ''}:${node.id ?? node.name}:${url}`;
 }
 
 function verify(request: RawRequest, secrets: readonly string[]): VerificationResult {
@@ -130,7 +137,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		return { noWebhookResponse: true };
 	}
 	const state = new TriggerState(context.getWorkflowStaticData('node'));
-	if (settings.deduplicate && isDuplicateOrRecord(state, envelope.id, settings.dedupeWindow)) {
+	if (settings.deduplicate && isDuplicateEvent(dedupeScope(context), state, envelope.id, settings.dedupeWindow, Date.now())) {
 		answer(response, 200, { received: true, duplicate: true });
 		return { noWebhookResponse: true };
 	}

@@ -5,7 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
  *
  *   endpoints       { [webhook URL]: endpoint we registered for that URL }
  *   orphans         ids we created but could not delete yet (retried at the next activation)
- *   recentEventIds  dedupe window, oldest first
+ *   recentEvents    dedupe window, oldest first: [event id, first seen (ms)]
  *
  * Keyed by URL because the URL is what tells test from production in every hook: n8n deletes a
  * test endpoint in mode `internal`, so the execution mode cannot tell them apart, but the hook's
@@ -31,6 +31,13 @@ function isEndpoint(value: unknown): value is RegisteredEndpoint {
 		Array.isArray(candidate.eventTypes) &&
 		typeof candidate.test === 'boolean'
 	);
+}
+
+/** An event id and when it was first seen (ms since the epoch). */
+export type RecentEvent = [string, number];
+
+function isRecentEvent(value: unknown): value is RecentEvent {
+	return Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'number';
 }
 
 function stringList(value: unknown): string[] {
@@ -69,11 +76,15 @@ export class TriggerState {
 		this.data.orphans = [...new Set(ids)];
 	}
 
-	recentEventIds(): string[] {
-		return stringList(this.data.recentEventIds);
+	/** The window; ids stored by earlier versions without a time count as seen `now`. */
+	recentEvents(now: number): RecentEvent[] {
+		const events = Array.isArray(this.data.recentEvents) ? this.data.recentEvents.filter(isRecentEvent) : [];
+		const legacy = stringList(this.data.recentEventIds).map((id): RecentEvent => [id, now]);
+		return [...legacy, ...events];
 	}
 
-	setRecentEventIds(ids: string[]): void {
-		this.data.recentEventIds = ids;
+	setRecentEvents(events: RecentEvent[]): void {
+		this.data.recentEvents = events;
+		if ('recentEventIds' in this.data) delete this.data.recentEventIds;
 	}
 }

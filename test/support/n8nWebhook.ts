@@ -14,6 +14,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { HookContext, WebhookContext } from 'n8n-core';
 import {
 	NodeHelpers,
@@ -53,11 +54,18 @@ const clone = (data: IDataObject): IDataObject => JSON.parse(JSON.stringify(data
 export class N8nWebhookHost {
 	/** Production static data as the database holds it. */
 	savedStaticData: IDataObject = {};
+	/**
+	 * A database round trip on each side of a request, as n8n has: static data is read when a
+	 * request arrives, then the load takes this long; a save snapshots the data, then lands this
+	 * much later, the last save winning. 0 keeps both synchronous.
+	 */
+	staticDataGapMs = 0;
 	readonly requests: ReceivedRequest[] = [];
 	readonly executions: Execution[] = [];
 	private testStaticData: IDataObject | undefined;
 	private server: Server | undefined;
 	private origin = '';
+	private readonly inflight = new Set<Promise<void>>();
 
 	constructor(
 		private readonly engine: N8nEngine,
@@ -66,9 +74,17 @@ export class N8nWebhookHost {
 	) {}
 
 	async start(): Promise<void> {
-		this.server = createServer((req, res) => void this.handle(req, res));
+		this.server = createServer((req, res) => {
+			const handled = this.handle(req, res).finally(() => this.inflight.delete(handled));
+			this.inflight.add(handled);
+		});
 		await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
 		this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+	}
+
+	/** Resolves once every request received so far, and the execution it started, has finished. */
+	async settled(): Promise<void> {
+		while (this.inflight.size > 0) await Promise.all([...this.inflight]);
 	}
 
 	async stop(): Promise<void> {
@@ -178,11 +194,12 @@ export class N8nWebhookHost {
 		else this.save(workflow);
 	}
 
-	private save(workflow: Workflow): void {
-		if (workflow.staticData.__dataChanged === true) {
-			this.savedStaticData = clone(workflow.staticData);
-			workflow.staticData.__dataChanged = false;
-		}
+	private save(workflow: Workflow, gapMs = 0): void {
+		if (workflow.staticData.__dataChanged !== true) return;
+		const snapshot = clone(workflow.staticData);
+		workflow.staticData.__dataChanged = false;
+		if (gapMs === 0) this.savedStaticData = snapshot;
+		else void delay(gapMs).then(() => (this.savedStaticData = snapshot));
 	}
 
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -206,6 +223,7 @@ export class N8nWebhookHost {
 
 	private async runWebhook(kind: WebhookKind, req: IncomingMessage, res: AnswerCapture): Promise<void> {
 		const workflow = this.workflowFor(kind);
+		if (this.staticDataGapMs > 0) await delay(this.staticDataGapMs);
 		const node = workflow.getNode(this.triggerName) as INode;
 		const nodeType = this.engine.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 		const additionalData = this.additionalData({
@@ -224,7 +242,7 @@ export class N8nWebhookHost {
 		// node answered itself or there is nothing to run; otherwise after the run has started, by
 		// which time the runner's new Workflow over the same object has reset the change flag.
 		const callback = () => {
-			if (kind === 'production') this.save(workflow);
+			if (kind === 'production') this.save(workflow, this.staticDataGapMs);
 		};
 		if (result.noWebhookResponse) {
 			this.recordAnswered(kind, res);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { DEMO, type SandboxHandle } from '../../sandbox';
+import { signatureHeaders } from '../../sandbox/webhooks/signing';
 import { startChaosProxy } from '../../support/chaosProxy';
 import { startKeyTrap } from '../../support/keyTrap';
 import type { N8nWebhookHost } from '../../support/n8nWebhook';
@@ -81,7 +82,39 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 		await waitFor(() => messageAttempts(trigger.url('production')).length === 2 && answered(200).length >= 2);
 		expect(trigger.executions).toHaveLength(1);
 		expect(trigger.requests.filter((request) => (request.body as { duplicate?: boolean })?.duplicate)).toHaveLength(1);
-		expect(trigger.savedStaticData['node:Trigger']).toMatchObject({ recentEventIds: [trigger.executions[0].items[0].json.event_id] });
+		const [[storedId]] = (trigger.savedStaticData['node:Trigger'] as { recentEvents: Array<[string, number]> }).recentEvents;
+		expect(storedId).toBe(trigger.executions[0].items[0].json.event_id);
+	});
+
+	it('starts exactly one execution per event under concurrent redelivery, with a database-like gap in saving static data', async () => {
+		const secret = `whsec_${Buffer.from('concurrent-dedupe-secret-32bytes').toString('base64')}`;
+		trigger = await startTriggerHost({
+			baseUrl: sandbox.url,
+			apiKey: sandbox.keys.owner,
+			parameters: { registration: 'dashboard', signingSecret: secret, events: ['message.received'] } as never,
+		});
+		trigger.staticDataGapMs = 25;
+		await trigger.activate('production');
+		const deliveries = Array.from({ length: 20 }, (_, index) => {
+			const body = JSON.stringify({
+				id: `evt_concurrent_${index}`,
+				type: 'message.received',
+				created_at: new Date().toISOString(),
+				api_version: '2026-01-01',
+				account_id: DEMO.accountId,
+				data: { message: { id: `msg_${index}`, text: `concurrent ${index}`, channel: 'qr', from_me: false } },
+			});
+			return { headers: signatureHeaders([secret], `msg_delivery_${index}`, Date.now(), body), body };
+		});
+		// Each event twice at the same instant, then all of it once more while the first saves are still landing.
+		const deliverAll = () => Promise.all(deliveries.flatMap(({ headers, body }) => [post(trigger.url('production'), headers, body), post(trigger.url('production'), headers, body)]));
+		const answers = [...(await deliverAll()), ...(await deliverAll())];
+		await trigger.settled();
+
+		expect(answers.every((answer) => answer.status === 200)).toBe(true);
+		expect(answers.filter((answer) => answer.body.duplicate === true)).toHaveLength(60);
+		expect(trigger.executions).toHaveLength(20);
+		expect(new Set(trigger.executions.map((execution) => execution.items[0].json.event_id)).size).toBe(20);
 	});
 
 	it('runs twice for a duplicated delivery when duplicate skipping is off', async () => {
