@@ -9,6 +9,8 @@ import {
 import { nodeProperties } from './actions/description';
 import { operationSubtitle } from './actions/operations';
 import { router } from './actions/router';
+import { sendAndWaitWebhooks } from './actions/sendAndWait/description';
+import { sendAndWaitWebhook } from './actions/sendAndWait/webhook';
 import { loadOptions, resourceMapping } from './methods';
 
 export class MessagingAutomation implements INodeType {
@@ -25,10 +27,14 @@ export class MessagingAutomation implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'messagingAutomationApi', required: true }],
+		webhooks: sendAndWaitWebhooks,
+		waitingNodeTooltip: '={{ $parameter["operation"] === "sendAndWait" ? "Execution will continue after the person answers" : "" }}',
 		properties: nodeProperties,
 	};
 
 	methods = { loadOptions, resourceMapping };
+
+	webhook = sendAndWaitWebhook;
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

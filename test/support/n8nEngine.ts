@@ -211,6 +211,7 @@ export interface EngineOptions {
 export class N8nEngine {
 	readonly nodeTypes: INodeTypes;
 	readonly credentialsHelper: TestCredentialsHelper;
+	private runs = 0;
 
 	constructor(options: EngineOptions) {
 		this.nodeTypes = createNodeTypes(options.nodeTypes);
@@ -244,8 +245,10 @@ export class N8nEngine {
 		if (!startNode) throw new Error(`No node named ${start.node}`);
 
 		let staticData: IDataObject = {};
+		// Each run its own id, as n8n gives: resume links of waiting runs must not collide.
+		const executionId = `exec-test-${++this.runs}`;
 		const finished = new Promise<IRun>((resolve) => {
-			const hooks = new ExecutionLifecycleHooks(mode, 'exec-test', {
+			const hooks = new ExecutionLifecycleHooks(mode, executionId, {
 				id: workflow.id,
 				name: workflow.name ?? '',
 				active: false,
@@ -260,7 +263,7 @@ export class N8nEngine {
 				staticData = newStaticData;
 				resolve(run);
 			});
-			const additionalData = createAdditionalData(this.credentialsHelper, { hooks });
+			const additionalData = createAdditionalData(this.credentialsHelper, { hooks, executionId });
 			const runData = createRunExecutionData({
 				executionData: {
 					nodeExecutionStack: [

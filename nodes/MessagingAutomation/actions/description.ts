@@ -1,7 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { toolDescriptionProperties } from './agent/toolDescription';
 import { optionsDescription } from './options.description';
 import { RESOURCE_OPTIONS } from './resources';
+import { sendAndWaitDescription } from './sendAndWait/description';
 import { operationProperties } from './operations';
 import { callToolDescription, toolInputDescription } from './tool/description';
 import { webhookDescription } from './webhook/description';
@@ -17,8 +19,10 @@ export const nodeProperties: INodeProperties[] = [
 		default: 'message',
 	},
 	...operationProperties,
+	...toolDescriptionProperties,
 	...webhookDescription,
 	...callToolDescription,
 	...toolInputDescription,
+	...sendAndWaitDescription,
 	...optionsDescription,
 ];

@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { SEND_AND_WAIT_OPERATION, type INodeProperties, type INodePropertyOptions } from 'n8n-workflow';
 
 import { catalogue, findOperation } from '../../shared/catalogue';
 import type { ToolOperation } from '../../shared/catalogue/types';
@@ -27,8 +27,17 @@ export const CALL_TOOL: ToolOperation = {
 	default: true,
 };
 
+/** Sends with send_message, then waits for the person's answer (see sendAndWait/). */
+export const SEND_AND_WAIT: ToolOperation = {
+	value: SEND_AND_WAIT_OPERATION,
+	name: 'Send and Wait for Response',
+	action: 'Send a message and wait for response',
+	summary: 'Ask a person over chat; continue once they approve or answer',
+};
+
 const NON_TOOL_OPERATIONS: Partial<Record<NodeResource, ToolOperation[]>> = {
 	account: [ACCOUNT_GET],
+	message: [SEND_AND_WAIT],
 	other: [CALL_TOOL],
 };
 

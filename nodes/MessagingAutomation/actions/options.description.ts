@@ -1,14 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { SEND_AND_WAIT_OPERATION, type INodeProperties } from 'n8n-workflow';
 
 /** Options shared by every operation: idempotency, pacing and time-outs. */
-export const optionsDescription: INodeProperties[] = [
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
+export const generalOptions: INodeProperties[] = [
 			{
 				displayName: 'Idempotency Key',
 				name: 'idempotencyKey',
@@ -82,6 +75,17 @@ export const optionsDescription: INodeProperties[] = [
 				typeOptions: { minValue: 0.1, numberPrecision: 1 },
 				description: 'How long to wait for each answer before retrying with the same idempotency key',
 			},
-		],
+];
+
+/** Send and Wait has Options of its own (n8n's wait limit among them), these included. */
+export const optionsDescription: INodeProperties[] = [
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { hide: { operation: [SEND_AND_WAIT_OPERATION] } },
+		options: generalOptions,
 	},
 ];

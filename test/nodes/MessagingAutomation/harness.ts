@@ -40,6 +40,8 @@ export interface NodeRun {
 	/** Sandbox calls made during this run. */
 	calls: RecordedCall[];
 	outputOf(nodeName: string): INodeExecutionData[];
+	/** Set when the run stopped to wait (Send and Wait). */
+	waitTill?: Date;
 }
 
 export interface Harness {
@@ -101,6 +103,7 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
 			error: result.nodeError(first) ?? result.error,
 			calls: sandbox.calls().slice(before),
 			outputOf: (name) => result.output(name),
+			waitTill: result.run.waitTill ?? undefined,
 		};
 	};
 

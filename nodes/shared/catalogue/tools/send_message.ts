@@ -12,6 +12,9 @@ import {
 	templateParameters,
 } from '../formats';
 
+/** The choice between a phone number and a conversation: Send and Wait asks for it the same way. */
+export const RECIPIENT_CHOICE = 'sendTo';
+
 const TEMPLATE_ONLY_FIELDS = [
 	'templateLanguage',
 	'templateParameters',
@@ -37,7 +40,7 @@ export const sendMessageTool = defineTool({
 		primary: ['channel'],
 		choices: [
 			{
-				parameter: 'sendTo',
+				parameter: RECIPIENT_CHOICE,
 				displayName: 'To',
 				description: 'Who gets the message',
 				options: [

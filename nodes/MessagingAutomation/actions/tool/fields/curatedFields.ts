@@ -5,6 +5,7 @@ import type { FieldChoice, ToolDefinition } from '../../../../shared/catalogue/t
 import { asSchema, unwrap } from '../../../helpers/jsonSchema';
 import { capitalize, humanize, singular } from '../../../helpers/naming';
 import { BATCHABLE_TOOL_NAMES, catalogueFields, CSV_TOOL, showForTool } from '../../toolGroups';
+import { collectionForModel, withModelVariant } from '../../agent/modelFields';
 import { fieldProperty } from './fieldProperty';
 import { planFields, type PlacedField } from './layout';
 
@@ -29,17 +30,20 @@ function optionalFieldModes(tool: ToolDefinition): InputMode[] {
 	return tool.name === CSV_TOOL ? CSV_SOURCE_MODES : ['fields'];
 }
 
-function upFrontField(tool: ToolDefinition, placed: PlacedField): INodeProperties {
+/** An up-front field; as an AI Agent tool, a model fills it (see agent/modelFields.ts). */
+function upFrontField(tool: ToolDefinition, placed: PlacedField): INodeProperties[] {
 	const { field } = placed;
 	const modes = field.required ? requiredFieldModes(tool, field.name) : optionalFieldModes(tool);
 	const extra = placed.when ? { [placed.when.parameter]: [placed.when.option] } : {};
-	return fieldProperty(field.name, field.schema, {
+	const property = fieldProperty(field.name, field.schema, {
 		required: placed.required,
 		displayOptions: showForTool(tool, { inputMode: modes, ...extra }),
 	});
+	return withModelVariant(property, field.schema, true);
 }
 
-function choiceSelector(tool: ToolDefinition, choice: FieldChoice): INodeProperties {
+/** The selector of a choice: its options are the fields it chooses between. */
+export function choiceProperty(choice: FieldChoice, displayOptions: INodeProperties['displayOptions']): INodeProperties {
 	const initial = choice.options[0].field;
 	return {
 		displayName: choice.displayName,
@@ -49,13 +53,14 @@ function choiceSelector(tool: ToolDefinition, choice: FieldChoice): INodePropert
 		options: choice.options.map((option) => ({ name: option.name, value: option.field, description: option.description })),
 		default: initial,
 		description: choice.description,
-		displayOptions: showForTool(tool, { inputMode: optionalFieldModes(tool) }),
+		displayOptions,
 	};
 }
 
 function additionalFields(tool: ToolDefinition, fields: PlacedField[]): INodeProperties[] {
 	if (fields.length === 0) return [];
-	return [
+	const schemas = Object.fromEntries(fields.map(({ field }) => [field.name, field.schema]));
+	return collectionForModel(
 		{
 			displayName: 'Additional Fields',
 			name: 'additionalFields',
@@ -67,7 +72,8 @@ function additionalFields(tool: ToolDefinition, fields: PlacedField[]): INodePro
 				.map(({ field }) => fieldProperty(field.name, field.schema))
 				.sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		},
-	];
+		schemas,
+	);
 }
 
 /** Parameter name of a batched element field: `batchPhoneNumber`, or `batchValue` for plain strings. */
@@ -108,7 +114,9 @@ function batchElementFields(tool: ToolDefinition): INodeProperties[] {
 function toolFields(tool: ToolDefinition): INodeProperties[] {
 	const plan = planFields(tool, catalogueFields(tool));
 	const upFront = plan.upFront.map((entry) =>
-		entry.kind === 'choice' ? choiceSelector(tool, entry.choice) : upFrontField(tool, entry.placed),
+		entry.kind === 'choice'
+			? choiceProperty(entry.choice, showForTool(tool, { inputMode: optionalFieldModes(tool) }))
+			: upFrontField(tool, entry.placed),
 	);
 	return [...upFront, ...batchElementFields(tool), ...additionalFields(tool, plan.additional)];
 }

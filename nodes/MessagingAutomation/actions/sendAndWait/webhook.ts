@@ -1,0 +1,71 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { createClient, EDITOR_LOOKUP } from '../../transport';
+import { formFields } from './formFields';
+import { formAnswers, formPage, recordedPage, type FormField } from './pages';
+import { isPreviewRequest } from './previewBots';
+import type { ResponseType } from './question';
+
+/*
+ * The person's answer arrives here through a signed link (n8n checked the signature). Approval
+ * links resume on a browser's GET; a preview bot's GET answers empty and changes nothing. Free
+ * text and forms are served as a page on GET and resume on its POST.
+ */
+
+/** The question's message id, looked up by the key its send used; an answer never waits on it. */
+async function questionMessageId(context: IWebhookFunctions, idempotencyKey: string | undefined): Promise<string | undefined> {
+	if (!idempotencyKey) return undefined;
+	try {
+		const client = await createClient(context, { ...EDITOR_LOOKUP, timeoutMs: 5_000 });
+		const { data } = await client.callTool<IDataObject>('get_send_status', { idempotencyKey });
+		return typeof data.message_id === 'string' ? data.message_id : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+async function resume(context: IWebhookFunctions, data: IDataObject): Promise<IWebhookResponseData> {
+	const query = context.getQueryData() as IDataObject;
+	const idempotencyKey = typeof query.q === 'string' ? query.q : undefined;
+	const messageId = await questionMessageId(context, idempotencyKey);
+	const json: IDataObject = { data: { ...data, respondedAt: new Date().toISOString() } };
+	if (messageId) json.messageId = messageId;
+	context.getResponseObject().setHeader('Content-Type', 'text/html; charset=utf-8');
+	return { webhookResponse: recordedPage(), workflowData: [[{ json }]] };
+}
+
+function ignored(context: IWebhookFunctions, status = 200): IWebhookResponseData {
+	context.getResponseObject().status(status).send('');
+	return { noWebhookResponse: true };
+}
+
+function servePage(context: IWebhookFunctions, fields: FormField[]): IWebhookResponseData {
+	const message = String(context.getNodeParameter('message', ''));
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const html = formPage({
+		title: String(options.responseFormTitle || ''),
+		description: String(options.responseFormDescription || message),
+		buttonLabel: String(options.responseFormButtonLabel || 'Submit'),
+		fields,
+	});
+	context.getResponseObject().status(200).setHeader('Content-Type', 'text/html; charset=utf-8').send(html);
+	return { noWebhookResponse: true };
+}
+
+export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const method = this.getRequestObject().method;
+	const responseType = this.getNodeParameter('responseType', 'approval') as ResponseType;
+	if (method !== 'GET' && method !== 'POST') return ignored(this, 405);
+	if (responseType === 'approval') {
+		if (method !== 'GET' || isPreviewRequest(this.getHeaderData()['user-agent'])) return ignored(this);
+		const query = this.getQueryData() as IDataObject;
+		return await resume(this, { approved: query.approved === 'true' });
+	}
+	const fields: FormField[] =
+		responseType === 'freeText'
+			? [{ label: 'Response', type: 'textarea', options: [], required: true }]
+			: formFields(this.getNodeParameter('formFields.values', []));
+	if (method === 'GET') return servePage(this, fields);
+	const answers = formAnswers(fields, this.getBodyData());
+	return await resume(this, responseType === 'freeText' ? { text: answers.Response } : answers);
+}
