@@ -155,7 +155,7 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		// n8n's search finds nodes (by name and codex alias); the node's entry then offers its actions.
 		const entry = ui.nodeCreatorItem(PACKAGE_ENTRY).first();
 		const noResults = ui.nodeCreator.locator(ui.byTestId('node-creator-no-results'));
-		await Promise.race([entry.waitFor(), noResults.waitFor()]);
+		await entry.or(noResults).first().waitFor();
 		const results = await ui.nodeCreator.locator(`${ui.byTestId('item-iterator-item')}[data-keyboard-nav-type="node"] ${ui.byTestId('node-creator-item-name')}`).allInnerTexts();
 		await screenshot(page, 'b-search-send-message-results');
 		expect(results, 'nodes the panel lists for "send message"').toContain(PACKAGE_ENTRY);
