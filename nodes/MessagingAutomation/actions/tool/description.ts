@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { inputModesForModels } from '../agent/modelFields';
 import { CALL_TOOL } from '../operations';
 import {
 	ATTACHMENT_TOOL,
@@ -42,7 +43,8 @@ export const callToolDescription: INodeProperties[] = [
 	},
 ];
 
-export const toolInputDescription: INodeProperties[] = [
+/** The input parameters; the AI Agent tool gets only typed, single-call modes (agent/modelFields.ts). */
+export const toolInputDescription: INodeProperties[] = inputModesForModels([
 	...forTools(plainTools, (displayOptions) => ({
 		displayName: 'Input Mode',
 		name: 'inputMode',
@@ -199,4 +201,4 @@ export const toolInputDescription: INodeProperties[] = [
 		displayOptions,
 		description: 'Whether to return a simplified version of the response instead of the raw data',
 	})),
-];
+]);

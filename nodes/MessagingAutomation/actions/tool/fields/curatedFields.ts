@@ -4,8 +4,8 @@ import { catalogue } from '../../../../shared/catalogue';
 import type { FieldChoice, ToolDefinition } from '../../../../shared/catalogue/types';
 import { asSchema, unwrap } from '../../../helpers/jsonSchema';
 import { capitalize, humanize, singular } from '../../../helpers/naming';
-import { BATCHABLE_TOOL_NAMES, catalogueFields, CSV_TOOL, showForTool } from '../../toolGroups';
 import { collectionForModel, withModelVariant } from '../../agent/modelFields';
+import { BATCHABLE_TOOL_NAMES, catalogueFields, CSV_TOOL, showForTool } from '../../toolGroups';
 import { fieldProperty } from './fieldProperty';
 import { planFields, type PlacedField } from './layout';
 
@@ -113,9 +113,9 @@ function batchElementFields(tool: ToolDefinition): INodeProperties[] {
 
 function toolFields(tool: ToolDefinition): INodeProperties[] {
 	const plan = planFields(tool, catalogueFields(tool));
-	const upFront = plan.upFront.map((entry) =>
+	const upFront = plan.upFront.flatMap((entry) =>
 		entry.kind === 'choice'
-			? choiceProperty(entry.choice, showForTool(tool, { inputMode: optionalFieldModes(tool) }))
+			? [choiceProperty(entry.choice, showForTool(tool, { inputMode: optionalFieldModes(tool) }))]
 			: upFrontField(tool, entry.placed),
 	);
 	return [...upFront, ...batchElementFields(tool), ...additionalFields(tool, plan.additional)];
