@@ -15,14 +15,32 @@ function isEmpty(value: unknown): boolean {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-/** Luxon DateTime (from `$now` and friends) or Date, without importing either. */
+/** Luxon DateTime (from `$now` and friends) or Date, without importing either; undefined for an invalid one. */
 function dateToIso(value: unknown): string | undefined {
-	if (value instanceof Date) return value.toISOString();
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
 	const candidate = value as { toISO?: () => string | null };
 	if (typeof value === 'object' && value !== null && typeof candidate.toISO === 'function') {
 		return candidate.toISO() ?? undefined;
 	}
 	return undefined;
+}
+
+/**
+ * The text of a scalar, or undefined: objects, NaN and Infinity have no honest text ("[object
+ * Object]", "NaN"), and `String()` of an object with its own `toString` can even throw.
+ */
+export function scalarText(value: unknown): string | undefined {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+	if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+	return undefined;
+}
+
+/** What a value is, for messages, without converting it. */
+function kindOf(value: unknown): string {
+	if (typeof value === 'number') return String(value); // NaN, Infinity
+	if (Array.isArray(value)) return 'a list';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function toDateTime(value: unknown): unknown {
@@ -56,9 +74,16 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 /** A list from a real array, a JSON array, or text separated by new lines (else commas). */
 function toStringList(value: unknown): Coerced {
 	if (Array.isArray(value)) {
-		return { value: value.filter((item) => !isEmpty(item)).map((item) => (typeof item === 'string' ? item : String(item))) };
+		const items = value.filter((item) => !isEmpty(item));
+		const texts = items.map(scalarText);
+		const bad = texts.findIndex((text) => text === undefined);
+		if (bad >= 0) return { issue: `must be a list of texts; item ${bad + 1} is ${kindOf(items[bad])}` };
+		return { value: texts };
 	}
-	if (typeof value !== 'string') return { value: [String(value)] };
+	if (typeof value !== 'string') {
+		const text = scalarText(value);
+		return text === undefined ? { issue: `must be a list of texts, not ${kindOf(value)}` } : { value: [text] };
+	}
 	const text = value.trim();
 	if (text.startsWith('[')) {
 		const parsed = parseJson(text);
@@ -88,8 +113,11 @@ export function coerceToSchema(value: unknown, raw: JsonSchema): Coerced {
 	const schema = unwrap(raw);
 	switch (fieldKind(schema)) {
 		case 'string':
-		case 'options':
-			return { value: typeof value === 'number' || typeof value === 'boolean' ? String(value) : (dateToIso(value) ?? value) };
+		case 'options': {
+			if (typeof value === 'object') return { value: dateToIso(value) ?? value };
+			const text = scalarText(value);
+			return text === undefined ? { issue: `must be text, not ${kindOf(value)}` } : { value: text };
+		}
 		case 'dateTime':
 			return { value: toDateTime(value) };
 		case 'integer':

@@ -1,9 +1,16 @@
 /* RFC 4180 CSV: building rows from values, and cutting a CSV into parts without breaking a record. */
 
+import { InputValidationError } from '../../shared/client/errors';
+import { scalarText } from './coerce';
+
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
 
+/** One field; an object or NaN has no CSV text, and writing "[object Object]" would hide the mistake. */
 export function csvField(value: unknown): string {
-	const text = value === undefined || value === null ? '' : String(value);
+	const text = value === undefined || value === null ? '' : scalarText(value);
+	if (text === undefined) {
+		throw new InputValidationError('CSV values must be text or finite numbers; one is an object, a list or NaN. Nothing was sent.', { code: 'input_validation' });
+	}
 	return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

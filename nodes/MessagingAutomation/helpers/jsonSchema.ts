@@ -45,6 +45,20 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Keys that reach an object's prototype rather than a property: never looked up, never sent. */
+const UNSAFE_PROPERTY_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
+export function isUnsafePropertyName(name: string): boolean {
+	return UNSAFE_PROPERTY_NAMES.has(name);
+}
+
+/** The schema of property `name`: an own, safe property only (`properties.constructor` is Object's otherwise). */
+export function propertySchema(schema: JsonSchema | undefined, name: string): JsonSchema | undefined {
+	const properties = schema?.properties;
+	if (!properties || isUnsafePropertyName(name) || !Object.hasOwn(properties, name)) return undefined;
+	return asSchema(properties[name]);
+}
+
 export function asSchema(value: unknown): JsonSchema {
 	return isRecord(value) ? (value as JsonSchema) : {};
 }

@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '../../shared/catalogue/validate';
-import { asSchema, isRecord, primaryType, type JsonSchema } from './jsonSchema';
+import { asSchema, isRecord, isUnsafePropertyName, primaryType, propertySchema, type JsonSchema } from './jsonSchema';
 
 /*
  * Checks input against a tool's live JSON Schema (tools the catalogue does not know) before
@@ -16,9 +16,16 @@ function bounds(min: number | undefined, max: number | undefined, unit: string):
 	return `at least ${min} ${unit}`;
 }
 
+const LONGEST_NAME = 64;
+
+/** A property name as messages show it: a megabyte of name is cut, with its length said. */
+function shownName(name: string): string {
+	return name.length <= LONGEST_NAME ? name : `${name.slice(0, 40)}…(${name.length} characters)`;
+}
+
 function joinPath(path: string, key: string | number): string {
 	if (typeof key === 'number') return `${path}[${key}]`;
-	return path === '' ? key : `${path}.${key}`;
+	return path === '' ? shownName(key) : `${path}.${shownName(key)}`;
 }
 
 function typeMatches(type: string, value: unknown): boolean {
@@ -104,12 +111,16 @@ function checkArray(schema: JsonSchema, value: unknown[], path: string, issues: 
 function checkObject(schema: JsonSchema, value: Record<string, unknown>, path: string, issues: ValidationIssue[]): void {
 	const properties = schema.properties ?? {};
 	for (const name of schema.required ?? []) {
-		if (value[name] === undefined) issues.push({ path: joinPath(path, name), message: 'is required' });
+		if (!Object.hasOwn(value, name) || value[name] === undefined) issues.push({ path: joinPath(path, name), message: 'is required' });
 	}
 	for (const [name, item] of Object.entries(value)) {
 		if (item === undefined) continue;
-		const property = properties[name];
-		if (property) check(asSchema(property), item, joinPath(path, name), issues);
+		if (isUnsafePropertyName(name)) {
+			issues.push({ path: joinPath(path, name), message: 'is not a property name that is ever sent (__proto__, constructor and prototype are refused)' });
+			continue;
+		}
+		const property = propertySchema(schema, name);
+		if (property) check(property, item, joinPath(path, name), issues);
 		else if (schema.additionalProperties === false) {
 			const accepted = path === '' ? `; accepted: ${Object.keys(properties).join(', ')}` : '';
 			issues.push({ path: joinPath(path, name), message: `is not an accepted property${accepted}` });

@@ -7,11 +7,23 @@ import { credentialFingerprint } from './index';
 /*
  * GET /api/v1/tools, kept for a minute per service and key so the editor stays fast. The cache
  * only ever speeds things up: a tool missing from a cached list is looked up again, and a call is
- * never refused because a list said no.
+ * never refused because a list said no. It lives as long as the n8n process and a list with its
+ * schemas weighs tens of kilobytes, so it holds the most recently used few dozen keys at most.
  */
 
 const TTL_MS = 60_000;
+export const MAX_CACHED_KEYS = 50;
 const cache = new Map<string, { expires: number; tools: ToolListing[] }>();
+
+/** Stores a list as the most recently used, dropping expired lists and then the least recently used. */
+function remember(key: string, tools: ToolListing[], now: number): void {
+	cache.delete(key);
+	cache.set(key, { expires: now + TTL_MS, tools });
+	for (const [stored, entry] of cache) {
+		if (cache.size <= MAX_CACHED_KEYS && entry.expires > now) break;
+		cache.delete(stored);
+	}
+}
 
 export async function liveTools(
 	context: IAllExecuteFunctions,
@@ -20,9 +32,14 @@ export async function liveTools(
 ): Promise<ToolListing[]> {
 	const key = await credentialFingerprint(context);
 	const hit = cache.get(key);
-	if (hit && !options.fresh && hit.expires > Date.now()) return hit.tools;
+	if (hit && !options.fresh && hit.expires > Date.now()) {
+		// Most recently used goes last, so the bound drops the others first.
+		cache.delete(key);
+		cache.set(key, hit);
+		return hit.tools;
+	}
 	const { data } = await client.listTools();
-	cache.set(key, { expires: Date.now() + TTL_MS, tools: data });
+	remember(key, data, Date.now());
 	return data;
 }
 

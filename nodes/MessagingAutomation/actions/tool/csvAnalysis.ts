@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { coerceToSchema } from '../../helpers/coerce';
+import { InputValidationError } from '../../../shared/client/errors';
+import { coerceToSchema, scalarText } from '../../helpers/coerce';
 import { csvLine, csvValues, splitCsv, type CsvPart } from '../../helpers/csv';
 import { errorJson, toNodeError } from '../errors';
 import { forEachItem, pairedWith } from '../itemLoop';
@@ -44,7 +45,9 @@ async function csvOfItem(context: IExecuteFunctions, itemIndex: number, mode: In
 		const buffer = await context.helpers.getBinaryDataBuffer(itemIndex, property);
 		return buffer.toString('utf8').replace(/^\uFEFF/, '');
 	}
-	return String(context.getNodeParameter('csv', itemIndex, ''));
+	const text = scalarText(context.getNodeParameter('csv', itemIndex, ''));
+	if (text === undefined) throw new InputValidationError('The CSV must be text. Nothing was sent.', { code: 'input_validation', field: 'csv' });
+	return text;
 }
 
 /** Phones that occur in more than one part: no single call can see those duplicates. */
@@ -77,6 +80,12 @@ async function analyze(
 	const options = readFields(context, itemIndex, tool, ['csv']);
 	const maxChars = tool.schema?.properties?.csv?.maxLength ?? DEFAULT_MAX_CHARS;
 	const parts = splitCsv(csv, MAX_ROWS, maxChars);
+	if (parts.length === 0) {
+		throw new InputValidationError('The CSV is empty: it needs a header row (phone, opt_in) and rows below it. Nothing was sent.', {
+			code: 'input_validation',
+			field: 'csv',
+		});
+	}
 	const answers: Array<{ data: Record<string, unknown>; rowOffset: number }> = [];
 	for (const part of parts) {
 		const input = { ...options, csv: part.text };

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ValidationIssue } from '../../../shared/catalogue/validate';
 import { coerceToSchema } from '../../helpers/coerce';
-import { isRecord, schemaFields, type JsonSchema } from '../../helpers/jsonSchema';
+import { isRecord, isUnsafePropertyName, propertySchema, schemaFields, type JsonSchema } from '../../helpers/jsonSchema';
 import { managedFields } from '../toolGroups';
 import type { InputMode } from './fields/curatedFields';
 import { placedFields, planFields } from './fields/layout';
@@ -55,9 +55,11 @@ function readMapper(context: IExecuteFunctions, itemIndex: number, tool: ToolSch
 			: (context.getNodeParameter('toolInput.value', itemIndex, {}) as IDataObject | null) ?? {};
 	for (const [name, value] of Object.entries(source)) {
 		if (managedFields(tool).includes(name)) continue;
-		// Fields the live schema no longer names (a stale mapping, an unrelated item field) are not sent.
-		if (properties && !(name in properties)) continue;
-		put(input, issues, name, value, properties?.[name]);
+		// Fields the live schema no longer names (a stale mapping, an unrelated item field) are not sent,
+		// nor `__proto__` / `constructor`, which `name in properties` would find on Object itself.
+		const property = propertySchema(tool.schema, name);
+		if ((properties && !property) || isUnsafePropertyName(name)) continue;
+		put(input, issues, name, value, property);
 	}
 	if (issues.length > 0) throw invalidInput(tool, issues);
 	return input;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { coerceToSchema } from '../../../../nodes/MessagingAutomation/helpers/coerce';
+import { coerceToSchema, scalarText } from '../../../../nodes/MessagingAutomation/helpers/coerce';
 
 describe('coerceToSchema', () => {
 	it('turns editor and expression values into the schema types', () => {
@@ -36,5 +36,25 @@ describe('coerceToSchema', () => {
 	it('leaves out empty values', () => {
 		expect(coerceToSchema('  ', { type: 'string' })).toEqual({ value: undefined });
 		expect(coerceToSchema(null, { type: 'integer' })).toEqual({ value: undefined });
+	});
+
+	it('never writes "NaN", "Infinity", "[object Object]" or "null" as text, and never calls an object\'s own toString', () => {
+		const list = { type: 'array', items: { type: 'string' } };
+		const ownToString = { toString: 1 }; // String() of this throws "Cannot convert object to primitive value"
+		expect(coerceToSchema(Number.NaN, { type: 'string' })).toEqual({ issue: 'must be text, not NaN' });
+		expect(coerceToSchema(Number.POSITIVE_INFINITY, { type: 'string' })).toEqual({ issue: 'must be text, not Infinity' });
+		expect(coerceToSchema(ownToString, { type: 'string' })).toEqual({ value: ownToString });
+		expect(coerceToSchema([{ a: 1 }], list)).toEqual({ issue: 'must be a list of texts; item 1 is an object' });
+		expect(coerceToSchema(['a', ownToString], list)).toEqual({ issue: 'must be a list of texts; item 2 is an object' });
+		expect(coerceToSchema([1, Number.NaN], list)).toEqual({ issue: 'must be a list of texts; item 2 is NaN' });
+		expect(coerceToSchema(ownToString, list)).toEqual({ issue: 'must be a list of texts, not an object' });
+		expect(coerceToSchema([null, 'a', null], list)).toEqual({ value: ['a'] });
+		expect(coerceToSchema('Infinity', { type: 'number' })).toEqual({ value: 'Infinity' });
+		expect(coerceToSchema(new Date(Number.NaN), { type: 'string', format: 'date-time' })).toEqual({ value: new Date(Number.NaN) });
+	});
+
+	it('reads scalars only', () => {
+		expect([scalarText('a'), scalarText(1.5), scalarText(false), scalarText(10n)]).toEqual(['a', '1.5', 'false', '10']);
+		expect([scalarText(Number.NaN), scalarText(null), scalarText({}), scalarText([])]).toEqual([undefined, undefined, undefined, undefined]);
 	});
 });

@@ -4,6 +4,7 @@ import {
 	DailyLimitReachedError,
 	errorFromResponse,
 	formatDuration,
+	redactSecrets,
 	InsufficientPermissionError,
 	InvalidApiKeyError,
 	InvalidInputError,
@@ -162,6 +163,16 @@ describe('errorFromResponse without HTTP', () => {
 		const empty = errorFromResponse({ status: 504, headers: {}, body: undefined });
 		expect(empty.code).toBe('http_504');
 		expect(empty.message).toContain('HTTP 504');
+	});
+
+	it('redacts a key that JSON escapes (quotes, backslashes, control characters) in text and in bodies', () => {
+		const key = 'mk_"quoted\\slash\ttab';
+		const echoed = { error: { code: 'invalid_api_key', message: `Key ${key} revoked`, detail: { key } } };
+		const error = errorFromResponse({ status: 401, headers: {}, body: echoed }, { secrets: [key] });
+		expect(error.message).not.toContain(key);
+		expect(JSON.stringify(error.body)).not.toContain(JSON.stringify(key).slice(1, -1));
+		expect(JSON.stringify(error.body)).toContain('[redacted]');
+		expect(redactSecrets(`raw ${JSON.stringify(key)} and ${key}`, [key])).toBe('raw "[redacted]" and [redacted]');
 	});
 
 	it('redacts secrets given in the context', () => {

@@ -86,4 +86,20 @@ describe('CSV analysis', () => {
 		expect(result.json.map((json) => json.valid_rows)).toEqual([1, 0]);
 		expect(result.output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
+
+	it('an empty CSV from an expression is an error, not an answer with 0 parts', async () => {
+		const parameters = { resource: 'campaign', operation: 'analyzeCsv', inputMode: 'fields', csv: '={{ $json.csv }}' };
+		const result = await h.run({ parameters, continueOnFail: true }, [{ csv: '' }, { csv: '\n\n' }]);
+		expect(result.json.map((json) => (json.error as IDataObject | undefined)?.message)).toEqual([
+			expect.stringMatching(/^The CSV is empty/),
+			expect.stringMatching(/^The CSV is empty/),
+		]);
+		expect(result.calls).toEqual([]);
+	});
+
+	it('an object where a CSV value belongs is an error, never "[object Object]"', async () => {
+		const result = await h.run({ parameters: fromItems, continueOnFail: true }, [{ phone: { number: '4915112345678' }, opt_in: 'yes', params: [] }]);
+		expect((result.json[0].error as IDataObject).message).toMatch(/CSV values must be text or finite numbers/);
+		expect(result.calls).toEqual([]);
+	});
 });

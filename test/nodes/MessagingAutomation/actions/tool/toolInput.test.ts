@@ -144,3 +144,30 @@ describe('tools only the live service describes', () => {
 		expect(result.calls.map((call) => [call.tool, call.status])).toEqual([['search_messages', 200]]);
 	});
 });
+
+describe('property names that reach the prototype', () => {
+	it('are refused by live-schema validation with a clear message, and nothing is sent', async () => {
+		for (const name of ['constructor', '__proto__', 'prototype']) {
+			const result = await h.run({ parameters: searchJson(`{ "query": "x", "${name}": { "polluted": true } }`) });
+			expect(result.error?.message).toMatch(/__proto__, constructor and prototype are refused/);
+			expect(result.calls).toEqual([]);
+		}
+	});
+
+	it('are left out in mapper mode, without a misleading "not valid JSON"', async () => {
+		const { fields } = await searchFields();
+		const result = await h.run(
+			{ parameters: { resource: 'message', operation: 'search', inputMode: 'mapper', toolInput: mapperValue(fields, {}, 'autoMapInputData') } },
+			[JSON.parse('{ "query": "ticket", "constructor": "x", "__proto__": { "polluted": true } }') as IDataObject],
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.calls[0].input).toEqual({ query: 'ticket', limit: 50 });
+	});
+
+	it('a huge unknown property name is cut in the message', async () => {
+		const name = 'n'.repeat(1_000_000);
+		const result = await h.run({ parameters: searchJson(`{ "query": "x", "${name}": 1 }`) });
+		expect(result.error?.message).toMatch(/…\(1000000 characters\)/);
+		expect(result.error?.message.length).toBeLessThan(2_000);
+	});
+});
