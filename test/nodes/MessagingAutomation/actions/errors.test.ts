@@ -2,6 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { DEMO, SandboxClock } from '../../../sandbox';
+import { startScriptedServer } from '../../../support/scriptedServer';
 import { testClient } from '../../../support/testClient';
 import { fieldsParameters, useHarness } from '../harness';
 
@@ -177,3 +178,20 @@ describe('daily_limit_reached', () => {
 		expect(result.error?.message).toMatch(/Do not retry today.*15 sends per day/);
 	});
 });
+
+describe('a Base URL carrying secrets', () => {
+	it('keeps user info and query tokens out of error messages, items and the stopped run', async () => {
+		const closed = await startScriptedServer();
+		await closed.stop();
+		const baseUrl = closed.url.replace('http://', 'http://admin:pa55-in-url@') + '/?token=tok-in-url-123';
+		h.engine.credentialsHelper.set('messagingAutomationApi', { apiKey: h.sandbox.keys.owner, baseUrl, authScheme: 'bearer' });
+		const parameters = fieldsParameters('get_send_status', { message_id: 'msg_1' }, { options: { timeoutSeconds: 1 } });
+		const failed = await h.run({ parameters, continueOnFail: true });
+		const stopped = await h.run({ parameters });
+		const shown = JSON.stringify([failed.json, stopped.error, stopped.error?.message, stopped.error?.description]);
+		expect(shown).toContain(closed.url);
+		for (const secret of ['pa55-in-url', 'tok-in-url-123', 'admin:']) expect(shown).not.toContain(secret);
+		expect((failed.json[0].error as IDataObject).code).toBe('connection_refused');
+	});
+});
+
