@@ -13,7 +13,7 @@ import { checkLink } from './linkPolicy';
  * every hop and the whole body; the body is read up to a size cap and no further.
  */
 
-export const DOWNLOAD_MAX_BYTES = 100 * 1024 * 1024;
+const DOWNLOAD_MAX_BYTES = 100 * 1024 * 1024;
 const MAX_REDIRECTS = 3;
 const TIMED_OUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ERR_CANCELED']);
 

@@ -15,7 +15,7 @@ export interface ToolCall {
 }
 
 /** Failures after which the write may or may not have happened: the client marks them. */
-export function isUncertain(error: unknown): error is MessagingApiError {
+function isUncertain(error: unknown): error is MessagingApiError {
 	return error instanceof MessagingApiError && error.actionTaken === 'unknown';
 }
 

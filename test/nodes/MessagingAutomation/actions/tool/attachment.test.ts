@@ -1,3 +1,4 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { DEMO } from '../../../../sandbox';
@@ -38,7 +39,7 @@ describe('attachments', () => {
 
 describe('attachment downloads behind a misbehaving address', () => {
 	/** Runs Download File with the service behind a proxy that deals `fileFault` to the download link. */
-	async function downloadThrough(fileFault: Fault, options: Record<string, unknown> = {}) {
+	async function downloadThrough(fileFault: Fault, options: IDataObject = {}) {
 		const trap = await startKeyTrap([h.sandbox.keys.owner]);
 		const proxy = await startChaosProxy({
 			target: h.sandbox.url,
@@ -47,7 +48,7 @@ describe('attachment downloads behind a misbehaving address', () => {
 		});
 		h.engine.credentialsHelper.set('messagingAutomationApi', { apiKey: h.sandbox.keys.owner, baseUrl: proxy.url, authScheme: 'bearer' });
 		try {
-			const parameters = fieldsParameters('get_attachment_link', { message_id: storedId }, { download: true, options });
+			const parameters = fieldsParameters('get_attachment_link', { message_id: storedId }, { download: true, options: options as INodeParameters });
 			const result = await h.run({ parameters, continueOnFail: true });
 			return { result, trap: { requests: trap.requests, keyed: trap.keyed }, dealt: proxy.counts[fileFault] };
 		} finally {
