@@ -17,8 +17,8 @@ import { waitTill } from './waitLimit';
 
 /*
  * Sends the question once (like every write: paced, retried with one idempotency key), then
- * puts the execution to wait. What this returns is the node's output only if no answer comes
- * before the wait limit: a timed-out result. An answer replaces it (see webhook.ts).
+ * puts the execution to wait. What this returns shows while the execution waits; n8n drops it
+ * on resume.
  */
 
 /** Business sends free text only inside the 24-hour window: say so before sending anything. */
@@ -60,11 +60,14 @@ async function ask(context: IExecuteFunctions, run: RunContext): Promise<INodeEx
 		});
 	});
 	const data = sent.data as IDataObject;
-	const until = waitTill(context);
-	await context.putExecutionToWait(until);
+	const question = { messageId: data.message_id, idempotencyKey };
+	await context.putExecutionToWait(waitTill(context));
+	// On resume n8n passes this node's input on (an answer replaces it, see webhook.ts): made the
+	// timed-out result here, it is what the workflow gets when the wait limit ends the wait.
 	const timedOut: IDataObject = { timedOut: true, respondedAt: null };
 	if (responseType === 'approval') timedOut.approved = false;
-	return { json: { data: timedOut, messageId: data.message_id, idempotencyKey }, pairedItem: { item: 0 } };
+	context.getExecuteData().data.main = [[{ json: { data: timedOut, ...question }, pairedItem: { item: 0 } }]];
+	return { json: { data: { waiting: true }, ...question }, pairedItem: { item: 0 } };
 }
 
 /** One question per execution, for the first item, as n8n's own Send and Wait nodes do. */

@@ -33,8 +33,7 @@ describe('Send and Wait: the question', () => {
 		expect(text).toMatch(/^May we refund order 1042\?\n\nYes: http:\/\/localhost:5678\/webhook-waiting\/exec-test-\d+\/node-1\?.*approved=true.*signature=/);
 		expect(text).toMatch(/\nNo: http:\/\/localhost:5678\/webhook-waiting\/.*approved=false/);
 		expect(result.waitTill?.getTime()).toBeGreaterThan(Date.now() + 365 * 86_400_000);
-		// Only if no answer comes does the node output this.
-		expect(result.json[0]).toMatchObject({ data: { approved: false, timedOut: true }, messageId: expect.any(String) });
+		expect(result.json[0]).toMatchObject({ data: { waiting: true }, messageId: expect.any(String) });
 	});
 
 	it('waits only as long as Limit Wait Time says', async () => {
