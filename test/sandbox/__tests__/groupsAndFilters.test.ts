@@ -49,9 +49,11 @@ describe('sandbox groups and number filters', () => {
 		expect(api.sandbox.state.account('acc_demo').messages.some((m) => m.text === 'Invoice attached')).toBe(true);
 	});
 
-	it('refuses a name with several numbers, and more than 100 numbers', async () => {
-		const named = await write(api, 'add_number_filter', { phoneNumbers: ['447700900123'], name: 'x' });
-		expect(named.body.error.field).toBe('name');
+	it('takes one number and a list together, names only the single one, and refuses none or more than 100', async () => {
+		const both = await write(api, 'add_number_filter', { phoneNumber: '+1 555 010 1111', phoneNumbers: ['+1 555 010 2222'], name: 'Desk' });
+		expect(both.body).toMatchObject({ added: ['+1 555 010 1111', '+1 555 010 2222'] });
+		expect(api.sandbox.state.account('acc_demo').filters.filter((entry) => entry.name === 'Desk')).toHaveLength(1);
+		expect((await write(api, 'add_number_filter', {})).body.error.field).toBe('phoneNumber');
 		const many = Array.from({ length: 101 }, (_, i) => `4915100000${String(i).padStart(3, '0')}`);
 		expect((await write(api, 'add_number_filter', { phoneNumbers: many })).body.error.field).toBe('phoneNumbers');
 	});

@@ -1,19 +1,25 @@
 import { digits } from '../inbox';
-import { type ToolHandler, str } from './context';
+import { invalidInput, type ToolHandler, str } from './context';
 
-/** Adds to whichever list (include or exclude) is current; the mode itself is a dashboard setting. */
+/**
+ * Adds to whichever list (include or exclude) is current; the mode itself is a dashboard setting.
+ * A name labels the single phoneNumber only.
+ */
 const addNumberFilter: ToolHandler = (ctx) => {
 	const { account } = ctx;
 	const single = str(ctx.input, 'phoneNumber');
-	const numbers = single !== undefined ? [single] : (ctx.input.phoneNumbers as string[]);
+	const many = (ctx.input.phoneNumbers as string[] | undefined) ?? [];
+	// The spec leaves open what neither field means, and lets both be given: the service's own rules.
+	if (single === undefined && many.length === 0) throw invalidInput('phoneNumber', 'is required unless phoneNumbers is given');
 	const name = str(ctx.input, 'name') ?? null;
 	const added: string[] = [];
 	const alreadyListed: string[] = [];
-	for (const phone of numbers) {
-		if (account.filters.some((entry) => digits(entry.phone) === digits(phone))) alreadyListed.push(phone);
+	const entries = [...(single === undefined ? [] : [{ phone: single, name }]), ...many.map((phone) => ({ phone, name: null }))];
+	for (const entry of entries) {
+		if (account.filters.some((listed) => digits(listed.phone) === digits(entry.phone))) alreadyListed.push(entry.phone);
 		else {
-			account.filters.push({ phone, name });
-			added.push(phone);
+			account.filters.push(entry);
+			added.push(entry.phone);
 		}
 	}
 	return {

@@ -1,4 +1,3 @@
-import { crossFieldRules, oneOf, onlyWith } from '../crossField';
 import { defineTool } from '../defineTool';
 import { chars, filterPhone, list } from '../formats';
 import { writeInput } from '../shapes';
@@ -21,8 +20,7 @@ export const addNumberFilterTool = defineTool({
 	description:
 		'Owner keys only. Adds one number (phoneNumber, optionally labelled with name) or 1-100 numbers ' +
 		'(phoneNumbers) to the current include or exclude list. This changes which chats are visible and ' +
-		'eligible for future sending and syncing; it does not prove opt-in and does not delete history. ' +
-		'Give exactly one of phoneNumber or phoneNumbers.',
+		'eligible for future sending and syncing; it does not prove opt-in and does not delete history.',
 	input: writeInput({
 		phoneNumber: filterPhone.optional(),
 		phoneNumbers: list(filterPhone, 1, 100).optional().meta({ title: 'Phone Numbers' }).describe('Several numbers at once, 1-100'),
@@ -31,10 +29,5 @@ export const addNumberFilterTool = defineTool({
 			.meta({ title: 'Label' })
 			.describe('Name shown for the single Phone Number')
 			.meta({ examples: ['Support line'] }),
-	}).check(
-		crossFieldRules(
-			oneOf(['phoneNumber', 'phoneNumbers'], { exclusive: true }),
-			onlyWith('name', 'phoneNumber'),
-		),
-	),
+	}),
 });
