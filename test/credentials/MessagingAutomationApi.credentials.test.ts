@@ -70,4 +70,8 @@ describe('MessagingAutomationApi credential', () => {
 		);
 		expect(rule?.properties.message).toBeTruthy();
 	});
+
+	it('never follows a redirect in the credential test: the key stays with the Base URL', () => {
+		expect(credential.test.request).toMatchObject({ disableFollowRedirect: true, sendCredentialsOnCrossOriginRedirect: false });
+	});
 });
