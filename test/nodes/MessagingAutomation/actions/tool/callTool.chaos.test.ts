@@ -82,7 +82,7 @@ async function runScenario({ sends, faultRate, seed, from, doomed = new Set() }:
 		const effects = new Map<string, string[]>();
 		for (const { to, id } of sent) if (to) effects.set(to, [...(effects.get(to) ?? []), id]);
 
-		const counts = { writes: sends, succeeded: 0, failedNotDone: 0, failedUnknown: 0, duplicates: 0, lost: 0, falseSuccesses: 0, rawErrors: 0, silentFailures: 0, keysAtOtherPort: 0 };
+		const counts = { writes: sends, succeeded: 0, failedNotDone: 0, failedUnknown: 0, duplicates: 0, lost: 0, falseSuccesses: 0, rawErrors: 0, silentFailures: 0, keysAtOtherPort: 0, requestsAtOtherPort: 0 };
 		items.forEach((item, index) => {
 			const json = outputs[index] as IDataObject | undefined;
 			const ids = effects.get(item.phone) ?? [];
@@ -104,6 +104,7 @@ async function runScenario({ sends, faultRate, seed, from, doomed = new Set() }:
 			} else counts.silentFailures++;
 		});
 		counts.keysAtOtherPort = trap.keyed;
+		counts.requestsAtOtherPort = trap.requests;
 		const dealt = Object.fromEntries(Object.entries(proxy.counts).filter(([, count]) => count > 0)) as Record<Fault, number>;
 		console.log(`chaos proxy, ${sends} sends at fault rate ${faultRate}: ${JSON.stringify(counts)}\nfaults dealt: ${JSON.stringify(dealt)}`);
 		expect(outputs).toHaveLength(sends);
@@ -113,7 +114,7 @@ async function runScenario({ sends, faultRate, seed, from, doomed = new Set() }:
 	}
 }
 
-const CLEAN = { duplicates: 0, lost: 0, falseSuccesses: 0, rawErrors: 0, silentFailures: 0, keysAtOtherPort: 0 };
+const CLEAN = { duplicates: 0, lost: 0, falseSuccesses: 0, rawErrors: 0, silentFailures: 0, keysAtOtherPort: 0, requestsAtOtherPort: 0 };
 
 describe('sends through a chaos proxy', () => {
 	it(`${SENDS} sends, a quarter of all requests faulty: 0 duplicates, 0 lost, 0 false successes, 0 raw errors, 0 keys at the other port`, async () => {
