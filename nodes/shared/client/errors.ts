@@ -100,7 +100,7 @@ export function connectionError(detail: string, target?: string, code: Connectio
 	const effect =
 		code === 'connection_refused'
 			? 'Nothing reached the service.'
-			: 'The call may still have taken effect: retry only with the same idempotency key, or check it with get_operation / get_send_status.';
+			: 'The call may still have taken effect: retry only with the same idempotency key, or check it with Other › Get Operation Outcome (or Message › Get Status).';
 	return new ConnectionError(
 		`Could not complete the request${target ? ` to ${target}` : ''}: ${detail}. Check the credential's Base URL and the network. ${effect}`,
 		{ code },
@@ -110,7 +110,7 @@ export function connectionError(detail: string, target?: string, code: Connectio
 /** A time-out is never proof that nothing was sent. */
 export function timeoutError(timeoutMs: number, target?: string): TimeoutError {
 	return new TimeoutError(
-		`No answer${target ? ` from ${target}` : ''} within ${formatDuration(timeoutMs / 1000)}. The call may still have taken effect: retry only with the same idempotency key, or check it with get_operation / get_send_status.`,
+		`No answer${target ? ` from ${target}` : ''} within ${formatDuration(timeoutMs / 1000)}. The call may still have taken effect: retry only with the same idempotency key, or check it with Other › Get Operation Outcome (or Message › Get Status).`,
 		{ code: 'timeout' },
 	);
 }
@@ -278,7 +278,7 @@ function describeError(
 				? `The service is temporarily unavailable.${said} Try again in a moment.${quote}`
 				: `The tool${tool ? ` "${tool}"` : ''} failed.${said} Check the input and the account state.${quote}`;
 		case 'outcome_unknown':
-			return `The service cannot tell yet whether the call took effect${details.operationId ? ` (operation ${details.operationId})` : ''}.${said} Check it with get_operation or get_send_status; do not resend with a new idempotency key.`;
+			return `The service cannot tell yet whether the call took effect${details.operationId ? ` (operation ${details.operationId})` : ''}.${said} Check it with Other › Get Operation Outcome (or Message › Get Status); do not resend with a new idempotency key.`;
 		default:
 			return `The API answered HTTP ${details.status ?? '?'} (${code}).${said}${quote}`;
 	}

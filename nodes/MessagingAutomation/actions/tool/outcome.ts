@@ -68,7 +68,7 @@ function stillUnknown(call: ToolCall, first: MessagingApiError, last: MessagingA
 	const uncertain = finalWriteError(last, first);
 	uncertain.operationId ??= operationId;
 	const operation = uncertain.operationId ? ` (operation ${uncertain.operationId})` : '';
-	uncertain.message = `${uncertain.message} It is still not known whether "${call.tool.name}" took effect${operation}: check it with get_operation, or rerun with the idempotency key ${String(call.idempotencyKey)} to complete it safely.`;
+	uncertain.message = `${uncertain.message} It is still not known whether "${call.tool.name}" took effect${operation}: check it with Other › Get Operation Outcome, or rerun with the idempotency key ${String(call.idempotencyKey)} to complete it safely.`;
 	return uncertain;
 }
 

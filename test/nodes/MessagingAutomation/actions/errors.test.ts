@@ -166,8 +166,10 @@ describe('daily_limit_reached', () => {
 	it('without Continue On Fail the run stops at the limit, saying when it resets', async () => {
 		await useUpDailySends(0);
 		const result = await h.run({ parameters: byItem }, items);
-		expect(result.error?.message).toMatch(/daily API sends.*00:00 UTC/s);
-		expect(result.error?.description).toMatch(/Retry after: \d+ h/);
+		expect(result.error?.message).toMatch(/daily API sends.*00:00 UTC in \d+ h/s);
+		// The wait is said once: in the message, not again in the details.
+		expect(result.error?.description).not.toMatch(/Retry after/);
+		expect(result.error?.description).toMatch(/Error code: daily_limit_reached \(HTTP 429\)/);
 		expect(result.calls).toHaveLength(1);
 	});
 

@@ -122,7 +122,7 @@ describe('errorFromResponse over HTTP: every documented code becomes its class',
 		expect(invalid.message).toContain('recipients[3].phoneNumber');
 		const unknown = await failureOf(apiError(409, { code: 'outcome_unknown', message: 'uncertain', operation_id: 'op_123' }));
 		expect(unknown.operationId).toBe('op_123');
-		expect(unknown.message).toMatch(/get_operation or get_send_status/);
+		expect(unknown.message).toMatch(/Get Operation Outcome \(or Message › Get Status\)/);
 		expect(unknown.message).toContain('op_123');
 	});
 
