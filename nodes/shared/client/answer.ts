@@ -18,7 +18,7 @@ import type { TransportResponse } from './transport';
  * from something in between, and for a write it says nothing about whether the write happened.
  */
 
-export type AttemptAnswer = { ok: true; data: Record<string, unknown> } | { ok: false; error: MessagingApiError };
+export type AttemptAnswer = { ok: true; data: unknown } | { ok: false; error: MessagingApiError };
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -42,11 +42,14 @@ function protocolError(code: string, what: string, response: TransportResponse, 
 	);
 }
 
-/** One response: its data, or the typed error it stands for. */
-export function readResponse(response: TransportResponse, context: ErrorContext): AttemptAnswer {
+/**
+ * One response: its data, or the typed error it stands for. `listing`: a GET, whose answer may be
+ * a bare JSON array (GET /api/v1/tools from services that list tools that way).
+ */
+export function readResponse(response: TransportResponse, context: ErrorContext, listing = false): AttemptAnswer {
 	const { status, body } = response;
 	if (status >= 200 && status < 300) {
-		if (isJsonObject(body)) return { ok: true, data: body };
+		if (isJsonObject(body) || (listing && Array.isArray(body))) return { ok: true, data: body };
 		return { ok: false, error: protocolError('invalid_response', `HTTP ${status} with ${describeBody(body)}`, response, context) };
 	}
 	if (status >= 300 && status < 400) {

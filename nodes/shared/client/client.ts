@@ -144,7 +144,7 @@ export class MessagingClient {
 			release?.();
 			let error: MessagingApiError;
 			if ('response' in outcome) {
-				const answer = readResponse(outcome.response, context);
+				const answer = readResponse(outcome.response, context, spec.method === 'GET');
 				if (answer.ok) {
 					const { headers, status } = outcome.response;
 					return {

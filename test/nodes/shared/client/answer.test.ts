@@ -38,6 +38,11 @@ describe('readResponse: what a response means', () => {
 		}
 	});
 
+	it('takes a bare JSON array from a GET listing only', () => {
+		expect(readResponse(response(200, [{ name: 'send_message' }]), {}, true)).toEqual({ ok: true, data: [{ name: 'send_message' }] });
+		expect(readResponse(response(200, [{ name: 'send_message' }]), {}).ok).toBe(false);
+	});
+
 	it('treats every 3xx as an answer the API does not give', () => {
 		const answer = readResponse({ status: 302, headers: { location: 'http://elsewhere/' }, body: undefined }, {});
 		expect(answer.ok || answer.error.code).toBe('unexpected_redirect');
@@ -100,6 +105,12 @@ describe('the request loop under answers the API does not give', () => {
 		const read = await failure(fixture.client().callTool('get_account_context'));
 		expect(read).toBeInstanceOf(ToolError);
 		expect(read?.actionTaken).toBeUndefined();
+	});
+
+	it('still lists tools from a service that answers GET /api/v1/tools with a bare array', async () => {
+		fixture.server.script([{ status: 200, body: [{ name: 'send_message', access: 'write', input_schema: { type: 'object' } }] }]);
+		const { data } = await fixture.client().listTools();
+		expect(data.map((tool) => tool.name)).toEqual(['send_message']);
 	});
 
 	it('a single dropped connection is uncertain', async () => {
