@@ -69,7 +69,7 @@ export function list<Item extends z.ZodType>(item: Item, min: number, max: numbe
 export const sendPhone = z
 	.string()
 	.regex(SEND_PHONE_PATTERN, 'must be 7-15 digits, first digit not 0')
-	.describe('Phone number: 7-15 digits in international format, without +, spaces or dashes')
+	.describe('Phone number: digits only, international format, no + (7-15 digits, no spaces or dashes)')
 	.meta({ examples: ['4915112345678'] });
 
 /** Phone number for filter and check tools: the spec only bounds the length. */

@@ -18,6 +18,7 @@ import type { LoadOptionsContext } from 'n8n-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 import { N8nEngine, START_NODE_TYPE } from '../../support/n8nEngine';
+import { MODEL_CALL_TYPE, ModelCall } from './modelCall';
 
 /** The node as n8n registers it, and as n8n's AI Agent sees it (a `…Tool` type). */
 export const NODE_TYPE = 'messagingAutomation';
@@ -64,7 +65,12 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
 	const sandbox = await startSandbox(options);
 	const node = new MessagingAutomation();
 	const engine = new N8nEngine({
-		nodeTypes: { [NODE_TYPE]: node, [AGENT_TOOL_TYPE]: node },
+		// n8n's synthetic tool type: the same node whose type name ends in `Tool`, which `@tool` display options read.
+		nodeTypes: {
+			[NODE_TYPE]: node,
+			[AGENT_TOOL_TYPE]: Object.create(node, { description: { value: { ...node.description, name: AGENT_TOOL_TYPE } } }),
+			[MODEL_CALL_TYPE]: new ModelCall(),
+		},
 		credentialTypes: [new MessagingAutomationApi()],
 	});
 	const usePersona = (persona: Persona) =>

@@ -20,11 +20,18 @@ export function fromAiKey(displayName: string): string {
 }
 
 /*
- * The description sits inside an n8n expression in a quoted argument: `}}` would end the
- * expression and a quote the argument, so braces go and quotes become typographic ones.
+ * The description sits inside an n8n expression in a quoted argument: `{{` or `}}` would open or
+ * end an expression (a space between the braces keeps JSON examples valid), a quote would end
+ * the argument (it becomes a typographic one), and backslashes would be read as escapes.
  */
 function expressionSafe(text: string): string {
-	return text.replace(/[{}]/g, '').replace(/'/g, '’').replace(/\\/g, '/').replace(/\s+/g, ' ').trim();
+	return text
+		.replace(/\{(?=\{)/g, '{ ')
+		.replace(/\}(?=\})/g, '} ')
+		.replace(/'/g, '’')
+		.replace(/\\/g, '/')
+		.replace(/\s+/g, ' ')
+		.trim();
 }
 
 /** A parameter value the model fills, shown in the editor as "defined automatically by the model". */

@@ -59,7 +59,7 @@ export function withModelVariant(property: INodeProperties, schema: JsonSchema, 
 	const typed = typedForModel(property, schema);
 	if (!fill && typed === property) return [property];
 	const variant = { ...typed };
-	if (fill) variant.default = fromAiExpression(fromAiKey(property.displayName), modelDescription(property, schema), type);
+	if (fill) variant.default = fromAiExpression(fromAiKey(property.displayName), modelDescription(typed, schema), type);
 	return [onlyWhenTool(property, false), onlyWhenTool(variant, true)];
 }
 

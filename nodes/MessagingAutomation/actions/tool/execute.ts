@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { modelParameterNames } from '../agent/fromAi';
 import { forEachItem } from '../itemLoop';
-import type { RunContext } from '../runContext';
+import { runsAsAgentTool, type RunContext } from '../runContext';
 import { ATTACHMENT_TOOL, CSV_TOOL, LARGE_RESPONSE_TOOLS, PAGINATED_TOOLS } from '../toolGroups';
 import { downloadAttachment } from './attachment';
 import { executeBatches } from './batching';
@@ -14,7 +15,10 @@ import { assertValidInput, toolSchema } from './toolSchema';
 
 /** Runs the chosen tool for the input items, in the way its input mode and kind call for. */
 export async function executeTool(context: IExecuteFunctions, run: RunContext, name: string): Promise<INodeExecutionData[]> {
-	const tool = await toolSchema(run, name);
+	const agent = runsAsAgentTool(context);
+	const known = await toolSchema(run, name);
+	// A model knows fields only by the parameters it filled: errors name those.
+	const tool = agent ? { ...known, modelNames: modelParameterNames(context.getNode().parameters) } : known;
 	const mode = inputModeOf(context, tool);
 	if (mode === 'batch' && tool.definition?.batch) return await executeBatches(context, run, tool);
 	if (name === CSV_TOOL && mode !== 'json' && mode !== 'mapper') return await executeCsvAnalysis(context, run, tool, mode);
@@ -23,10 +27,18 @@ export async function executeTool(context: IExecuteFunctions, run: RunContext, n
 	}
 	return await forEachItem(context, async (itemIndex) => {
 		const input = readToolInput(context, itemIndex, tool, mode);
-		const idempotencyKey = tool.access === 'read' ? undefined : run.keys.choose(context, itemIndex);
+		const idempotencyKey =
+			tool.access === 'read'
+				? undefined
+				: agent
+					? run.keys.forAgentCall(context, itemIndex, name, input)
+					: run.keys.choose(context, itemIndex);
 		assertValidInput(tool, input, idempotencyKey);
 		const { data } = await callTool(run, { tool, input, idempotencyKey });
-		const shouldSimplify = LARGE_RESPONSE_TOOLS.includes(name) && (context.getNodeParameter('simplify', itemIndex, true) as boolean);
+		// A model pays for every token it reads: its answers are always compact, unless Simplify is turned off.
+		const shouldSimplify = LARGE_RESPONSE_TOOLS.includes(name)
+			? (context.getNodeParameter('simplify', itemIndex, true) as boolean)
+			: agent;
 		const item: INodeExecutionData = {
 			json: shouldSimplify ? simplify(data) : (data as IDataObject),
 			pairedItem: { item: itemIndex },

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { deriveIdempotencyKey, generateIdempotencyKey } from '../../../shared/client/idempotency';
+import { deriveIdempotencyKey, generateIdempotencyKey, shortHash } from '../../../shared/client/idempotency';
 
 const EVENT_ID_PREFIX = 'evt_';
 
@@ -28,7 +28,7 @@ export class IdempotencyKeys {
 
 	/** Key of item `itemIndex`'s call; `batchIndex` when one call carries a batch of items. */
 	choose(context: IExecuteFunctions, itemIndex: number, batchIndex?: number): string {
-		const override = String(context.getNodeParameter('options.idempotencyKey', itemIndex, '') ?? '').trim();
+		const override = optionKey(context, itemIndex);
 		if (override !== '') return batchIndex ? `${override}:${batchIndex}` : override;
 		const eventId = eventIdOf(context.getInputData()[itemIndex]);
 		if (eventId === undefined) return generateIdempotencyKey();
@@ -37,4 +37,45 @@ export class IdempotencyKeys {
 		this.seen.set(eventId, occurrence + 1);
 		return deriveIdempotencyKey(eventId, this.nodeDiscriminator, occurrence === 0 ? undefined : occurrence);
 	}
+
+	/**
+	 * Key of a call made by an AI Agent. Each call the model makes is one run of the node with
+	 * one item that n8n merged with the agent's own input item (the trigger's `event_id`
+	 * included), so a key per event would give every send of the agent run the same key. The key
+	 * is `<scope>:<hash of node, tool and canonical input>`, the scope being the Idempotency Key
+	 * option, else the event id, else this execution: different calls get different keys, an
+	 * identical call repeated within the event (or the run) gets the same one and is carried out
+	 * once, and a retry re-derives the key it started with.
+	 */
+	forAgentCall(context: IExecuteFunctions, itemIndex: number, tool: string, input: Record<string, unknown>): string {
+		const override = optionKey(context, itemIndex);
+		const scope = override || eventIdOf(context.getInputData()[itemIndex]) || executionScope(context);
+		if (scope === undefined) return generateIdempotencyKey();
+		return deriveIdempotencyKey(scope, `${this.nodeDiscriminator}\n${tool}\n${canonicalJson(input)}`);
+	}
+}
+
+function optionKey(context: IExecuteFunctions, itemIndex: number): string {
+	return String(context.getNodeParameter('options.idempotencyKey', itemIndex, '') ?? '').trim();
+}
+
+/*
+ * Execution ids are counters of one n8n instance and workflows keep their ids when copied to
+ * another instance on the same account, so the scope also names the instance and the workflow.
+ */
+function executionScope(context: IExecuteFunctions): string | undefined {
+	const executionId = context.getExecutionId();
+	if (!executionId) return undefined;
+	return `x-${shortHash(`${context.getInstanceId()}\n${context.getWorkflow().id ?? ''}\n${executionId}`, 22)}`;
+}
+
+/** JSON with the keys of every object sorted, so equal inputs always read the same. */
+export function canonicalJson(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+	if (typeof value === 'object' && value !== null) {
+		const entries = Object.entries(value).filter(([, entry]) => entry !== undefined);
+		entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'null';
 }

@@ -8,16 +8,19 @@ import { fieldLabel } from './fields/fieldProperty';
  * conversationId is given") become labels too. The API names stay in the error's details.
  */
 
-function labelPath(schema: JsonSchema | undefined, path: string): string {
+/** Names a caller knows top-level fields by, instead of their labels (a model's parameter names). */
+export type FieldNames = Record<string, string>;
+
+function labelPath(schema: JsonSchema | undefined, path: string, names: FieldNames): string {
 	if (path === '') return 'The input';
 	let current = schema;
 	return path
 		.split('.')
-		.map((segment) => {
+		.map((segment, depth) => {
 			const [, name = segment, indexes = ''] = /^([^[]*)((?:\[\d+\])*)$/.exec(segment) ?? [];
 			const property = current ? unwrap(current).properties?.[name] : undefined;
 			// A name the schema does not know is the caller's own: quoted as given, not renamed.
-			const label = property || !current ? fieldLabel(name, property) : `"${name}"`;
+			const label = depth === 0 && names[name] ? names[name] : property || !current ? fieldLabel(name, property) : `"${name}"`;
 			current = property;
 			for (let depth = indexes.split('[').length - 1; depth > 0 && current; depth--) current = asSchema(unwrap(current).items);
 			return `${label}${indexes}`;
@@ -28,12 +31,12 @@ function labelPath(schema: JsonSchema | undefined, path: string): string {
 /** Names that are plainly identifiers (camelCase or snake_case), so ordinary words stay as they are. */
 const IDENTIFIER = /\b[a-z]+(?:[A-Z][a-z]*|_[a-z]+)+\b/g;
 
-function labelWords(schema: JsonSchema | undefined, message: string): string {
+function labelWords(schema: JsonSchema | undefined, message: string, names: FieldNames): string {
 	const properties = schema?.properties ?? {};
-	return message.replace(IDENTIFIER, (word) => (word in properties ? fieldLabel(word, properties[word]) : word));
+	return message.replace(IDENTIFIER, (word) => names[word] ?? (word in properties ? fieldLabel(word, properties[word]) : word));
 }
 
-/** One sentence per issue, for people; `schema` is the tool's input schema. */
-export function issueText(schema: JsonSchema | undefined, issues: readonly ValidationIssue[]): string {
-	return issues.map((issue) => `${labelPath(schema, issue.path)} ${labelWords(schema, issue.message)}`).join('; ');
+/** One sentence per issue; `schema` is the tool's input schema, `names` any names that replace labels. */
+export function issueText(schema: JsonSchema | undefined, issues: readonly ValidationIssue[], names: FieldNames = {}): string {
+	return issues.map((issue) => `${labelPath(schema, issue.path, names)} ${labelWords(schema, issue.message, names)}`).join('; ');
 }

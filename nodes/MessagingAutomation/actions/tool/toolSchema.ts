@@ -6,6 +6,7 @@ import { InputValidationError } from '../../../shared/client/errors';
 import type { ToolListing } from '../../../shared/client/toolListing';
 import { asSchema, type JsonSchema } from '../../helpers/jsonSchema';
 import { validateAgainstSchema } from '../../helpers/validateJsonSchema';
+import { modelIssueMessage } from '../agent/modelErrors';
 import type { RunContext } from '../runContext';
 import { issueText } from './issueText';
 
@@ -20,6 +21,8 @@ export interface ToolSchema {
 	access?: 'read' | 'write';
 	/** The live schema of a catalogue tool whose shape is only assumed: the one input is checked against. */
 	liveSchema?: JsonSchema;
+	/** As an AI Agent tool: the parameter names the model fills fields by (errors use them). */
+	modelNames?: Record<string, string>;
 }
 
 export async function toolSchema(run: RunContext, name: string): Promise<ToolSchema> {
@@ -35,7 +38,10 @@ export async function toolSchema(run: RunContext, name: string): Promise<ToolSch
 }
 
 export function invalidInput(tool: ToolSchema, issues: readonly ValidationIssue[]): InputValidationError {
-	return new InputValidationError(`${issueText(tool.schema, issues)}. Nothing was sent.`, {
+	const message = tool.modelNames
+		? modelIssueMessage(tool.schema, issues, tool.modelNames)
+		: `${issueText(tool.schema, issues)}. Nothing was sent.`;
+	return new InputValidationError(message, {
 		code: 'input_validation',
 		field: issues[0]?.path || undefined,
 	});

@@ -86,7 +86,7 @@ export const sendMessageTool = defineTool({
 	input: z
 		.strictObject({
 			channel: channel.optional(),
-			phoneNumber: sendPhone.optional().describe("Recipient's phone number: 7-15 digits in international format, without + or spaces"),
+			phoneNumber: sendPhone.optional().describe("Recipient's phone number: digits only, international format, no + (7-15 digits, no spaces)"),
 			conversationId: chars(1, 250)
 				.optional()
 				.meta({ title: 'Conversation ID' })

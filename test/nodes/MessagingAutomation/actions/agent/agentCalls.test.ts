@@ -1,0 +1,145 @@
+import type { IConnections, IDataObject, INode, INodeParameters } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { DEMO } from '../../../../sandbox';
+import { START_NODE_TYPE } from '../../../../support/n8nEngine';
+import { AGENT_TOOL_TYPE, operationOf, useHarness } from '../../harness';
+import { MODEL_CALL_TYPE } from '../../modelCall';
+
+/*
+ * The node as an AI Agent's tool, in n8n's engine: the `…Tool` node type with the parameters the
+ * editor saves when it is added as a tool (Message › Send; Phone Number and Text default to
+ * `$fromAI` placeholders). One engine run is one agent run (one execution); in it, each call
+ * of the model is one run of the tool node (the same node id) with one item, as n8n builds it:
+ * the agent's input item (here the trigger's event) merged with the model's arguments and the
+ * call's id.
+ */
+
+const h = useHarness();
+
+const SEND: INodeParameters = { resource: 'message', operation: 'send', channel: 'qr' };
+const event = { event_id: 'evt_agent_run_1', event_type: 'message.received', text: 'Please tell Alice and Bob', channel: 'qr' };
+let callCounter = 0;
+
+/** One call of the model with its arguments (the keys of the tool's parameters). */
+function modelCall(args: IDataObject, agentInput: IDataObject = event): IDataObject {
+	return { ...agentInput, ...args, toolCallId: `call_${++callCounter}` };
+}
+
+/** One agent run making `calls` in order, through the tool node configured with `parameters`. */
+async function agentRun(calls: IDataObject[], parameters: INodeParameters = SEND) {
+	const nodes: INode[] = [{ id: 'start', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} }];
+	const connections: IConnections = { Start: { main: [[]] } };
+	calls.forEach((item, index) => {
+		const position: [number, number] = [200, index * 200];
+		nodes.push({ id: `call-${index}`, name: `Call ${index}`, type: MODEL_CALL_TYPE, typeVersion: 1, position, parameters: { item: JSON.stringify(item) } });
+		nodes.push({
+			id: 'agent-tool-node',
+			name: `Tool ${index}`,
+			type: AGENT_TOOL_TYPE,
+			typeVersion: 1,
+			position: [400, index * 200],
+			parameters,
+			credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } },
+		});
+		connections.Start.main[0]?.push({ node: `Call ${index}`, type: 'main', index: 0 });
+		connections[`Call ${index}`] = { main: [[{ node: `Tool ${index}`, type: 'main', index: 0 }]] };
+	});
+	const before = h.sandbox.calls().length;
+	const result = await h.engine.run({ nodes, connections }, { node: 'Start', items: [{ json: {} }] });
+	const tools = calls.map((_, index) => `Tool ${index}`);
+	return {
+		json: tools.map((name) => result.output(name)[0]?.json),
+		error: tools.map((name) => result.nodeError(name)).find((error) => error !== undefined) ?? result.error,
+		calls: h.sandbox.calls().slice(before),
+	};
+}
+
+const toAlice = { Phone_Number: DEMO.alice.phone, Text: 'Your order shipped' };
+const toBob = { Phone_Number: DEMO.bob.phone, Text: 'Your order is delayed' };
+const sent = () => h.sandbox.state.accounts.get(DEMO.accountId)?.messages.filter((message) => message.fromMe && message.idempotencyKey) ?? [];
+
+describe('the node as an AI Agent tool', () => {
+	it('sends two different messages of one agent run, each with a key of its own', async () => {
+		const result = await agentRun([modelCall(toAlice), modelCall(toBob)]);
+		expect(result.error).toBeUndefined();
+		expect(result.calls.map((call) => [call.status, call.replayed])).toEqual([
+			[200, false],
+			[200, false],
+		]);
+		const [first, second] = result.calls.map((call) => call.idempotencyKey);
+		expect(first).not.toBe(second);
+		expect(first).toMatch(/^evt_agent_run_1:[A-Za-z0-9_-]{10}$/);
+		expect(result.calls.map((call) => call.input)).toEqual([
+			expect.objectContaining({ phoneNumber: DEMO.alice.phone, text: toAlice.Text }),
+			expect.objectContaining({ phoneNumber: DEMO.bob.phone, text: toBob.Text }),
+		]);
+		expect(sent().map((message) => message.text)).toEqual([toAlice.Text, toBob.Text]);
+	});
+
+	it('sends an identical call repeated by the model once, also when the event runs again', async () => {
+		const run = await agentRun([modelCall(toAlice), modelCall(toAlice)]);
+		expect(run.calls.map((call) => call.replayed)).toEqual([false, true]);
+		expect(run.json[1].message_id).toBe(run.json[0].message_id);
+		// A second execution for the same event (a duplicate delivery, a rerun) derives the same key.
+		const again = await agentRun([modelCall(toAlice)]);
+		expect(again.calls[0]).toMatchObject({ idempotencyKey: run.calls[0].idempotencyKey, replayed: true });
+		expect(sent()).toHaveLength(1);
+	});
+
+	it('without a trigger event, scopes the key to the agent run: repeated within it once, a new run sends anew', async () => {
+		const chat = { chatInput: 'Tell Alice her order shipped', sessionId: 'session-1' };
+		const first = await agentRun([modelCall(toAlice, chat), modelCall(toAlice, chat)]);
+		expect(first.calls.map((call) => call.replayed)).toEqual([false, true]);
+		expect(first.calls[0].idempotencyKey).toMatch(/^x-[A-Za-z0-9_-]{22}:[A-Za-z0-9_-]{10}$/);
+		const second = await agentRun([modelCall(toAlice, chat)]);
+		expect(second.calls[0].idempotencyKey).not.toBe(first.calls[0].idempotencyKey);
+		expect(sent()).toHaveLength(2);
+	});
+
+	it('keeps the key of a call the node retries after a time-out: sent once', async () => {
+		h.sandbox.faults.add({ tool: 'send_message', kind: 'delay', delayMs: 1500 });
+		const parameters = { ...SEND, options: { timeoutSeconds: 0.3 } };
+		const result = await agentRun([modelCall(toBob)], parameters);
+		expect(result.error).toBeUndefined();
+		const sends = result.calls.filter((call) => call.tool === 'send_message');
+		expect(sends.length).toBeGreaterThan(1);
+		expect(new Set(sends.map((call) => call.idempotencyKey)).size).toBe(1);
+		expect(sent()).toHaveLength(1);
+	});
+
+	it('names the parameter the model filled when its value is invalid, sends nothing, then sends the corrected call', async () => {
+		const wrong = await agentRun([modelCall({ ...toAlice, Phone_Number: '+49 151 1234 5678' })]);
+		expect(wrong.error?.message).toBe(
+			'Invalid input: Phone_Number must be 7-15 digits, first digit not 0. Nothing was sent. Call this tool again with Phone_Number corrected.',
+		);
+		expect(wrong.calls).toEqual([]);
+		const corrected = await agentRun([modelCall(toAlice)]);
+		expect(corrected.calls.map((call) => call.status)).toEqual([200]);
+		expect(sent()).toHaveLength(1);
+	});
+
+	it('says when the fault lies in the settings, not in what the model gave', async () => {
+		const fixedText = { ...SEND, text: 'x'.repeat(5000) };
+		const result = await agentRun([modelCall({ Phone_Number: DEMO.alice.phone })], fixedText);
+		expect(result.error?.message).toMatch(/^Invalid input: Text must be 1-4096 characters\. Nothing was sent\. .*configuration/);
+		expect(result.calls).toEqual([]);
+	});
+
+	it('answers the model with compact output: no empty values', async () => {
+		const health = { resource: 'businessAccount', operation: 'getHealth' };
+		const raw = await h.run({ parameters: { ...health, simplify: false } });
+		const asTool = await agentRun([modelCall({})], health);
+		const campaign = await agentRun(
+			[modelCall({ Name: 'Autumn sale', Template_Name: 'order_update', Template_Language: 'en', Message_Limit: 10 })],
+			operationOf('create_campaign'),
+		);
+		const empties = (json: IDataObject | undefined) => JSON.stringify(json ?? {}).match(/:(null|""|\[\]|\{\})/g) ?? [];
+		expect(raw.error ?? asTool.error ?? campaign.error).toBeUndefined();
+		expect(empties(raw.json[0]).length).toBeGreaterThan(0);
+		expect(asTool.json[0]).toEqual(expect.objectContaining({ phone_quality: raw.json[0].phone_quality }));
+		expect(empties(asTool.json[0])).toEqual([]);
+		expect(campaign.json[0]).toEqual(expect.objectContaining({ campaign_id: expect.any(String) }));
+		expect(empties(campaign.json[0])).toEqual([]);
+	});
+});
