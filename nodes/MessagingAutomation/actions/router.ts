@@ -1,11 +1,13 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { getAccount } from './account/get';
+import { forEachItem } from './itemLoop';
 import { ACCOUNT_GET, CALL_TOOL, SEND_AND_WAIT, toolOfOperation } from './operations';
 import type { NodeResource } from './resources';
 import { createRunContext } from './runContext';
 import { executeSendAndWait } from './sendAndWait/execute';
 import { executeTool } from './tool/execute';
+import { assertToolAvailable } from './tool/toolAccess';
 import { executeWebhook } from './webhook/execute';
 
 /** Every operation of the node: Account › Get, the webhook endpoints, Send and Wait, and every tool. */
@@ -21,5 +23,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		const what = operation === CALL_TOOL.value ? 'Choose the tool to call in Tool Name or ID' : `The operation "${operation}" is not known for this resource; choose one from the list`;
 		throw new NodeOperationError(this.getNode(), what);
 	}
+	const refusal = await assertToolAvailable(this, run, tool).then(
+		() => undefined,
+		(error: unknown) => error,
+	);
+	// Refused for the key, so for every item alike (each its own error under Continue On Fail).
+	if (refusal) return [await forEachItem(this, async () => await Promise.reject(refusal))];
 	return [await executeTool(this, run, tool)];
 }

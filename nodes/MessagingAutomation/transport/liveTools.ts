@@ -59,3 +59,16 @@ export async function findLiveTool(
 		return undefined;
 	}
 }
+
+/**
+ * Whether the key's tool list names `name`, asked again when a cached list lacks it; undefined
+ * when the list cannot be had, and then the service decides.
+ */
+export async function isListed(context: IAllExecuteFunctions, client: MessagingClient, name: string): Promise<boolean | undefined> {
+	try {
+		if ((await liveTools(context, client)).some((tool) => tool.name === name)) return true;
+		return (await liveTools(context, client, { fresh: true })).some((tool) => tool.name === name);
+	} catch {
+		return undefined;
+	}
+}

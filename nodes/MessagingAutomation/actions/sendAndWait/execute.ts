@@ -9,6 +9,7 @@ import { MessagingApiError } from '../../../shared/client/errors';
 import { errorJson, toNodeError } from '../errors';
 import type { RunContext } from '../runContext';
 import { callTool } from '../tool/callTool';
+import { assertToolAvailable } from '../tool/toolAccess';
 import { assertValidInput, toolSchema } from '../tool/toolSchema';
 import { formFields } from './formFields';
 import { answerLinks, questionText, type ResponseType } from './question';
@@ -44,6 +45,7 @@ async function ask(context: IExecuteFunctions, run: RunContext): Promise<INodeEx
 	if (responseType === 'customForm' && formFields(context.getNodeParameter('formFields.values', 0, [])).length === 0) {
 		throw new NodeOperationError(context.getNode(), 'Add at least one field under Form Fields', { itemIndex: 0 });
 	}
+	await assertToolAvailable(context, run, SEND_TOOL);
 	const recipient = readRecipient(context, 0);
 	const tool = await toolSchema(run, SEND_TOOL);
 	const idempotencyKey = run.keys.choose(context, 0);

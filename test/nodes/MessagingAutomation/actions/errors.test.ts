@@ -43,11 +43,13 @@ describe('errors of the API, as the node reports them', () => {
 		expect(error.requestId).toMatch(/^req_/);
 	});
 
-	it('insufficient_permission names the missing scope', async () => {
+	it('a tool the key may not use is refused before any request, naming the missing scope', async () => {
 		h.usePersona('member');
-		const error = await failingItem(fieldsParameters('create_group', { subject: 'Team', participants: DEMO.alice.phone }));
-		expect(error).toMatchObject({ code: 'insufficient_permission', httpCode: 403 });
-		expect(error.message).toMatch(/messenger\.groups/);
+		const parameters = fieldsParameters('create_group', { subject: 'Team', participants: DEMO.alice.phone });
+		const result = await h.run({ parameters, continueOnFail: true }, [{}, {}]);
+		expect(result.json.map((json) => (json.error as IDataObject).code)).toEqual(['insufficient_permission', 'insufficient_permission']);
+		expect(String((result.json[0].error as IDataObject).message)).toMatch(/may not use "Create a group".*"messenger\.groups".*Nothing was sent/);
+		expect(result.calls).toEqual([]);
 	});
 
 	it('plan_required carries the upgrade URL', async () => {
@@ -60,8 +62,9 @@ describe('errors of the API, as the node reports them', () => {
 	});
 
 	it('unknown_tool for a tool the key cannot use', async () => {
-		const error = await failingItem({ resource: 'other', operation: 'callTool', toolName: 'teleport_message', inputMode: 'json', jsonInput: '{}' });
-		expect(error).toMatchObject({ code: 'unknown_tool', httpCode: 404 });
+		const result = await h.run({ parameters: { resource: 'other', operation: 'callTool', toolName: 'teleport_message', inputMode: 'json', jsonInput: '{}' }, continueOnFail: true });
+		expect(result.json[0].error).toMatchObject({ code: 'unknown_tool', message: expect.stringMatching(/does not list the tool "teleport_message"/) });
+		expect(result.calls).toEqual([]);
 	});
 
 	it('invalid_input from the service names the field', async () => {
