@@ -6,8 +6,8 @@ import { credentialFingerprint } from './index';
 
 /*
  * GET /api/v1/tools, kept for a minute per service and key so the editor stays fast. The cache
- * only ever speeds things up: a tool missing from a cached list is looked up again, and a call is
- * never refused because a list said no. It lives as long as the n8n process and a list with its
+ * only ever speeds things up: a tool missing from a cached list is looked up again, so a call is
+ * refused only when a fresh list says no. It lives as long as the n8n process and a list with its
  * schemas weighs tens of kilobytes, so it holds the most recently used few dozen keys at most.
  */
 
