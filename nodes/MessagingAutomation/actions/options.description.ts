@@ -11,13 +11,13 @@ export const generalOptions: INodeProperties[] = [
 					"Names this action so that retries and reruns never act twice. Leave empty to derive it from the trigger event's ID (or to generate one per item). 8-128 characters: letters, digits, '.', '_', ':' and '-'.",
 			},
 			{
-				displayName: 'Longest Rate-Limit Wait (Seconds)',
+				displayName: 'Max Rate-Limit Wait',
 				name: 'rateLimitWaitSeconds',
 				type: 'number',
 				default: 60,
 				typeOptions: { minValue: 0 },
 				description:
-					'The longest Retry-After the node waits out before retrying a rate-limited call with the same idempotency key. A longer wait fails the item with a rate-limit error instead.',
+					'The longest wait, in seconds, that the node sits out before retrying a rate-limited call with the same idempotency key. A longer wait fails the item with a rate-limit error instead.',
 			},
 			{
 				displayName: 'Rate Limit Budget',

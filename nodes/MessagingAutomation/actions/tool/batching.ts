@@ -135,7 +135,7 @@ export async function executeBatches(context: IExecuteFunctions, run: RunContext
 	const batches = planBatches(entries, spec);
 	for (const [index, batch] of batches.entries()) {
 		const first = batch.itemIndexes[0];
-		const batchInfo = { index, size: batch.elements.length, items: batch.itemIndexes.length, duplicatesRemoved: batch.duplicates };
+		const batchInfo = { index, size: batch.elements.length, items: batch.itemIndexes.length, duplicates_removed: batch.duplicates };
 		try {
 			const idempotencyKey = run.keys.choose(context, first, index);
 			// Every element was checked with its item; what is left to check is the batch's own key.

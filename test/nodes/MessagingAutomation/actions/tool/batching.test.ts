@@ -50,7 +50,7 @@ describe('batched recipients', () => {
 			[500, 1000],
 			[234, 1234],
 		]);
-		expect(result.json[2].batch).toEqual({ index: 2, size: 234, items: 234, duplicatesRemoved: 0 });
+		expect(result.json[2].batch).toEqual({ index: 2, size: 234, items: 234, duplicates_removed: 0 });
 		expect(result.output[0].pairedItem).toHaveLength(500);
 		expect(result.output[2].pairedItem).toContainEqual({ item: 1233 });
 		const first = (result.calls[0].input as { recipients: Array<Record<string, unknown>> }).recipients[0];
@@ -68,7 +68,7 @@ describe('batched recipients', () => {
 		const result = await h.run({ parameters: recipientsBatch(campaignId) }, items);
 		expect(result.calls).toHaveLength(1);
 		expect((result.calls[0].input as { recipients: unknown[] }).recipients).toHaveLength(3);
-		expect(result.json[0].batch).toMatchObject({ size: 3, items: 5, duplicatesRemoved: 2 });
+		expect(result.json[0].batch).toMatchObject({ size: 3, items: 5, duplicates_removed: 2 });
 		expect(result.output[0].pairedItem).toHaveLength(5);
 	});
 
