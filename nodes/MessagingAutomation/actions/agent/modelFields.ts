@@ -46,7 +46,7 @@ export function modelDescription(property: INodeProperties, schema: JsonSchema):
 	const example = unwrap(schema).examples?.[0];
 	const base = (property.description ?? '').replace(FOR_PEOPLE_ONLY, '');
 	const hasExample = base.includes('Example:');
-	return typeof example === 'string' && !hasExample ? `${base} Example: ${example}` : base;
+	return typeof example === 'string' && !hasExample ? `${base.replace(/[^.!?]$/, '$&.')} Example: ${example}` : base;
 }
 
 /**
