@@ -4,7 +4,7 @@ import { NODE_TYPES } from '../dev/stack.mjs';
 import type { N8nRestApi, N8nWorkflow } from '../support/n8nRestApi.mjs';
 import { n8nApi, sandboxControl, sandboxCredential, unique, waitFor } from './support/context.mjs';
 import { startScriptedModel, type Api, type ScriptedModel } from './support/scriptedModel.mjs';
-import { triggerWorkflow } from './support/workflows.mjs';
+import { triggerWorkflow, workflowNode } from './support/workflows.mjs';
 
 /*
  * The action node as an AI Agent's tool in a real n8n: Messaging Automation Trigger → AI Agent,
@@ -45,21 +45,13 @@ function plan(prompt: string, api: Api): Array<Record<string, unknown>> {
 function agentWorkflow(api: Api, sandbox: { id: string; name: string }, openAi: { id: string; name: string }) {
 	const webhookId = randomUUID();
 	const base = triggerWorkflow(unique(`e2e agent ${api}`), sandbox, webhookId, { registration: 'auto', events: ['message.received'] });
-	const node = (name: string, type: string, typeVersion: number, position: [number, number], parameters: Record<string, unknown>) => ({
-		id: randomUUID(),
-		name,
-		type,
-		typeVersion,
-		position,
-		parameters,
-	});
 	return {
 		...base,
 		nodes: [
 			...base.nodes,
-			node('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3.1, [240, 0], { promptType: 'define', text: '={{ $json.text }}', options: {} }),
+			workflowNode('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3.1, [240, 0], { promptType: 'define', text: '={{ $json.text }}', options: {} }),
 			{
-				...node('Model', '@n8n/n8n-nodes-langchain.lmChatOpenAi', 1.3, [160, 220], {
+				...workflowNode('Model', '@n8n/n8n-nodes-langchain.lmChatOpenAi', 1.3, [160, 220], {
 					model: { __rl: true, mode: 'id', value: 'scripted-model' },
 					responsesApiEnabled: api === 'responses',
 					options: {},
@@ -68,7 +60,7 @@ function agentWorkflow(api: Api, sandbox: { id: string; name: string }, openAi: 
 			},
 			{
 				// As the editor saves a freshly added tool: only what differs from the defaults.
-				...node(TOOL_NAME, `${NODE_TYPES.action}Tool`, 1, [320, 220], { resource: 'message', operation: 'send', channel: 'business' }),
+				...workflowNode(TOOL_NAME, `${NODE_TYPES.action}Tool`, 1, [320, 220], { resource: 'message', operation: 'send', channel: 'business' }),
 				credentials: { messagingAutomationApi: sandbox },
 			},
 		],
@@ -141,6 +133,7 @@ describe('the node as an AI Agent tool in a real n8n', () => {
 		}
 	});
 
+	// Reads the requests the scenario above made, so it runs after it (tests in a file run in order).
 	it('gives the model a readable tool: name, description and described parameters', () => {
 		for (const which of APIS) {
 			const first = model.requests.find((request) => request.api === which);

@@ -36,3 +36,8 @@ export function triggerWorkflow(name: string, credential: Credential, webhookId:
 		credential,
 	);
 }
+
+/** One node of a workflow with a fresh id: what the editor would save for it. */
+export function workflowNode(name: string, type: string, typeVersion: number, position: [number, number], parameters: Record<string, unknown>) {
+	return { id: randomUUID(), name, type, typeVersion, position, parameters };
+}
