@@ -18,12 +18,18 @@ export interface Stack {
 	sandbox: SandboxHandle;
 	/** The main process: editor and REST API (and, outside queue mode, webhooks and executions). */
 	n8n: N8nHandle;
-	/** Queue mode only. */
+	/** Queue mode only: the first worker and webhook process, and all of them. */
 	worker?: N8nHandle;
 	webhook?: N8nHandle;
+	workers?: N8nHandle[];
+	webhooks?: N8nHandle[];
+	/** Queue mode only: the shared database (PostgreSQL when Debian's server is installed). */
+	database?: 'postgres' | 'sqlite';
 	/** Where production webhooks are served: the webhook process in queue mode, else the main one. */
 	webhookBaseUrl: string;
 	api: N8nRestApi;
+	/** The n8n version running (TEST_N8N_VERSION, default 2.40.7). */
+	n8nVersion: string;
 	stop(): Promise<void>;
 }
 
@@ -38,6 +44,8 @@ export declare function startStack(options: {
 	sandboxOptions?: SandboxOptions;
 	build?: boolean;
 	queue?: boolean;
+	/** Queue mode: how many webhook processes and workers (1 each by default). */
+	queueScale?: { webhooks?: number; workers?: number };
 	n8nEnv?: Record<string, string>;
 	log?: (line: string) => void;
 }): Promise<Stack>;

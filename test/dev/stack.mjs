@@ -4,9 +4,10 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureN8n, projectRoot } from '../support/n8nInstall.mjs';
+import { ensureN8n, N8N_VERSION, projectRoot } from '../support/n8nInstall.mjs';
 import { freePort, logTail, OWNER, PACKAGE_NAME, startN8n, startRedis } from '../support/n8nProcess.mjs';
 import { loginN8n } from '../support/n8nRestApi.mjs';
+import { NO_POSTGRES_REASON, postgresBinDir, startPostgres } from '../support/postgres.mjs';
 
 export { OWNER };
 
@@ -55,36 +56,58 @@ async function assertPackageLoaded(n8n, api) {
 }
 
 /**
- * Queue mode: Redis, the main process (editor, REST API, activation; production webhooks switched off
- * there), one webhook process that receives the deliveries and one worker that runs the executions,
- * all sharing one user folder (so one database and one installed copy of the package).
+ * Queue mode: Redis, PostgreSQL (Debian's, when installed; else the shared SQLite file, which n8n
+ * supports for tests only), the main process (editor, REST API, activation; production webhooks
+ * switched off there), `webhooks` webhook processes that receive the deliveries and `workers` workers
+ * that run the executions, all sharing one user folder (so one installed copy of the package).
  */
-async function startQueueProcesses({ userFolder, fresh, n8nPort, n8nEnv, log, stops }) {
+async function startQueueProcesses({ userFolder, fresh, n8nPort, n8nEnv, log, stops, webhooks = 1, workers = 1 }) {
 	const redis = await startRedis({ folder: `${userFolder}-redis`, log });
 	stops.push(() => redis.stop());
-	const webhookPort = await freePort();
+	let database = {};
+	if (postgresBinDir()) {
+		const postgres = await startPostgres({ folder: `${userFolder}-postgres`, log });
+		stops.push(() => postgres.stop());
+		database = postgres.env;
+	} else {
+		log(`queue mode on the shared SQLite file: ${NO_POSTGRES_REASON}`);
+	}
+	const webhookPorts = await Promise.all(Array.from({ length: webhooks }, () => freePort()));
 	const env = {
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: redis.host,
 		QUEUE_BULL_REDIS_PORT: String(redis.port),
-		// Manual runs from the editor (and the e2e suite) then also go to the worker.
+		// Manual runs from the editor (and the e2e suite) then also go to the workers.
 		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
-		WEBHOOK_URL: `http://127.0.0.1:${webhookPort}/`,
+		// The address registered with the service: the first webhook process (a load balancer in production).
+		WEBHOOK_URL: `http://127.0.0.1:${webhookPorts[0]}/`,
+		...database,
 		...n8nEnv,
 	};
 	const n8n = await startN8n({ userFolder, fresh, port: n8nPort, log, extraEnv: { ...env, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' } });
 	stops.push(() => n8n.stop());
-	const [worker, webhook] = await Promise.all(
-		[
-			{ command: 'worker', port: undefined },
-			{ command: 'webhook', port: webhookPort },
-		].map(async ({ command, port }) => {
-			const handle = await startN8n({ userFolder, command, port, log, extraEnv: env });
+	const roles = [
+		...webhookPorts.map((port, index) => ({ command: 'webhook', port, logName: `n8n-webhook-${index + 1}.log` })),
+		...Array.from({ length: workers }, (_, index) => ({ command: 'worker', port: undefined, logName: `n8n-worker-${index + 1}.log` })),
+	];
+	const handles = await Promise.all(
+		roles.map(async ({ command, port, logName }) => {
+			const handle = await startN8n({ userFolder, command, port, log, logName, extraEnv: env });
 			stops.push(() => handle.stop());
-			return handle;
+			return { command, handle };
 		}),
 	);
-	return { n8n, worker, webhook, webhookBaseUrl: webhook.url };
+	const webhookHandles = handles.filter((entry) => entry.command === 'webhook').map((entry) => entry.handle);
+	const workerHandles = handles.filter((entry) => entry.command === 'worker').map((entry) => entry.handle);
+	return {
+		n8n,
+		worker: workerHandles[0],
+		webhook: webhookHandles[0],
+		workers: workerHandles,
+		webhooks: webhookHandles,
+		database: postgresBinDir() ? 'postgres' : 'sqlite',
+		webhookBaseUrl: webhookHandles[0].url,
+	};
 }
 
 /**
@@ -92,7 +115,7 @@ async function startQueueProcesses({ userFolder, fresh, n8nPort, n8nEnv, log, st
  * queue-mode set). Resolves to `{ sandbox, n8n, worker?, webhook?, webhookBaseUrl, api, stop }`;
  * `stop()` ends everything this call started, also after a failure.
  */
-export async function startStack({ userFolder, fresh = false, n8nPort, sandboxOptions = {}, build = true, queue = false, n8nEnv = {}, log = defaultLog }) {
+export async function startStack({ userFolder, fresh = false, n8nPort, sandboxOptions = {}, build = true, queue = false, queueScale = {}, n8nEnv = {}, log = defaultLog }) {
 	const stops = [];
 	const stop = async () => {
 		for (const stopOne of stops.reverse()) await stopOne().catch((error) => log(`cleanup: ${error.message}`));
@@ -107,7 +130,7 @@ export async function startStack({ userFolder, fresh = false, n8nPort, sandboxOp
 		log(`sandbox on ${sandbox.url}`);
 		let processes;
 		if (queue) {
-			processes = await startQueueProcesses({ userFolder, fresh, n8nPort, n8nEnv, log, stops });
+			processes = await startQueueProcesses({ userFolder, fresh, n8nPort, n8nEnv, log, stops, ...queueScale });
 		} else {
 			const n8n = await startN8n({ userFolder, fresh, port: n8nPort, extraEnv: n8nEnv, log });
 			stops.push(() => n8n.stop());
@@ -115,7 +138,7 @@ export async function startStack({ userFolder, fresh = false, n8nPort, sandboxOp
 		}
 		const api = await loginN8n(processes.n8n.url, OWNER);
 		await assertPackageLoaded(processes.n8n, api);
-		return { sandbox, ...processes, api, stop };
+		return { sandbox, ...processes, api, n8nVersion: N8N_VERSION, stop };
 	} catch (error) {
 		await stop();
 		throw error;

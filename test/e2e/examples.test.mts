@@ -9,6 +9,7 @@ interface RecordedCall {
 	tool: string;
 	idempotencyKey: string | null;
 	input: Record<string, unknown>;
+	status: number;
 }
 
 /** The examples `npm run dev` imports (test/dev/workflows), run here exactly as shipped. */
@@ -45,7 +46,10 @@ async function firstSuccess(api: N8nRestApi, workflowId: string): Promise<N8nExe
 
 function ranOnWorker(execution: N8nExecution) {
 	// In queue mode the delivery reached the webhook process and the worker ran the execution.
-	if (e2e().mode === 'queue') expect(readFileSync(e2e().workerLog ?? '', 'utf8')).toContain(`Worker started execution ${execution.id} (job`);
+	if (e2e().mode === 'queue') {
+		const logs = (e2e().workerLogs ?? []).map((file) => readFileSync(file, 'utf8'));
+		expect(logs.filter((log) => log.includes(`Worker started execution ${execution.id} (job`))).toHaveLength(1);
+	}
 }
 
 describe('example workflows in a real n8n', () => {
@@ -60,7 +64,8 @@ describe('example workflows in a real n8n', () => {
 			expect(event.text).toBe(text);
 			expect(reply).toEqual(expect.objectContaining({ status: 'accepted', conversation_id: event.conversation_id }));
 			const { calls } = await sandboxControl<{ calls: RecordedCall[] }>('GET', '/calls');
-			const replies = calls.filter((call) => call.tool === 'send_message' && call.idempotencyKey?.startsWith(`${event.event_id}:`));
+			// A 429 (earlier tests used up this minute's QR sends) is refused before anything is done; the node retries.
+			const replies = calls.filter((call) => call.tool === 'send_message' && call.status !== 429 && call.idempotencyKey?.startsWith(`${event.event_id}:`));
 			expect(replies).toHaveLength(1);
 			expect(replies[0].input).toEqual(expect.objectContaining({ conversationId: event.conversation_id }));
 			expect(String(replies[0].input.text)).toContain(text);

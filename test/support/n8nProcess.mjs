@@ -6,7 +6,7 @@ import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFi
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
-import { ensureN8n, installPaths, projectRoot } from './n8nInstall.mjs';
+import { ensureN8n, installPaths, N8N_MAJOR, projectRoot } from './n8nInstall.mjs';
 
 export const PACKAGE_NAME = 'n8n-nodes-messaging-automation';
 
@@ -74,11 +74,16 @@ function n8nEnvironment({ userFolder, filesDir, port, brokerPort, n8nModules, ex
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 		N8N_ENCRYPTION_KEY: 'local-sandbox-encryption-key',
 		N8N_SECURE_COOKIE: 'false',
-		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
-		N8N_INSTANCE_OWNER_EMAIL: OWNER.email,
-		N8N_INSTANCE_OWNER_FIRST_NAME: OWNER.firstName,
-		N8N_INSTANCE_OWNER_LAST_NAME: OWNER.lastName,
-		N8N_INSTANCE_OWNER_PASSWORD_HASH: ownerPasswordHash(n8nModules),
+		// n8n 2.x provisions the owner from the environment; 1.x has no such setting (see setUpOwner).
+		...(N8N_MAJOR >= 2
+			? {
+					N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+					N8N_INSTANCE_OWNER_EMAIL: OWNER.email,
+					N8N_INSTANCE_OWNER_FIRST_NAME: OWNER.firstName,
+					N8N_INSTANCE_OWNER_LAST_NAME: OWNER.lastName,
+					N8N_INSTANCE_OWNER_PASSWORD_HASH: ownerPasswordHash(n8nModules),
+				}
+			: {}),
 		// Where the Read/Write Files node may write (the attachment saver example's target folder).
 		N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
@@ -138,8 +143,9 @@ process.once('exit', () => {
 /**
  * Spawns a long-running child in its own process group (so one signal reaches it and everything it
  * forks), logging to `logFile` and recording its pid next to it for a supervisor that outlives us.
+ * `signal` asks it to stop (PostgreSQL's fast shutdown is SIGINT); SIGKILL follows after 15 s.
  */
-function spawnSupervised(bin, args, { env, cwd, logFile }) {
+export function spawnSupervised(bin, args, { env, cwd, logFile, signal = 'SIGTERM' }) {
 	const out = openSync(logFile, 'w');
 	const child = spawn(bin, args, { env, cwd, detached: true, stdio: ['ignore', out, out] });
 	closeSync(out);
@@ -151,7 +157,7 @@ function spawnSupervised(bin, args, { env, cwd, logFile }) {
 		child.once('error', (error) => resolveExit({ code: null, signal: null, error }));
 	});
 	exited.then(() => running.delete(child));
-	return { child, exited, stop: () => stopChild(child, exited) };
+	return { child, exited, stop: () => stopChild(child, exited, signal) };
 }
 
 /**
@@ -189,9 +195,24 @@ export async function startN8n({
 		await handle.stop();
 		throw error;
 	}
+	if (command === 'start') await setUpOwner(handle.url);
 	handle.startSeconds = (Date.now() - started) / 1000;
 	log(`${command} ready on ${handle.url} in ${handle.startSeconds.toFixed(1)} s (log: ${logFile})`);
 	return handle;
+}
+
+/**
+ * n8n 1.x: the owner is claimed once through the setup form's endpoint, as a person would on first
+ * visit. An instance already set up (a reused dev folder) answers 400, which is fine.
+ */
+async function setUpOwner(url) {
+	if (N8N_MAJOR >= 2) return;
+	const response = await fetch(`${url}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(OWNER),
+	});
+	if (!response.ok && response.status !== 400) throw new Error(`n8n owner setup answered ${response.status}: ${await response.text()}`);
 }
 
 /** A throwaway Redis for queue mode (Debian's `redis-server`): loopback only, nothing persisted. */
@@ -230,9 +251,9 @@ async function waitForPong(port) {
 	return false;
 }
 
-async function stopChild(child, exited) {
+async function stopChild(child, exited, signal = 'SIGTERM') {
 	if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
-	killGroup(child, 'SIGTERM');
+	killGroup(child, signal);
 	const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 15_000);
 	await exited;
 	clearTimeout(timer);
@@ -260,10 +281,15 @@ async function waitUntilReady(handle, command, exited, timeoutMs) {
 
 async function isReady(handle, command) {
 	if (command === 'worker') return /n8n worker is now ready/i.test(logTail(handle.logFile, 200));
-	try {
-		const response = await fetch(`${handle.url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-		return response.ok;
-	} catch {
-		return false;
+	// n8n 1.x reports readiness before its REST routes are mounted: the main process must answer both.
+	const paths = command === 'start' ? ['/healthz/readiness', '/rest/settings'] : ['/healthz/readiness'];
+	for (const path of paths) {
+		try {
+			const response = await fetch(`${handle.url}${path}`, { signal: AbortSignal.timeout(2000) });
+			if (!response.ok) return false;
+		} catch {
+			return false;
+		}
 	}
+	return true;
 }

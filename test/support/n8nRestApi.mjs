@@ -2,7 +2,7 @@
 // owner with the session cookie. Dev setup and the end-to-end suite drive n8n only through this.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { installPaths } from './n8nInstall.mjs';
+import { installPaths, N8N_MAJOR } from './n8nInstall.mjs';
 
 export class N8nRestError extends Error {
 	constructor(method, path, status, body) {
@@ -101,8 +101,10 @@ export class N8nRestApi {
 	}
 
 	/** The editor's "Execute workflow" from a given trigger; resolves to `{ executionId }`. */
-	runManually(id, triggerName) {
-		return this.request('POST', `/workflows/${id}/run`, { triggerToStartFrom: { name: triggerName } });
+	async runManually(id, triggerName) {
+		// n8n 1.x runs the workflow the editor sends; 2.x loads the saved one.
+		const workflowData = N8N_MAJOR < 2 ? await this.getWorkflow(id) : undefined;
+		return this.request('POST', `/workflows/${id}/run`, { workflowData, triggerToStartFrom: { name: triggerName } });
 	}
 
 	async listExecutions(workflowId) {

@@ -6,12 +6,21 @@ import { loginN8n, type N8nRestApi } from '../../support/n8nRestApi.mjs';
 /** What globalSetup hands to the test files (plain data: they run in other processes). */
 export interface E2eContext {
 	mode: 'regular' | 'queue';
+	/** The n8n under test (`npm run test:e2e -- --n8n <version>`), e.g. 2.40.7 or 1.123.81. */
+	n8nVersion: string;
 	/** Main process: editor and REST API. */
 	n8nUrl: string;
 	/** Production webhooks: the webhook process in queue mode. */
 	webhookBaseUrl: string;
-	/** Queue mode: the worker's log, where it names each execution it runs. */
+	/** Queue mode: the first worker's log, where it names each execution it runs. */
 	workerLog?: string;
+	/** Queue mode: every worker's log and process id (its process group, to stop it). */
+	workerLogs?: string[];
+	workerPids?: number[];
+	/** Every process serving production webhooks (queue mode: the webhook processes). */
+	webhookBaseUrls: string[];
+	/** The database n8n runs on. */
+	database: 'postgres' | 'sqlite';
 	n8nLog: string;
 	/** Where n8n may write files (the attachment saver example writes there). */
 	filesDir: string;
