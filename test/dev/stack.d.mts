@@ -25,6 +25,8 @@ export interface Stack {
 	webhooks?: N8nHandle[];
 	/** Queue mode only: the shared database (PostgreSQL when Debian's server is installed). */
 	database?: 'postgres' | 'sqlite';
+	/** Queue mode only: the settings every queue process shares (Redis, database, webhook URL). */
+	queueEnv?: Record<string, string>;
 	/** Where production webhooks are served: the webhook process in queue mode, else the main one. */
 	webhookBaseUrl: string;
 	api: N8nRestApi;

@@ -106,6 +106,8 @@ async function startQueueProcesses({ userFolder, fresh, n8nPort, n8nEnv, log, st
 		workers: workerHandles,
 		webhooks: webhookHandles,
 		database: postgresBinDir() ? 'postgres' : 'sqlite',
+		// What another worker needs to join (a test replaces one it stopped).
+		queueEnv: env,
 		webhookBaseUrl: webhookHandles[0].url,
 	};
 }

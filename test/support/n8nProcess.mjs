@@ -143,13 +143,14 @@ process.once('exit', () => {
 /**
  * Spawns a long-running child in its own process group (so one signal reaches it and everything it
  * forks), logging to `logFile` and recording its pid next to it for a supervisor that outlives us.
- * `signal` asks it to stop (PostgreSQL's fast shutdown is SIGINT); SIGKILL follows after 15 s.
+ * `signal` asks it to stop (PostgreSQL's fast shutdown is SIGINT); SIGKILL follows after 15 s. With
+ * `outlive`, it survives this process's exit (the .pid record lets the e2e runner's sweep end it).
  */
-export function spawnSupervised(bin, args, { env, cwd, logFile, signal = 'SIGTERM' }) {
+export function spawnSupervised(bin, args, { env, cwd, logFile, signal = 'SIGTERM', outlive = false }) {
 	const out = openSync(logFile, 'w');
 	const child = spawn(bin, args, { env, cwd, detached: true, stdio: ['ignore', out, out] });
 	closeSync(out);
-	running.add(child);
+	if (!outlive) running.add(child);
 	writeFileSync(`${logFile}.pid`, String(child.pid));
 	const exited = new Promise((resolveExit) => {
 		child.once('exit', (code, signal) => resolveExit({ code, signal }));
@@ -175,6 +176,7 @@ export async function startN8n({
 	readyTimeoutMs = 180_000,
 	log = (line) => process.stderr.write(`[n8n] ${line}\n`),
 	logName = `n8n-${command}.log`,
+	outlive = false,
 } = {}) {
 	const { nodeBin, n8nBin, n8nModules } = await ensureN8n({ log });
 	if (fresh) rmSync(userFolder, { recursive: true, force: true });
@@ -187,7 +189,7 @@ export async function startN8n({
 	const env = n8nEnvironment({ userFolder, filesDir, port, brokerPort: await freePort(), n8nModules, extraEnv });
 	const logFile = join(userFolder, logName);
 	const started = Date.now();
-	const { child, exited, stop } = spawnSupervised(nodeBin, [n8nBin, command], { env, cwd: userFolder, logFile });
+	const { child, exited, stop } = spawnSupervised(nodeBin, [n8nBin, command], { env, cwd: userFolder, logFile, outlive });
 	const handle = { url: `http://127.0.0.1:${port}`, port, userFolder, filesDir, logFile, pid: child.pid, env, exited, stop };
 	try {
 		await waitUntilReady(handle, command, exited, readyTimeoutMs);

@@ -21,6 +21,9 @@ export interface E2eContext {
 	webhookBaseUrls: string[];
 	/** The database n8n runs on. */
 	database: 'postgres' | 'sqlite';
+	/** Queue mode: the settings another worker needs to join (with `userFolder`, the shared one). */
+	queueEnv?: Record<string, string>;
+	userFolder: string;
 	n8nLog: string;
 	/** Where n8n may write files (the attachment saver example writes there). */
 	filesDir: string;

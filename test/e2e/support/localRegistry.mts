@@ -1,11 +1,16 @@
-// A local npm registry for the install-route tests: Verdaccio (a devDependency) on 127.0.0.1 with no
-// uplink, so it serves only what is published to it, storage inside the run's folder in .cache/. The
-// built package is packed with `npm pack` and published with `npm publish`, as a release would be.
+// A local npm registry for the install-route tests: Verdaccio on 127.0.0.1 with no uplink, so it serves
+// only what is published to it, storage inside the run's folder in .cache/. The built package is packed
+// with `npm pack` and published with `npm publish`, as a release would be.
+//
+// Verdaccio is installed once into .cache/verdaccio-<version>/, like n8n, not as a devDependency: one of
+// its dependencies asks for `node-fetch@cjs`, a dist-tag the registry mirror used here lacks, and only an
+// npm `overrides` entry gets past that, which n8n's community-package lint forbids in our package.json.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync, closeSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, logTail } from '../../support/n8nProcess.mjs';
-import { installPaths, projectRoot } from '../../support/n8nInstall.mjs';
+import { cacheRoot, installPaths, projectRoot } from '../../support/n8nInstall.mjs';
+import { npmWithProgress } from '../../support/npmProgress.mjs';
 
 export interface LocalRegistry {
 	url: string;
@@ -15,7 +20,26 @@ export interface LocalRegistry {
 	stop(): Promise<void>;
 }
 
-const VERDACCIO = join(projectRoot, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
+const VERDACCIO_VERSION = '6.10.4';
+const VERDACCIO_DIR = join(cacheRoot, `verdaccio-${VERDACCIO_VERSION}`);
+const VERDACCIO = join(VERDACCIO_DIR, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
+
+/** Installs the pinned Verdaccio into .cache/ once (about 20 s); later runs find it there. */
+async function ensureVerdaccio(): Promise<void> {
+	const marker = join(VERDACCIO_DIR, 'complete');
+	if (existsSync(marker)) return;
+	mkdirSync(VERDACCIO_DIR, { recursive: true });
+	const pkg = {
+		name: 'cache-verdaccio',
+		private: true,
+		dependencies: { verdaccio: VERDACCIO_VERSION },
+		overrides: { 'verdaccio-audit': { 'node-fetch': '2.7.0' } },
+	};
+	writeFileSync(join(VERDACCIO_DIR, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+	const log = (line: string) => process.stderr.write(`[verdaccio-install] ${line}\n`);
+	await npmWithProgress(['install', '--ignore-scripts', '--omit=dev', '--no-package-lock'], { cwd: VERDACCIO_DIR, log, label: 'verdaccio' });
+	writeFileSync(marker, VERDACCIO_VERSION);
+}
 
 /** Verdaccio's configuration: loopback only, no uplinks, publishing for a registered user. */
 function config(folder: string, port: number): string {
@@ -86,6 +110,7 @@ async function addUser(url: string): Promise<string> {
 
 /** Starts a fresh Verdaccio in `folder` (with the pinned n8n's Node: Verdaccio 6 needs Node 22+). */
 export async function startLocalRegistry(folder: string): Promise<LocalRegistry> {
+	await ensureVerdaccio();
 	rmSync(folder, { recursive: true, force: true });
 	mkdirSync(folder, { recursive: true });
 	const port = await freePort();
