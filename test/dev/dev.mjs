@@ -1,11 +1,19 @@
 // `npm run dev`: build, sandbox, a real n8n with this package, a credential and the example workflows,
-// ready to use in the browser with no manual step. Ctrl-C stops everything it started.
+// ready to use in the browser with no manual step. Ctrl-C (or SIGTERM to it or to the `npm` running it)
+// stops everything it started.
 // Options: --fresh (forget the previous dev instance's workflows and executions); --queue (n8n in queue
-// mode: Redis from Debian's redis-server, main + webhook + worker processes, as in production scale-out).
+// mode: Redis from Debian's redis-server, PostgreSQL when Debian's is installed, main + webhook + worker
+// processes, as in production scale-out); --n8n <version> (2.40.7 by default, or 1.x / 1.123.x).
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cacheRoot } from '../support/n8nInstall.mjs';
-import { freePort, OWNER } from '../support/n8nProcess.mjs';
+
+const { values } = parseArgs({
+	options: { fresh: { type: 'boolean', default: false }, queue: { type: 'boolean', default: false }, n8n: { type: 'string' } },
+});
+// n8nInstall reads the version when it is first imported, so it is set before any import of it.
+if (values.n8n) process.env.TEST_N8N_VERSION = values.n8n;
+const { cacheRoot, DEFAULT_N8N_VERSION, N8N_VERSION } = await import('../support/n8nInstall.mjs');
+const { freePort, OWNER } = await import('../support/n8nProcess.mjs');
 
 // The sandbox is TypeScript; this script runs on plain Node. tsx's main entry hooks both loaders
 // (ESM and CommonJS, which the sandbox's .ts files are in this package), like `node --import tsx`.
@@ -13,7 +21,8 @@ await import('tsx');
 const { exampleWorkflows, sandboxCredentialData, startStack, upsertCredential, withCredential, NODE_TYPES } = await import('./stack.mjs');
 
 const CREDENTIAL_NAME = 'Messaging Automation (sandbox)';
-const USER_FOLDER = join(cacheRoot, 'dev-n8n');
+// One instance per n8n version: a database migrated by 2.x cannot be opened by 1.x.
+const USER_FOLDER = join(cacheRoot, N8N_VERSION === DEFAULT_N8N_VERSION ? 'dev-n8n' : `dev-n8n-${N8N_VERSION}`);
 const log = (line) => process.stdout.write(`[dev] ${line}\n`);
 
 /** The preferred port when it is free (stable bookmarks), any free port otherwise. */
@@ -58,13 +67,39 @@ async function republishTriggers(api) {
 	}
 }
 
+/**
+ * `npm run dev` runs this under `sh -c`; SIGTERM to npm ends npm and the shell but never reaches us,
+ * and we are re-parented. Noticing that is the only sign, so the parent id is checked twice a second.
+ */
+function watchParent(onExit) {
+	const parent = process.ppid;
+	const timer = setInterval(() => {
+		if (process.ppid === parent) return;
+		clearInterval(timer);
+		onExit();
+	}, 500);
+	timer.unref();
+}
+
 async function main() {
-	const { values } = parseArgs({ options: { fresh: { type: 'boolean', default: false }, queue: { type: 'boolean', default: false } } });
 	const [n8nPort, sandboxPort] = await Promise.all([
 		portFor(Number(process.env.N8N_PORT ?? 5678)),
 		portFor(Number(process.env.SANDBOX_PORT ?? 4010)),
 	]);
-	const stack = await startStack({
+	let stack;
+	let stopping = false;
+	// Registered before anything starts: a stop during the first run's install or n8n's start-up exits,
+	// and n8nProcess's exit hook kills the processes already started.
+	const shutdown = async (reason) => {
+		if (stopping) return;
+		stopping = true;
+		log(`${reason}: stopping n8n and the sandbox`);
+		await stack?.stop();
+		process.exit(0);
+	};
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void shutdown(signal));
+	watchParent(() => void shutdown('npm exited'));
+	stack = await startStack({
 		userFolder: USER_FOLDER,
 		fresh: values.fresh,
 		queue: values.queue,
@@ -72,16 +107,6 @@ async function main() {
 		sandboxOptions: { port: sandboxPort, apiKey: process.env.SANDBOX_API_KEY || undefined },
 		log,
 	});
-	let stopping = false;
-	const shutdown = async (signal) => {
-		if (stopping) return;
-		stopping = true;
-		log(`${signal}: stopping n8n and the sandbox`);
-		await stack.stop();
-		process.exit(0);
-	};
-	process.on('SIGINT', () => void shutdown('SIGINT'));
-	process.on('SIGTERM', () => void shutdown('SIGTERM'));
 	try {
 		const { sandbox, n8n, api, worker, webhook } = stack;
 		const credential = await upsertCredential(api, CREDENTIAL_NAME, sandboxCredentialData(sandbox));
