@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NODE_TYPES } from '../dev/stack.mjs';
+import { executionError, type N8nRestApi } from '../support/n8nRestApi.mjs';
+import { n8nApi, sandboxControl, sandboxCredential, unique, waitFor } from './support/context.mjs';
+import { startScriptedModel, type ScriptedModel } from './support/scriptedModel.mjs';
+import { workflowNode } from './support/workflows.mjs';
+
+/*
+ * n8n's "Human review" variant of the node (`messagingAutomationHitlTool`, which n8n 2.x builds
+ * because Message has the static `sendAndWait` operation and the node has webhooks) gating an AI
+ * Agent's tool: the agent's call sends an approval request over chat through the sandbox, and the
+ * gated tool (Send a message) runs only after Approve, never after Decline.
+ */
+
+const REVIEWER = '447700900123';
+const RECIPIENT = '4915112345678';
+const BROWSER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+
+interface Send {
+	text: string;
+	to: string;
+}
+
+/**
+ * The model calls the gated tool once per prompt "review <id>", sending "reviewed-<id>". Behind
+ * Human review, n8n shows the model the tool's parameters under `toolParameters`.
+ */
+function plan(prompt: string): Array<Record<string, unknown>> {
+	const [, id] = /^review (\S+)/.exec(prompt) ?? [];
+	return id ? [{ toolParameters: { Phone_Number: RECIPIENT, Text: `reviewed-${id}` }, hitlParameters: {} }] : [];
+}
+
+function reviewWorkflow(prompt: string, sandbox: { id: string; name: string }, openAi: { id: string; name: string }) {
+	const node = workflowNode;
+	return {
+		name: unique('e2e human review'),
+		nodes: [
+			node('Start', 'n8n-nodes-base.manualTrigger', 1, [0, 0], {}),
+			node('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3.1, [240, 0], { promptType: 'define', text: prompt, options: {} }),
+			{
+				...node('Model', '@n8n/n8n-nodes-langchain.lmChatOpenAi', 1.3, [160, 220], {
+					model: { __rl: true, mode: 'id', value: 'scripted-model' },
+					responsesApiEnabled: false,
+					options: {},
+				}),
+				credentials: { openAiApi: openAi },
+			},
+			{
+				...node('Ask a Reviewer', `${NODE_TYPES.action}HitlTool`, 1, [320, 220], {
+					channel: 'qr',
+					sendTo: 'phoneNumber',
+					phoneNumber: REVIEWER,
+					approvalOptions: { values: { approvalType: 'double' } },
+				}),
+				credentials: { messagingAutomationApi: sandbox },
+			},
+			{
+				...node('Send a message', `${NODE_TYPES.action}Tool`, 1, [320, 440], { resource: 'message', operation: 'send', channel: 'qr' }),
+				credentials: { messagingAutomationApi: sandbox },
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+			Model: { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+			'Ask a Reviewer': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+			'Send a message': { ai_tool: [[{ node: 'Ask a Reviewer', type: 'ai_tool', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+describe('Human review (the HITL tool variant) gating an AI Agent tool in a real n8n', () => {
+	let api: N8nRestApi;
+	let model: ScriptedModel;
+	let sandbox: { id: string; name: string };
+	let openAi: { id: string; name: string };
+	const sends = async () => (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends;
+
+	beforeAll(async () => {
+		api = await n8nApi();
+		model = await startScriptedModel(plan);
+		sandbox = await sandboxCredential(api);
+		const created = await api.createCredential({
+			name: `e2e scripted model ${randomUUID()}`,
+			type: 'openAiApi',
+			data: { apiKey: 'sk-scripted-model', url: model.url, header: false },
+		});
+		openAi = { id: created.id, name: created.name };
+	});
+
+	afterAll(async () => {
+		await model?.stop();
+	});
+
+	/** Runs the agent until it waits for review; resolves with the review links sent to the reviewer. */
+	async function review(): Promise<{ id: string; executionId: string; links: Record<string, string> }> {
+		const id = randomUUID().slice(0, 8);
+		const earlier = (await sends()).length;
+		const workflow = await api.createWorkflow(reviewWorkflow(`review ${id}`, sandbox, openAi));
+		const { executionId } = await api.runManually(workflow.id, 'Start');
+		await waitFor('the agent to wait for review', async () => {
+			const execution = await api.getExecution(executionId);
+			if (execution.status === 'error') throw new Error(`execution failed: ${executionError(execution)}`);
+			return execution.status === 'waiting' ? true : undefined;
+		});
+		const question = await waitFor('the review request in the sandbox', async () =>
+			(await sends()).slice(earlier).find((send) => send.to === REVIEWER),
+		);
+		// n8n's default request names the tool the agent wants to run.
+		expect(question.text).toMatch(/^The agent wants to run this tool: Send_a_message/);
+		const links = Object.fromEntries([...question.text.matchAll(/^(.+): (http\S+)$/gm)].map(([, label, url]) => [label, url]));
+		// Asked, not done: the gated tool has not sent anything yet.
+		expect((await sends()).filter((send) => send.text === `reviewed-${id}`)).toEqual([]);
+		return { id, executionId, links };
+	}
+
+	it('runs the gated tool after Approve', async () => {
+		const { id, executionId, links } = await review();
+		expect(Object.keys(links)).toEqual(['Approve', 'Decline']);
+		await fetch(links.Approve, { headers: { 'user-agent': BROWSER_AGENT } });
+		const execution = await api.waitForExecution(executionId, 90_000);
+		expect(executionError(execution)).toBeUndefined();
+		expect(execution.status).toBe('success');
+		expect((await sends()).filter((send) => send.text === `reviewed-${id}` && send.to === RECIPIENT)).toHaveLength(1);
+	});
+
+	it('never runs it after Decline, and tells the model so', async () => {
+		const { id, executionId, links } = await review();
+		await fetch(links.Decline, { headers: { 'user-agent': BROWSER_AGENT } });
+		const execution = await api.waitForExecution(executionId, 90_000);
+		expect(executionError(execution)).toBeUndefined();
+		expect((await sends()).filter((send) => send.text === `reviewed-${id}`)).toEqual([]);
+		const last = model.requests.filter((request) => request.prompt === `review ${id}`).at(-1);
+		expect(last?.toolResults.join(' ')).toMatch(/rejected/i);
+	});
+});
