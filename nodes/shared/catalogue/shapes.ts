@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import type { FieldLayout } from './types';
 import { chars, idempotencyKey, integer, list, sendPhone } from './formats';
 
 /** Group calls take 1-50 phone numbers in the send format (spec "participants per group call"). */
@@ -38,3 +39,23 @@ export const pageFields = {
 
 /** Read tools the spec names but does not shape: the node's fields follow the README's assumption. */
 export const assumedReadTool = { access: 'read', shapeAssumed: true } as const;
+
+/**
+ * The outcome look-ups (get_operation, get_send_status) take either the call's own id or the
+ * idempotency key it used: one choice up front, "Look Up By".
+ */
+export function lookUpByLayout(field: string, name: string, description: string): FieldLayout {
+	return {
+		choices: [
+			{
+				parameter: 'lookUpBy',
+				displayName: 'Look Up By',
+				description: 'Which identifier of the earlier call you have',
+				options: [
+					{ field, name, description },
+					{ field: 'idempotencyKey', name: 'Idempotency Key', description: 'The idempotency key the call used' },
+				],
+			},
+		],
+	};
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod/v4';
 import { crossFieldRules, oneOf } from '../crossField';
 import { defineTool } from '../defineTool';
+import { lookUpByLayout } from '../shapes';
 import { chars, idempotencyKey } from '../formats';
 
 /* Request shape not shown in the spec: a lookup by either identifier the caller may hold. */
@@ -14,19 +15,7 @@ export const getOperationTool = defineTool({
 		summary: 'Whether an uncertain write succeeded, failed or is still pending',
 	},
 	resource: 'other',
-	layout: {
-		choices: [
-			{
-				parameter: 'lookUpBy',
-				displayName: 'Look Up By',
-				description: 'Which identifier of the earlier call you have',
-				options: [
-					{ field: 'operation_id', name: 'Operation ID', description: 'From an uncertain error or a write result' },
-					{ field: 'idempotencyKey', name: 'Idempotency Key', description: 'The idempotency key the call used' },
-				],
-			},
-		],
-	},
+	layout: lookUpByLayout('operation_id', 'Operation ID', 'From an uncertain error or a write result'),
 	access: 'read',
 	channel: 'none',
 	description:

@@ -1,6 +1,7 @@
 import { z } from 'zod/v4';
 import { crossFieldRules, oneOf } from '../crossField';
 import { defineTool } from '../defineTool';
+import { lookUpByLayout } from '../shapes';
 import { idempotencyKey, messageId } from '../formats';
 
 /* Request shape not shown in the spec: a lookup by either identifier the caller may hold. */
@@ -14,19 +15,7 @@ export const getSendStatusTool = defineTool({
 		summary: 'Whether a sent message was accepted, sent, delivered, read or failed',
 	},
 	resource: 'message',
-	layout: {
-		choices: [
-			{
-				parameter: 'lookUpBy',
-				displayName: 'Look Up By',
-				description: 'Which identifier of the earlier call you have',
-				options: [
-					{ field: 'message_id', name: 'Message ID', description: 'As Send returned it' },
-					{ field: 'idempotencyKey', name: 'Idempotency Key', description: 'The idempotency key the call used' },
-				],
-			},
-		],
-	},
+	layout: lookUpByLayout('message_id', 'Message ID', 'As Send returned it'),
 	access: 'read',
 	channel: 'none',
 	description:
