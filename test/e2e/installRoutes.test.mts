@@ -11,10 +11,11 @@ import { REGISTRY_HOST, startRegistryProxy, type RegistryProxy } from './support
 // Community Nodes → Install, the REST call behind it) and N8N_COMMUNITY_PACKAGES at start-up. Both run
 // `npm` inside n8n against the registry: here a local Verdaccio holding the package as published, reached
 // through a local HTTPS proxy (see registryProxy.mts for why). Each starts its own fresh n8n without the
-// package; the suite's n8n and sandbox stay as they are. Once per suite run: regular mode, n8n 2.x (the
-// env-managed route exists from 2.x on).
+// package; the suite's n8n and sandbox stay as they are. In the regular variant only; the env-managed
+// route exists from n8n 2.x on.
 const { mode, n8nVersion } = e2e();
-const skipReason = mode !== 'regular' ? 'runs once, in the regular variant' : n8nVersion.startsWith('1.') ? 'n8n 1.x has no env-managed packages' : '';
+const skipReason = mode !== 'regular' ? 'runs once per n8n version, in the regular variant' : '';
+const noEnvManaged = n8nVersion.startsWith('1.');
 const folder = join(process.env.E2E_RUN_DIR ?? join(process.cwd(), '.cache', 'e2e', `run-${process.pid}`), 'install-routes');
 
 describe.skipIf(skipReason)('install routes: n8n installs the package from a registry', () => {
@@ -59,7 +60,7 @@ describe.skipIf(skipReason)('install routes: n8n installs the package from a reg
 		await n8n.stop();
 	}, 300_000);
 
-	it('N8N_COMMUNITY_PACKAGES with N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV: installed at start-up', async () => {
+	it.skipIf(noEnvManaged)('N8N_COMMUNITY_PACKAGES with N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV: installed at start-up', async () => {
 		const before = tarballFetches().length;
 		const { n8n, api } = await freshN8n('n8n-env-install', {
 			N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV: 'true',
