@@ -20,7 +20,7 @@ export interface FormPage {
 	fields: FormField[];
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
 	return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
@@ -42,7 +42,7 @@ function page(title: string, body: string): string {
 }
 
 /** The name a field posts under: its position, so labels may repeat or hold any character. */
-export const fieldName = (index: number) => `field-${index}`;
+const fieldName = (index: number) => `field-${index}`;
 
 function control(field: FormField, index: number): string {
 	const name = fieldName(index);

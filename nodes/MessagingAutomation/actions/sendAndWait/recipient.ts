@@ -15,7 +15,7 @@ import { planFields, type PlacedField, type UpFrontEntry } from '../tool/fields/
 
 export const SEND_TOOL = 'send_message';
 
-export function sendTool(): ToolDefinition {
+function sendTool(): ToolDefinition {
 	const tool = findTool(SEND_TOOL);
 	if (!tool) throw new Error(`${SEND_TOOL} is missing from the catalogue`);
 	return tool;
