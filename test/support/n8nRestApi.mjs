@@ -15,6 +15,9 @@ export class N8nRestError extends Error {
 // Execution data is stored "flatted" (a JSON encoding of object graphs); use n8n's own decoder.
 const flatted = createRequire(join(installPaths().n8nModules, 'n8n', 'package.json'))('flatted');
 
+/** Execution statuses n8n may still move on from. */
+const UNFINISHED = ['new', 'running', 'waiting'];
+
 export async function loginN8n(baseUrl, { email, password }) {
 	const response = await fetch(`${baseUrl}/rest/login`, {
 		method: 'POST',
@@ -115,7 +118,16 @@ export class N8nRestApi {
 
 	/** One execution with its run data decoded: `{ status, finished, data: { resultData: { runData } } }`. */
 	async getExecution(id) {
-		const execution = await this.request('GET', `/executions/${id}`);
+		let execution = await this.request('GET', `/executions/${id}`);
+		// n8n 1.x on SQLite writes a finished execution's status and its data in two statements with no
+		// transaction: a read between them sees "success" beside the data of the waiting or new
+		// execution. A finished execution is returned once two reads agree on its data.
+		for (let read = 0; read < 20 && !UNFINISHED.includes(execution.status); read++) {
+			await new Promise((r) => setTimeout(r, 150));
+			const again = await this.request('GET', `/executions/${id}`);
+			if (again.status === execution.status && JSON.stringify(again.data) === JSON.stringify(execution.data)) break;
+			execution = again;
+		}
 		return { ...execution, data: typeof execution.data === 'string' ? flatted.parse(execution.data) : execution.data };
 	}
 
@@ -124,7 +136,7 @@ export class N8nRestApi {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const execution = await this.getExecution(id);
-			if (!['new', 'running', 'waiting'].includes(execution.status)) return execution;
+			if (!UNFINISHED.includes(execution.status)) return execution;
 			if (Date.now() > deadline) throw new Error(`execution ${id} still ${execution.status} after ${timeoutMs} ms`);
 			await new Promise((r) => setTimeout(r, 300));
 		}
