@@ -14,6 +14,8 @@ export interface MessagingApiErrorDetails {
 	scope?: string;
 	/** The parsed response body (secrets removed). */
 	body?: unknown;
+	/** The service's own words (`error.message`), for callers that explain the error in theirs. */
+	serviceMessage?: string;
 	/** The key the call carried, so a caller can look up the outcome with get_send_status. */
 	idempotencyKey?: string;
 	cause?: unknown;
@@ -40,6 +42,7 @@ export class MessagingApiError extends Error {
 	operationId?: string;
 	readonly scope?: string;
 	readonly body?: unknown;
+	readonly serviceMessage?: string;
 	idempotencyKey?: string;
 	/** How many requests were made before giving up; set by the client. */
 	attempts?: number;
@@ -58,6 +61,7 @@ export class MessagingApiError extends Error {
 		this.operationId = details.operationId;
 		this.scope = details.scope;
 		this.body = details.body;
+		this.serviceMessage = details.serviceMessage;
 		this.idempotencyKey = details.idempotencyKey;
 	}
 }
@@ -216,6 +220,7 @@ export function errorFromResponse(
 		field: text(error?.field),
 		operationId: text(error?.operation_id),
 		body,
+		serviceMessage: serverMessage === undefined ? undefined : redactSecrets(serverMessage, secrets),
 		idempotencyKey: context.idempotencyKey,
 	};
 	details.scope =

@@ -1,6 +1,7 @@
 import { SEND_AND_WAIT_OPERATION, type INodeProperties, type IWebhookDescription } from 'n8n-workflow';
 
 import { generalOptions } from '../options.description';
+import { businessWindowProperties } from './businessWindow';
 import { recipientProperties } from './recipient';
 
 /*
@@ -186,6 +187,7 @@ export const sendAndWaitDescription: INodeProperties[] = [
 			},
 		],
 	},
+	...businessWindowProperties(show),
 	{
 		displayName: 'Options',
 		name: 'options',

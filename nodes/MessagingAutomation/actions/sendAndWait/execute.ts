@@ -11,8 +11,9 @@ import type { RunContext } from '../runContext';
 import { callTool } from '../tool/callTool';
 import { assertToolAvailable } from '../tool/toolAccess';
 import { assertValidInput, toolSchema } from '../tool/toolSchema';
+import { questionInput, templateRefusal } from './businessWindow';
 import { formFields } from './formFields';
-import { answerLinks, questionText, type ResponseType } from './question';
+import { answerLinks, type ResponseType } from './question';
 import { readRecipient, SEND_TOOL } from './recipient';
 import { waitTill } from './waitLimit';
 
@@ -21,19 +22,6 @@ import { waitTill } from './waitLimit';
  * puts the execution to wait. What this returns shows while the execution waits; n8n drops it
  * on resume.
  */
-
-/** Business sends free text only inside the 24-hour window: say so before sending anything. */
-async function assertFreeFormAllowed(run: RunContext, recipient: IDataObject, context: IExecuteFunctions): Promise<void> {
-	if (recipient.channel !== 'business') return;
-	const { channel, phoneNumber, conversationId } = recipient;
-	const { data } = await run.client.callTool<IDataObject>('check_recipient_send_options', { channel, phoneNumber, conversationId });
-	if (data.needs_approved_template === true || data.free_form_allowed === false) {
-		throw new NodeOperationError(context.getNode(), 'Business allows free text only within 24 hours of the customer\'s last message', {
-			description:
-				'This customer has not written within the last 24 hours, so the question cannot be sent as free text and nothing was sent. Send an approved template first (Message › Send, Message Type: Template) and ask once they reply, or ask over the QR channel.',
-		});
-	}
-}
 
 /** A key reused with different text: an earlier execution already asked for this event. */
 function alreadyAsked(error: unknown): boolean {
@@ -51,11 +39,9 @@ async function ask(context: IExecuteFunctions, run: RunContext): Promise<INodeEx
 	const idempotencyKey = run.keys.choose(context, 0);
 	// The key rides along in the links, so the answer can name the question's message.
 	const links = answerLinks(context, responseType, { q: idempotencyKey });
-	const input = { ...recipient, text: questionText(String(context.getNodeParameter('message', 0, '')), links) };
-	assertValidInput(tool, input, idempotencyKey);
-	await assertFreeFormAllowed(run, recipient, context);
+	const input = await questionInput(context, run, { recipient, links, check: (candidate) => assertValidInput(tool, candidate, idempotencyKey) });
 	const sent = await callTool(run, { tool, input, idempotencyKey }).catch((error: unknown) => {
-		if (!alreadyAsked(error)) throw toNodeError(context.getNode(), error, 0);
+		if (!alreadyAsked(error)) throw templateRefusal(context, error, input) ?? toNodeError(context.getNode(), error, 0);
 		throw new NodeOperationError(context.getNode(), 'This question was already sent for this item by an earlier execution', {
 			description: `Nothing was sent again (idempotency key ${idempotencyKey}). Answer the earlier message, or set Options › Idempotency Key to ask anew.`,
 			itemIndex: 0,

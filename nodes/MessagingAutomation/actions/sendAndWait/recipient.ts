@@ -21,6 +21,11 @@ function sendTool(): ToolDefinition {
 	return tool;
 }
 
+/** send_message's fields as the node derives them from the catalogue. */
+export function sendFields() {
+	return catalogueFields(sendTool());
+}
+
 /** The up-front entries of Send that name the recipient: the channel and the To choice. */
 function recipientEntries(): UpFrontEntry[] {
 	const tool = sendTool();

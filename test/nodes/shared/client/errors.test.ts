@@ -181,6 +181,7 @@ describe('errorFromResponse without HTTP', () => {
 			{ secrets: ['abc-secret-xyz'] },
 		);
 		expect(error.message).not.toContain('abc-secret-xyz');
+		expect(error.serviceMessage).toBe('echo [redacted]');
 	});
 
 	it('formats durations for messages', () => {

@@ -58,6 +58,7 @@ describe('Send and Wait: the question', () => {
 	it('on Business, says before sending when the 24-hour window is closed', async () => {
 		const closed = await h.run({ parameters: ask({ channel: 'business', phoneNumber: DEMO.dave.phone }) });
 		expect(closed.error?.message).toMatch(/within 24 hours/);
+		expect(closed.error?.description).toMatch(/nothing was sent\. Set If the 24-Hour Window Is Closed to Ask With a Template/);
 		expect(closed.calls.map((call) => call.tool)).toEqual(['check_recipient_send_options']);
 		const open = await h.run({ parameters: ask({ channel: 'business', phoneNumber: DEMO.carol.phone }) });
 		expect(open.error).toBeUndefined();
@@ -78,5 +79,73 @@ describe('Send and Wait: the question', () => {
 		const result = await h.run({ parameters: ask({ phoneNumber: '+49 151' }) });
 		expect(result.error?.message).toMatch(/^Phone Number must be 7-15 digits/);
 		expect(result.calls).toEqual([]);
+	});
+});
+
+describe('Send and Wait on Business outside the 24-hour window', () => {
+	const REVIEW = { templateName: 'refund_review', templateLanguage: 'en' };
+	const withTemplate = (extra: INodeParameters = {}) =>
+		ask({ channel: 'business', phoneNumber: DEMO.dave.phone, outsideWindow: 'template', ...REVIEW, recipientOptInConfirmed: true, ...extra });
+	const double = { approvalOptions: { values: { approvalType: 'double' } } };
+
+	/** An approved template with a variable for the question and one per link. */
+	function approveTemplate(body: string): void {
+		h.sandbox.state.account(DEMO.accountId).templates.push({
+			id: 'tpl_review01', name: REVIEW.templateName, language: REVIEW.templateLanguage, category: 'UTILITY',
+			body, bodyExamples: [], header: null, footer: null, status: 'APPROVED', createdAt: Date.now(),
+		});
+	}
+
+	const sentInput = (calls: Array<{ tool: string; input: unknown }>) =>
+		calls.find((call) => call.tool === 'send_message')?.input as Record<string, unknown> | undefined;
+
+	it('asks with the template: the message, then one link per button, and waits', async () => {
+		approveTemplate('{{1}} Approve: {{2}} Decline: {{3}}');
+		const result = await h.run({ parameters: withTemplate(double) });
+		expect(result.error).toBeUndefined();
+		expect(result.calls.map((call) => call.tool)).toEqual(['check_recipient_send_options', 'send_message']);
+		const input = sentInput(result.calls);
+		expect(input).toMatchObject({ channel: 'business', ...REVIEW, recipientOptInConfirmed: true });
+		expect(input).not.toHaveProperty('text');
+		const [message, approve, decline] = input?.templateParameters as string[];
+		expect(message).toBe('May we refund order 1042?');
+		expect(approve).toMatch(/^http:\/\/localhost:5678\/webhook-waiting\/.*approved=true.*signature=/);
+		expect(decline).toMatch(/approved=false/);
+		expect(result.waitTill).toBeDefined();
+		expect(result.json[0]).toMatchObject({ data: { waiting: true }, messageId: expect.any(String) });
+	});
+
+	it('with Links Only, the variables hold the links alone', async () => {
+		approveTemplate('Refund order 1042? Approve: {{1}}');
+		const result = await h.run({ parameters: withTemplate({ templateVariables: 'links' }) });
+		expect(result.error).toBeUndefined();
+		expect(sentInput(result.calls)?.templateParameters).toEqual([expect.stringMatching(/approved=true/)]);
+	});
+
+	it('inside the window, the question still goes as free text', async () => {
+		const result = await h.run({ parameters: withTemplate({ phoneNumber: DEMO.carol.phone }) });
+		expect(result.error).toBeUndefined();
+		expect(sentInput(result.calls)).toMatchObject({ text: expect.stringMatching(/^May we refund order 1042\?/) });
+	});
+
+	it('names Recipient Opted In when it is off, and sends nothing', async () => {
+		approveTemplate('{{1}} Approve: {{2}}');
+		const result = await h.run({ parameters: withTemplate({ recipientOptInConfirmed: false }) });
+		expect(result.error?.message).toMatch(/^Recipient Opted In must be true/);
+		expect(result.calls.map((call) => call.tool)).toEqual(['check_recipient_send_options']);
+	});
+
+	it('refuses a message too long for a template variable, naming the Message', async () => {
+		const result = await h.run({ parameters: withTemplate({ message: 'x'.repeat(1_025) }) });
+		expect(result.error?.message).toBe('Message must be at most 1024 characters to fit a template variable');
+		expect(result.calls.map((call) => call.tool)).toEqual(['check_recipient_send_options']);
+	});
+
+	it("passes the service's refusal of a template with other variables on, with nothing sent", async () => {
+		approveTemplate('{{1}} {{2}} {{3}} {{4}}');
+		const result = await h.run({ parameters: withTemplate() });
+		expect(result.error?.message).toBe('Template refund_review does not take the 2 values Send and Wait fills');
+		expect(result.error?.description).toMatch(/fills 2 template variables: the Message, then one link per button\. The service said "templateParameters must have 4 values for template refund_review \(got 2\)"\. Nothing was sent\./);
+		expect(h.sandbox.calls().filter((call) => call.tool === 'send_message' && call.status === 200)).toHaveLength(0);
 	});
 });

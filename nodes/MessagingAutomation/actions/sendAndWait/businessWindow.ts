@@ -1,0 +1,137 @@
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+import { MessagingApiError } from '../../../shared/client/errors';
+import type { RunContext } from '../runContext';
+import { fieldProperty } from '../tool/fields/fieldProperty';
+import { questionText, type AnswerLink } from './question';
+import { sendFields } from './recipient';
+
+/*
+ * Business sends free text only within 24 hours of the customer's last message; outside that
+ * window the API allows an approved template. A template's text is fixed at review, so the
+ * question and its links travel in the template's variables, in an order the node states.
+ */
+
+const OUTSIDE_WINDOW = 'outsideWindow';
+const TEMPLATE_FIELDS = ['templateName', 'templateLanguage', 'recipientOptInConfirmed'] as const;
+/** The spec's bound of one template value (add_campaign_recipients' parameters). */
+const MAX_TEMPLATE_VALUE = 1024;
+
+type Show = Record<string, string[]>;
+
+export function businessWindowProperties(show: Show): INodeProperties[] {
+	const onBusiness = { ...show, channel: ['business'] };
+	const withTemplate = { ...onBusiness, [OUTSIDE_WINDOW]: ['template'] };
+	const fields = sendFields();
+	return [
+		{
+			displayName: 'If the 24-Hour Window Is Closed',
+			name: OUTSIDE_WINDOW,
+			type: 'options',
+			default: 'stop',
+			description: "What to do when the customer has not written within the last 24 hours, when Business sends no free text",
+			options: [
+				{ name: 'Stop With an Error', value: 'stop', description: 'Nothing is sent; the error says why' },
+				{
+					name: 'Ask With a Template',
+					value: 'template',
+					description: 'Send an approved template whose variables carry the question and the links',
+				},
+			],
+			displayOptions: { show: onBusiness },
+		},
+		...TEMPLATE_FIELDS.map((name) => {
+			const field = fields.find((candidate) => candidate.name === name);
+			if (!field) throw new Error(`send_message has no field ${name}`);
+			return fieldProperty(name, field.schema, { required: name !== 'recipientOptInConfirmed', displayOptions: { show: withTemplate } });
+		}),
+		{
+			displayName: 'Template Variables',
+			name: 'templateVariables',
+			type: 'options',
+			default: 'messageAndLinks',
+			description: 'What fills the variables of the template body, in order',
+			options: [
+				{
+					name: 'Message, Then Links',
+					value: 'messageAndLinks',
+					description: '{{1}} is the Message, {{2}} onwards one link per button (Approve, then Decline)',
+				},
+				{
+					name: 'Links Only',
+					value: 'links',
+					description: '{{1}} onwards one link per button; the template body holds the question',
+				},
+			],
+			displayOptions: { show: withTemplate },
+		},
+	];
+}
+
+async function freeFormAllowed(run: RunContext, recipient: IDataObject): Promise<boolean> {
+	const { channel, phoneNumber, conversationId } = recipient;
+	const { data } = await run.client.callTool<IDataObject>('check_recipient_send_options', { channel, phoneNumber, conversationId });
+	return data.needs_approved_template !== true && data.free_form_allowed !== false;
+}
+
+function templateInput(context: IExecuteFunctions, recipient: IDataObject, message: string, links: readonly AnswerLink[]): IDataObject {
+	const withMessage = context.getNodeParameter('templateVariables', 0, 'messageAndLinks') === 'messageAndLinks';
+	if (withMessage && message.length > MAX_TEMPLATE_VALUE) {
+		throw new NodeOperationError(context.getNode(), `Message must be at most ${MAX_TEMPLATE_VALUE} characters to fit a template variable`, {
+			description: 'Shorten the Message, or put the question in the template body and set Template Variables to Links Only. Nothing was sent.',
+			itemIndex: 0,
+		});
+	}
+	const input: IDataObject = {
+		...recipient,
+		templateName: String(context.getNodeParameter('templateName', 0, '')).trim(),
+		templateLanguage: String(context.getNodeParameter('templateLanguage', 0, '')).trim(),
+		templateParameters: [...(withMessage ? [message] : []), ...links.map((link) => link.url)],
+	};
+	// Left out when off, so the check names the field instead of sending a refusal to the service.
+	if (context.getNodeParameter('recipientOptInConfirmed', 0, false) === true) input.recipientOptInConfirmed = true;
+	return input;
+}
+
+interface Question {
+	recipient: IDataObject;
+	links: readonly AnswerLink[];
+	/** Validates a send_message input; throws naming the field. */
+	check: (input: IDataObject) => void;
+}
+
+/**
+ * The send_message input that asks the question: free text, or on Business with the window
+ * closed, the template chosen for that case. Says so before sending when neither is possible;
+ * the free-text input is checked before any request.
+ */
+export async function questionInput(context: IExecuteFunctions, run: RunContext, { recipient, links, check }: Question): Promise<IDataObject> {
+	const message = String(context.getNodeParameter('message', 0, '')).trim();
+	const text = { ...recipient, text: questionText(message, links) };
+	check(text);
+	if (recipient.channel !== 'business' || (await freeFormAllowed(run, recipient))) return text;
+	if (context.getNodeParameter(OUTSIDE_WINDOW, 0, 'stop') !== 'template') {
+		throw new NodeOperationError(context.getNode(), "Business allows free text only within 24 hours of the customer's last message", {
+			description:
+				'This customer has not written within the last 24 hours, so the question cannot be sent as free text and nothing was sent. Set If the 24-Hour Window Is Closed to Ask With a Template, or ask over the QR channel.',
+			itemIndex: 0,
+		});
+	}
+	const template = templateInput(context, recipient, message, links);
+	check(template);
+	return template;
+}
+
+/**
+ * The service's refusal of the template values, said in the node's terms: the person chose the
+ * template, the node chose its values. Undefined for any other error.
+ */
+export function templateRefusal(context: IExecuteFunctions, error: unknown, input: IDataObject): NodeOperationError | undefined {
+	const values = input.templateParameters;
+	if (!(error instanceof MessagingApiError) || error.field !== 'templateParameters' || !Array.isArray(values)) return undefined;
+	const filled = context.getNodeParameter('templateVariables', 0, 'messageAndLinks') === 'messageAndLinks' ? 'the Message, then one link per button' : 'one link per button';
+	return new NodeOperationError(context.getNode(), `Template ${String(input.templateName)} does not take the ${values.length} values Send and Wait fills`, {
+		description: `Send and Wait fills ${values.length} template variables: ${filled}. The service said "${error.serviceMessage ?? error.message}". Nothing was sent. Choose a template with ${values.length} variables, or change Template Variables.`,
+		itemIndex: 0,
+	});
+}
