@@ -20,7 +20,11 @@ export const FAULTS = [
 	'redirect302', // not forwarded: 302 to another local port
 	'redirect307', // not forwarded: 307 (which keeps method and body) to another local port
 	'stall', // forwarded, then no answer at all
+	'slowDrip', // forwarded, then the answer trickled a byte at a time, each byte well inside any time-out
 ] as const;
+
+/** Between two bytes of a slow-drip answer. */
+const DRIP_EVERY_MS = 100;
 
 export type Fault = (typeof FAULTS)[number] | 'pass';
 
@@ -46,6 +50,19 @@ interface Upstream {
 }
 
 const HTML = (title: string) => `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
+
+function drip(res: ServerResponse, upstream: Upstream, headers: Record<string, string>): void {
+	res.writeHead(upstream.status, headers);
+	let sent = 0;
+	const tick = setInterval(() => {
+		if (res.destroyed || sent >= upstream.body.length) {
+			clearInterval(tick);
+			if (!res.destroyed) res.end();
+			return;
+		}
+		res.write(upstream.body.subarray(sent, ++sent));
+	}, DRIP_EVERY_MS);
+}
 
 export async function startChaosProxy(options: ChaosProxyOptions): Promise<ChaosProxy> {
 	const target = new URL(options.target);
@@ -100,6 +117,8 @@ export async function startChaosProxy(options: ChaosProxyOptions): Promise<Chaos
 				return void req.socket.destroy();
 			case 'stall':
 				return;
+			case 'slowDrip':
+				return void drip(res, upstream, relayHeaders(upstream, upstream.body.length));
 			case 'resetMidBody': {
 				res.writeHead(upstream.status, relayHeaders(upstream, upstream.body.length));
 				const half = upstream.body.subarray(0, Math.max(1, Math.floor(upstream.body.length / 2)));

@@ -7,7 +7,9 @@ export type ScriptStep =
 	/** Reads the whole request, then closes the socket without answering ("drop after commit"). */
 	| { drop: true }
 	/** Reads the request and never answers (until the server stops). */
-	| { hang: true };
+	| { hang: true }
+	/** Answers 200 at once, then trickles the JSON `body` one byte every `everyMs` (a slow-drip server). */
+	| { drip: { everyMs: number; body: unknown } };
 
 export interface RecordedRequest {
 	method: string;
@@ -26,6 +28,19 @@ export interface ScriptedServer {
 }
 
 let requestCounter = 0;
+
+function drip(payload: string, everyMs: number, res: ServerResponse): void {
+	res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(payload.length) });
+	let sent = 0;
+	const tick = setInterval(() => {
+		if (res.destroyed || sent >= payload.length) {
+			clearInterval(tick);
+			if (!res.destroyed) res.end();
+			return;
+		}
+		res.write(payload[sent++]);
+	}, everyMs);
+}
 
 function parse(text: string): unknown {
 	if (text.length === 0) return undefined;
@@ -50,6 +65,10 @@ export async function startScriptedServer(initial: ScriptStep[] = []): Promise<S
 			return;
 		}
 		if ('hang' in step) return;
+		if ('drip' in step) {
+			drip(JSON.stringify(step.drip.body), step.drip.everyMs, res);
+			return;
+		}
 		const send = () => {
 			const isText = typeof step.body === 'string';
 			const payload = step.body === undefined ? '' : isText ? (step.body as string) : JSON.stringify(step.body);

@@ -73,7 +73,7 @@ export const generalOptions: INodeProperties[] = [
 				type: 'number',
 				default: 30,
 				typeOptions: { minValue: 0.1, numberPrecision: 1 },
-				description: 'How long to wait for each answer before retrying with the same idempotency key',
+				description: 'How long one request may take, answer included, before it is retried with the same idempotency key',
 			},
 ];
 

@@ -1,4 +1,4 @@
-import type { IAllExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import { sleep, type IAllExecuteFunctions, type IHttpRequestOptions } from 'n8n-workflow';
 
 import {
 	type ConnectionError,
@@ -131,6 +131,10 @@ export async function createHttpRequestTransport(
 	const { baseUrl: baseURL, displayUrl, secrets } = await readServiceCredential(context, itemIndex);
 
 	return async (request: TransportRequest): Promise<TransportResponse> => {
+		// n8n's `timeout` only limits the wait between bytes: a server that trickles its answer would
+		// hold the call for ever. This deadline covers the whole exchange, body included.
+		const deadline = new AbortController();
+		void sleep(request.timeoutMs).then(() => deadline.abort());
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			baseURL,
@@ -142,6 +146,7 @@ export async function createHttpRequestTransport(
 			disableFollowRedirect: true,
 			sendCredentialsOnCrossOriginRedirect: false,
 			timeout: request.timeoutMs,
+			abortSignal: deadline.signal,
 		};
 		if (request.body !== undefined) {
 			// As text: n8n's helper drops an empty object, and no-input tools must still get `{}`.
@@ -155,7 +160,9 @@ export async function createHttpRequestTransport(
 				(failure: unknown) => ({ failure }),
 			);
 		if ('failure' in outcome) {
-			const mapped = mapRequestFailure(outcome.failure, request.timeoutMs, displayUrl);
+			const mapped = deadline.signal.aborted
+				? timeoutError(request.timeoutMs, displayUrl)
+				: mapRequestFailure(outcome.failure, request.timeoutMs, displayUrl);
 			if (!mapped) throw redactFailure(outcome.failure, secrets);
 			mapped.message = redactSecrets(mapped.message, secrets);
 			throw mapped;

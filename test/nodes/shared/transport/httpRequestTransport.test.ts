@@ -100,6 +100,15 @@ describe('createHttpRequestTransport over n8n-core', () => {
 		}
 	});
 
+	it('gives up on a slow-drip answer at the time-out, though bytes keep arriving', async () => {
+		const transport = await n8nTransport();
+		// 40 bytes at one per 50 ms take 2 s; each byte comes well inside the 300 ms time-out.
+		server.script([{ drip: { everyMs: 50, body: { ok: true, padding: 'x'.repeat(20) } } }]);
+		const slow = await failure(transport({ method: 'POST', path: '/api/v1/tools/x', body: {}, timeoutMs: 300 }));
+		expect(slow).toBeInstanceOf(TimeoutError);
+		expect((slow as Error).message).toContain('300 ms');
+	});
+
 	it('drives the MessagingClient: typed errors and retries with the same key through n8n', async () => {
 		const client = new MessagingClient({ transport: await n8nTransport(), sleep: async () => {}, random: () => 0 });
 		server.script([{ status: 503, body: { error: { code: 'tool_error', message: 'busy' } } }, { drop: true }, { status: 200, body: { operation_id: 'op_1' } }]);

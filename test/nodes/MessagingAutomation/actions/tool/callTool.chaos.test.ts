@@ -12,7 +12,7 @@ import { templateSendParameters, useHarness } from '../../harness';
  * action node in n8n's WorkflowExecute, with our own chaos proxy (not the sandbox's fault
  * injection) between the node and the sandbox dealing a seeded random fault to a quarter of all
  * requests: resets before forwarding, after forwarding and mid-body, HTML 502 and 200, truncated
- * JSON, empty and null bodies, 302/307 to another local port, stalls. Runs as parallel executions
+ * JSON, empty and null bodies, 302/307 to another local port, stalls and slow-drip answers. Runs as parallel executions
  * sharing the key, as n8n does, each paced to its share of the write limit.
  */
 
@@ -123,7 +123,8 @@ describe('sends through a chaos proxy', () => {
 		// The run really met every fault.
 		for (const fault of FAULTS) expect(dealt[fault]).toBeGreaterThan(10);
 		expect(counts.succeeded).toBeGreaterThan(SENDS * 0.95);
-	});
+		// Every stalled or dripping request waits out the 0.5 s time-out before its retry.
+	}, 300_000);
 
 	it('sends that never get a clean answer fail saying it is unknown whether they went out: get_operation said no, the resends could not tell', async () => {
 		const doomed = new Set([phoneOf(50_001), phoneOf(50_004), phoneOf(50_007)]);
