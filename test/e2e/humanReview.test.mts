@@ -111,8 +111,11 @@ describe.skipIf(skipReason)('Human review (the HITL tool variant) gating an AI A
 		const question = await waitFor('the review request in the sandbox', async () =>
 			(await sends()).slice(earlier).find((send) => send.to === REVIEWER),
 		);
-		// n8n's default request names the tool the agent wants to run.
-		expect(question.text).toMatch(/^The agent wants to run this tool: Send_a_message/);
+		// n8n's default request names the tool the agent wants to run; the node writes out its
+		// parameters, which n8n alone would render "[object Object]".
+		expect(question.text).toMatch(/^The agent wants to run this tool: Send_a_message\n\nInput:\n/);
+		expect(question.text).toContain(`Phone Number: ${RECIPIENT}\nText: reviewed-${id}\n`);
+		expect(question.text).not.toContain('[object Object]');
 		const links = Object.fromEntries([...question.text.matchAll(/^(.+): (http\S+)$/gm)].map(([, label, url]) => [label, url]));
 		// Asked, not done: the gated tool has not sent anything yet.
 		expect((await sends()).filter((send) => send.text === `reviewed-${id}`)).toEqual([]);

@@ -3,7 +3,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INod
 import { MessagingApiError } from '../../../shared/client/errors';
 import type { RunContext } from '../runContext';
 import { fieldProperty } from '../tool/fields/fieldProperty';
-import { questionText, type AnswerLink } from './question';
+import { questionMessage, questionText, type AnswerLink } from './question';
 import { sendFields } from './recipient';
 
 /*
@@ -29,7 +29,7 @@ export function businessWindowProperties(show: Show): INodeProperties[] {
 			name: OUTSIDE_WINDOW,
 			type: 'options',
 			default: 'stop',
-			description: "What to do when the customer has not written within the last 24 hours, when Business sends no free text",
+			description: "Business sends free text only within 24 hours of the customer's last message. What to do outside that window.",
 			options: [
 				{ name: 'Stop With an Error', value: 'stop', description: 'Nothing is sent; the error says why' },
 				{
@@ -106,7 +106,7 @@ interface Question {
  * the free-text input is checked before any request.
  */
 export async function questionInput(context: IExecuteFunctions, run: RunContext, { recipient, links, check }: Question): Promise<IDataObject> {
-	const message = String(context.getNodeParameter('message', 0, '')).trim();
+	const message = questionMessage(context);
 	const text = { ...recipient, text: questionText(message, links) };
 	check(text);
 	if (recipient.channel !== 'business' || (await freeFormAllowed(run, recipient))) return text;

@@ -28,6 +28,35 @@ export function answerLinks(context: IExecuteFunctions, responseType: ResponseTy
 	return [approve, link(String(approval.disapproveLabel || 'Decline'), false)];
 }
 
+/** What n8n writes for an object inside a text expression. */
+const OBJECT_IN_TEXT = '[object Object]';
+
+/** The Human review tool's parameters, one "Name: value" line each; undefined outside Human review. */
+function reviewedParameters(context: IExecuteFunctions): string | undefined {
+	let parameters: unknown;
+	try {
+		parameters = context.evaluateExpression('{{ $tool.parameters }}', 0);
+	} catch {
+		return undefined;
+	}
+	if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) return undefined;
+	return Object.entries(parameters)
+		.map(([name, value]) => `${name.replaceAll('_', ' ')}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+		.join('\n');
+}
+
+/**
+ * The Message as the person reads it. n8n's Human review text puts `{{ $tool.parameters }}` (an
+ * object) in the message, which n8n renders "[object Object]": the person would approve blind.
+ * There the parameters are written out instead.
+ */
+export function questionMessage(context: IExecuteFunctions): string {
+	const message = String(context.getNodeParameter('message', 0, '')).trim();
+	if (!message.includes(OBJECT_IN_TEXT)) return message;
+	const parameters = reviewedParameters(context);
+	return parameters === undefined ? message : message.split(OBJECT_IN_TEXT).join(parameters);
+}
+
 export function questionText(message: string, links: readonly AnswerLink[]): string {
 	return [message.trim(), '', ...links.map((link) => `${link.label}: ${link.url}`)].join('\n');
 }

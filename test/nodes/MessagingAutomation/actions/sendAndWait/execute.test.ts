@@ -75,6 +75,20 @@ describe('Send and Wait: the question', () => {
 		expect(sends).toHaveLength(1);
 	});
 
+	it("writes out a Human review tool's parameters where n8n's default text would say [object Object]", async () => {
+		// What n8n's AI Agent hands the Human review variant of this node: the gated tool's call.
+		const call = { tool: 'Send_a_message', toolParameters: { Phone_Number: DEMO.carol.phone, Text: 'Your refund is on its way', Count: 2 } };
+		const hitlDefault = '=The agent wants to run this tool: {{ $tool.name }}\n\nInput:\n{{ $tool.parameters }}';
+		const result = await h.run({ parameters: ask({ message: hitlDefault }) }, [call]);
+		expect(result.error).toBeUndefined();
+		expect(sentText(result.calls)).toMatch(
+			new RegExp(`^The agent wants to run this tool: Send_a_message\\n\\nInput:\\nPhone Number: ${DEMO.carol.phone}\\nText: Your refund is on its way\\nCount: 2\\n\\nApprove: http`),
+		);
+		// Outside Human review an object in the text stays as n8n renders it.
+		const plain = await h.run({ parameters: ask({ message: '=Order {{ $json.order }}' }) }, [{ order: { id: 1 } }]);
+		expect(sentText(plain.calls)).toMatch(/^Order \[object Object\]\n/);
+	});
+
 	it('checks the recipient like Send does, naming the field', async () => {
 		const result = await h.run({ parameters: ask({ phoneNumber: '+49 151' }) });
 		expect(result.error?.message).toMatch(/^Phone Number must be 7-15 digits/);
