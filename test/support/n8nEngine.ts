@@ -195,8 +195,8 @@ export interface EngineRun {
 	run: IRun;
 	/** The workflow-level error, when the run failed. */
 	error?: ExecutionError;
-	/** Items of the last run of `nodeName` on one output. */
-	output(nodeName: string, outputIndex?: number): INodeExecutionData[];
+	/** Output items of the node's last run; `connection` ai_tool for a tool node run for an agent. */
+	output(nodeName: string, outputIndex?: number, connection?: 'main' | 'ai_tool'): INodeExecutionData[];
 	/** Error recorded on the node's last run, if any. */
 	nodeError(nodeName: string): ExecutionError | undefined;
 	staticData: IDataObject;
@@ -279,7 +279,7 @@ export class N8nEngine {
 		return {
 			run,
 			error: run.data.resultData.error,
-			output: (nodeName, outputIndex = 0) => lastRun(nodeName)?.data?.main[outputIndex] ?? [],
+			output: (nodeName, outputIndex = 0, connection = 'main') => lastRun(nodeName)?.data?.[connection]?.[outputIndex] ?? [],
 			nodeError: (nodeName) => lastRun(nodeName)?.error,
 			staticData,
 		};

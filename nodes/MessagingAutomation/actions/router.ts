@@ -1,6 +1,7 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { getAccount } from './account/get';
+import { answersModelOnFailure, failedToolCall } from './agent/toolFailure';
 import { forEachItem } from './itemLoop';
 import { ACCOUNT_GET, CALL_TOOL, SEND_AND_WAIT, toolOfOperation } from './operations';
 import type { NodeResource } from './resources';
@@ -12,6 +13,11 @@ import { executeWebhook } from './webhook/execute';
 
 /** Every operation of the node: Account › Get, the webhook endpoints, Send and Wait, and every tool. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	if (!answersModelOnFailure(this)) return await route.call(this);
+	return await route.call(this).catch(failedToolCall);
+}
+
+async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as NodeResource;
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const run = await createRunContext.call(this);

@@ -26,8 +26,16 @@ function modelCall(args: IDataObject, agentInput: IDataObject = event): IDataObj
 	return { ...agentInput, ...args, toolCallId: `call_${++callCounter}` };
 }
 
+/**
+ * How n8n runs a tool node for its AI Agent: `rewireOutputLogTo` set (the output goes to the
+ * agent), with the node's own On Error setting. Left out, the tool node runs as a plain node.
+ */
+interface AsAgentTool {
+	onError?: INode['onError'];
+}
+
 /** One agent run making `calls` in order, through the tool node configured with `parameters`. */
-async function agentRun(calls: IDataObject[], parameters: INodeParameters = SEND) {
+async function agentRun(calls: IDataObject[], parameters: INodeParameters = SEND, asAgentTool?: AsAgentTool) {
 	const nodes: INode[] = [{ id: 'start', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} }];
 	const connections: IConnections = { Start: { main: [[]] } };
 	calls.forEach((item, index) => {
@@ -41,6 +49,7 @@ async function agentRun(calls: IDataObject[], parameters: INodeParameters = SEND
 			position: [400, index * 200],
 			parameters,
 			credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } },
+			...(asAgentTool ? { rewireOutputLogTo: 'ai_tool' as const, onError: asAgentTool.onError } : {}),
 		});
 		connections.Start.main[0]?.push({ node: `Call ${index}`, type: 'main', index: 0 });
 		connections[`Call ${index}`] = { main: [[{ node: `Tool ${index}`, type: 'main', index: 0 }]] };
@@ -49,7 +58,7 @@ async function agentRun(calls: IDataObject[], parameters: INodeParameters = SEND
 	const result = await h.engine.run({ nodes, connections }, { node: 'Start', items: [{ json: {} }] });
 	const tools = calls.map((_, index) => `Tool ${index}`);
 	return {
-		json: tools.map((name) => result.output(name)[0]?.json),
+		json: tools.map((name) => result.output(name, 0, asAgentTool ? 'ai_tool' : 'main')[0]?.json),
 		error: tools.map((name) => result.nodeError(name)).find((error) => error !== undefined) ?? result.error,
 		calls: h.sandbox.calls().slice(before),
 	};
@@ -117,6 +126,18 @@ describe('the node as an AI Agent tool', () => {
 		const corrected = await agentRun([modelCall(toAlice)]);
 		expect(corrected.calls.map((call) => call.status)).toEqual([200]);
 		expect(sent()).toHaveLength(1);
+	});
+
+	it('answers the model with the error instead of stopping the run, unless On Error says Stop Workflow', async () => {
+		// n8n 2.x hands a failed tool's message to the model itself; n8n 1.x would stop the workflow.
+		const invalid = [modelCall({ ...toAlice, Phone_Number: '+49 151 1234 5678' })];
+		const answered = await agentRun(invalid, SEND, {});
+		expect(answered.error).toBeUndefined();
+		expect(answered.json).toEqual([{ error: expect.stringMatching(/^Invalid input: Phone_Number must be 7-15 digits.* Call this tool again with Phone_Number corrected\.$/) }]);
+		expect(answered.calls).toEqual([]);
+		const stopped = await agentRun(invalid, SEND, { onError: 'stopWorkflow' });
+		expect(stopped.error?.message).toMatch(/^Invalid input: Phone_Number must be 7-15 digits/);
+		expect(sent()).toHaveLength(0);
 	});
 
 	it('says when the fault lies in the settings, not in what the model gave', async () => {
