@@ -17,8 +17,9 @@ import {
 import { e2e, n8nApi } from './support/context.mjs';
 
 // The action node as a person meets it in n8n's editor (issue 10's acceptance): headless Chromium
-// (Debian's package) signs in to the suite's n8n and looks at the nodes panel, the node's parameters,
-// the example workflows and the credential dialog. Each state is saved as a PNG in test/e2e/screenshots/.
+// (Debian's package) signs in to the suite's n8n and looks at the nodes panel (the actions and the
+// trigger's entries), the node's parameters, the example workflows and the credential dialog. Each
+// state is saved as a PNG in test/e2e/screenshots/.
 
 const PACKAGE_ENTRY = 'Messaging Automation';
 const CREDENTIAL_NAME = 'Messaging Automation (sandbox)';
@@ -268,5 +269,27 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 
 		expect(retest.data).toEqual(expect.objectContaining({ status: 'OK' }));
 		expect(await success.innerText()).toContain('Connection tested successfully');
+	});
+
+	it('g: the trigger\'s entries in the nodes panel read as events ("On message received")', async () => {
+		pictureOnFailure('g-trigger-entries');
+		const workflow = await api.createWorkflow({ name: `Trigger panel ${randomUUID().slice(0, 8)}`, nodes: [], connections: {}, settings: { executionOrder: 'v1' } });
+		await page.goto(`${e2e().n8nUrl}/workflow/${workflow.id}`);
+		const ui = editor(page);
+		// An empty workflow's "Add first step" opens the panel of triggers.
+		await page.locator(ui.byTestId('canvas-add-button')).first().click();
+		await ui.nodeCreatorSearch.fill(PACKAGE_ENTRY);
+		await ui.nodeCreatorItem(PACKAGE_ENTRY).first().click();
+		await ui.categoryHeader('Triggers').waitFor();
+		const triggers = await settledTexts(ui.nodeCreator.locator(`${ui.byTestId('item-iterator-item')}[data-keyboard-nav-type="action"]`));
+		await screenshot(page, 'g-trigger-entries');
+		expect(triggers).toEqual([
+			'On channel connected',
+			'On channel disconnected',
+			'On message received',
+			'On message sent',
+			'On message status changed',
+			'On test event',
+		]);
 	});
 });
