@@ -12,6 +12,15 @@ interface RecordedCall {
 	status: number;
 }
 
+interface Send {
+	to: string;
+	text: string;
+}
+
+/** The refund example's manager and customer (test/dev/workflows/refund-approval.json). */
+const MANAGER = '447700900123';
+const CUSTOMER = '4915112345678';
+
 /** The examples `npm run dev` imports (test/dev/workflows), run here exactly as shipped. */
 const examples = () => exampleWorkflows(e2e().filesDir);
 
@@ -93,6 +102,27 @@ describe('example workflows in a real n8n', () => {
 			expect(readFileSync(file, 'utf8')).toBe(content);
 			ranOnWorker(execution);
 		});
+	});
+
+	it('refund approval asks the manager over chat, waits, and on Approve tells the customer once', async () => {
+		const api = await n8nApi();
+		const workflow = await importExample(api, 'refund-approval');
+		const before = (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends.length;
+		const { executionId } = await api.runManually(workflow.id, 'Start');
+		const question = await waitFor('the question to the manager', async () =>
+			(await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends.slice(before).find((send) => send.to === MANAGER),
+		);
+		expect(question.text).toMatch(/^Refund 25 EUR for order 1042\?\n\nApprove: http\S+\nDecline: http\S+$/);
+		expect((await api.getExecution(executionId)).status).toBe('waiting');
+		const approve = /^Approve: (\S+)$/m.exec(question.text)?.[1] as string;
+		const click = await fetch(approve, { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0.0.0 Safari/537.36' } });
+		expect(click.status).toBe(200);
+		const execution = await api.waitForExecution(executionId, 100_000);
+		expect(executionError(execution)).toBeUndefined();
+		expect(nodeOutput(execution, 'Confirm the Refund')?.[0]).toEqual(expect.objectContaining({ status: 'accepted' }));
+		expect(nodeOutput(execution, 'Decline the Refund')).toBeUndefined();
+		const toCustomer = (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends.slice(before).filter((send) => send.to === CUSTOMER);
+		expect(toCustomer.map((send) => send.text)).toEqual(['Your refund of 25 EUR for order 1042 is approved.']);
 	});
 
 	it('campaign example creates a draft and adds the listed recipients in one deduplicated batch', async () => {
