@@ -1,5 +1,6 @@
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { slowDrip } from './slowDrip';
 
 /*
  * A misbehaving network between the node and the sandbox, on loopback, independent of the
@@ -50,19 +51,6 @@ interface Upstream {
 }
 
 const HTML = (title: string) => `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
-
-function drip(res: ServerResponse, upstream: Upstream, headers: Record<string, string>): void {
-	res.writeHead(upstream.status, headers);
-	let sent = 0;
-	const tick = setInterval(() => {
-		if (res.destroyed || sent >= upstream.body.length) {
-			clearInterval(tick);
-			if (!res.destroyed) res.end();
-			return;
-		}
-		res.write(upstream.body.subarray(sent, ++sent));
-	}, DRIP_EVERY_MS);
-}
 
 export async function startChaosProxy(options: ChaosProxyOptions): Promise<ChaosProxy> {
 	const target = new URL(options.target);
@@ -118,7 +106,7 @@ export async function startChaosProxy(options: ChaosProxyOptions): Promise<Chaos
 			case 'stall':
 				return;
 			case 'slowDrip':
-				return void drip(res, upstream, relayHeaders(upstream, upstream.body.length));
+				return void slowDrip(res, upstream.status, relayHeaders(upstream, upstream.body.length), upstream.body, DRIP_EVERY_MS);
 			case 'resetMidBody': {
 				res.writeHead(upstream.status, relayHeaders(upstream, upstream.body.length));
 				const half = upstream.body.subarray(0, Math.max(1, Math.floor(upstream.body.length / 2)));

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { slowDrip } from './slowDrip';
 
 /** One scripted answer. The server replays the steps in order, then repeats the last one. */
 export type ScriptStep =
@@ -29,19 +30,6 @@ export interface ScriptedServer {
 
 let requestCounter = 0;
 
-function drip(payload: string, everyMs: number, res: ServerResponse): void {
-	res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(payload.length) });
-	let sent = 0;
-	const tick = setInterval(() => {
-		if (res.destroyed || sent >= payload.length) {
-			clearInterval(tick);
-			if (!res.destroyed) res.end();
-			return;
-		}
-		res.write(payload[sent++]);
-	}, everyMs);
-}
-
 function parse(text: string): unknown {
 	if (text.length === 0) return undefined;
 	try {
@@ -66,7 +54,7 @@ export async function startScriptedServer(initial: ScriptStep[] = []): Promise<S
 		}
 		if ('hang' in step) return;
 		if ('drip' in step) {
-			drip(JSON.stringify(step.drip.body), step.drip.everyMs, res);
+			slowDrip(res, 200, { 'content-type': 'application/json' }, Buffer.from(JSON.stringify(step.drip.body)), step.drip.everyMs);
 			return;
 		}
 		const send = () => {

@@ -1,7 +1,8 @@
-import { sleep, type IAllExecuteFunctions, type IHttpRequestOptions } from 'n8n-workflow';
+import type { IAllExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { redactSecrets } from '../client/errors';
 import { CREDENTIAL_TYPE, displayUrl, type ServiceCredential } from './credential';
+import { deadlineSignal } from './deadline';
 import { checkLink } from './linkPolicy';
 
 /*
@@ -121,15 +122,13 @@ async function follow(context: IAllExecuteFunctions, link: string, options: Down
 
 /** The file behind `link`, or a DownloadError saying why not. */
 export async function downloadLink(context: IAllExecuteFunctions, link: string, options: DownloadOptions): Promise<DownloadedBody> {
-	const deadline = new AbortController();
-	// n8n-workflow's sleep is the only timer a node may use; once the download is done the abort is a no-op.
-	void sleep(options.timeoutMs).then(() => deadline.abort());
-	const outcome = await follow(context, link, options, deadline.signal).then(
+	const deadline = deadlineSignal(options.timeoutMs);
+	const outcome = await follow(context, link, options, deadline).then(
 		(file) => ({ file }),
 		(failure: unknown) => ({ failure }),
 	);
 	if ('file' in outcome) return outcome.file;
-	throw asDownloadError(outcome.failure, link, options, deadline.signal.aborted);
+	throw asDownloadError(outcome.failure, link, options, deadline.aborted);
 }
 
 function asDownloadError(failure: unknown, link: string, options: DownloadOptions, pastDeadline: boolean): DownloadError {

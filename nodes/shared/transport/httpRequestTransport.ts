@@ -1,4 +1,4 @@
-import { sleep, type IAllExecuteFunctions, type IHttpRequestOptions } from 'n8n-workflow';
+import type { IAllExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import {
 	type ConnectionError,
@@ -10,6 +10,7 @@ import {
 } from '../client/errors';
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport';
 import { CREDENTIAL_TYPE, readServiceCredential } from './credential';
+import { deadlineSignal } from './deadline';
 
 export { CREDENTIAL_TYPE, trimBaseUrl } from './credential';
 
@@ -131,10 +132,8 @@ export async function createHttpRequestTransport(
 	const { baseUrl: baseURL, displayUrl, secrets } = await readServiceCredential(context, itemIndex);
 
 	return async (request: TransportRequest): Promise<TransportResponse> => {
-		// n8n's `timeout` only limits the wait between bytes: a server that trickles its answer would
-		// hold the call for ever. This deadline covers the whole exchange, body included.
-		const deadline = new AbortController();
-		void sleep(request.timeoutMs).then(() => deadline.abort());
+		// Without it, a server that trickles its answer would hold the call for ever.
+		const deadline = deadlineSignal(request.timeoutMs);
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			baseURL,
@@ -146,7 +145,7 @@ export async function createHttpRequestTransport(
 			disableFollowRedirect: true,
 			sendCredentialsOnCrossOriginRedirect: false,
 			timeout: request.timeoutMs,
-			abortSignal: deadline.signal,
+			abortSignal: deadline,
 		};
 		if (request.body !== undefined) {
 			// As text: n8n's helper drops an empty object, and no-input tools must still get `{}`.
@@ -160,7 +159,7 @@ export async function createHttpRequestTransport(
 				(failure: unknown) => ({ failure }),
 			);
 		if ('failure' in outcome) {
-			const mapped = deadline.signal.aborted
+			const mapped = deadline.aborted
 				? timeoutError(request.timeoutMs, displayUrl)
 				: mapRequestFailure(outcome.failure, request.timeoutMs, displayUrl);
 			if (!mapped) throw redactFailure(outcome.failure, secrets);

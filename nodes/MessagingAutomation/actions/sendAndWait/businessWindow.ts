@@ -68,6 +68,11 @@ export function businessWindowProperties(show: Show): INodeProperties[] {
 	];
 }
 
+/** Whether the template's first variable holds the Message (Template Variables: Message, Then Links). */
+function fillsMessage(context: IExecuteFunctions): boolean {
+	return context.getNodeParameter('templateVariables', 0, 'messageAndLinks') === 'messageAndLinks';
+}
+
 async function freeFormAllowed(run: RunContext, recipient: IDataObject): Promise<boolean> {
 	const { channel, phoneNumber, conversationId } = recipient;
 	const { data } = await run.client.callTool<IDataObject>('check_recipient_send_options', { channel, phoneNumber, conversationId });
@@ -75,7 +80,7 @@ async function freeFormAllowed(run: RunContext, recipient: IDataObject): Promise
 }
 
 function templateInput(context: IExecuteFunctions, recipient: IDataObject, message: string, links: readonly AnswerLink[]): IDataObject {
-	const withMessage = context.getNodeParameter('templateVariables', 0, 'messageAndLinks') === 'messageAndLinks';
+	const withMessage = fillsMessage(context);
 	if (withMessage && message.length > MAX_TEMPLATE_VALUE) {
 		throw new NodeOperationError(context.getNode(), `Message must be at most ${MAX_TEMPLATE_VALUE} characters to fit a template variable`, {
 			description: 'Shorten the Message, or put the question in the template body and set Template Variables to Links Only. Nothing was sent.',
@@ -129,7 +134,7 @@ export async function questionInput(context: IExecuteFunctions, run: RunContext,
 export function templateRefusal(context: IExecuteFunctions, error: unknown, input: IDataObject): NodeOperationError | undefined {
 	const values = input.templateParameters;
 	if (!(error instanceof MessagingApiError) || error.field !== 'templateParameters' || !Array.isArray(values)) return undefined;
-	const filled = context.getNodeParameter('templateVariables', 0, 'messageAndLinks') === 'messageAndLinks' ? 'the Message, then one link per button' : 'one link per button';
+	const filled = fillsMessage(context) ? 'the Message, then one link per button' : 'one link per button';
 	return new NodeOperationError(context.getNode(), `Template ${String(input.templateName)} does not take the ${values.length} values Send and Wait fills`, {
 		description: `Send and Wait fills ${values.length} template variables: ${filled}. The service said "${error.serviceMessage ?? error.message}". Nothing was sent. Choose a template with ${values.length} variables, or change Template Variables.`,
 		itemIndex: 0,
