@@ -88,6 +88,8 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
 	/** Counts against the QR number's shared send limits (5/min, 50/day). */
 	countsAsSend: boolean;
 	batch?: BatchSpec;
+	/** Its answer lists a conversation's messages: the node can give them as history for a prompt. */
+	conversationHistory?: true;
 	/** One or two sentences for people and AI agents: what it does, what it does not prove. */
 	description: string;
 	/** Strict zod object: unknown properties are rejected. */

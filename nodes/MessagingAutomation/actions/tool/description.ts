@@ -12,6 +12,7 @@ import {
 	TOOLS_WITH_INPUT,
 } from '../toolGroups';
 import { curatedFields } from './fields/curatedFields';
+import { historyOutputProperties } from './historyOutput';
 
 const FIELDS_MODE = {
 	name: 'Fields Below',
@@ -193,6 +194,7 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 		displayOptions,
 		hint: 'The name of the output binary field to put the file in',
 	}), { download: [true] }),
+	...historyOutputProperties,
 	...forTools(LARGE_RESPONSE_TOOLS, (displayOptions) => ({
 		displayName: 'Simplify',
 		name: 'simplify',

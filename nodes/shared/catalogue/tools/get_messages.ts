@@ -15,6 +15,7 @@ export const getMessagesTool = defineTool({
 	resource: 'message',
 	...assumedReadTool,
 	channel: 'none',
+	conversationHistory: true,
 	description: 'Reads the saved messages of one conversation, newest first.',
 	input: z.strictObject({ conversationId, ...pageFields }),
 });
