@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleWorkflows, upsertCredential, withCredential } from '../dev/stack.mjs';
-import { replyBotPlan } from '../dev/replyBotModel.mts';
+import { replyBotPlan } from '../dev/replyBotModel.mjs';
 import { nodeOutput, type N8nRestApi, type N8nWorkflow } from '../support/n8nRestApi.mjs';
 import { e2e, n8nApi, sandboxControl, sandboxCredential, waitFor } from './support/context.mjs';
 import { startScriptedModel, type ScriptedModel } from './support/scriptedModel.mjs';
