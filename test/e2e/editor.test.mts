@@ -294,4 +294,24 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 			'On test event',
 		]);
 	});
+
+	it('h: the AI reply bot shows the trigger\'s grouping and history fields and the tool\'s Message Limit per Execution', async () => {
+		pictureOnFailure('h-conversation-fields');
+		const ui = editor(page);
+		await page.goto(`${e2e().n8nUrl}/workflow/${exampleIds['ai-reply-bot']}`);
+		await ui.canvasNode('On Incoming Messages').dblclick();
+		await ui.parameters.waitFor();
+		const triggerLabels = await visibleParameterLabels(ui.parameters);
+		await screenshot(page, 'h-trigger-grouping-and-history');
+		await page.keyboard.press('Escape');
+		await ui.canvasNode('Reply in Chat').dblclick();
+		await ui.parameters.waitFor();
+		const toolLabels = await visibleParameterLabels(ui.parameters);
+		await ui.parameterInput('agentSendLimit').scrollIntoViewIfNeeded();
+		await screenshot(page, 'h-tool-message-limit');
+		expect(triggerLabels).toEqual(
+			expect.arrayContaining(['Group Quick Messages', 'Quiet Window (Seconds)', 'Longest Wait (Seconds)', 'Include Conversation History', 'History Messages']),
+		);
+		expect(toolLabels).toEqual(expect.arrayContaining(['Message Limit per Execution']));
+	});
 });
