@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { downloadAttachment } from '../shared/webhooks/attachmentDownload';
+import { downloadStoredAttachment } from '../shared/attachments/fetchAttachment';
 import { eventMessage, parseEnvelope, type EventEnvelope } from '../shared/webhooks/events';
 import { verifySignature, type DeliveryHeaders, type VerificationResult } from '../shared/webhooks/verifySignature';
 import { triggerClient } from './client';
@@ -98,7 +98,7 @@ async function withAttachment(
 		return;
 	}
 	const client = await triggerClient(context, { timeoutMs: DOWNLOAD_TIMEOUT_MS, retry: { maxAttempts: 2 } });
-	const result = await downloadAttachment(context, client, message.stored_message_id, DOWNLOAD_TIMEOUT_MS);
+	const result = await downloadStoredAttachment(context, client, message.stored_message_id, DOWNLOAD_TIMEOUT_MS);
 	if (!result.ok) {
 		context.logger.warn(`Messaging Automation Trigger: attachment of ${envelope.id} not downloaded: ${result.reason}`);
 		item.json.attachment_download = { error: result.reason };

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { nodeProperties } from '../../nodes/MessagingAutomation/actions/description';
@@ -9,7 +10,7 @@ describe('the editor picture (test/nodes/__snapshots__/descriptions.txt)', () =>
 		const rendered = renderDescriptions();
 		// Set by `npm run snapshot:update`: the picture is rewritten, and the diff is the review.
 		if (process.env.UPDATE_DESCRIPTIONS === '1') {
-			mkdirSync(new URL('.', SNAPSHOT_FILE), { recursive: true });
+			mkdirSync(dirname(SNAPSHOT_FILE), { recursive: true });
 			writeFileSync(SNAPSHOT_FILE, rendered);
 		}
 		const stored = existsSync(SNAPSHOT_FILE) ? readFileSync(SNAPSHOT_FILE, 'utf8') : '';

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
 import { MessagingAutomation } from '../../nodes/MessagingAutomation/MessagingAutomation.node';
@@ -11,10 +12,9 @@ import { MessagingAutomationTrigger } from '../../nodes/MessagingAutomationTrigg
  * format or a field helper shows in the diff as the editor will show it.
  */
 
-export const SNAPSHOT_FILE = new URL('../nodes/__snapshots__/descriptions.txt', import.meta.url);
+export const SNAPSHOT_FILE = join(__dirname, '..', 'nodes', '__snapshots__', 'descriptions.txt');
 export const UPDATE_COMMAND = 'npm run snapshot:update';
 
-type Conditions = NonNullable<NonNullable<INodeProperties['displayOptions']>['show']>;
 type Option = INodePropertyOptions | INodeProperties | INodePropertyCollection;
 
 const value = (input: unknown) => JSON.stringify(input) ?? 'undefined';

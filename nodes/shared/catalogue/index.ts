@@ -1,4 +1,4 @@
-import type { ToolDefinition } from './types';
+import type { OutcomeLookup, ToolDefinition } from './types';
 import { addCampaignRecipientsTool } from './tools/add_campaign_recipients';
 import { addGroupParticipantsTool } from './tools/add_group_participants';
 import { addNumberFilterTool } from './tools/add_number_filter';
@@ -79,4 +79,9 @@ export function findTool(name: string): ToolDefinition | undefined {
 /** The node's operation `operation` of `resource`, if a catalogue tool serves it. */
 export function findOperation(resource: string, operation: string): ToolDefinition | undefined {
 	return catalogue.find((tool) => tool.resource === resource && tool.operation.value === operation);
+}
+
+/** The read tool that answers the outcome look-up `lookup` (get_operation, get_send_status). */
+export function lookupTool(lookup: OutcomeLookup): ToolDefinition | undefined {
+	return catalogue.find((tool) => tool.answersLookup === lookup);
 }

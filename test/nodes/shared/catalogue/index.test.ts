@@ -89,8 +89,18 @@ describe('catalogue', () => {
 			add_number_filter: { field: 'phoneNumbers', max: 100 },
 			add_group_participants: { field: 'participants', max: 50 },
 			demote_group_admins: { field: 'participants', max: 50 },
-			create_group: { field: 'participants', max: 50 },
 		});
+		// Its 1-50 participants stay in one call: split, create_group would create several groups.
+		expect(findTool('create_group')?.batch).toBeUndefined();
+	});
+
+	it('declares the outcome check of every write, and which read tools answer it', () => {
+		for (const tool of catalogue) {
+			const expected = tool.access === 'read' ? [] : tool.countsAsSend ? ['operation', 'sendStatus'] : ['operation'];
+			expect(tool.outcomeCheck, tool.name).toEqual(expected);
+		}
+		expect(names((tool) => tool.answersLookup === 'operation')).toEqual(['get_operation']);
+		expect(names((tool) => tool.answersLookup === 'sendStatus')).toEqual(['get_send_status']);
 	});
 
 	it('puts QR-only actions on qr and Business-account tools on business', () => {
