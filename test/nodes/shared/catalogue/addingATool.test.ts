@@ -18,7 +18,7 @@ import { LABEL_PAGE_MAX, LABELS, listLabelsHandler, listLabelsTool } from './fix
 
 vi.mock('../../../../nodes/shared/catalogue/tools', async (importOriginal) => {
 	const original = await importOriginal<typeof import('../../../../nodes/shared/catalogue/tools')>();
-	const { listLabelsTool: fixture } = await import('./fixtures/list_labels');
+	const { listLabelsTool: fixture } = await vi.importActual<typeof import('./fixtures/list_labels')>('./fixtures/list_labels');
 	return { toolEntries: [...original.toolEntries, fixture] };
 });
 registerToolHandler(listLabelsTool.name, listLabelsHandler);
