@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { DEFAULT_DEDUPE_WINDOW, MAX_DEDUPE_WINDOW } from './dedupe';
 
 const dashboardOnly = { show: { registration: ['dashboard'] } };
+const groupingOn = { show: { groupQuickMessages: [true], events: ['message.received'] } };
 
 /* The nodes panel lists one trigger entry per event, "On <name>", so the names read as events. */
 const EVENT_OPTIONS = [
@@ -68,6 +69,53 @@ export const triggerProperties: INodeProperties[] = [
 		default: ['message.received'],
 		options: EVENT_OPTIONS,
 		description: 'Events that start the workflow. Only chats the account saves produce message events.',
+	},
+	{
+		displayName: 'Group Quick Messages',
+		name: 'groupQuickMessages',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { events: ['message.received'] } },
+		description:
+			'Whether to start one run for several quick messages of one person ("hi" / "order 4411" / "where is it?"), once they stop typing, instead of one run per message',
+	},
+	{
+		displayName: 'Quiet Window (Seconds)',
+		name: 'quietWindowSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0.1, maxValue: 300, numberPrecision: 1 },
+		default: 5,
+		displayOptions: groupingOn,
+		description:
+			'The run starts once the person has written nothing for this long. Messages further apart start separate runs.',
+	},
+	{
+		displayName: 'Longest Wait (Seconds)',
+		name: 'longestWaitSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 3600 },
+		default: 30,
+		displayOptions: groupingOn,
+		description:
+			'A person who keeps typing still gets an answer: messages written this long after the first one of a run start the next run',
+	},
+	{
+		displayName: 'Include Conversation History',
+		name: 'includeHistory',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { events: ['message.received', 'message.sent'] } },
+		description:
+			'Whether to add the conversation\'s earlier messages to each run (history, history_text), for example for an AI Agent\'s prompt. Needs a key that may read saved messages.',
+	},
+	{
+		displayName: 'History Messages',
+		name: 'historyMessages',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 50 },
+		default: 10,
+		displayOptions: { show: { includeHistory: [true], events: ['message.received', 'message.sent'] } },
+		description: 'How many earlier messages of the conversation to include, newest last',
 	},
 	{
 		displayName: 'Filters',

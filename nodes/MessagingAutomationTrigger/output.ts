@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { eventMessage, type EventEnvelope } from '../shared/webhooks/events';
+import { historyText } from '../shared/conversation/history';
+import { eventMessage, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
+import type { Turn } from './turn';
 
 function text(value: unknown): string | null {
 	return typeof value === 'string' && value !== '' ? value : null;
@@ -26,4 +28,38 @@ export function eventItemJson(envelope: EventEnvelope): IDataObject {
 		sender: sender ? { phone: text(sender.phone), name: text(sender.name) } : null,
 		message_id: text(message?.id) ?? text(data.message_id),
 	};
+}
+
+/**
+ * A grouped turn: `text` joins the messages' texts in the order they were written, `message_id`
+ * is the last one's, and `messages` holds each message as delivered. `event_id` stays the event
+ * that closed the turn, so a reply's idempotency key is the same whichever copy ran.
+ */
+function turnFields(messages: readonly EventMessage[], turn: Extract<Turn, { run: true }>): IDataObject {
+	const last = messages[messages.length - 1];
+	return {
+		text: text(messages.map((message) => message.text ?? '').filter((part) => part !== '').join('\n')),
+		message_id: text(last?.id),
+		messages: messages as IDataObject[],
+		message_ids: messages.map((message) => message.id ?? null),
+		burst: {
+			message_count: messages.length,
+			first_at: messages[0]?.timestamp ?? null,
+			last_at: last?.timestamp ?? null,
+			closed_by: turn.closedBy ?? null,
+			...(turn.groupingError ? { error: turn.groupingError } : {}),
+		},
+	};
+}
+
+/** The item of a run: the event's fields, then the turn's messages and history when asked for. */
+export function turnItemJson(envelope: EventEnvelope, turn: Extract<Turn, { run: true }>): IDataObject {
+	const json = eventItemJson(envelope);
+	if (turn.messages) Object.assign(json, turnFields(turn.messages, turn));
+	if (turn.history) {
+		json.history = turn.history as unknown as IDataObject[];
+		json.history_text = historyText(turn.history);
+		if (turn.historyError) json.history_error = turn.historyError;
+	}
+	return json;
 }

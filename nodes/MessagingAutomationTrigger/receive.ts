@@ -1,14 +1,16 @@
-import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { downloadStoredAttachment } from '../shared/attachments/fetchAttachment';
-import { eventMessage, parseEnvelope, type EventEnvelope } from '../shared/webhooks/events';
+import type { MessagingClient } from '../shared/client';
+import { eventMessage, parseEnvelope, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
 import { verifySignature, type DeliveryHeaders, type VerificationResult } from '../shared/webhooks/verifySignature';
 import { triggerClient } from './client';
 import { isDuplicateEvent } from './dedupe';
 import { filterEvent } from './eventFilter';
-import { eventItemJson } from './output';
+import { turnItemJson } from './output';
 import { readSettings, type TriggerSettings } from './settings';
 import { TriggerState } from './state';
+import { readTurn } from './turn';
 
 /** What the handler reads from n8n's request: the bytes n8n kept (`rawBody`) and every header line. */
 interface RawRequest {
@@ -27,7 +29,7 @@ const DOWNLOAD_TIMEOUT_MS = 20_000;
 
 /**
  * Answers the delivery itself and returns `noWebhookResponse`. Two reasons: a valid delivery is
- * acknowledged at once, before any attachment download; and n8n saves static data written here
+ * acknowledged at once, before grouping waits or any look-up or download; and n8n saves static data written here
  * (the dedupe window) when the response callback fires, which happens before the execution
  * starts only in this mode. Once the run begins, n8n re-wraps the same static data object and
  * the change flag is reset, so a later answer would lose the window.
@@ -79,33 +81,51 @@ function parseBody(body: Buffer): EventEnvelope | undefined {
 	}
 }
 
-async function withAttachment(
+type AttachmentResult = { binary: IBinaryData } | { error: string };
+
+/** The file of one message, or why there is none to have; undefined when it has no attachment. */
+async function attachmentOf(
 	context: IWebhookFunctions,
-	envelope: EventEnvelope,
-	item: INodeExecutionData,
-	propertyName: string,
-): Promise<void> {
-	const message = eventMessage(envelope);
-	if (!message?.has_attachment && !message?.attachment) return;
-	if (message.channel === 'business') {
-		item.json.attachment_download = { error: 'Business file downloads are not available through the API' };
-		return;
-	}
+	client: () => Promise<MessagingClient>,
+	message: EventMessage,
+): Promise<AttachmentResult | undefined> {
+	if (!message.has_attachment && !message.attachment) return undefined;
+	if (message.channel === 'business') return { error: 'Business file downloads are not available through the API' };
 	if (message.attachment?.download_available !== true || typeof message.stored_message_id !== 'string') {
-		item.json.attachment_download = {
-			error: 'The file is not saved yet (download_available is false); fetch it later with get_attachment_link',
-		};
-		return;
+		return { error: 'The file is not saved yet (download_available is false); fetch it later with get_attachment_link' };
 	}
-	const client = await triggerClient(context, { timeoutMs: DOWNLOAD_TIMEOUT_MS, retry: { maxAttempts: 2 } });
-	const result = await downloadStoredAttachment(context, client, message.stored_message_id, DOWNLOAD_TIMEOUT_MS);
+	const result = await downloadStoredAttachment(context, await client(), message.stored_message_id, DOWNLOAD_TIMEOUT_MS);
 	if (!result.ok) {
-		context.logger.warn(`Messaging Automation Trigger: attachment of ${envelope.id} not downloaded: ${result.reason}`);
-		item.json.attachment_download = { error: result.reason };
-		return;
+		context.logger.warn(`Messaging Automation Trigger: attachment of message ${String(message.id)} not downloaded: ${result.reason}`);
+		return { error: result.reason };
 	}
 	const { data, fileName, mimeType } = result.file;
-	item.binary = { [propertyName]: await context.helpers.prepareBinaryData(data, fileName, mimeType) };
+	return { binary: await context.helpers.prepareBinaryData(data, fileName, mimeType) };
+}
+
+/**
+ * Downloads the files of the run's messages into binary data: the first into the chosen field,
+ * later ones of a grouped turn into `<field>_1`, `<field>_2`, …; each message of a turn names its
+ * field (`binary_property`) or says why it has none (`attachment_download`).
+ */
+async function withAttachments(context: IWebhookFunctions, envelope: EventEnvelope, item: INodeExecutionData, propertyName: string): Promise<void> {
+	let client: Promise<MessagingClient> | undefined;
+	const lazyClient = async () => await (client ??= triggerClient(context, { timeoutMs: DOWNLOAD_TIMEOUT_MS, retry: { maxAttempts: 2 } }));
+	const grouped = Array.isArray(item.json.messages) ? (item.json.messages as EventMessage[]) : undefined;
+	const messages = grouped ?? [eventMessage(envelope)].filter((message) => message !== undefined);
+	let files = 0;
+	for (const [index, message] of messages.entries()) {
+		const result = await attachmentOf(context, lazyClient, message);
+		if (!result) continue;
+		const field = files === 0 ? propertyName : `${propertyName}_${files}`;
+		if ('binary' in result) {
+			item.binary = { ...item.binary, [field]: result.binary };
+			files++;
+		}
+		const note = 'binary' in result ? { binary_property: field } : { attachment_download: { error: result.error } };
+		if (grouped) grouped[index] = { ...message, ...note };
+		else if ('error' in result) item.json.attachment_download = { error: result.error };
+	}
 }
 
 /**
@@ -143,7 +163,9 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	}
 
 	answer(response, 200, { received: true });
-	const item: INodeExecutionData = { json: eventItemJson(envelope) };
-	if (settings.downloadAttachments) await withAttachment(context, envelope, item, settings.binaryPropertyName);
+	const turn = await readTurn(context, envelope, settings.turn);
+	if (!turn.run) return { noWebhookResponse: true };
+	const item: INodeExecutionData = { json: turnItemJson(envelope, turn) };
+	if (settings.downloadAttachments) await withAttachments(context, envelope, item, settings.binaryPropertyName);
 	return { noWebhookResponse: true, workflowData: [[item]] };
 }

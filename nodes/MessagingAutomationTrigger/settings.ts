@@ -2,6 +2,7 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 
 import { DEFAULT_DEDUPE_WINDOW } from './dedupe';
 import { parseStatusList, type ChatTypeFilter, type EventFilters } from './eventFilter';
+import type { TurnSettings } from './turn';
 
 export interface TriggerSettings {
 	registration: 'auto' | 'dashboard';
@@ -11,6 +12,23 @@ export interface TriggerSettings {
 	dedupeWindow: number;
 	downloadAttachments: boolean;
 	binaryPropertyName: string;
+	turn: TurnSettings;
+}
+
+const seconds = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback) * 1000;
+
+function turnSettings(context: IHookFunctions | IWebhookFunctions): TurnSettings {
+	const grouping = context.getNodeParameter('groupQuickMessages', false) === true;
+	const history = context.getNodeParameter('includeHistory', false) === true;
+	return {
+		grouping: grouping
+			? {
+					quietMs: seconds(context.getNodeParameter('quietWindowSeconds', 5), 5),
+					longestMs: seconds(context.getNodeParameter('longestWaitSeconds', 30), 30),
+				}
+			: undefined,
+		historyCount: history ? Math.max(1, Math.floor(Number(context.getNodeParameter('historyMessages', 10)) || 10)) : 0,
+	};
 }
 
 const strings = (value: unknown): string[] =>
@@ -36,5 +54,6 @@ export function readSettings(context: IHookFunctions | IWebhookFunctions): Trigg
 		dedupeWindow: Number(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),
 		downloadAttachments: options.downloadAttachments === true,
 		binaryPropertyName: String(options.binaryPropertyName || 'data'),
+		turn: turnSettings(context),
 	};
 }

@@ -57,8 +57,10 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		const { sandboxUrl, keys } = e2e();
 		// What `npm run dev` sets up: the sandbox credential and the example workflows using it.
 		credential = await upsertCredential(api, CREDENTIAL_NAME, sandboxCredentialData({ url: sandboxUrl, apiKey: keys.owner }));
+		// The AI example's chat model credential, as `npm run dev` makes it (no model answers here: the page only opens).
+		const model = await upsertCredential(api, 'Scripted model (sandbox)', { apiKey: 'sk-scripted-model', url: 'http://127.0.0.1:9/v1', header: false }, 'openAiApi');
 		for (const [file, workflow] of Object.entries(examples)) {
-			exampleIds[file] = (await api.createWorkflow(withCredential(workflow, credential))).id;
+			exampleIds[file] = (await api.createWorkflow(withCredential(workflow, credential, model))).id;
 		}
 		const [description] = await api.request('POST', '/node-types', { nodeInfos: [{ name: NODE_TYPES.action, version: 1 }] });
 		properties = description.properties;

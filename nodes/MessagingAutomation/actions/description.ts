@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { sendLimitProperties } from './agent/sendLimit';
 import { toolDescriptionProperties } from './agent/toolDescription';
 import { optionsDescription } from './options.description';
 import { RESOURCE_OPTIONS } from './resources';
@@ -24,5 +25,6 @@ export const nodeProperties: INodeProperties[] = [
 	...anotherToolDescription,
 	...toolInputDescription,
 	...sendAndWaitDescription,
+	...sendLimitProperties,
 	...optionsDescription,
 ];

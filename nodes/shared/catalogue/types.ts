@@ -124,6 +124,8 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
 	/** The answer holds a short-lived link to a file: the node offers Download File. */
 	downloadsLink?: true;
 	csvAnalysis?: CsvAnalysisSpec;
+	/** Its answer lists a conversation's messages: the node can give them as history for a prompt. */
+	conversationHistory?: true;
 	/**
 	 * Writes: the look-ups that settle an uncertain outcome, in order (defineTool: `operation`, and
 	 * `sendStatus` too for sends). Empty for reads, which are simply asked again.

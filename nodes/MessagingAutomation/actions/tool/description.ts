@@ -4,6 +4,7 @@ import { inputModesForModels } from '../agent/modelFields';
 import { CALL_ANOTHER_TOOL } from '../operations';
 import { forTools, inputModeSet, toolsThat } from '../toolGroups';
 import { curatedFields } from './fields/curatedFields';
+import { historyOutputProperties } from './historyOutput';
 
 const FIELDS_MODE = {
 	name: 'Fields Below',
@@ -190,6 +191,7 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 		displayOptions,
 		hint: 'The name of the output binary field to put the file in',
 	}), { download: [true] }),
+	...historyOutputProperties,
 	...forTools(simplifiedTools, (displayOptions) => ({
 		displayName: 'Simplify',
 		name: 'simplify',

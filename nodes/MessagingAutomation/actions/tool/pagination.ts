@@ -4,6 +4,7 @@ import { isRecord } from '../../../shared/guards';
 import type { RunContext } from '../runContext';
 import { guardedCall } from './guardedCall';
 import type { InputMode } from './fields/curatedFields';
+import { historyItem, wantsHistory } from './historyOutput';
 import { simplify } from './simplify';
 import { readToolInput } from './toolInput';
 import { assertValidInput, type ToolSchema } from './toolSchema';
@@ -76,6 +77,7 @@ export async function listAll(
 		if (!cursor || seen.has(cursor) || page.length === 0 || results.length >= limit) break;
 		seen.add(cursor);
 	}
+	if (wantsHistory(context, tool, itemIndex)) return [historyItem(results.slice(0, limit), base.conversationId, itemIndex)];
 	return results.slice(0, limit).map((element) => {
 		const json = (isRecord(element) ? element : { value: element }) as IDataObject;
 		return { json: shouldSimplify ? simplify(json) : json, pairedItem: { item: itemIndex } };

@@ -16,6 +16,7 @@ export const getMessagesTool = defineTool({
 	...assumedReadTool,
 	...pagedList,
 	channel: 'none',
+	conversationHistory: true,
 	description: 'Reads the saved messages of one conversation, newest first.',
 	input: z.strictObject({ conversationId, ...pageFields }),
 });

@@ -1,0 +1,75 @@
+import { sleep, type IWebhookFunctions } from 'n8n-workflow';
+
+import type { BurstClosedBy, BurstRules } from '../shared/conversation/bursts';
+import { historyBefore, type HistoryEntry } from '../shared/conversation/history';
+import { mergeTimelines, toTimelineMessage } from '../shared/conversation/timeline';
+import { eventMessage, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
+import { triggerClient } from './client';
+import { decideBurst, readConversation } from './conversationReader';
+
+export interface TurnSettings {
+	/** Group Quick Messages; undefined: every message runs on its own. */
+	grouping?: BurstRules;
+	/** Include Conversation History: how many earlier messages; 0: none. */
+	historyCount: number;
+}
+
+/** What one delivery leads to: nothing (a later message of the burst starts the run) or a run. */
+export type Turn =
+	| { run: false }
+	| {
+			run: true;
+			/** The turn's messages in the order they were written; undefined when grouping is off. */
+			messages?: EventMessage[];
+			closedBy?: BurstClosedBy;
+			/** Why the messages could not be grouped: the delivered one runs on its own. */
+			groupingError?: string;
+			history?: HistoryEntry[];
+			historyError?: string;
+	  };
+
+/** The look-ups are made after the delivery was answered: retries may take their time. */
+const READ_TIMEOUT_MS = 15_000;
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The turn a message.received delivery belongs to. With grouping, the handler waits out the quiet
+ * window, reads the conversation from the service (the one truth every webhook process shares)
+ * and starts the run only if its message is the last of its burst. A failed read never drops the
+ * message: it runs on its own, saying why it was not grouped.
+ */
+export async function readTurn(context: IWebhookFunctions, envelope: EventEnvelope, settings: TurnSettings): Promise<Turn> {
+	const message = eventMessage(envelope);
+	const own = message ? toTimelineMessage(message) : undefined;
+	const grouping = envelope.type === 'message.received' && own && !own.fromMe ? settings.grouping : undefined;
+	const historyCount = message ? settings.historyCount : 0;
+	if (!message || (!grouping && historyCount === 0)) return { run: true };
+	if (grouping) await sleep(grouping.quietMs);
+	try {
+		const client = await triggerClient(context, { timeoutMs: READ_TIMEOUT_MS, retry: { maxAttempts: 3 } });
+		const read = await readConversation(client, message.conversation_id ?? '', historyCount);
+		// The delivered message counts even if the read does not show it yet.
+		if (own) read.timeline = mergeTimelines(read.timeline, [own]);
+		const verdict = grouping && own ? await decideBurst(client, read, own, grouping) : undefined;
+		if (verdict?.kind === 'notLast') return { run: false };
+		const turn = verdict?.kind === 'last' ? verdict.messages : undefined;
+		const first = turn?.[0]?.id ?? message.id ?? '';
+		return {
+			run: true,
+			messages: turn?.map((entry) => entry.message),
+			closedBy: verdict?.kind === 'last' ? verdict.closedBy : undefined,
+			history: historyCount > 0 ? historyBefore(read.timeline, first, historyCount) : undefined,
+		};
+	} catch (error) {
+		const reason = reasonOf(error);
+		context.logger.warn(`Messaging Automation Trigger: conversation of ${envelope.id} not read: ${reason}`);
+		return {
+			run: true,
+			messages: grouping ? [message] : undefined,
+			groupingError: grouping ? `Not grouped: ${reason}` : undefined,
+			history: historyCount > 0 ? [] : undefined,
+			historyError: historyCount > 0 ? `No history: ${reason}` : undefined,
+		};
+	}
+}

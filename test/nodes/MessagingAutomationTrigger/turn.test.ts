@@ -1,0 +1,232 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { DEMO, SandboxClock, startSandbox, type SandboxHandle } from '../../sandbox';
+import type { N8nWebhookHost } from '../../support/n8nWebhook';
+import { startTriggerHost, waitFor } from './fixtures';
+
+/*
+ * Group Quick Messages and Include Conversation History through n8n's webhook machinery. The
+ * sandbox clock stands still and is moved by hand, so every message's timestamp (which alone
+ * decides the bursts) is exact however busy the machine is; the quiet window the handlers wait in
+ * real time only has to outlast the deliveries of messages already saved.
+ */
+
+const QUIET_S = 0.4;
+const grouping = (extra: INodeParameters = {}): INodeParameters => ({
+	groupQuickMessages: true,
+	quietWindowSeconds: QUIET_S,
+	longestWaitSeconds: 10,
+	...extra,
+});
+
+let sandbox: SandboxHandle;
+let trigger: N8nWebhookHost;
+const CLOCK_START = Date.UTC(2026, 10, 25, 9, 0, 0);
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ clock: new SandboxClock({ start: CLOCK_START, speed: 0 }) });
+});
+afterAll(async () => {
+	await sandbox?.stop();
+});
+beforeEach(() => {
+	sandbox.reset();
+	// A new minute for the rate limits; the deliveries' signatures stay within the five-minute tolerance.
+	sandbox.clock.set(Date.now());
+});
+afterEach(async () => {
+	await trigger?.settled();
+	await trigger?.stop();
+});
+
+async function activeTrigger(parameters: INodeParameters, apiKey = sandbox.keys.owner) {
+	trigger = await startTriggerHost({ baseUrl: sandbox.url, apiKey, parameters: { events: ['message.received'], ...parameters } });
+	await trigger.activate('production');
+	return trigger;
+}
+
+type From = { phone: string; name?: string };
+
+/** An incoming message written `afterMs` after the previous one (sandbox time). */
+function say(text: string, { from = DEMO.alice as From, afterMs = 1000, ...extra }: { from?: From; afterMs?: number; group?: string; attachment?: IDataObject } = {}) {
+	sandbox.clock.advance(afterMs);
+	const result = sandbox.inject.injectMessage({ from, text, ...(extra as object) });
+	expect(result.saved).toBe(true);
+	return result.message;
+}
+
+/** Every delivery of message events so far has been answered and its handler has finished. */
+async function settledAfter(deliveries: number) {
+	await waitFor(() => trigger.requests.length >= deliveries, 20_000);
+	await trigger.settled();
+}
+
+const runs = () => trigger.executions.map((execution) => execution.items[0].json);
+const texts = (json: IDataObject) => (json.messages as Array<{ text: string }>).map((message) => message.text);
+const reads = () => sandbox.calls().filter((call) => call.tool === 'get_messages');
+
+describe('Group Quick Messages', () => {
+	it('starts one run per burst, messages in the order written, for two people at once', async () => {
+		await activeTrigger(grouping());
+		for (const text of ['hi', 'I ordered yesterday', 'order 4411', 'where is it??', 'thanks']) say(text, { afterMs: 300 });
+		say('hello from bob', { from: DEMO.bob, afterMs: 100 });
+		say('anyone there?', { from: DEMO.bob, afterMs: 300 });
+		await settledAfter(7);
+
+		expect(trigger.requests.every((request) => request.status === 200)).toBe(true);
+		expect(runs()).toHaveLength(2);
+		const alice = runs().find((json) => (json.sender as IDataObject).phone === DEMO.alice.phone) as IDataObject;
+		const bob = runs().find((json) => (json.sender as IDataObject).phone === DEMO.bob.phone) as IDataObject;
+		expect(texts(alice)).toEqual(['hi', 'I ordered yesterday', 'order 4411', 'where is it??', 'thanks']);
+		expect(alice.text).toBe('hi\nI ordered yesterday\norder 4411\nwhere is it??\nthanks');
+		expect(alice.burst).toMatchObject({ message_count: 5, closed_by: 'quiet_window' });
+		expect(alice.message_id).toBe((alice.message_ids as string[])[4]);
+		// The run carries the event of its last message: a reply's idempotency key follows it.
+		expect((alice.data as { message: { id: string } }).message.id).toBe(alice.message_id);
+		expect(texts(bob)).toEqual(['hello from bob', 'anyone there?']);
+		// One look-up per delivery, made after the quiet window.
+		expect(reads()).toHaveLength(7);
+	});
+
+	it('keeps the written order when the deliveries arrive out of order', async () => {
+		await activeTrigger(grouping());
+		sandbox.webhooks.faults.reorderNext(4);
+		for (const text of ['one', 'two', 'three', 'four']) say(text, { afterMs: 200 });
+		await settledAfter(4);
+		expect(runs()).toHaveLength(1);
+		expect(texts(runs()[0])).toEqual(['one', 'two', 'three', 'four']);
+	});
+
+	it('adds a message delivered twice once and starts nothing for the copy', async () => {
+		await activeTrigger(grouping());
+		say('first', { afterMs: 200 });
+		sandbox.webhooks.faults.duplicateNext(1);
+		say('second', { afterMs: 200 });
+		say('third', { afterMs: 200 });
+		await settledAfter(4);
+		expect(trigger.requests.filter((request) => (request.body as IDataObject)?.duplicate === true)).toHaveLength(1);
+		expect(runs()).toHaveLength(1);
+		expect(texts(runs()[0])).toEqual(['first', 'second', 'third']);
+	});
+
+	it('starts a new run for a message written after the quiet window', async () => {
+		await activeTrigger(grouping());
+		say('before', { afterMs: 200 });
+		say('after the pause', { afterMs: QUIET_S * 1000 + 500 });
+		await settledAfter(2);
+		expect(runs().map(texts).sort()).toEqual([['after the pause'], ['before']]);
+	});
+
+	it('cuts a person who keeps typing at the longest wait', async () => {
+		await activeTrigger(grouping({ longestWaitSeconds: 1 }));
+		for (let index = 0; index < 7; index++) say(`line ${index}`, { afterMs: 300 });
+		await settledAfter(7);
+		// Written at 0, 0.3, … 1.8 s: the first burst takes what came within 1 s of its first message.
+		expect(runs().map(texts).sort()).toEqual([
+			['line 0', 'line 1', 'line 2', 'line 3'],
+			['line 4', 'line 5', 'line 6'],
+		]);
+		expect(runs().map((json) => (json.burst as IDataObject).closed_by).sort()).toEqual(['longest_wait', 'quiet_window']);
+	});
+
+	it('groups per sender in a group chat', async () => {
+		await activeTrigger(grouping());
+		const group = DEMO.adminGroup.jid;
+		say('alice 1', { group, afterMs: 100 });
+		say('bob 1', { group, from: DEMO.bob, afterMs: 100 });
+		say('alice 2', { group, afterMs: 100 });
+		say('bob 2', { group, from: DEMO.bob, afterMs: 100 });
+		await settledAfter(4);
+		expect(runs().map(texts).sort()).toEqual([
+			['alice 1', 'alice 2'],
+			['bob 1', 'bob 2'],
+		]);
+		expect(runs().every((json) => json.conversation_id === group)).toBe(true);
+	});
+
+	it("ends a burst at the account's own message in that conversation", async () => {
+		await activeTrigger(grouping());
+		say('question one', { afterMs: 100 });
+		sandbox.clock.advance(100);
+		const sent = await fetch(`${sandbox.url}/api/v1/tools/send_message`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${sandbox.keys.owner}`, 'content-type': 'application/json', 'idempotency-key': 'own-reply-0001' },
+			body: JSON.stringify({ channel: 'qr', phoneNumber: DEMO.alice.phone, text: 'a human answered' }),
+		});
+		expect(sent.status).toBe(200);
+		say('question two', { afterMs: 100 });
+		await settledAfter(2);
+		expect(runs().map(texts).sort()).toEqual([['question one'], ['question two']]);
+		const first = runs().find((json) => texts(json)[0] === 'question one') as IDataObject;
+		expect((first.burst as IDataObject).closed_by).toBe('own_message');
+	});
+
+	it('downloads the attachments of a burst, one binary field each', async () => {
+		await activeTrigger(grouping({ options: { downloadAttachments: true } }));
+		say('here is the receipt', { afterMs: 100, attachment: { fileName: 'receipt.txt', mimeType: 'text/plain', content: 'receipt bytes' } });
+		say('and the label', { afterMs: 100, attachment: { fileName: 'label.txt', mimeType: 'text/plain', content: 'label bytes' } });
+		say('thanks', { afterMs: 100 });
+		await settledAfter(3);
+		const [execution] = trigger.executions;
+		expect(trigger.executions).toHaveLength(1);
+		const binary = execution.items[0].binary ?? {};
+		expect(Object.keys(binary).sort()).toEqual(['data', 'data_1']);
+		expect(Buffer.from(binary.data.data, 'base64').toString()).toBe('receipt bytes');
+		expect(Buffer.from(binary.data_1.data, 'base64').toString()).toBe('label bytes');
+		const messages = execution.items[0].json.messages as IDataObject[];
+		expect(messages.map((message) => message.binary_property ?? null)).toEqual(['data', 'data_1', null]);
+	});
+
+	it('runs each message on its own, saying why, while the service cannot be read; none is lost', async () => {
+		await activeTrigger(grouping());
+		sandbox.faults.add({ tool: 'get_messages', kind: 'toolError503', times: 100 });
+		for (const text of ['a', 'b', 'c']) say(text, { afterMs: 100 });
+		await settledAfter(3);
+		expect(runs().map(texts).sort()).toEqual([['a'], ['b'], ['c']]);
+		for (const json of runs()) expect(String((json.burst as IDataObject).error)).toMatch(/^Not grouped: The service is temporarily unavailable/);
+	});
+});
+
+describe('grouping off', () => {
+	it('runs every message on its own with today\'s output and reads nothing', async () => {
+		await activeTrigger({});
+		for (const text of ['x', 'y']) say(text, { afterMs: 100 });
+		await settledAfter(2);
+		expect(runs().map((json) => json.text).sort()).toEqual(['x', 'y']);
+		for (const json of runs()) {
+			expect(json).not.toHaveProperty('messages');
+			expect(json).not.toHaveProperty('history');
+		}
+		expect(reads()).toHaveLength(0);
+	});
+});
+
+describe('Include Conversation History', () => {
+	it('adds the earlier messages before the turn, who said them and when, ready for a prompt', async () => {
+		await activeTrigger(grouping({ includeHistory: true, historyMessages: 3 }));
+		say('earlier question', { afterMs: 60_000 });
+		sandbox.clock.advance(60_000);
+		say('new one', { afterMs: 100 });
+		say('second part', { afterMs: 100 });
+		await settledAfter(3);
+		const turn = runs().find((json) => texts(json).includes('new one')) as IDataObject;
+		expect(texts(turn)).toEqual(['new one', 'second part']);
+		const history = turn.history as IDataObject[];
+		expect(history).toHaveLength(3);
+		expect(history[2]).toMatchObject({ role: 'person', name: DEMO.alice.name, text: 'earlier question' });
+		expect(history.some((entry) => entry.role === 'account' && entry.name === 'You')).toBe(true);
+		expect(String(turn.history_text).split('\n')).toHaveLength(3);
+		expect(String(turn.history_text)).toMatch(/\] Alice Example: earlier question$/);
+	});
+
+	it('still starts the run without history, saying why, when the key may not read messages', async () => {
+		const key = sandbox.inject.createKey({ name: 'no-read', scopes: ['messenger.send', 'messenger.webhooks:manage'], owner: true }).key;
+		await activeTrigger({ includeHistory: true }, key);
+		say('hello', { afterMs: 100 });
+		await settledAfter(1);
+		expect(runs()).toHaveLength(1);
+		expect(runs()[0].history).toEqual([]);
+		expect(String(runs()[0].history_error)).toMatch(/^No history: .*messenger\.read/);
+	});
+});
