@@ -6,7 +6,7 @@ import { optionsDescription } from './options.description';
 import { RESOURCE_OPTIONS } from './resources';
 import { sendAndWaitDescription } from './sendAndWait/description';
 import { operationProperties } from './operations';
-import { callToolDescription, toolInputDescription } from './tool/description';
+import { anotherToolDescription, toolInputDescription } from './tool/description';
 import { webhookDescription } from './webhook/description';
 
 /** Every parameter of the node, in the order the editor shows them. */
@@ -22,7 +22,7 @@ export const nodeProperties: INodeProperties[] = [
 	...operationProperties,
 	...toolDescriptionProperties,
 	...webhookDescription,
-	...callToolDescription,
+	...anotherToolDescription,
 	...toolInputDescription,
 	...sendAndWaitDescription,
 	...sendLimitProperties,

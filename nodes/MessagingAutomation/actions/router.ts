@@ -4,7 +4,7 @@ import { getAccount } from './account/get';
 import { reserveAgentSends } from './agent/sendLimit';
 import { answersModelOnFailure, failedToolCall } from './agent/toolFailure';
 import { forEachItem } from './itemLoop';
-import { ACCOUNT_GET, CALL_TOOL, SEND_AND_WAIT, toolOfOperation } from './operations';
+import { ACCOUNT_GET, CALL_ANOTHER_TOOL, SEND_AND_WAIT, toolOfOperation } from './operations';
 import type { NodeResource } from './resources';
 import { createRunContext, runsAsAgentTool } from './runContext';
 import { executeSendAndWait } from './sendAndWait/execute';
@@ -27,7 +27,7 @@ async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	if (resource === 'message' && operation === SEND_AND_WAIT.value) return [await executeSendAndWait(this, run)];
 	const tool = toolOfOperation(resource, operation, () => this.getNodeParameter('toolName', 0, '') as string);
 	if (!tool) {
-		const what = operation === CALL_TOOL.value ? 'Choose the tool to call in Tool Name or ID' : `The operation "${operation}" is not known for this resource; choose one from the list`;
+		const what = operation === CALL_ANOTHER_TOOL.value ? 'Choose the tool to call in Tool Name or ID' : `The operation "${operation}" is not known for this resource; choose one from the list`;
 		throw new NodeOperationError(this.getNode(), what);
 	}
 	const refusal = await assertToolAvailable(this, run, tool).then(

@@ -3,11 +3,11 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { BatchSpec } from '../../../shared/catalogue/types';
 import type { ValidationIssue } from '../../../shared/catalogue/validate';
 import { coerceToSchema } from '../../helpers/coerce';
-import { asSchema, isRecord, unwrap, type JsonSchema } from '../../helpers/jsonSchema';
-import { errorJson, toNodeError } from '../errors';
-import { pairedWith } from '../itemLoop';
+import { isRecord } from '../../../shared/guards';
+import { asSchema, unwrap, type JsonSchema } from '../../helpers/jsonSchema';
+import { failedItem, pairedWith } from '../itemLoop';
 import type { RunContext } from '../runContext';
-import { callTool } from './callTool';
+import { guardedCall } from './guardedCall';
 import { batchParameterName } from './fields/curatedFields';
 import { readFields } from './toolInput';
 import { assertValidInput, inputIssues, invalidInput, type ToolSchema } from './toolSchema';
@@ -128,8 +128,7 @@ export async function executeBatches(context: IExecuteFunctions, run: RunContext
 		try {
 			entries.push(readEntry(context, itemIndex, tool, spec, parts));
 		} catch (error) {
-			if (!context.continueOnFail()) throw toNodeError(context.getNode(), error, itemIndex);
-			output.push({ json: { error: errorJson(error) }, pairedItem: { item: itemIndex } });
+			output.push(failedItem(context, error, itemIndex));
 		}
 	}
 	const batches = planBatches(entries, spec);
@@ -141,11 +140,10 @@ export async function executeBatches(context: IExecuteFunctions, run: RunContext
 			// Every element was checked with its item; what is left to check is the batch's own key.
 			assertValidInput(tool, { ...batch.shared, [spec.field]: batch.elements.slice(0, 1) }, idempotencyKey);
 			const input = { ...batch.shared, [spec.field]: batch.elements };
-			const { data } = await callTool(run, { tool, input, idempotencyKey });
+			const { data } = await guardedCall(run, { tool, input, idempotencyKey });
 			output.push({ json: { ...data, batch: batchInfo }, pairedItem: pairedWith(batch.itemIndexes) });
 		} catch (error) {
-			if (!context.continueOnFail()) throw toNodeError(context.getNode(), error, first);
-			output.push({ json: { error: errorJson(error), batch: batchInfo }, pairedItem: pairedWith(batch.itemIndexes) });
+			output.push(failedItem(context, error, first, { pairedItem: pairedWith(batch.itemIndexes), extra: { batch: batchInfo } }));
 		}
 	}
 	return output;

@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { catalogue } from '../../../shared/catalogue';
 import { historyEntry, historyText } from '../../../shared/conversation/history';
 import { timelineOf } from '../../../shared/conversation/timeline';
-import { forTools } from '../toolGroups';
+import { forTools, toolsThat } from '../toolGroups';
 import type { ToolSchema } from './toolSchema';
 
 /*
@@ -12,9 +11,7 @@ import type { ToolSchema } from './toolSchema';
  * same as lines in `history_text`.
  */
 
-const HISTORY_TOOLS = catalogue.filter((tool) => tool.conversationHistory).map((tool) => tool.name);
-
-export const historyOutputProperties: INodeProperties[] = forTools(HISTORY_TOOLS, (displayOptions) => ({
+export const historyOutputProperties: INodeProperties[] = forTools(toolsThat((tool) => tool.conversationHistory === true), (displayOptions) => ({
 	displayName: 'Output',
 	name: 'output',
 	type: 'options',
