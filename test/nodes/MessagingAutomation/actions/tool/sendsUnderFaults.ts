@@ -105,6 +105,8 @@ export interface ChaosScenario {
 	from: number;
 	/** Recipients whose every send meets a fault that does not reach the service; outcome checks get through. */
 	doomed?: ReadonlySet<string>;
+	/** Faults in turn instead of at random: a short run meets each one equally often, whatever the timing. */
+	inTurn?: boolean;
 }
 
 export interface ChaosOutcome {
@@ -126,9 +128,10 @@ export function useChaosRun(): { h: Harness; run(scenario: ChaosScenario): Promi
 }
 
 /** Runs `sends` through a fresh chaos proxy and counts what the sandbox holds against what the items say. */
-async function runChaos(h: Harness, trap: KeyTrap, { sends, faultRate, seed, from, doomed = new Set() }: ChaosScenario): Promise<ChaosOutcome> {
+async function runChaos(h: Harness, trap: KeyTrap, { sends, faultRate, seed, from, doomed = new Set(), inTurn = false }: ChaosScenario): Promise<ChaosOutcome> {
 	const { random } = createIds(seed);
-	const anyFault = () => FAULTS[Math.floor(random() * FAULTS.length)];
+	let turn = 0;
+	const anyFault = () => FAULTS[inTurn ? turn++ % FAULTS.length : Math.floor(random() * FAULTS.length)];
 	const unforwarded = ['resetBeforeForward', 'html200', 'redirect302', 'redirect307'] as const;
 	const isDoomed = (body: string) => [...doomed].some((phone) => body.includes(`"phoneNumber":"${phone}"`));
 	const proxy = await startChaosProxy({
