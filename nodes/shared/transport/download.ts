@@ -2,7 +2,7 @@ import type { IAllExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { redactSecrets } from '../client/errors';
 import { CREDENTIAL_TYPE, displayUrl, type ServiceCredential } from './credential';
-import { deadlineSignal } from './deadline';
+import { beforeDeadline, deadlineSignal } from './deadline';
 import { checkLink } from './linkPolicy';
 
 /*
@@ -123,7 +123,7 @@ async function follow(context: IAllExecuteFunctions, link: string, options: Down
 /** The file behind `link`, or a DownloadError saying why not. */
 export async function downloadLink(context: IAllExecuteFunctions, link: string, options: DownloadOptions): Promise<DownloadedBody> {
 	const deadline = deadlineSignal(options.timeoutMs);
-	const outcome = await follow(context, link, options, deadline).then(
+	const outcome = await beforeDeadline(follow(context, link, options, deadline), deadline).then(
 		(file) => ({ file }),
 		(failure: unknown) => ({ failure }),
 	);

@@ -10,7 +10,7 @@ import {
 } from '../client/errors';
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport';
 import { CREDENTIAL_TYPE, readServiceCredential } from './credential';
-import { deadlineSignal } from './deadline';
+import { beforeDeadline, deadlineSignal } from './deadline';
 
 export { CREDENTIAL_TYPE, trimBaseUrl } from './credential';
 
@@ -152,8 +152,7 @@ export async function createHttpRequestTransport(
 			options.body = JSON.stringify(request.body);
 			options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 		}
-		const outcome = await context.helpers.httpRequestWithAuthentication
-			.call(context, CREDENTIAL_TYPE, options)
+		const outcome = await beforeDeadline(context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options), deadline)
 			.then(
 				(response: FullResponse) => ({ response }),
 				(failure: unknown) => ({ failure }),
