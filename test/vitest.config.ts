@@ -3,10 +3,15 @@ import { defineConfig } from 'vitest/config';
 import { common, ENGINE_SETUP, ENGINE_TESTS, SETUP, SOAK_TESTS } from './vitest.shared';
 
 /**
- * Tests that need modules of their own: a vi.mock of node:crypto that the module under test must
- * import afresh, and the trigger's in-process claims, which assume a clock that never goes back.
+ * Tests that need modules of their own: a vi.mock of node:crypto or of the catalogue's tool list
+ * that the modules under test must import afresh, and the trigger's in-process claims, which
+ * assume a clock that never goes back.
  */
-const OWN_MODULES = ['test/nodes/shared/webhooks/verifySignature.test.ts', 'test/nodes/MessagingAutomationTrigger/dedupe.test.ts'];
+const OWN_MODULES = [
+	'test/nodes/shared/webhooks/verifySignature.test.ts',
+	'test/nodes/MessagingAutomationTrigger/dedupe.test.ts',
+	'test/nodes/shared/catalogue/addingATool.test.ts',
+];
 const NOT_HERE = ['test/e2e/**', 'node_modules/**', ...SOAK_TESTS];
 
 /*
