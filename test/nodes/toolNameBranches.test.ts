@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { catalogue } from '../../nodes/shared/catalogue';
+import { sourceFiles } from '../support/sourceFiles';
 
 /*
  * What a tool does beyond one call (paging, Simplify, downloads, batches, CSV analysis, outcome
@@ -13,14 +14,6 @@ import { catalogue } from '../../nodes/shared/catalogue';
 
 const NODES = join(__dirname, '..', '..', 'nodes');
 const TOOL_FILES = join('shared', 'catalogue', 'tools');
-
-function sourceFiles(directory: string): string[] {
-	return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
-		const path = join(directory, entry.name);
-		if (entry.isDirectory()) return sourceFiles(path);
-		return entry.name.endsWith('.ts') ? [path] : [];
-	});
-}
 
 /** Comments may name tools; only code is checked. A `//` right after a character (a URL) is kept. */
 function withoutComments(source: string): string {
