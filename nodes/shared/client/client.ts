@@ -1,7 +1,8 @@
 import { finalWriteError, mayHaveActed, readResponse } from './answer';
 import { withDefaults } from './defaults';
-import { MessagingApiError, redactSecrets } from './errors';
+import { MessagingApiError } from './errors';
 import type { PaceBucket, ReleasePace } from './pacer';
+import { redactSecrets } from './redaction';
 import { DEFAULT_RETRY_OPTIONS, retryDecision, type RetryOptions } from './retry';
 import { type CallToolOptions, planToolCall } from './toolCall';
 import { parseToolListing, type ToolListing } from './toolListing';

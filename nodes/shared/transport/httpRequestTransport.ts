@@ -1,16 +1,11 @@
 import type { IAllExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import {
-	type ConnectionError,
-	connectionError,
-	redactSecrets,
-	redactValue,
-	type TimeoutError,
-	timeoutError,
-} from '../client/errors';
+import { type ConnectionError, connectionError, type TimeoutError, timeoutError } from '../client/errors';
+import { redactHeaders, redactSecrets, redactValue } from '../client/redaction';
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport';
-import { CREDENTIAL_TYPE, readServiceCredential } from './credential';
-import { deadlineSignal } from './deadline';
+import { exchangeDeadline, requestWithCredential } from './authenticatedRequest';
+import { readServiceCredential } from './credential';
+import { deadlines } from './deadline';
 
 export { CREDENTIAL_TYPE, trimBaseUrl } from './credential';
 
@@ -132,8 +127,8 @@ export async function createHttpRequestTransport(
 	const { baseUrl: baseURL, displayUrl, secrets } = await readServiceCredential(context, itemIndex);
 
 	return async (request: TransportRequest): Promise<TransportResponse> => {
-		// Without it, a server that trickles its answer would hold the call for ever.
-		const deadline = deadlineSignal(request.timeoutMs);
+		const timer = deadlines.start(request.timeoutMs);
+		const exchange = exchangeDeadline(context, timer);
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			baseURL,
@@ -145,21 +140,20 @@ export async function createHttpRequestTransport(
 			disableFollowRedirect: true,
 			sendCredentialsOnCrossOriginRedirect: false,
 			timeout: request.timeoutMs,
-			abortSignal: deadline,
 		};
 		if (request.body !== undefined) {
 			// As text: n8n's helper drops an empty object, and no-input tools must still get `{}`.
 			options.body = JSON.stringify(request.body);
 			options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 		}
-		const outcome = await context.helpers.httpRequestWithAuthentication
-			.call(context, CREDENTIAL_TYPE, options)
-			.then(
-				(response: FullResponse) => ({ response }),
-				(failure: unknown) => ({ failure }),
-			);
+		const outcome = await requestWithCredential<FullResponse>(context, options, exchange.signal).then(
+			(response) => ({ response }),
+			(failure: unknown) => ({ failure }),
+		);
+		exchange.done();
 		if ('failure' in outcome) {
-			const mapped = deadline.aborted
+			// The time-out's own signal: a cancelled execution is not a time-out, and is not retried.
+			const mapped = timer.signal.aborted
 				? timeoutError(request.timeoutMs, displayUrl)
 				: mapRequestFailure(outcome.failure, request.timeoutMs, displayUrl);
 			if (!mapped) throw redactFailure(outcome.failure, secrets);
@@ -169,7 +163,7 @@ export async function createHttpRequestTransport(
 		const { response } = outcome;
 		return {
 			status: response.statusCode,
-			headers: redactValue(normaliseHeaders(response.headers), secrets),
+			headers: redactHeaders(normaliseHeaders(response.headers), secrets),
 			body: redactValue(response.body === '' ? undefined : response.body, secrets),
 		};
 	};
