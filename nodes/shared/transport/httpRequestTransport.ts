@@ -4,7 +4,7 @@ import { type ConnectionError, connectionError, type TimeoutError, timeoutError 
 import { redactHeaders, redactSecrets, redactValue } from '../client/redaction';
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport';
 import { exchangeDeadline, requestWithCredential } from './authenticatedRequest';
-import { readServiceCredential } from './credential';
+import { readServiceCredential, type ServiceCredential } from './credential';
 import { deadlines } from './deadline';
 
 export { CREDENTIAL_TYPE, trimBaseUrl } from './credential';
@@ -120,12 +120,8 @@ interface FullResponse {
  * the body to wherever `Location` points, and the client treats a 3xx as a broken answer. The
  * API key and the base URL's own secrets are removed from anything that comes back.
  */
-export async function createHttpRequestTransport(
-	context: IAllExecuteFunctions,
-	itemIndex?: number,
-): Promise<Transport> {
-	const { baseUrl: baseURL, displayUrl, secrets } = await readServiceCredential(context, itemIndex);
-
+export function httpRequestTransport(context: IAllExecuteFunctions, credential: ServiceCredential): Transport {
+	const { baseUrl: baseURL, displayUrl, secrets } = credential;
 	return async (request: TransportRequest): Promise<TransportResponse> => {
 		const timer = deadlines.start(request.timeoutMs);
 		const exchange = exchangeDeadline(context, timer);
@@ -167,6 +163,11 @@ export async function createHttpRequestTransport(
 			body: redactValue(response.body === '' ? undefined : response.body, secrets),
 		};
 	};
+}
+
+/** The same, reading the credential itself. */
+export async function createHttpRequestTransport(context: IAllExecuteFunctions, itemIndex?: number): Promise<Transport> {
+	return httpRequestTransport(context, await readServiceCredential(context, itemIndex));
 }
 
 /** A failure passed on as it is (a cancelled run, missing credentials) loses any secret it quotes. */

@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { createClient, EDITOR_LOOKUP } from '../../transport';
+import { createNodeClient, EDITOR_LOOKUP } from '../../../shared/transport/nodeClient';
 import { formFields } from './formFields';
 import { formAnswers, formPage, recordedPage, type FormField } from './pages';
 import { isPreviewRequest } from './previewBots';
@@ -16,7 +16,7 @@ import type { ResponseType } from './question';
 async function questionMessageId(context: IWebhookFunctions, idempotencyKey: string | undefined): Promise<string | undefined> {
 	if (!idempotencyKey) return undefined;
 	try {
-		const client = await createClient(context, { ...EDITOR_LOOKUP, timeoutMs: 5_000 });
+		const client = await createNodeClient(context, { ...EDITOR_LOOKUP, timeoutMs: 5_000 });
 		const { data } = await client.callTool<IDataObject>('get_send_status', { idempotencyKey });
 		return typeof data.message_id === 'string' ? data.message_id : undefined;
 	} catch {
