@@ -4,7 +4,7 @@ import { downloadStoredAttachment } from '../shared/attachments/fetchAttachment'
 import type { MessagingClient } from '../shared/client';
 import { eventMessage, parseEnvelope, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
 import { verifySignature, type DeliveryHeaders, type VerificationResult } from '../shared/webhooks/verifySignature';
-import { triggerClient } from './client';
+import { createNodeClient } from '../shared/transport/nodeClient';
 import { isDuplicateEvent } from './dedupe';
 import { filterEvent } from './eventFilter';
 import { turnItemJson } from './output';
@@ -110,7 +110,7 @@ async function attachmentOf(
  */
 async function withAttachments(context: IWebhookFunctions, envelope: EventEnvelope, item: INodeExecutionData, propertyName: string): Promise<void> {
 	let client: Promise<MessagingClient> | undefined;
-	const lazyClient = async () => await (client ??= triggerClient(context, { timeoutMs: DOWNLOAD_TIMEOUT_MS, retry: { maxAttempts: 2 } }));
+	const lazyClient = async () => await (client ??= createNodeClient(context, { timeoutMs: DOWNLOAD_TIMEOUT_MS, retry: { maxAttempts: 2 } }));
 	const grouped = Array.isArray(item.json.messages) ? (item.json.messages as EventMessage[]) : undefined;
 	const messages = grouped ?? [eventMessage(envelope)].filter((message) => message !== undefined);
 	let files = 0;

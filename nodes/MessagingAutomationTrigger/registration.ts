@@ -2,8 +2,8 @@ import type { IHookFunctions } from 'n8n-workflow';
 
 import type { MessagingClient, WebhookEndpoint } from '../shared/client';
 import { decodeSecret } from '../shared/webhooks/verifySignature';
+import { createNodeClient } from '../shared/transport/nodeClient';
 import { activationError, isNotFound, isRefusal } from './activationErrors';
-import { triggerClient } from './client';
 import { readSettings } from './settings';
 import { TriggerState } from './state';
 
@@ -71,7 +71,7 @@ async function deleteEndpoints(hook: IHookFunctions, client: MessagingClient | u
 
 async function clientOrUndefined(hook: IHookFunctions): Promise<MessagingClient | undefined> {
 	try {
-		return await triggerClient(hook);
+		return await createNodeClient(hook);
 	} catch (error) {
 		hook.logger.warn(`Messaging Automation Trigger: no API client for cleaning up endpoints: ${(error as Error).message}`);
 		return undefined;
@@ -89,7 +89,7 @@ export async function endpointExists(hook: IHookFunctions): Promise<boolean> {
 	if (registration === 'dashboard') return nothingToClean && sameKind.length === 0;
 	const stored = state.endpoint(url);
 	if (!stored || !nothingToClean || !sameSet(stored.eventTypes, eventTypes)) return false;
-	const listing = await listOurs(hook, await triggerClient(hook), url);
+	const listing = await listOurs(hook, await createNodeClient(hook), url);
 	if (!listing) return true;
 	const [only, ...others] = listing.ours;
 	return others.length === 0 && only?.id === stored.id && only.status === 'active' && sameSet(only.event_types ?? [], eventTypes);
@@ -117,7 +117,7 @@ export async function registerEndpoint(hook: IHookFunctions): Promise<boolean> {
 		return true;
 	}
 
-	const client = await triggerClient(hook);
+	const client = await createNodeClient(hook);
 	const listing = await listOurs(hook, client, url);
 	for (const endpoint of listing?.ours ?? []) stale.add(endpoint.id);
 	state.setOrphans(await deleteEndpoints(hook, client, [...stale]));

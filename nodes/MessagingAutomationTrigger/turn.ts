@@ -4,7 +4,7 @@ import type { BurstClosedBy, BurstRules } from '../shared/conversation/bursts';
 import { historyBefore, type HistoryEntry } from '../shared/conversation/history';
 import { mergeTimelines, toTimelineMessage } from '../shared/conversation/timeline';
 import { eventMessage, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
-import { triggerClient } from './client';
+import { createNodeClient } from '../shared/transport/nodeClient';
 import { decideBurst, readConversation } from './conversationReader';
 
 export interface TurnSettings {
@@ -47,7 +47,7 @@ export async function readTurn(context: IWebhookFunctions, envelope: EventEnvelo
 	if (!message || (!grouping && historyCount === 0)) return { run: true };
 	if (grouping) await sleep(grouping.quietMs);
 	try {
-		const client = await triggerClient(context, { timeoutMs: READ_TIMEOUT_MS, retry: { maxAttempts: 3 } });
+		const client = await createNodeClient(context, { timeoutMs: READ_TIMEOUT_MS, retry: { maxAttempts: 3 } });
 		const read = await readConversation(client, message.conversation_id ?? '', historyCount);
 		// The delivered message counts even if the read does not show it yet.
 		if (own) read.timeline = mergeTimelines(read.timeline, [own]);

@@ -18,6 +18,7 @@ import type { MeasuredRow } from './table';
 const RECIPIENTS = 100_000;
 const PER_CALL = 500;
 const SPEED = 1;
+const TARGET = 1.05;
 
 function recipients(count: number, first = 0): INodeExecutionData[] {
 	return Array.from({ length: count }, (_, offset) => first + offset).map((index) => ({
@@ -30,8 +31,13 @@ function recipients(count: number, first = 0): INodeExecutionData[] {
 	}));
 }
 
+/**
+ * The campaign is set up with another key of the same account: the node's key then has no write in
+ * its window but the node's own, as when the node is the key's only user. (Set up with the node's
+ * key, that one write made the node's 120th call in the first minute a 429.)
+ */
 async function createCampaign(sandbox: SandboxProcess): Promise<string> {
-	const transport = createUndiciTransport({ baseUrl: sandbox.url, apiKey: sandbox.keys.owner });
+	const transport = createUndiciTransport({ baseUrl: sandbox.url, apiKey: sandbox.keys.member });
 	try {
 		const client = new MessagingClient({ transport, sleep: async () => {} });
 		const { data } = await client.callTool<{ campaign_id: string }>('create_campaign', {
@@ -77,18 +83,20 @@ export async function campaignUploadRow(sandbox: SandboxProcess): Promise<Measur
 	const optimum = Math.ceil(RECIPIENTS / PER_CALL);
 	const minimumMs = writeLimitMinimumMs(uploads.length, SPEED);
 	const growth = peak - memory.baseline;
+	const itemsSize = JSON.stringify(items).length;
 	// Calls go out only after every item is read and checked, so the wall time splits cleanly.
 	const callsMs = spanMs(uploads) / SPEED;
+	const rejected = uploads.filter((call) => call.status === 429).length;
 	return {
 		id: '3',
 		title: `Campaign upload: ${RECIPIENTS.toLocaleString('en-US')} recipients from items through the node's batch mode`,
-		figure: `${uploads.length} calls; wall ${ratio(result.wallMs / minimumMs)} (${duration(result.wallMs)}); peak RSS +${megabytes(growth)}`,
-		anchor: `optimum ${optimum} calls; limit-bound minimum ${duration(minimumMs)}; RSS before ${megabytes(memory.baseline)}`,
-		target: `${optimum} calls; memory stated`,
-		met: uploads.length === optimum,
+		figure: `${uploads.length} calls, ${rejected} × 429; wall ${ratio(result.wallMs / minimumMs)} (${duration(result.wallMs)}); peak RSS +${megabytes(growth)} (${ratio(growth / itemsSize, 1)} the items)`,
+		anchor: `optimum ${optimum} calls; limit-bound minimum ${duration(minimumMs)}; items ${megabytes(itemsSize)} as JSON; RSS before ${megabytes(memory.baseline)}`,
+		target: `${optimum} calls, 0 × 429, <= ${TARGET.toFixed(2)}x; peak RSS < 2x the items`,
+		met: uploads.length === optimum && rejected === 0 && result.wallMs / minimumMs <= TARGET && growth < 2 * itemsSize,
 		notes: [
-			`Real sandbox clock (the limit forces one wait of a minute between the first 120 calls and the rest). The ${RECIPIENTS.toLocaleString('en-US')} input items (${megabytes(JSON.stringify(items).length)} as JSON) exist before the baseline, as the previous node's output would; the growth is what the run adds: item reading and checks, request bodies, the node's output and n8n's run data.`,
-			`Split: ${duration(result.wallMs - callsMs)} reading and checking the items and planning the batches before the first call, then ${duration(callsMs)} from the first call to the last (the limit allows ${duration(minimumMs)}). ${uploads.filter((call) => call.status !== 200).length} calls failed, ${uploads.filter((call) => call.status === 429).length} met a 429.`,
+			`Real sandbox clock (the limit forces one wait of a minute between the first 120 calls and the rest). The ${RECIPIENTS.toLocaleString('en-US')} input items (${megabytes(itemsSize)} as JSON) exist before the baseline, as the previous node's output would; the growth is what the run adds: item reading and checks, request bodies, the node's output and n8n's run data.`,
+			`Split: ${duration(result.wallMs - callsMs)} reading and checking the items and planning the batches before the first call, then ${duration(callsMs)} from the first call to the last (the limit allows ${duration(minimumMs)}). ${uploads.filter((call) => call.status !== 200).length} calls failed, ${rejected} met a 429. The campaign is created with another key of the account, so the node's key carries the node's calls alone.`,
 		],
 	};
 }

@@ -48,4 +48,13 @@ describe('createUndiciTransport', () => {
 		await expect(transport({ method: 'GET', path: '/api/v1/me', timeoutMs: 2_000 })).rejects.toBeInstanceOf(ConnectionError);
 		await transport.close();
 	});
+
+	it('gives up on a slow-drip answer at the time-out, though bytes keep arriving', async () => {
+		// 40 bytes at one per 50 ms take 2 s; each byte comes well inside the 300 ms time-out.
+		const server = await startScriptedServer([{ drip: { everyMs: 50, body: { ok: true, padding: 'x'.repeat(20) } } }]);
+		const transport = createUndiciTransport({ baseUrl: server.url, apiKey: 'k' });
+		await expect(transport({ method: 'POST', path: '/api/v1/tools/x', body: {}, timeoutMs: 300 })).rejects.toBeInstanceOf(TimeoutError);
+		await transport.close();
+		await server.stop();
+	});
 });

@@ -1,7 +1,9 @@
 import { Agent, request } from 'undici';
 
-import { redactValue } from '../../nodes/shared/client/errors';
+import { timeoutError } from '../../nodes/shared/client/errors';
+import { mayHoldSecret, redactHeaders, redactValue } from '../../nodes/shared/client/redaction';
 import type { Transport, TransportResponse } from '../../nodes/shared/client/transport';
+import { DeadlineClock } from '../../nodes/shared/transport/deadline';
 import { mapRequestFailure, trimBaseUrl } from '../../nodes/shared/transport/httpRequestTransport';
 
 export interface UndiciTransportOptions {
@@ -18,6 +20,15 @@ export interface UndiciTransport extends Transport {
 	close(): Promise<void>;
 }
 
+/**
+ * The nodes' deadline clock (one deadline per exchange, body included), on timers that do not
+ * keep a test or bench process alive once its work is done.
+ */
+const deadlines = new DeadlineClock({
+	now: () => performance.now(),
+	sleep: async (ms) => await new Promise((resolve) => setTimeout(resolve, ms).unref()),
+});
+
 function parseBody(text: string): unknown {
 	if (text.length === 0) return undefined;
 	try {
@@ -25,6 +36,25 @@ function parseBody(text: string): unknown {
 	} catch {
 		return text;
 	}
+}
+
+function flatHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
+	const headers: Record<string, string | undefined> = {};
+	for (const name in raw) {
+		const value = raw[name];
+		headers[name] = Array.isArray(value) ? value.join(', ') : value;
+	}
+	return headers;
+}
+
+/** What came back, secrets removed; answers whose raw text provably holds none are not rebuilt. */
+function redacted(status: number, headers: Record<string, string | undefined>, text: string, secrets: string[]): TransportResponse {
+	const body = parseBody(text);
+	return {
+		status,
+		headers: redactHeaders(headers, secrets),
+		body: mayHoldSecret(text, secrets) ? redactValue(body, secrets) : body,
+	};
 }
 
 /** The client's transport for tests, the sandbox and benchmarks: undici over a keep-alive pool. */
@@ -44,26 +74,16 @@ export function createUndiciTransport(options: UndiciTransportOptions): UndiciTr
 			body = JSON.stringify(req.body);
 			headers['content-type'] = 'application/json';
 		}
+		const deadline = deadlines.start(req.timeoutMs);
 		try {
-			const response = await request(`${baseUrl}${req.path}`, {
-				method: req.method,
-				headers,
-				body,
-				dispatcher: agent,
-				signal: AbortSignal.timeout(req.timeoutMs),
-			});
+			const response = await request(`${baseUrl}${req.path}`, { method: req.method, headers, body, dispatcher: agent, signal: deadline.signal });
 			const text = await response.body.text();
-			const responseHeaders: Record<string, string | undefined> = {};
-			for (const [name, value] of Object.entries(response.headers)) {
-				responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
-			}
-			return {
-				status: response.statusCode,
-				headers: redactValue(responseHeaders, secrets),
-				body: redactValue(parseBody(text), secrets),
-			};
+			return redacted(response.statusCode, flatHeaders(response.headers), text, secrets);
 		} catch (error) {
+			if (deadline.signal.aborted) throw timeoutError(req.timeoutMs, baseUrl);
 			throw mapRequestFailure(error, req.timeoutMs, baseUrl) ?? error;
+		} finally {
+			deadline.done();
 		}
 	};
 	let closed = false;

@@ -3,8 +3,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { MessagingClient } from '../../shared/client/client';
 import { DEFAULT_BUDGETS, type PacerBudgets } from '../../shared/client/pacer';
 import type { ToolListing } from '../../shared/client/toolListing';
-import { createClient } from '../transport';
-import { findLiveTool } from '../transport/liveTools';
+import { createNodeClient } from '../../shared/transport/nodeClient';
+import { findLiveTool } from '../toolList/liveTools';
 import { DailyLimitGate } from './tool/dailyLimit';
 import { IdempotencyKeys } from './tool/idempotencyKeys';
 
@@ -40,7 +40,7 @@ export function runsAsAgentTool(context: IExecuteFunctions): boolean {
 export async function createRunContext(this: IExecuteFunctions): Promise<RunContext> {
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const timeoutMs = ((options.timeoutSeconds as number | undefined) ?? 30) * 1000;
-	const client = await createClient(this, {
+	const client = await createNodeClient(this, {
 		budgets: budgets(options.rateLimitBudget as BudgetOption | undefined),
 		timeoutMs,
 		retry: { maxRetryAfterMs: ((options.rateLimitWaitSeconds as number | undefined) ?? 60) * 1000 },

@@ -2,8 +2,8 @@ import { NodeOperationError, type ILoadOptionsFunctions, type INodePropertyOptio
 
 import { findTool } from '../../shared/catalogue';
 import { humanize } from '../helpers/naming';
-import { createClient, EDITOR_LOOKUP } from '../transport';
-import { liveTools } from '../transport/liveTools';
+import { createNodeClient, EDITOR_LOOKUP } from '../../shared/transport/nodeClient';
+import { liveTools } from '../toolList/liveTools';
 
 /**
  * Other › Call Another Tool: the tools GET /api/v1/tools lists for this key that have no
@@ -12,7 +12,7 @@ import { liveTools } from '../transport/liveTools';
 export async function getOtherTools(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	let tools;
 	try {
-		tools = await liveTools(this, await createClient(this, EDITOR_LOOKUP));
+		tools = await liveTools(this, await createNodeClient(this, EDITOR_LOOKUP));
 	} catch (error) {
 		const reason = error instanceof Error ? error.message : String(error);
 		throw new NodeOperationError(this.getNode(), `Could not load the tools of this API key: ${reason}`, {

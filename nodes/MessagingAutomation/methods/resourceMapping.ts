@@ -16,8 +16,8 @@ import {
 	type SchemaField,
 } from '../helpers/jsonSchema';
 import { humanize } from '../helpers/naming';
-import { createClient, EDITOR_LOOKUP } from '../transport';
-import { findLiveTool } from '../transport/liveTools';
+import { createNodeClient, EDITOR_LOOKUP } from '../../shared/transport/nodeClient';
+import { findLiveTool } from '../toolList/liveTools';
 
 const FIELD_TYPES: Record<FieldKind, FieldType> = {
 	string: 'string',
@@ -53,7 +53,7 @@ function mapperField(field: SchemaField): ResourceMapperField {
 async function inputSchemaOf(context: ILoadOptionsFunctions, name: string): Promise<JsonSchema | undefined> {
 	let live: JsonSchema | undefined;
 	try {
-		live = (await findLiveTool(context, await createClient(context, EDITOR_LOOKUP), name))?.inputSchema;
+		live = (await findLiveTool(context, await createNodeClient(context, EDITOR_LOOKUP), name))?.inputSchema;
 	} catch {
 		live = undefined;
 	}

@@ -5,11 +5,11 @@ import {
 	MessagingApiError,
 	OutcomeUnknownError,
 	ProtocolError,
-	redactSecrets,
 	TimeoutError,
 	ToolError,
 	UncertainOutcomeError,
 } from './errors';
+import { redactSecrets } from './redaction';
 import type { TransportResponse } from './transport';
 
 /*

@@ -1,12 +1,13 @@
 import { finalWriteError, mayHaveActed, readResponse } from './answer';
 import { withDefaults } from './defaults';
-import { MessagingApiError, redactSecrets } from './errors';
+import { MessagingApiError } from './errors';
 import type { PaceBucket, ReleasePace } from './pacer';
+import { redactSecrets } from './redaction';
 import { DEFAULT_RETRY_OPTIONS, retryDecision, type RetryOptions } from './retry';
 import { type CallToolOptions, planToolCall } from './toolCall';
 import { parseToolListing, type ToolListing } from './toolListing';
 import type { ApiResult, RequestSpec } from './request';
-import type { Transport, TransportRequest } from './transport';
+import type { Transport, TransportRequest, TransportResponse } from './transport';
 import { WebhookEndpoints } from './webhookEndpoints';
 
 export type { ApiResult, RequestSpec } from './request';
@@ -53,6 +54,10 @@ export interface MessagingClientOptions {
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+function attemptInfo(spec: RequestSpec, attempt: number): AttemptInfo {
+	return { attempt, method: spec.method, path: spec.path, idempotencyKey: spec.idempotencyKey };
+}
 
 export class MessagingClient {
 	readonly webhooks: WebhookEndpoints;
@@ -111,19 +116,21 @@ export class MessagingClient {
 		const isWrite = spec.pace.includes('write');
 		let firstUncertain: MessagingApiError | undefined;
 		for (let attempt = 1; ; attempt++) {
-			const info: AttemptInfo = { attempt, method: spec.method, path: spec.path, idempotencyKey: spec.idempotencyKey };
 			const release = pacer ? await pacer.acquire(spec.pace) : undefined;
-			await onAttempt?.(info);
-			const outcome = await transport(request).then(
-				(response) => ({ response }),
-				(failure: unknown) => ({ failure }),
-			);
+			if (onAttempt) await onAttempt(attemptInfo(spec, attempt));
+			let response: TransportResponse | undefined;
+			let failure: unknown;
+			try {
+				response = await transport(request);
+			} catch (thrown) {
+				failure = thrown;
+			}
 			release?.();
 			let error: MessagingApiError;
-			if ('response' in outcome) {
-				const answer = readResponse(outcome.response, context, spec.method === 'GET');
+			if (response) {
+				const answer = readResponse(response, context, spec.method === 'GET');
 				if (answer.ok) {
-					const { headers, status } = outcome.response;
+					const { headers, status } = response;
 					return {
 						data: answer.data as T,
 						requestId: headers['x-request-id'],
@@ -136,8 +143,8 @@ export class MessagingClient {
 				error = answer.error;
 			} else {
 				// Anything but the transport's own errors (a cancelled execution, missing credentials) is not ours to retry.
-				if (!(outcome.failure instanceof MessagingApiError)) throw outcome.failure;
-				error = outcome.failure;
+				if (!(failure instanceof MessagingApiError)) throw failure;
+				error = failure;
 				error.message = redactSecrets(error.message, this.options.secrets);
 				error.idempotencyKey ??= spec.idempotencyKey;
 			}
@@ -148,7 +155,7 @@ export class MessagingClient {
 				final.attempts = attempt;
 				throw final;
 			}
-			await onRetry?.({ ...info, error, delayMs: decision.delayMs });
+			await onRetry?.({ ...attemptInfo(spec, attempt), error, delayMs: decision.delayMs });
 			await sleep(decision.delayMs);
 		}
 	}

@@ -1,3 +1,4 @@
+import { redactSecrets, redactValue } from './redaction';
 import type { TransportResponse } from './transport';
 
 /** Everything the API's error object may carry, plus what the client knows about the call. */
@@ -133,40 +134,6 @@ const CLASS_BY_CODE: Record<string, ErrorClass> = {
 	tool_error: ToolError,
 	outcome_unknown: OutcomeUnknownError,
 };
-
-const REDACTED = '[redacted]';
-
-/** A secret as it appears in text, and as it appears inside JSON when it holds `"`, `\\` or control characters. */
-function writtenForms(secret: string): string[] {
-	const escaped = JSON.stringify(secret).slice(1, -1);
-	// The escaped form first: it can contain the plain one (`a\\b` holds `a\b`), never the reverse.
-	return escaped === secret ? [secret] : [escaped, secret];
-}
-
-/** Replaces every occurrence of each secret (the API key), plain or JSON-escaped, in a text. */
-export function redactSecrets(text: string, secrets: readonly string[] = []): string {
-	let result = text;
-	for (const secret of secrets) {
-		if (secret.length === 0) continue;
-		for (const form of writtenForms(secret)) result = result.split(form).join(REDACTED);
-	}
-	return result;
-}
-
-/** The same for any JSON value: only rebuilt when a secret actually occurs in it. */
-export function redactValue<T>(value: T, secrets: readonly string[] = []): T {
-	if (value === undefined || secrets.every((secret) => secret.length === 0)) return value;
-	const text = JSON.stringify(value);
-	if (text === undefined) return value;
-	const redacted = redactSecrets(text, secrets);
-	if (redacted === text) return value;
-	try {
-		return JSON.parse(redacted) as T;
-	} catch {
-		// A secret that cut through JSON syntax: nothing of the value is safe to keep.
-		return REDACTED as T;
-	}
-}
 
 export interface ErrorContext {
 	/** Tool called, for messages. */

@@ -2,6 +2,7 @@ export * from './client';
 export * from './errors';
 export * from './idempotency';
 export * from './pacer';
+export * from './redaction';
 export * from './retry';
 export type { CallToolOptions } from './toolCall';
 export * from './toolListing';

@@ -1,5 +1,7 @@
 import type { IAllExecuteFunctions } from 'n8n-workflow';
 
+import { shortHash } from '../client/idempotency';
+
 export const CREDENTIAL_TYPE = 'messagingAutomationApi';
 
 /** The credential as every request path needs it: where to send, and what must never be shown. */
@@ -73,4 +75,10 @@ export async function readServiceCredential(context: IAllExecuteFunctions, itemI
 		origin: parse(baseUrl)?.origin,
 		secrets: [...(apiKey ? [apiKey] : []), ...baseUrlSecrets(baseUrl)],
 	};
+}
+
+/** Names the service and key a cached answer belongs to, without keeping the key or the base URL's secrets. */
+export async function credentialFingerprint(context: IAllExecuteFunctions): Promise<string> {
+	const { baseUrl, displayUrl: shown, secrets } = await readServiceCredential(context);
+	return `${shown}#${shortHash([baseUrl, ...secrets].join('\n'), 16)}`;
 }

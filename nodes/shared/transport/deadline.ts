@@ -1,27 +1,74 @@
 import { sleep } from 'n8n-workflow';
 
-/**
- * A signal that aborts `ms` after now: one deadline for a whole exchange, body included (n8n's
- * `timeout` only limits the wait between bytes). n8n-workflow's sleep is the only timer a node
- * may use; once the exchange is over, the late abort changes nothing.
+/*
+ * One deadline for a whole exchange, body included: n8n's `timeout` and undici's own time-outs
+ * only limit the wait between bytes (and undici's did not fire reliably below a second under
+ * load), so a server that trickles its answer would otherwise hold a call for ever.
+ *
+ * A timer and an AbortSignal of its own cost a call more than the rest of the client together,
+ * so exchanges whose deadlines fall in the same slot (a thousandth of the time-out, at least a
+ * millisecond) share one signal and one timer, aborted at the slot's end: never before an
+ * exchange's deadline, at most a slot after it. A signal carries a few exchanges at a time, so
+ * it never collects more abort listeners than Node allows one target without a warning.
  */
-export function deadlineSignal(ms: number): AbortSignal {
-	const deadline = new AbortController();
-	void sleep(ms).then(() => deadline.abort());
-	return deadline.signal;
+
+export interface Deadline {
+	/** Aborts at the deadline. */
+	signal: AbortSignal;
+	/** The exchange is over: its share of the signal may go to another one. */
+	done(): void;
 }
 
-/**
- * `work`'s outcome, or a rejection once `deadline` aborts, whichever comes first. Inside an
- * execution, n8n's request helper with authentication replaces the abortSignal it is given by the
- * execution's cancel signal, so the deadline cannot stop the exchange itself: the call gives up on
- * it instead, and the abandoned exchange ends when the server ends it.
- */
-export async function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> {
-	return await new Promise<T>((resolve, reject) => {
-		const giveUp = () => reject(new Error('The deadline passed before the exchange was over'));
-		if (deadline.aborted) return giveUp();
-		deadline.addEventListener('abort', giveUp, { once: true });
-		void work.then(resolve, reject).finally(() => deadline.removeEventListener('abort', giveUp));
-	});
+export interface DeadlineClockOptions {
+	/** Monotonic milliseconds. */
+	now: () => number;
+	/** n8n-workflow's `sleep`: the only timer a node may use; a late abort after the exchange changes nothing. */
+	sleep: (ms: number) => Promise<void>;
 }
+
+/** Exchanges in flight on one signal at most; HTTP clients add one or two abort listeners each. */
+const SHARED_BY = 4;
+
+interface Slot {
+	controller: AbortController;
+	inFlight: number;
+}
+
+export class DeadlineClock {
+	private readonly slots = new Map<number, Slot>();
+
+	constructor(private readonly options: DeadlineClockOptions) {}
+
+	/** A deadline `ms` from now. */
+	start(ms: number): Deadline {
+		const now = this.options.now();
+		const width = Math.max(1, ms / 1000);
+		const end = Math.ceil((now + ms) / width) * width;
+		let slot = this.slots.get(end);
+		if (!slot || slot.inFlight >= SHARED_BY) slot = this.open(end, end - now);
+		slot.inFlight++;
+		const taken = slot;
+		let finished = false;
+		return {
+			signal: taken.controller.signal,
+			done: () => {
+				if (finished) return;
+				finished = true;
+				taken.inFlight--;
+			},
+		};
+	}
+
+	private open(end: number, inMs: number): Slot {
+		const slot: Slot = { controller: new AbortController(), inFlight: 0 };
+		this.slots.set(end, slot);
+		void this.options.sleep(inMs).then(() => {
+			if (this.slots.get(end) === slot) this.slots.delete(end);
+			slot.controller.abort();
+		});
+		return slot;
+	}
+}
+
+/** The clock every transport and download in this process shares. */
+export const deadlines = new DeadlineClock({ now: () => performance.now(), sleep });

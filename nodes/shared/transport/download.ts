@@ -1,8 +1,9 @@
 import type { IAllExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { redactSecrets } from '../client/errors';
-import { CREDENTIAL_TYPE, displayUrl, type ServiceCredential } from './credential';
-import { beforeDeadline, deadlineSignal } from './deadline';
+import { redactSecrets } from '../client/redaction';
+import { exchangeDeadline, requestWithCredential } from './authenticatedRequest';
+import { displayUrl, type ServiceCredential } from './credential';
+import { deadlines } from './deadline';
 import { checkLink } from './linkPolicy';
 
 /*
@@ -89,7 +90,7 @@ async function fetchHop(context: IAllExecuteFunctions, url: string, withKey: boo
 		abortSignal: signal,
 	};
 	return withKey
-		? ((await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, request)) as StreamResponse)
+		? await requestWithCredential<StreamResponse>(context, request, signal)
 		: ((await context.helpers.httpRequest(request)) as StreamResponse);
 }
 
@@ -122,13 +123,15 @@ async function follow(context: IAllExecuteFunctions, link: string, options: Down
 
 /** The file behind `link`, or a DownloadError saying why not. */
 export async function downloadLink(context: IAllExecuteFunctions, link: string, options: DownloadOptions): Promise<DownloadedBody> {
-	const deadline = deadlineSignal(options.timeoutMs);
-	const outcome = await beforeDeadline(follow(context, link, options, deadline), deadline).then(
+	const timer = deadlines.start(options.timeoutMs);
+	const exchange = exchangeDeadline(context, timer);
+	const outcome = await follow(context, link, options, exchange.signal).then(
 		(file) => ({ file }),
 		(failure: unknown) => ({ failure }),
 	);
+	exchange.done();
 	if ('file' in outcome) return outcome.file;
-	throw asDownloadError(outcome.failure, link, options, deadline.aborted);
+	throw asDownloadError(outcome.failure, link, options, timer.signal.aborted);
 }
 
 function asDownloadError(failure: unknown, link: string, options: DownloadOptions, pastDeadline: boolean): DownloadError {

@@ -1,16 +1,11 @@
 import type { IAllExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import {
-	type ConnectionError,
-	connectionError,
-	redactSecrets,
-	redactValue,
-	type TimeoutError,
-	timeoutError,
-} from '../client/errors';
+import { type ConnectionError, connectionError, type TimeoutError, timeoutError } from '../client/errors';
+import { redactHeaders, redactSecrets, redactValue } from '../client/redaction';
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport';
-import { CREDENTIAL_TYPE, readServiceCredential } from './credential';
-import { beforeDeadline, deadlineSignal } from './deadline';
+import { exchangeDeadline, requestWithCredential } from './authenticatedRequest';
+import { readServiceCredential, type ServiceCredential } from './credential';
+import { deadlines } from './deadline';
 
 export { CREDENTIAL_TYPE, trimBaseUrl } from './credential';
 
@@ -125,15 +120,11 @@ interface FullResponse {
  * the body to wherever `Location` points, and the client treats a 3xx as a broken answer. The
  * API key and the base URL's own secrets are removed from anything that comes back.
  */
-export async function createHttpRequestTransport(
-	context: IAllExecuteFunctions,
-	itemIndex?: number,
-): Promise<Transport> {
-	const { baseUrl: baseURL, displayUrl, secrets } = await readServiceCredential(context, itemIndex);
-
+export function httpRequestTransport(context: IAllExecuteFunctions, credential: ServiceCredential): Transport {
+	const { baseUrl: baseURL, displayUrl, secrets } = credential;
 	return async (request: TransportRequest): Promise<TransportResponse> => {
-		// Without it, a server that trickles its answer would hold the call for ever.
-		const deadline = deadlineSignal(request.timeoutMs);
+		const timer = deadlines.start(request.timeoutMs);
+		const exchange = exchangeDeadline(context, timer);
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			baseURL,
@@ -145,20 +136,20 @@ export async function createHttpRequestTransport(
 			disableFollowRedirect: true,
 			sendCredentialsOnCrossOriginRedirect: false,
 			timeout: request.timeoutMs,
-			abortSignal: deadline,
 		};
 		if (request.body !== undefined) {
 			// As text: n8n's helper drops an empty object, and no-input tools must still get `{}`.
 			options.body = JSON.stringify(request.body);
 			options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 		}
-		const outcome = await beforeDeadline(context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options), deadline)
-			.then(
-				(response: FullResponse) => ({ response }),
-				(failure: unknown) => ({ failure }),
-			);
+		const outcome = await requestWithCredential<FullResponse>(context, options, exchange.signal).then(
+			(response) => ({ response }),
+			(failure: unknown) => ({ failure }),
+		);
+		exchange.done();
 		if ('failure' in outcome) {
-			const mapped = deadline.aborted
+			// The time-out's own signal: a cancelled execution is not a time-out, and is not retried.
+			const mapped = timer.signal.aborted
 				? timeoutError(request.timeoutMs, displayUrl)
 				: mapRequestFailure(outcome.failure, request.timeoutMs, displayUrl);
 			if (!mapped) throw redactFailure(outcome.failure, secrets);
@@ -168,10 +159,15 @@ export async function createHttpRequestTransport(
 		const { response } = outcome;
 		return {
 			status: response.statusCode,
-			headers: redactValue(normaliseHeaders(response.headers), secrets),
+			headers: redactHeaders(normaliseHeaders(response.headers), secrets),
 			body: redactValue(response.body === '' ? undefined : response.body, secrets),
 		};
 	};
+}
+
+/** The same, reading the credential itself. */
+export async function createHttpRequestTransport(context: IAllExecuteFunctions, itemIndex?: number): Promise<Transport> {
+	return httpRequestTransport(context, await readServiceCredential(context, itemIndex));
 }
 
 /** A failure passed on as it is (a cancelled run, missing credentials) loses any secret it quotes. */

@@ -45,13 +45,28 @@ const createCampaign: ToolHandler = (ctx) => {
 	return campaignView(record);
 };
 
+/**
+ * Each campaign's numbers, kept next to its recipient list so a call costs what it adds, not what
+ * the campaign already holds (a 100,000-recipient upload otherwise slows down call by call).
+ * Rebuilt whenever the list changed some other way.
+ */
+const knownNumbers = new WeakMap<object, Set<string>>();
+
+function numbersOf(recipients: readonly CampaignRecipient[]): Set<string> {
+	const cached = knownNumbers.get(recipients);
+	if (cached && cached.size === recipients.length) return cached;
+	const known = new Set(recipients.map((r) => r.phoneNumber));
+	knownNumbers.set(recipients, known);
+	return known;
+}
+
 /** Numbers are deduplicated within the batch and against every earlier batch. */
 const addCampaignRecipients: ToolHandler = (ctx) => {
 	const record = campaign(ctx);
 	if (record.state !== 'draft') {
 		throw toolError(`Recipients can be added only to a draft campaign; this one is ${record.state}.`);
 	}
-	const known = new Set(record.recipients.map((r) => r.phoneNumber));
+	const known = numbersOf(record.recipients);
 	const duplicates: string[] = [];
 	let added = 0;
 	for (const recipient of ctx.input.recipients as CampaignRecipient[]) {

@@ -1,7 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { getSendStatusTool } from '../../../shared/catalogue/tools/get_send_status';
-import { createClient, EDITOR_LOOKUP } from '../../transport';
+import { createNodeClient, EDITOR_LOOKUP } from '../../../shared/transport/nodeClient';
 import { formFields } from './formFields';
 import { formAnswers, formPage, recordedPage, type FormField } from './pages';
 import { isPreviewRequest } from './previewBots';
@@ -17,7 +17,7 @@ import type { ResponseType } from './question';
 async function questionMessageId(context: IWebhookFunctions, idempotencyKey: string | undefined): Promise<string | undefined> {
 	if (!idempotencyKey) return undefined;
 	try {
-		const client = await createClient(context, { ...EDITOR_LOOKUP, timeoutMs: 5_000 });
+		const client = await createNodeClient(context, { ...EDITOR_LOOKUP, timeoutMs: 5_000 });
 		const { data } = await client.callTool<IDataObject>(getSendStatusTool.name, { idempotencyKey });
 		return typeof data.message_id === 'string' ? data.message_id : undefined;
 	} catch {

@@ -9,6 +9,7 @@ import { failedItem, pairedWith } from '../itemLoop';
 import type { RunContext } from '../runContext';
 import { guardedCall } from './guardedCall';
 import { batchParameterName } from './fields/curatedFields';
+import { ItemParameters } from './itemParameters';
 import { readFields } from './toolInput';
 import { assertValidInput, inputIssues, invalidInput, type ToolSchema } from './toolSchema';
 
@@ -52,12 +53,12 @@ function elementParts(tool: ToolSchema, spec: BatchSpec): ElementPart[] {
 	}));
 }
 
-function readElement(context: IExecuteFunctions, itemIndex: number, tool: ToolSchema, parts: readonly ElementPart[]): unknown {
+function readElement(parameters: ItemParameters, itemIndex: number, tool: ToolSchema, parts: readonly ElementPart[]): unknown {
 	const issues: ValidationIssue[] = [];
 	const fields: Record<string, unknown> = {};
 	let element: unknown = fields;
 	for (const part of parts) {
-		const coerced = coerceToSchema(context.getNodeParameter(part.parameter, itemIndex, undefined), part.schema);
+		const coerced = coerceToSchema(parameters.get(part.parameter, itemIndex, undefined), part.schema);
 		if ('issue' in coerced) issues.push({ path: part.path, message: coerced.issue });
 		const value = 'value' in coerced ? coerced.value : undefined;
 		if (part.property === undefined) element = value;
@@ -67,10 +68,24 @@ function readElement(context: IExecuteFunctions, itemIndex: number, tool: ToolSc
 	return element;
 }
 
+/** What every item reads: its parameters, and the shared fields once they prove the same for every item. */
+interface ItemReading {
+	parameters: ItemParameters;
+	parts: readonly ElementPart[];
+	sharedByAll?: Record<string, unknown>;
+}
+
+function readShared(reading: ItemReading, itemIndex: number, tool: ToolSchema, spec: BatchSpec): Record<string, unknown> {
+	if (reading.sharedByAll) return reading.sharedByAll;
+	const { value, same } = reading.parameters.sameForEveryItem(() => readFields(reading.parameters.view(), itemIndex, tool, [spec.field]));
+	if (same) reading.sharedByAll = value;
+	return value;
+}
+
 /** Checks one item's element as if sent alone, naming it by item: `recipients[3].phoneNumber`. */
-function readEntry(context: IExecuteFunctions, itemIndex: number, tool: ToolSchema, spec: BatchSpec, parts: readonly ElementPart[]): Entry {
-	const shared = readFields(context, itemIndex, tool, [spec.field]);
-	const element = readElement(context, itemIndex, tool, parts);
+function readEntry(reading: ItemReading, itemIndex: number, tool: ToolSchema, spec: BatchSpec): Entry {
+	const shared = readShared(reading, itemIndex, tool, spec);
+	const element = readElement(reading.parameters, itemIndex, tool, reading.parts);
 	const own = `${spec.field}[0]`;
 	const issues = inputIssues(tool, { ...shared, [spec.field]: [element] }, 'batch-validation').map((issue) => ({
 		...issue,
@@ -118,33 +133,65 @@ export function planBatches(entries: Entry[], spec: BatchSpec): Batch[] {
 	return batches;
 }
 
+/**
+ * Batches in flight at once. The pacer keeps them within the key's limit either way; a few in
+ * parallel keep the first window's burst, and so the calls after its boundary, short.
+ */
+const IN_FLIGHT = 4;
+
+async function sendBatch(context: IExecuteFunctions, run: RunContext, tool: ToolSchema, batch: Batch, index: number): Promise<INodeExecutionData> {
+	const spec = tool.definition?.batch as BatchSpec;
+	const first = batch.itemIndexes[0];
+	const batchInfo = { index, size: batch.elements.length, items: batch.itemIndexes.length, duplicates_removed: batch.duplicates };
+	try {
+		const idempotencyKey = run.keys.choose(context, first, index);
+		// Every element was checked with its item; what is left to check is the batch's own key.
+		assertValidInput(tool, { ...batch.shared, [spec.field]: batch.elements.slice(0, 1) }, idempotencyKey);
+		const input = { ...batch.shared, [spec.field]: batch.elements };
+		const { data } = await guardedCall(run, { tool, input, idempotencyKey });
+		return { json: { ...data, batch: batchInfo }, pairedItem: pairedWith(batch.itemIndexes) };
+	} catch (error) {
+		return failedItem(context, error, first, { pairedItem: pairedWith(batch.itemIndexes), extra: { batch: batchInfo } });
+	}
+}
+
+/**
+ * Sends every batch, up to IN_FLIGHT at a time, and answers in batch order. Once one fails the
+ * run, no further batch starts (those already in flight finish) and the earliest failure is thrown.
+ */
+export async function sendInOrder<T>(batches: readonly Batch[], send: (batch: Batch, index: number) => Promise<T>): Promise<T[]> {
+	const results: T[] = [];
+	const failures: Array<{ index: number; error: unknown }> = [];
+	let next = 0;
+	const worker = async () => {
+		while (failures.length === 0 && next < batches.length) {
+			const index = next++;
+			try {
+				results[index] = await send(batches[index], index);
+			} catch (error) {
+				failures.push({ index, error });
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, batches.length) }, worker));
+	if (failures.length > 0) throw failures.reduce((earliest, failure) => (failure.index < earliest.index ? failure : earliest)).error;
+	return results;
+}
+
 export async function executeBatches(context: IExecuteFunctions, run: RunContext, tool: ToolSchema): Promise<INodeExecutionData[]> {
 	const spec = tool.definition?.batch as BatchSpec;
 	const output: INodeExecutionData[] = [];
 	const entries: Entry[] = [];
-	const parts = elementParts(tool, spec);
+	const reading: ItemReading = { parameters: new ItemParameters(context), parts: elementParts(tool, spec) };
 	const itemCount = context.getInputData().length;
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
-			entries.push(readEntry(context, itemIndex, tool, spec, parts));
+			entries.push(readEntry(reading, itemIndex, tool, spec));
 		} catch (error) {
 			output.push(failedItem(context, error, itemIndex));
 		}
 	}
 	const batches = planBatches(entries, spec);
-	for (const [index, batch] of batches.entries()) {
-		const first = batch.itemIndexes[0];
-		const batchInfo = { index, size: batch.elements.length, items: batch.itemIndexes.length, duplicates_removed: batch.duplicates };
-		try {
-			const idempotencyKey = run.keys.choose(context, first, index);
-			// Every element was checked with its item; what is left to check is the batch's own key.
-			assertValidInput(tool, { ...batch.shared, [spec.field]: batch.elements.slice(0, 1) }, idempotencyKey);
-			const input = { ...batch.shared, [spec.field]: batch.elements };
-			const { data } = await guardedCall(run, { tool, input, idempotencyKey });
-			output.push({ json: { ...data, batch: batchInfo }, pairedItem: pairedWith(batch.itemIndexes) });
-		} catch (error) {
-			output.push(failedItem(context, error, first, { pairedItem: pairedWith(batch.itemIndexes), extra: { batch: batchInfo } }));
-		}
-	}
+	output.push(...(await sendInOrder(batches, async (batch, index) => await sendBatch(context, run, tool, batch, index))));
 	return output;
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { findTool } from '../../../shared/catalogue';
 import { InsufficientPermissionError, UnknownToolError } from '../../../shared/client/errors';
-import { isListed } from '../../transport/liveTools';
+import { isListed } from '../../toolList/liveTools';
 import type { RunContext } from '../runContext';
 
 /*

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 
 import { MessagingClient, type MessagingClientOptions } from '../../../../nodes/shared/client/client';
 import * as errors from '../../../../nodes/shared/client/errors';
@@ -222,6 +222,39 @@ describe('pacing against the sandbox limits', () => {
 		const elapsed = sandbox.clock.now() - START;
 		expect(elapsed).toBeGreaterThanOrEqual(120_000);
 		expect(elapsed).toBeLessThan(125_000);
+	});
+});
+
+describe('pacing at the window boundary', () => {
+	const campaign = (name: string) => ({ name, templateName: 'order_update', templateLanguage: 'en', maxMessages: 10 });
+
+	/** The most calls the sandbox accepted within any one of its sliding minutes. */
+	function busiestMinute(): number {
+		const times = sandbox.calls().filter((call) => call.status === 200).map((call) => Date.parse(call.at));
+		return Math.max(...times.map((end) => times.filter((time) => time > end - 60_000 && time <= end).length));
+	}
+
+	it('sends the 121st write exactly when the first leaves the service window, never earlier', async () => {
+		// No safety margin, and the sandbox clock stands still except when the pacer waits: every wait ends on the boundary itself.
+		sandbox.clock.setSpeed(0);
+		onTestFinished(() => sandbox.clock.setSpeed(1));
+		const exact = new Pacer({ now: () => sandbox.clock.now(), sleep: async (ms) => sandbox.clock.advance(ms), marginMs: 0 });
+		const { client } = clientFor(sandbox.apiKey, { pacer: exact, ...noRetry });
+		for (let i = 0; i < 250; i++) await client.callTool('create_campaign', campaign(`b${i}`));
+		const calls = sandbox.calls();
+		expect(calls.filter((call) => call.status !== 200)).toEqual([]);
+		expect(busiestMinute()).toBe(120);
+		expect(Date.parse(calls[120].at) - Date.parse(calls[0].at)).toBe(60_000);
+		expect(Date.parse(calls[240].at) - Date.parse(calls[120].at)).toBe(60_000);
+	});
+
+	it('meets a 429 only when a write it did not make shares the window (the bench set-up did, on the same key)', async () => {
+		const other = clientFor(sandbox.apiKey, noRetry).client;
+		await other.callTool('create_campaign', campaign('set-up'));
+		const { client } = clientFor(sandbox.apiKey, { pacer: pacer(), ...noRetry });
+		const results = [];
+		for (let i = 0; i < 120; i++) results.push(await client.callTool('create_campaign', campaign(`p${i}`)).then(() => 'ok', (error: errors.MessagingApiError) => error.code));
+		expect(results.indexOf('rate_limited')).toBe(119);
 	});
 });
 

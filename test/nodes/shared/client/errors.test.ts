@@ -4,7 +4,6 @@ import {
 	DailyLimitReachedError,
 	errorFromResponse,
 	formatDuration,
-	redactSecrets,
 	InsufficientPermissionError,
 	InvalidApiKeyError,
 	InvalidInputError,
@@ -16,6 +15,7 @@ import {
 	UnknownToolError,
 	WhatsappNotConnectedError,
 } from '../../../../nodes/shared/client/errors';
+import { redactSecrets } from '../../../../nodes/shared/client/redaction';
 import { type ScriptedServer, type ScriptStep, startScriptedServer } from '../../../support/scriptedServer';
 import { testClient, type TestClient } from '../../../support/testClient';
 

@@ -1,6 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { sendInOrder } from '../../../../../nodes/MessagingAutomation/actions/tool/batching';
 import { deriveIdempotencyKey } from '../../../../../nodes/shared/client/idempotency';
 import { DEMO } from '../../../../sandbox';
 import { fieldsParameters, useHarness } from '../../harness';
@@ -132,5 +133,36 @@ describe('batched numbers and participants', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.calls.map((call) => (call.input as { participants: unknown[] }).participants.length)).toEqual([50, 50, 20]);
 		expect(result.json).toHaveLength(3);
+	});
+});
+
+describe('sendInOrder', () => {
+	const batches = Array.from({ length: 10 }, (_, index) => ({ shared: {}, elements: [index], itemIndexes: [index], duplicates: 0 }));
+
+	it('answers in batch order whatever order the calls finish in, never more than four in flight', async () => {
+		let inFlight = 0;
+		let most = 0;
+		const answers = await sendInOrder(batches, async (_, index) => {
+			inFlight++;
+			most = Math.max(most, inFlight);
+			// Later batches finish first.
+			for (let tick = 0; tick < 10 - index; tick++) await Promise.resolve();
+			inFlight--;
+			return index;
+		});
+		expect(answers).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+		expect(most).toBe(4);
+	});
+
+	it('starts no batch after one fails the run, and throws the earliest failure', async () => {
+		const started: number[] = [];
+		const failure = await sendInOrder(batches, async (_, index) => {
+			started.push(index);
+			await Promise.resolve();
+			if (index === 2 || index === 3) throw new Error(`batch ${index} failed`);
+			return index;
+		}).catch((error: Error) => error.message);
+		expect(failure).toBe('batch 2 failed');
+		expect(started).toEqual([0, 1, 2, 3, 4, 5]);
 	});
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { liveTools, MAX_CACHED_KEYS } from '../../../../nodes/MessagingAutomation/transport/liveTools';
+import { liveTools, MAX_CACHED_KEYS } from '../../../../nodes/MessagingAutomation/toolList/liveTools';
 import { MessagingClient } from '../../../../nodes/shared/client/client';
 import { credentialProbe } from '../../../support/credentialProbe';
 

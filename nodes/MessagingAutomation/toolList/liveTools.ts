@@ -2,7 +2,7 @@ import type { IAllExecuteFunctions } from 'n8n-workflow';
 
 import type { MessagingClient } from '../../shared/client/client';
 import type { ToolListing } from '../../shared/client/toolListing';
-import { credentialFingerprint } from './index';
+import { credentialFingerprint } from '../../shared/transport/credential';
 
 /*
  * GET /api/v1/tools, kept for a minute per service and key so the editor stays fast. The cache
