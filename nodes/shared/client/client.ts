@@ -1,6 +1,6 @@
 import { finalWriteError, mayHaveActed, readResponse } from './answer';
 import { withDefaults } from './defaults';
-import { MessagingApiError } from './errors';
+import { MessagingApiError, type ErrorContext } from './errors';
 import type { PaceBucket, ReleasePace } from './pacer';
 import { redactSecrets } from './redaction';
 import { DEFAULT_RETRY_OPTIONS, retryDecision, type RetryOptions } from './retry';
@@ -74,7 +74,11 @@ export class MessagingClient {
 
 	/** The tools this key may use, whatever layout the service lists them in. */
 	async listTools(): Promise<ApiResult<ToolListing[]>> {
-		const result = await this.request<unknown>({ method: 'GET', path: '/api/v1/tools', pace: ['read'] });
+		const result = await this.request<unknown>({
+			method: 'GET',
+			path: '/api/v1/tools',
+			pace: ['read'],
+		});
 		return { ...result, data: parseToolListing(result.data) };
 	}
 
@@ -99,12 +103,11 @@ export class MessagingClient {
 	}
 
 	/**
-	 * The request loop: pace, send, let ./answer decide what came back, and retry if and only if
-	 * the retry policy says so, always with the same body and idempotency key. A write remembers
+	 * The request loop: send, let ./answer decide what came back, and retry if and only if the
+	 * retry policy says so, always with the same body and idempotency key. A write remembers
 	 * whether any attempt may have acted, so its final error says so whatever the last answer was.
 	 */
 	async request<T>(spec: RequestSpec): Promise<ApiResult<T>> {
-		const { transport, sleep, pacer, onAttempt, onRetry } = this.options;
 		const request: TransportRequest = {
 			method: spec.method,
 			path: spec.path,
@@ -112,51 +115,71 @@ export class MessagingClient {
 			body: spec.body,
 			timeoutMs: spec.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		};
-		const context = { tool: spec.tool, scope: spec.scope, idempotencyKey: spec.idempotencyKey, secrets: this.options.secrets };
+		const context: ErrorContext = {
+			tool: spec.tool,
+			scope: spec.scope,
+			idempotencyKey: spec.idempotencyKey,
+			secrets: this.options.secrets,
+		};
 		const isWrite = spec.pace.includes('write');
 		let firstUncertain: MessagingApiError | undefined;
 		for (let attempt = 1; ; attempt++) {
-			const release = pacer ? await pacer.acquire(spec.pace) : undefined;
-			if (onAttempt) await onAttempt(attemptInfo(spec, attempt));
-			let response: TransportResponse | undefined;
-			let failure: unknown;
-			try {
-				response = await transport(request);
-			} catch (thrown) {
-				failure = thrown;
-			}
-			release?.();
-			let error: MessagingApiError;
-			if (response) {
-				const answer = readResponse(response, context, spec.method === 'GET');
-				if (answer.ok) {
-					const { headers, status } = response;
-					return {
-						data: answer.data as T,
-						requestId: headers['x-request-id'],
-						status,
-						attempts: attempt,
-						replayed: headers['idempotent-replayed'] === 'true',
-						idempotencyKey: spec.idempotencyKey,
-					};
-				}
-				error = answer.error;
-			} else {
-				// Anything but the transport's own errors (a cancelled execution, missing credentials) is not ours to retry.
-				if (!(failure instanceof MessagingApiError)) throw failure;
-				error = failure;
-				error.message = redactSecrets(error.message, this.options.secrets);
-				error.idempotencyKey ??= spec.idempotencyKey;
-			}
+			const outcome = await this.attempt<T>(spec, request, context, attempt);
+			if (outcome.ok) return outcome.result;
+			const { error } = outcome;
 			if (isWrite && !firstUncertain && mayHaveActed(error)) firstUncertain = error;
-			const decision = retryDecision(error, attempt, this.retry, this.options.random ?? Math.random);
+			const random = this.options.random ?? Math.random;
+			const decision = retryDecision(error, attempt, this.retry, random);
 			if (!decision.retry) {
 				const final = isWrite ? finalWriteError(error, firstUncertain) : error;
 				final.attempts = attempt;
 				throw final;
 			}
-			await onRetry?.({ ...attemptInfo(spec, attempt), error, delayMs: decision.delayMs });
-			await sleep(decision.delayMs);
+			await this.options.onRetry?.({
+				...attemptInfo(spec, attempt),
+				error,
+				delayMs: decision.delayMs,
+			});
+			await this.options.sleep(decision.delayMs);
 		}
+	}
+
+	/** One attempt, paced: the result, or the typed error the loop decides on. */
+	private async attempt<T>(
+		spec: RequestSpec,
+		request: TransportRequest,
+		context: ErrorContext,
+		attempt: number,
+	): Promise<{ ok: true; result: ApiResult<T> } | { ok: false; error: MessagingApiError }> {
+		const { transport, pacer, onAttempt } = this.options;
+		const release = pacer ? await pacer.acquire(spec.pace) : undefined;
+		if (onAttempt) await onAttempt(attemptInfo(spec, attempt));
+		let response: TransportResponse | undefined;
+		let failure: unknown;
+		try {
+			response = await transport(request);
+		} catch (thrown) {
+			failure = thrown;
+		}
+		release?.();
+		if (!response) {
+			// Anything but the transport's own errors (a cancelled execution, missing credentials) is not ours to retry.
+			if (!(failure instanceof MessagingApiError)) throw failure;
+			failure.message = redactSecrets(failure.message, this.options.secrets);
+			failure.idempotencyKey ??= spec.idempotencyKey;
+			return { ok: false, error: failure };
+		}
+		const answer = readResponse(response, context, spec.method === 'GET');
+		if (!answer.ok) return { ok: false, error: answer.error };
+		const { headers, status } = response;
+		const result: ApiResult<T> = {
+			data: answer.data as T,
+			requestId: headers['x-request-id'],
+			status,
+			attempts: attempt,
+			replayed: headers['idempotent-replayed'] === 'true',
+			idempotencyKey: spec.idempotencyKey,
+		};
+		return { ok: true, result };
 	}
 }

@@ -21,7 +21,10 @@ import { humanize } from '../../../helpers/naming';
 type OptionLabels = Record<string, { name: string; description?: string }>;
 
 /** Options in Title Case ("SIGN_UP" reads "Sign Up"), sorted as n8n sorts its own. */
-export function enumOptions(values: readonly string[], labels: OptionLabels = {}): INodePropertyOptions[] {
+export function enumOptions(
+	values: readonly string[],
+	labels: OptionLabels = {},
+): INodePropertyOptions[] {
 	return values
 		.map((value) => {
 			const label = labels[value];
@@ -38,7 +41,8 @@ export function schemaOptions(schema: JsonSchema): INodePropertyOptions[] {
 }
 
 function range(min: number | undefined, max: number | undefined): string | undefined {
-	if (min !== undefined && max !== undefined && min > 0) return min === max ? `${min}` : `${min}-${max}`;
+	if (min !== undefined && max !== undefined && min > 0)
+		return min === max ? `${min}` : `${min}-${max}`;
 	if (max !== undefined) return `up to ${max}`;
 	return min !== undefined ? `at least ${min}` : undefined;
 }
@@ -63,7 +67,8 @@ export function ruleSummary(raw: JsonSchema): string | undefined {
 	return undefined;
 }
 
-const LIST_HINT = 'Separate values with new lines or commas, or give a JSON array (or an expression returning a list).';
+const LIST_HINT =
+	'Separate values with new lines or commas, or give a JSON array (or an expression returning a list).';
 
 export function describeField(schema: JsonSchema, kind: FieldKind = fieldKind(schema)): string {
 	const base = (unwrap(schema).description ?? '').trim();
@@ -97,61 +102,79 @@ export function fieldLabel(name: string, raw: JsonSchema | undefined): string {
 	return (raw && unwrap(raw).title) ?? humanize(name);
 }
 
+/** The parameter type, default and type options that fit a field of `kind`. */
+function kindFields(
+	schema: JsonSchema,
+	kind: FieldKind,
+	description: string,
+): Partial<INodeProperties> {
+	const example = exampleValue(schema);
+	switch (kind) {
+		case 'options':
+			return {
+				type: 'options',
+				options: schemaOptions(schema),
+				default:
+					typeof schema.default === 'string' ? schema.default : (stringEnum(schema)?.[0] ?? ''),
+			};
+		case 'optionsList':
+			return {
+				type: 'multiOptions',
+				options: schemaOptions(unwrap(schema.items ?? {})),
+				default: [],
+			};
+		case 'dateTime':
+			return { type: 'dateTime' };
+		case 'integer':
+		case 'number':
+			return {
+				type: 'number',
+				default: typeof schema.default === 'number' ? schema.default : (schema.minimum ?? 0),
+				typeOptions: {
+					...(schema.minimum !== undefined ? { minValue: schema.minimum } : {}),
+					...(schema.maximum !== undefined ? { maxValue: schema.maximum } : {}),
+					...(kind === 'integer' ? { numberPrecision: 0 } : {}),
+				},
+			};
+		case 'boolean':
+			return { type: 'boolean', default: schema.default === true };
+		case 'json':
+			// An example as the default would be sent as if it were real data; it goes in the description.
+			return {
+				type: 'json',
+				default: primaryType(schema) === 'array' ? '[]' : '{}',
+				description: `${description} Example: ${JSON.stringify(example)}`.trim(),
+			};
+		default:
+			return {
+				default: stringDefault(schema),
+				...((schema.maxLength ?? 0) > 300 ? { typeOptions: { rows: 4 } } : {}),
+				...(typeof example === 'string' && example !== ''
+					? { placeholder: `e.g. ${example.split('\n')[0]}` }
+					: {}),
+			};
+	}
+}
+
 /** The n8n parameter for schema property `name`. */
-export function fieldProperty(name: string, raw: JsonSchema, options: FieldPropertyOptions = {}): INodeProperties {
+export function fieldProperty(
+	name: string,
+	raw: JsonSchema,
+	options: FieldPropertyOptions = {},
+): INodeProperties {
 	const schema = unwrap(raw);
 	const kind = fieldKind(schema);
-	const example = exampleValue(schema);
+	const description = describeField(schema, kind);
 	const property: INodeProperties = {
 		displayName: options.displayName ?? fieldLabel(name, schema),
 		name: options.parameterName ?? name,
 		type: 'string',
 		default: '',
-		description: describeField(schema, kind),
+		description,
+		...kindFields(schema, kind, description),
 	};
 	if (options.required) property.required = true;
 	if (options.displayOptions) property.displayOptions = options.displayOptions;
-
-	switch (kind) {
-		case 'options': {
-			property.type = 'options';
-			property.options = schemaOptions(schema);
-			property.default = typeof schema.default === 'string' ? schema.default : (stringEnum(schema)?.[0] ?? '');
-			break;
-		}
-		case 'optionsList':
-			property.type = 'multiOptions';
-			property.options = schemaOptions(unwrap(schema.items ?? {}));
-			property.default = [];
-			break;
-		case 'dateTime':
-			property.type = 'dateTime';
-			break;
-		case 'integer':
-		case 'number':
-			property.type = 'number';
-			property.default = typeof schema.default === 'number' ? schema.default : (schema.minimum ?? 0);
-			property.typeOptions = {
-				...(schema.minimum !== undefined ? { minValue: schema.minimum } : {}),
-				...(schema.maximum !== undefined ? { maxValue: schema.maximum } : {}),
-				...(kind === 'integer' ? { numberPrecision: 0 } : {}),
-			};
-			break;
-		case 'boolean':
-			property.type = 'boolean';
-			property.default = schema.default === true;
-			break;
-		case 'json':
-			// An example as the default would be sent as if it were real data; it goes in the description.
-			property.type = 'json';
-			property.default = primaryType(schema) === 'array' ? '[]' : '{}';
-			property.description = `${property.description} Example: ${JSON.stringify(example)}`.trim();
-			break;
-		default:
-			property.default = stringDefault(schema);
-			if ((schema.maxLength ?? 0) > 300) property.typeOptions = { rows: 4 };
-			if (typeof example === 'string' && example !== '') property.placeholder = `e.g. ${example.split('\n')[0]}`;
-	}
 	if (options.default !== undefined) property.default = options.default;
 	return property;
 }
