@@ -25,7 +25,13 @@ export default defineConfig({
 		projects: [
 			{
 				extends: true,
-				test: { name: 'engine', include: ENGINE_TESTS, exclude: [...NOT_HERE, ...OWN_MODULES], setupFiles: ENGINE_SETUP, isolate: false },
+				test: {
+					name: 'engine',
+					include: ENGINE_TESTS,
+					exclude: [...NOT_HERE, ...OWN_MODULES],
+					setupFiles: ENGINE_SETUP,
+					isolate: false,
+				},
 			},
 			{
 				extends: true,
@@ -37,7 +43,10 @@ export default defineConfig({
 					isolate: false,
 				},
 			},
-			{ extends: true, test: { name: 'own-modules', include: OWN_MODULES, setupFiles: SETUP, isolate: true } },
+			{
+				extends: true,
+				test: { name: 'own-modules', include: OWN_MODULES, setupFiles: SETUP, isolate: true },
+			},
 		],
 	},
 });

@@ -6,7 +6,10 @@ const require = createRequire(import.meta.url);
 /** Long acceptance runs: `npm run test:soak` (vitest.soak.config.ts), not `npm test`. */
 export const SOAK_TESTS = ['test/**/*.soak.test.ts'];
 /** Tests that run the nodes in n8n's engine; they wait out a fiftieth of the real retry backoff. */
-export const ENGINE_TESTS = ['test/nodes/MessagingAutomation/**/*.test.ts', 'test/nodes/MessagingAutomationTrigger/**/*.test.ts'];
+export const ENGINE_TESTS = [
+	'test/nodes/MessagingAutomation/**/*.test.ts',
+	'test/nodes/MessagingAutomationTrigger/**/*.test.ts',
+];
 export const SETUP = ['test/support/setupEnv.ts'];
 export const ENGINE_SETUP = [...SETUP, 'test/support/shortBackoff.ts'];
 

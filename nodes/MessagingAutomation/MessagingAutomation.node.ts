@@ -21,14 +21,16 @@ export class MessagingAutomation implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: operationSubtitle(nodeProperties),
-		description: 'Send and manage chat messages, groups, campaigns and templates on a personal or Business number',
+		description:
+			'Send and manage chat messages, groups, campaigns and templates on a personal or Business number',
 		defaults: { name: 'Messaging Automation' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'messagingAutomationApi', required: true }],
 		webhooks: sendAndWaitWebhooks,
-		waitingNodeTooltip: '={{ $parameter["operation"] === "sendAndWait" ? "Execution will continue after the person answers" : "" }}',
+		waitingNodeTooltip:
+			'={{ $parameter["operation"] === "sendAndWait" ? "Execution will continue after the person answers" : "" }}',
 		properties: nodeProperties,
 	};
 

@@ -15,16 +15,22 @@ export class MessagingAutomationTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Messaging Automation Trigger',
 		name: 'messagingAutomationTrigger',
-		icon: { light: 'file:messagingAutomationTrigger.svg', dark: 'file:messagingAutomationTrigger.dark.svg' },
+		icon: {
+			light: 'file:messagingAutomationTrigger.svg',
+			dark: 'file:messagingAutomationTrigger.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: EVENTS_SUBTITLE,
-		description: 'Starts the workflow on signed Messaging Automation events: messages, statuses, connection changes',
+		description:
+			'Starts the workflow on signed Messaging Automation events: messages, statuses, connection changes',
 		defaults: { name: 'Messaging Automation Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'messagingAutomationApi', required: true }],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		],
 		properties: triggerProperties,
 	};
 

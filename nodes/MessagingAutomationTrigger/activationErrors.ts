@@ -29,7 +29,9 @@ export function isNotFound(error: unknown): boolean {
 
 function describeEndpoints(endpoints: readonly WebhookEndpoint[] | undefined): string {
 	if (!endpoints?.length) return '';
-	const lines = endpoints.map((endpoint) => `${endpoint.id} (${endpoint.status}) → ${endpoint.url}`);
+	const lines = endpoints.map(
+		(endpoint) => `${endpoint.id} (${endpoint.status}) → ${endpoint.url}`,
+	);
 	return ` Endpoints on the account now: ${lines.join('; ')}.`;
 }
 
@@ -56,14 +58,21 @@ export function activationError(
 	if (error instanceof PlanRequiredError) {
 		const where = error.upgradeUrl ? ` at ${error.upgradeUrl}` : ' on the pricing page';
 		return fail(
-			'Webhooks need the account\'s top plan (plan_required)',
+			"Webhooks need the account's top plan (plan_required)",
 			`API keys and webhooks are only available on the highest paid plan. Upgrade the account${where}, then activate again. Service said: ${said}`,
 		);
 	}
 	if (error instanceof InvalidApiKeyError) {
-		return fail('The API key was rejected (invalid_api_key)', `Paste an active key into the Messaging Automation credential. Service said: ${said}`);
+		return fail(
+			'The API key was rejected (invalid_api_key)',
+			`Paste an active key into the Messaging Automation credential. Service said: ${said}`,
+		);
 	}
-	if (error instanceof ToolError && error.status === 422 && /\blimit\b|\bten\b|\b10\b/i.test(said)) {
+	if (
+		error instanceof ToolError &&
+		error.status === 422 &&
+		/\blimit\b|\bten\b|\b10\b/i.test(said)
+	) {
 		return fail(
 			'The account already has the maximum of ten webhook endpoints',
 			`No endpoint could be added for ${context.url ?? 'this workflow'}. Delete endpoints you no longer need in the dashboard (Developers → Webhooks), or deactivate workflows that use this trigger; a listening test URL also holds an endpoint.${describeEndpoints(context.endpoints)} Service said: ${said}`,

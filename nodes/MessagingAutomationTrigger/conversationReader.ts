@@ -27,18 +27,31 @@ interface MessagesPage {
  * The conversation's newest saved messages through get_messages, newest page first, as one
  * timeline (oldest first). `minimum` asks for at least that many messages (the history).
  */
-export async function readConversation(client: MessagingClient, conversationId: string, minimum: number): Promise<ConversationRead> {
+export async function readConversation(
+	client: MessagingClient,
+	conversationId: string,
+	minimum: number,
+): Promise<ConversationRead> {
 	const read: ConversationRead = { conversationId, timeline: [], complete: false, reads: 0 };
 	await readOlder(client, read, Math.min(100, Math.max(PAGE_SIZE, minimum + 10)));
 	return read;
 }
 
-async function readOlder(client: MessagingClient, read: ConversationRead, limit = PAGE_SIZE): Promise<void> {
-	const input = { conversationId: read.conversationId, limit, ...(read.cursor ? { cursor: read.cursor } : {}) };
+async function readOlder(
+	client: MessagingClient,
+	read: ConversationRead,
+	limit = PAGE_SIZE,
+): Promise<void> {
+	const input = {
+		conversationId: read.conversationId,
+		limit,
+		...(read.cursor ? { cursor: read.cursor } : {}),
+	};
 	const { data } = await client.callTool<MessagesPage>(getMessagesTool.name, input);
 	read.reads++;
 	read.timeline = mergeTimelines(timelineOf(data), read.timeline);
-	read.cursor = typeof data?.next_cursor === 'string' && data.next_cursor !== '' ? data.next_cursor : undefined;
+	read.cursor =
+		typeof data?.next_cursor === 'string' && data.next_cursor !== '' ? data.next_cursor : undefined;
 	read.complete = read.cursor === undefined;
 }
 
@@ -53,7 +66,12 @@ export async function decideBurst(
 	rules: BurstRules,
 ): Promise<BurstVerdict> {
 	for (;;) {
-		const verdict = burstOf(read.timeline, message.id, rules, read.complete || read.reads >= MAX_PAGES);
+		const verdict = burstOf(
+			read.timeline,
+			message.id,
+			rules,
+			read.complete || read.reads >= MAX_PAGES,
+		);
 		if (verdict.kind !== 'needOlder') return verdict;
 		await readOlder(client, read);
 	}

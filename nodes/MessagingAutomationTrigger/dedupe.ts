@@ -45,7 +45,8 @@ export function trimWindow(events: RecentEvent[], size: number, now: number): Re
 	const limit = Math.min(Math.max(1, Math.floor(size)), MAX_DEDUPE_WINDOW);
 	const kept = events.filter(([, at]) => at > now - RETENTION_MS);
 	let drop = Math.max(0, kept.length - limit);
-	while (drop > 0 && kept.length - drop < MAX_STORED && kept[drop - 1][1] > now - REPLAY_GUARD_MS) drop--;
+	while (drop > 0 && kept.length - drop < MAX_STORED && kept[drop - 1][1] > now - REPLAY_GUARD_MS)
+		drop--;
 	return kept.slice(Math.max(drop, kept.length - MAX_STORED));
 }
 
@@ -53,7 +54,13 @@ export function trimWindow(events: RecentEvent[], size: number, now: number): Re
  * True when `eventId` was seen before in this scope (the workflow's node at one webhook URL),
  * otherwise records it in memory and in the static data window.
  */
-export function isDuplicateEvent(scope: string, state: TriggerState, eventId: string, size: number, now: number): boolean {
+export function isDuplicateEvent(
+	scope: string,
+	state: TriggerState,
+	eventId: string,
+	size: number,
+	now: number,
+): boolean {
 	const claimed = claim(`${scope}\n${eventId}`, now);
 	const recent = state.recentEvents(now).filter(([, at]) => at > now - RETENTION_MS);
 	if (!claimed || recent.some(([id]) => id === eventId)) return true;

@@ -8,11 +8,31 @@ const groupingOn = { show: { groupQuickMessages: [true], events: ['message.recei
 /* The nodes panel lists one trigger entry per event, "On <name>", so the names read as events. */
 const EVENT_OPTIONS = [
 	{ name: 'Channel Connected', value: 'connection.connected', description: 'A channel connected' },
-	{ name: 'Channel Disconnected', value: 'connection.disconnected', description: 'A channel needs human action, for example scanning the QR code again' },
-	{ name: 'Message Received', value: 'message.received', description: 'An incoming message in a saved chat' },
-	{ name: 'Message Sent', value: 'message.sent', description: 'A message the account sent in a saved chat' },
-	{ name: 'Message Status Changed', value: 'message.status', description: 'A delivery status change (Business channel only)' },
-	{ name: 'Test Event', value: 'webhook.test', description: 'The test the service sends when an endpoint is created' },
+	{
+		name: 'Channel Disconnected',
+		value: 'connection.disconnected',
+		description: 'A channel needs human action, for example scanning the QR code again',
+	},
+	{
+		name: 'Message Received',
+		value: 'message.received',
+		description: 'An incoming message in a saved chat',
+	},
+	{
+		name: 'Message Sent',
+		value: 'message.sent',
+		description: 'A message the account sent in a saved chat',
+	},
+	{
+		name: 'Message Status Changed',
+		value: 'message.status',
+		description: 'A delivery status change (Business channel only)',
+	},
+	{
+		name: 'Test Event',
+		value: 'webhook.test',
+		description: 'The test the service sends when an endpoint is created',
+	},
 ];
 
 /** The subtitle: the chosen events by name, not by their API type. */
@@ -31,7 +51,8 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Endpoint Created in the Dashboard',
 				value: 'dashboard',
-				description: 'Use an endpoint you created yourself and paste its signing secret; nothing is registered',
+				description:
+					'Use an endpoint you created yourself and paste its signing secret; nothing is registered',
 			},
 			{
 				name: 'Register Automatically',
@@ -43,7 +64,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Point the dashboard endpoint at this node\'s Production URL, and choose its event types there; the Events below only filter what arrives',
+			"Point the dashboard endpoint at this node's Production URL, and choose its event types there; the Events below only filter what arrives",
 		name: 'dashboardNotice',
 		type: 'notice',
 		default: '',
@@ -59,7 +80,7 @@ export const triggerProperties: INodeProperties[] = [
 		placeholder: 'whsec_...',
 		displayOptions: dashboardOnly,
 		description:
-			'The endpoint\'s signing secret from the dashboard. A secret pasted without its whsec_ prefix is read as the same key. Every delivery is checked against it; failures get HTTP 401 and start nothing.',
+			"The endpoint's signing secret from the dashboard. A secret pasted without its whsec_ prefix is read as the same key. Every delivery is checked against it; failures get HTTP 401 and start nothing.",
 	},
 	{
 		displayName: 'Events',
@@ -68,7 +89,8 @@ export const triggerProperties: INodeProperties[] = [
 		required: true,
 		default: ['message.received'],
 		options: EVENT_OPTIONS,
-		description: 'Events that start the workflow. Only chats the account saves produce message events.',
+		description:
+			'Events that start the workflow. Only chats the account saves produce message events.',
 	},
 	{
 		displayName: 'Group Quick Messages',
@@ -106,7 +128,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: false,
 		displayOptions: { show: { events: ['message.received', 'message.sent'] } },
 		description:
-			'Whether to add the conversation\'s earlier messages to each run (history, history_text), for example for an AI Agent\'s prompt. Needs a key that may read saved messages.',
+			"Whether to add the conversation's earlier messages to each run (history, history_text), for example for an AI Agent's prompt. Needs a key that may read saved messages.",
 	},
 	{
 		displayName: 'History Messages',
@@ -114,7 +136,9 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: 50 },
 		default: 10,
-		displayOptions: { show: { includeHistory: [true], events: ['message.received', 'message.sent'] } },
+		displayOptions: {
+			show: { includeHistory: [true], events: ['message.received', 'message.sent'] },
+		},
 		description: 'How many earlier messages of the conversation to include, newest last',
 	},
 	{
@@ -133,7 +157,8 @@ export const triggerProperties: INodeProperties[] = [
 					{ name: 'Business', value: 'business' },
 					{ name: 'QR (Personal Number)', value: 'qr' },
 				],
-				description: 'Only events of these channels. Events without a channel (the test event) always pass.',
+				description:
+					'Only events of these channels. Events without a channel (the test event) always pass.',
 			},
 			{
 				displayName: 'Chat Type',
@@ -152,7 +177,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to drop messages the account sent itself, so the workflow\'s own replies cannot start it again',
+					"Whether to drop messages the account sent itself, so the workflow's own replies cannot start it again",
 			},
 			{
 				displayName: 'Statuses',

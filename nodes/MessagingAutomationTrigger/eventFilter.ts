@@ -27,7 +27,11 @@ export function filterEvent(envelope: EventEnvelope, filters: EventFilters): Fil
 	}
 	const message = eventMessage(envelope);
 	const channel = message?.channel ?? envelope.data.channel;
-	if (filters.channels.length > 0 && typeof channel === 'string' && !filters.channels.includes(channel)) {
+	if (
+		filters.channels.length > 0 &&
+		typeof channel === 'string' &&
+		!filters.channels.includes(channel)
+	) {
 		return { pass: false, reason: `channel ${channel} is filtered out` };
 	}
 	if (message) {

@@ -35,10 +35,18 @@ export function eventItemJson(envelope: EventEnvelope): IDataObject {
  * is the last one's, and `messages` holds each message as delivered. `event_id` stays the event
  * that closed the turn, so a reply's idempotency key is the same whichever copy ran.
  */
-function turnFields(messages: readonly EventMessage[], turn: Extract<Turn, { run: true }>): IDataObject {
+function turnFields(
+	messages: readonly EventMessage[],
+	turn: Extract<Turn, { run: true }>,
+): IDataObject {
 	const last = messages[messages.length - 1];
 	return {
-		text: text(messages.map((message) => message.text ?? '').filter((part) => part !== '').join('\n')),
+		text: text(
+			messages
+				.map((message) => message.text ?? '')
+				.filter((part) => part !== '')
+				.join('\n'),
+		),
 		message_id: text(last?.id),
 		messages: messages as IDataObject[],
 		message_ids: messages.map((message) => message.id ?? null),
@@ -53,7 +61,10 @@ function turnFields(messages: readonly EventMessage[], turn: Extract<Turn, { run
 }
 
 /** The item of a run: the event's fields, then the turn's messages and history when asked for. */
-export function turnItemJson(envelope: EventEnvelope, turn: Extract<Turn, { run: true }>): IDataObject {
+export function turnItemJson(
+	envelope: EventEnvelope,
+	turn: Extract<Turn, { run: true }>,
+): IDataObject {
 	const json = eventItemJson(envelope);
 	if (turn.messages) Object.assign(json, turnFields(turn.messages, turn));
 	if (turn.history) {

@@ -1,9 +1,24 @@
-import type { IBinaryData, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IDataObject,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { downloadStoredAttachment } from '../shared/attachments/fetchAttachment';
 import type { MessagingClient } from '../shared/client';
-import { eventMessage, parseEnvelope, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
-import { verifySignature, type DeliveryHeaders, type VerificationResult } from '../shared/webhooks/verifySignature';
+import {
+	eventMessage,
+	parseEnvelope,
+	type EventEnvelope,
+	type EventMessage,
+} from '../shared/webhooks/events';
+import {
+	verifySignature,
+	type DeliveryHeaders,
+	type VerificationResult,
+} from '../shared/webhooks/verifySignature';
 import { createNodeClient } from '../shared/transport/nodeClient';
 import { isDuplicateEvent } from './dedupe';
 import { filterEvent } from './eventFilter';
@@ -46,9 +61,13 @@ function answer(response: RawResponse, status: number, body: IDataObject): void 
  * kept apart.
  */
 function signingSecrets(context: IWebhookFunctions, settings: TriggerSettings): string[] {
-	if (settings.registration === 'dashboard') return [String(context.getNodeParameter('signingSecret', '')).trim()];
+	if (settings.registration === 'dashboard')
+		return [String(context.getNodeParameter('signingSecret', '')).trim()];
 	const state = new TriggerState(context.getWorkflowStaticData('node'));
-	const url = typeof context.getWebhookResourceUrl === 'function' ? context.getWebhookResourceUrl('default') : undefined;
+	const url =
+		typeof context.getWebhookResourceUrl === 'function'
+			? context.getWebhookResourceUrl('default')
+			: undefined;
 	const own = url ? state.endpoint(url) : undefined;
 	return own ? [own.secret] : state.endpoints().map((endpoint) => endpoint.secret);
 }
@@ -56,7 +75,10 @@ function signingSecrets(context: IWebhookFunctions, settings: TriggerSettings): 
 /** One node at one webhook URL: test and production never share a claim, nor do two workflows. */
 function dedupeScope(context: IWebhookFunctions): string {
 	const node = context.getNode();
-	const url = typeof context.getWebhookResourceUrl === 'function' ? context.getWebhookResourceUrl('default') : context.getMode();
+	const url =
+		typeof context.getWebhookResourceUrl === 'function'
+			? context.getWebhookResourceUrl('default')
+			: context.getMode();
 	return `${context.getWorkflow().id ?? ''}:${node.id ?? node.name}:${url}`;
 }
 
@@ -70,7 +92,12 @@ function verify(request: RawRequest, secrets: readonly string[]): VerificationRe
 		});
 	const first = attempt(secrets[0] ?? '');
 	if (first.ok) return first;
-	return secrets.slice(1).map(attempt).find((result) => result.ok) ?? first;
+	return (
+		secrets
+			.slice(1)
+			.map(attempt)
+			.find((result) => result.ok) ?? first
+	);
 }
 
 function parseBody(body: Buffer): EventEnvelope | undefined {
@@ -90,13 +117,27 @@ async function attachmentOf(
 	message: EventMessage,
 ): Promise<AttachmentResult | undefined> {
 	if (!message.has_attachment && !message.attachment) return undefined;
-	if (message.channel === 'business') return { error: 'Business file downloads are not available through the API' };
-	if (message.attachment?.download_available !== true || typeof message.stored_message_id !== 'string') {
-		return { error: 'The file is not saved yet (download_available is false); fetch it later with get_attachment_link' };
+	if (message.channel === 'business')
+		return { error: 'Business file downloads are not available through the API' };
+	if (
+		message.attachment?.download_available !== true ||
+		typeof message.stored_message_id !== 'string'
+	) {
+		return {
+			error:
+				'The file is not saved yet (download_available is false); fetch it later with get_attachment_link',
+		};
 	}
-	const result = await downloadStoredAttachment(context, await client(), message.stored_message_id, DOWNLOAD_TIMEOUT_MS);
+	const result = await downloadStoredAttachment(
+		context,
+		await client(),
+		message.stored_message_id,
+		DOWNLOAD_TIMEOUT_MS,
+	);
 	if (!result.ok) {
-		context.logger.warn(`Messaging Automation Trigger: attachment of message ${String(message.id)} not downloaded: ${result.reason}`);
+		context.logger.warn(
+			`Messaging Automation Trigger: attachment of message ${String(message.id)} not downloaded: ${result.reason}`,
+		);
 		return { error: result.reason };
 	}
 	const { data, fileName, mimeType } = result.file;
@@ -108,10 +149,21 @@ async function attachmentOf(
  * later ones of a grouped turn into `<field>_1`, `<field>_2`, …; each message of a turn names its
  * field (`binary_property`) or says why it has none (`attachment_download`).
  */
-async function withAttachments(context: IWebhookFunctions, envelope: EventEnvelope, item: INodeExecutionData, propertyName: string): Promise<void> {
+async function withAttachments(
+	context: IWebhookFunctions,
+	envelope: EventEnvelope,
+	item: INodeExecutionData,
+	propertyName: string,
+): Promise<void> {
 	let client: Promise<MessagingClient> | undefined;
-	const lazyClient = async () => await (client ??= createNodeClient(context, { timeoutMs: DOWNLOAD_TIMEOUT_MS, retry: { maxAttempts: 2 } }));
-	const grouped = Array.isArray(item.json.messages) ? (item.json.messages as EventMessage[]) : undefined;
+	const lazyClient = async () =>
+		await (client ??= createNodeClient(context, {
+			timeoutMs: DOWNLOAD_TIMEOUT_MS,
+			retry: { maxAttempts: 2 },
+		}));
+	const grouped = Array.isArray(item.json.messages)
+		? (item.json.messages as EventMessage[])
+		: undefined;
 	const messages = grouped ?? [eventMessage(envelope)].filter((message) => message !== undefined);
 	let files = 0;
 	for (const [index, message] of messages.entries()) {
@@ -122,7 +174,10 @@ async function withAttachments(context: IWebhookFunctions, envelope: EventEnvelo
 			item.binary = { ...item.binary, [field]: result.binary };
 			files++;
 		}
-		const note = 'binary' in result ? { binary_property: field } : { attachment_download: { error: result.error } };
+		const note =
+			'binary' in result
+				? { binary_property: field }
+				: { attachment_download: { error: result.error } };
 		if (grouped) grouped[index] = { ...message, ...note };
 		else if ('error' in result) item.json.attachment_download = { error: result.error };
 	}
@@ -141,14 +196,19 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 
 	const verdict = verify(request, signingSecrets(context, settings));
 	if (!verdict.ok) {
-		context.logger.warn(`Messaging Automation Trigger: delivery rejected with 401 (${verdict.reason})`);
+		context.logger.warn(
+			`Messaging Automation Trigger: delivery rejected with 401 (${verdict.reason})`,
+		);
 		answer(response, 401, { error: 'invalid_signature', reason: verdict.reason });
 		return { noWebhookResponse: true };
 	}
 
 	const envelope = parseBody(request.rawBody as Buffer);
 	if (!envelope) {
-		answer(response, 400, { error: 'invalid_payload', reason: 'signed body is not an event envelope' });
+		answer(response, 400, {
+			error: 'invalid_payload',
+			reason: 'signed body is not an event envelope',
+		});
 		return { noWebhookResponse: true };
 	}
 	const verdictOfFilters = filterEvent(envelope, settings.filters);
@@ -157,7 +217,10 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		return { noWebhookResponse: true };
 	}
 	const state = new TriggerState(context.getWorkflowStaticData('node'));
-	if (settings.deduplicate && isDuplicateEvent(dedupeScope(context), state, envelope.id, settings.dedupeWindow, Date.now())) {
+	if (
+		settings.deduplicate &&
+		isDuplicateEvent(dedupeScope(context), state, envelope.id, settings.dedupeWindow, Date.now())
+	) {
 		answer(response, 200, { received: true, duplicate: true });
 		return { noWebhookResponse: true };
 	}
@@ -166,6 +229,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	const turn = await readTurn(context, envelope, settings.turn);
 	if (!turn.run) return { noWebhookResponse: true };
 	const item: INodeExecutionData = { json: turnItemJson(envelope, turn) };
-	if (settings.downloadAttachments) await withAttachments(context, envelope, item, settings.binaryPropertyName);
+	if (settings.downloadAttachments)
+		await withAttachments(context, envelope, item, settings.binaryPropertyName);
 	return { noWebhookResponse: true, workflowData: [[item]] };
 }

@@ -33,10 +33,16 @@ async function listOurs(hook: IHookFunctions, client: MessagingClient, url: stri
 	try {
 		const { data } = await client.webhooks.list();
 		const all = Array.isArray(data?.webhooks) ? data.webhooks : [];
-		return { all, ours: all.filter((endpoint) => endpoint.url === url && endpoint.status !== 'deleted') };
+		return {
+			all,
+			ours: all.filter((endpoint) => endpoint.url === url && endpoint.status !== 'deleted'),
+		};
 	} catch (error) {
-		if (!isRefusal(error)) throw activationError(hook.getNode(), error, { action: 'listing webhook endpoints', url });
-		hook.logger.warn(`Messaging Automation Trigger: the service refused to list webhook endpoints (HTTP ${String(error.status)}); relying on the endpoint stored with the workflow.`);
+		if (!isRefusal(error))
+			throw activationError(hook.getNode(), error, { action: 'listing webhook endpoints', url });
+		hook.logger.warn(
+			`Messaging Automation Trigger: the service refused to list webhook endpoints (HTTP ${String(error.status)}); relying on the endpoint stored with the workflow.`,
+		);
 		return undefined;
 	}
 }
@@ -46,7 +52,11 @@ async function listOurs(hook: IHookFunctions, client: MessagingClient, url: stri
  * already gone. Any other failure is logged with what to do and the id is kept, so the next
  * activation tries again: nothing is ever forgotten while it may still exist.
  */
-async function deleteEndpoints(hook: IHookFunctions, client: MessagingClient | undefined, ids: readonly string[]): Promise<string[]> {
+async function deleteEndpoints(
+	hook: IHookFunctions,
+	client: MessagingClient | undefined,
+	ids: readonly string[],
+): Promise<string[]> {
 	const remaining: string[] = [];
 	const keep = (id: string, reason: string) => {
 		hook.logger.warn(
@@ -63,7 +73,12 @@ async function deleteEndpoints(hook: IHookFunctions, client: MessagingClient | u
 			await client.webhooks.delete(id);
 		} catch (error) {
 			if (isNotFound(error)) continue;
-			keep(id, isRefusal(error) ? `the service refused the delete call (HTTP ${String(error.status)})` : (error as Error).message);
+			keep(
+				id,
+				isRefusal(error)
+					? `the service refused the delete call (HTTP ${String(error.status)})`
+					: (error as Error).message,
+			);
 		}
 	}
 	return remaining;
@@ -73,7 +88,9 @@ async function clientOrUndefined(hook: IHookFunctions): Promise<MessagingClient 
 	try {
 		return await createNodeClient(hook);
 	} catch (error) {
-		hook.logger.warn(`Messaging Automation Trigger: no API client for cleaning up endpoints: ${(error as Error).message}`);
+		hook.logger.warn(
+			`Messaging Automation Trigger: no API client for cleaning up endpoints: ${(error as Error).message}`,
+		);
 		return undefined;
 	}
 }
@@ -85,14 +102,20 @@ async function clientOrUndefined(hook: IHookFunctions): Promise<MessagingClient 
 export async function endpointExists(hook: IHookFunctions): Promise<boolean> {
 	const { url, state, sameKind } = scopeOf(hook);
 	const { registration, eventTypes } = readSettings(hook);
-	const nothingToClean = state.orphans().length === 0 && sameKind.every((endpoint) => endpoint.url === url);
+	const nothingToClean =
+		state.orphans().length === 0 && sameKind.every((endpoint) => endpoint.url === url);
 	if (registration === 'dashboard') return nothingToClean && sameKind.length === 0;
 	const stored = state.endpoint(url);
 	if (!stored || !nothingToClean || !sameSet(stored.eventTypes, eventTypes)) return false;
 	const listing = await listOurs(hook, await createNodeClient(hook), url);
 	if (!listing) return true;
 	const [only, ...others] = listing.ours;
-	return others.length === 0 && only?.id === stored.id && only.status === 'active' && sameSet(only.event_types ?? [], eventTypes);
+	return (
+		others.length === 0 &&
+		only?.id === stored.id &&
+		only.status === 'active' &&
+		sameSet(only.event_types ?? [], eventTypes)
+	);
 }
 
 /**
@@ -113,7 +136,11 @@ export async function registerEndpoint(hook: IHookFunctions): Promise<boolean> {
 	}
 
 	if (settings.registration === 'dashboard') {
-		state.setOrphans(await deleteEndpoints(hook, stale.size > 0 ? await clientOrUndefined(hook) : undefined, [...stale]));
+		state.setOrphans(
+			await deleteEndpoints(hook, stale.size > 0 ? await clientOrUndefined(hook) : undefined, [
+				...stale,
+			]),
+		);
 		return true;
 	}
 
@@ -124,18 +151,35 @@ export async function registerEndpoint(hook: IHookFunctions): Promise<boolean> {
 
 	let created: WebhookEndpoint;
 	try {
-		({ data: created } = await client.webhooks.create({ url, event_types: [...settings.eventTypes] }));
+		({ data: created } = await client.webhooks.create({
+			url,
+			event_types: [...settings.eventTypes],
+		}));
 	} catch (error) {
 		const endpoints = listing?.all.filter((endpoint) => !stale.has(endpoint.id));
-		throw activationError(hook.getNode(), error, { action: 'registering the webhook endpoint', url, endpoints });
-	}
-	if (typeof created?.id !== 'string' || !decodeSecret(created.secret ?? '')) {
-		throw activationError(hook.getNode(), new Error('the answer carried no endpoint id or no valid whsec_ signing secret'), {
+		throw activationError(hook.getNode(), error, {
 			action: 'registering the webhook endpoint',
 			url,
+			endpoints,
 		});
 	}
-	state.setEndpoint(url, { id: created.id, url, secret: created.secret as string, eventTypes: [...settings.eventTypes], test });
+	if (typeof created?.id !== 'string' || !decodeSecret(created.secret ?? '')) {
+		throw activationError(
+			hook.getNode(),
+			new Error('the answer carried no endpoint id or no valid whsec_ signing secret'),
+			{
+				action: 'registering the webhook endpoint',
+				url,
+			},
+		);
+	}
+	state.setEndpoint(url, {
+		id: created.id,
+		url,
+		secret: created.secret as string,
+		eventTypes: [...settings.eventTypes],
+		test,
+	});
 	return true;
 }
 

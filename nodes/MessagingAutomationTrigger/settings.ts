@@ -15,7 +15,8 @@ export interface TriggerSettings {
 	turn: TurnSettings;
 }
 
-const seconds = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback) * 1000;
+const seconds = (value: unknown, fallback: number) =>
+	(typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback) * 1000;
 
 function turnSettings(context: IHookFunctions | IWebhookFunctions): TurnSettings {
 	const grouping = context.getNodeParameter('groupQuickMessages', false) === true;
@@ -27,7 +28,9 @@ function turnSettings(context: IHookFunctions | IWebhookFunctions): TurnSettings
 					longestMs: seconds(context.getNodeParameter('longestWaitSeconds', 30), 30),
 				}
 			: undefined,
-		historyCount: history ? Math.max(1, Math.floor(Number(context.getNodeParameter('historyMessages', 10)) || 10)) : 0,
+		historyCount: history
+			? Math.max(1, Math.floor(Number(context.getNodeParameter('historyMessages', 10)) || 10))
+			: 0,
 	};
 }
 
@@ -40,7 +43,8 @@ export function readSettings(context: IHookFunctions | IWebhookFunctions): Trigg
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const eventTypes = [...new Set(strings(context.getNodeParameter('events', [])))].sort();
 	return {
-		registration: context.getNodeParameter('registration', 'auto') === 'dashboard' ? 'dashboard' : 'auto',
+		registration:
+			context.getNodeParameter('registration', 'auto') === 'dashboard' ? 'dashboard' : 'auto',
 		eventTypes,
 		filters: {
 			eventTypes,
@@ -48,7 +52,9 @@ export function readSettings(context: IHookFunctions | IWebhookFunctions): Trigg
 			chatType: filters.chatType as ChatTypeFilter | undefined,
 			ignoreOwnMessages: filters.ignoreOwnMessages === true,
 			// A list from the editor; an expression may still give comma-separated text.
-			statusValues: Array.isArray(filters.statusValues) ? strings(filters.statusValues) : parseStatusList(String(filters.statusValues ?? '')),
+			statusValues: Array.isArray(filters.statusValues)
+				? strings(filters.statusValues)
+				: parseStatusList(String(filters.statusValues ?? '')),
 		},
 		deduplicate: options.deduplicate !== false,
 		dedupeWindow: Number(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),

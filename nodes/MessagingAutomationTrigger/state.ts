@@ -39,11 +39,18 @@ function isEndpoint(value: unknown): value is RegisteredEndpoint {
 export type RecentEvent = [string, number];
 
 function isRecentEvent(value: unknown): value is RecentEvent {
-	return Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'number';
+	return (
+		Array.isArray(value) &&
+		value.length === 2 &&
+		typeof value[0] === 'string' &&
+		typeof value[1] === 'number'
+	);
 }
 
 function stringList(value: unknown): string[] {
-	return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+	return Array.isArray(value)
+		? value.filter((item): item is string => typeof item === 'string')
+		: [];
 }
 
 export class TriggerState {
@@ -80,7 +87,9 @@ export class TriggerState {
 
 	/** The window; ids stored by earlier versions without a time count as seen `now`. */
 	recentEvents(now: number): RecentEvent[] {
-		const events = Array.isArray(this.data.recentEvents) ? this.data.recentEvents.filter(isRecentEvent) : [];
+		const events = Array.isArray(this.data.recentEvents)
+			? this.data.recentEvents.filter(isRecentEvent)
+			: [];
 		const legacy = stringList(this.data.recentEventIds).map((id): RecentEvent => [id, now]);
 		return [...legacy, ...events];
 	}

@@ -39,15 +39,23 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
  * and starts the run only if its message is the last of its burst. A failed read never drops the
  * message: it runs on its own, saying why it was not grouped.
  */
-export async function readTurn(context: IWebhookFunctions, envelope: EventEnvelope, settings: TurnSettings): Promise<Turn> {
+export async function readTurn(
+	context: IWebhookFunctions,
+	envelope: EventEnvelope,
+	settings: TurnSettings,
+): Promise<Turn> {
 	const message = eventMessage(envelope);
 	const own = message ? toTimelineMessage(message) : undefined;
-	const grouping = envelope.type === 'message.received' && own && !own.fromMe ? settings.grouping : undefined;
+	const grouping =
+		envelope.type === 'message.received' && own && !own.fromMe ? settings.grouping : undefined;
 	const historyCount = message ? settings.historyCount : 0;
 	if (!message || (!grouping && historyCount === 0)) return { run: true };
 	if (grouping) await sleep(grouping.quietMs);
 	try {
-		const client = await createNodeClient(context, { timeoutMs: READ_TIMEOUT_MS, retry: { maxAttempts: 3 } });
+		const client = await createNodeClient(context, {
+			timeoutMs: READ_TIMEOUT_MS,
+			retry: { maxAttempts: 3 },
+		});
 		const read = await readConversation(client, message.conversation_id ?? '', historyCount);
 		// The delivered message counts even if the read does not show it yet.
 		if (own) read.timeline = mergeTimelines(read.timeline, [own]);
@@ -63,7 +71,9 @@ export async function readTurn(context: IWebhookFunctions, envelope: EventEnvelo
 		};
 	} catch (error) {
 		const reason = reasonOf(error);
-		context.logger.warn(`Messaging Automation Trigger: conversation of ${envelope.id} not read: ${reason}`);
+		context.logger.warn(
+			`Messaging Automation Trigger: conversation of ${envelope.id} not read: ${reason}`,
+		);
 		return {
 			run: true,
 			messages: grouping ? [message] : undefined,

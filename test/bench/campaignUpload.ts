@@ -2,7 +2,15 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { MessagingClient } from '../../nodes/shared/client/client';
 import { createUndiciTransport } from '../support/undiciTransport';
-import { nodeEngine, rateLimitOptions, runNode, spanMs, toolParameters, warmUp, writeLimitMinimumMs } from './nodeRunner';
+import {
+	nodeEngine,
+	rateLimitOptions,
+	runNode,
+	spanMs,
+	toolParameters,
+	warmUp,
+	writeLimitMinimumMs,
+} from './nodeRunner';
 import { watchRss } from './rssPeak';
 import type { SandboxProcess } from './sandboxProcess';
 import { duration, megabytes, ratio } from './stats';
@@ -68,7 +76,12 @@ function batchParameters(campaignId: string) {
 export async function campaignUploadRow(sandbox: SandboxProcess): Promise<MeasuredRow> {
 	await sandbox.setSpeed(SPEED);
 	const engine = nodeEngine(sandbox);
-	await warmUp(engine, sandbox, batchParameters(await createCampaign(sandbox)), recipients(2, RECIPIENTS));
+	await warmUp(
+		engine,
+		sandbox,
+		batchParameters(await createCampaign(sandbox)),
+		recipients(2, RECIPIENTS),
+	);
 	const campaignId = await createCampaign(sandbox);
 	const items = recipients(RECIPIENTS);
 
@@ -78,8 +91,16 @@ export async function campaignUploadRow(sandbox: SandboxProcess): Promise<Measur
 	if (result.error) throw new Error(`the node failed: ${result.error}`);
 
 	const uploads = (await sandbox.calls()).filter((call) => call.tool === 'add_campaign_recipients');
-	const stored = uploads.reduce((sum, call) => sum + (call.status === 200 ? ((call.input as { recipients?: unknown[] }).recipients?.length ?? 0) : 0), 0);
-	if (stored !== RECIPIENTS) throw new Error(`${stored} of ${RECIPIENTS} recipients reached the sandbox`);
+	const stored = uploads.reduce(
+		(sum, call) =>
+			sum +
+			(call.status === 200
+				? ((call.input as { recipients?: unknown[] }).recipients?.length ?? 0)
+				: 0),
+		0,
+	);
+	if (stored !== RECIPIENTS)
+		throw new Error(`${stored} of ${RECIPIENTS} recipients reached the sandbox`);
 	const optimum = Math.ceil(RECIPIENTS / PER_CALL);
 	const minimumMs = writeLimitMinimumMs(uploads.length, SPEED);
 	const growth = peak - memory.baseline;
@@ -93,7 +114,11 @@ export async function campaignUploadRow(sandbox: SandboxProcess): Promise<Measur
 		figure: `${uploads.length} calls, ${rejected} × 429; wall ${ratio(result.wallMs / minimumMs)} (${duration(result.wallMs)}); peak RSS +${megabytes(growth)} (${ratio(growth / itemsSize, 1)} the items)`,
 		anchor: `optimum ${optimum} calls; limit-bound minimum ${duration(minimumMs)}; items ${megabytes(itemsSize)} as JSON; RSS before ${megabytes(memory.baseline)}`,
 		target: `${optimum} calls, 0 × 429, <= ${TARGET.toFixed(2)}x; peak RSS < 2x the items`,
-		met: uploads.length === optimum && rejected === 0 && result.wallMs / minimumMs <= TARGET && growth < 2 * itemsSize,
+		met:
+			uploads.length === optimum &&
+			rejected === 0 &&
+			result.wallMs / minimumMs <= TARGET &&
+			growth < 2 * itemsSize,
 		notes: [
 			`Real sandbox clock (the limit forces one wait of a minute between the first 120 calls and the rest). The ${RECIPIENTS.toLocaleString('en-US')} input items (${megabytes(itemsSize)} as JSON) exist before the baseline, as the previous node's output would; the growth is what the run adds: item reading and checks, request bodies, the node's output and n8n's run data.`,
 			`Split: ${duration(result.wallMs - callsMs)} reading and checking the items and planning the batches before the first call, then ${duration(callsMs)} from the first call to the last (the limit allows ${duration(minimumMs)}). ${uploads.filter((call) => call.status !== 200).length} calls failed, ${rejected} met a 429. The campaign is created with another key of the account, so the node's key carries the node's calls alone.`,

@@ -30,11 +30,21 @@ function clientCall(client: MessagingClient): CallOnce {
 }
 
 function bareCall(url: string, apiKey: string, agent: Agent): CallOnce {
-	const headers = { accept: 'application/json', 'content-type': 'application/json', authorization: `Bearer ${apiKey}` };
+	const headers = {
+		accept: 'application/json',
+		'content-type': 'application/json',
+		authorization: `Bearer ${apiKey}`,
+	};
 	return async () => {
-		const response = await request(`${url}/api/v1/tools/${TOOL}`, { method: 'POST', headers, body: '{}', dispatcher: agent });
+		const response = await request(`${url}/api/v1/tools/${TOOL}`, {
+			method: 'POST',
+			headers,
+			body: '{}',
+			dispatcher: agent,
+		});
 		const body: unknown = JSON.parse(await response.body.text());
-		if (response.statusCode !== 200) throw new Error(`bare request answered ${response.statusCode}: ${JSON.stringify(body)}`);
+		if (response.statusCode !== 200)
+			throw new Error(`bare request answered ${response.statusCode}: ${JSON.stringify(body)}`);
 	};
 }
 
@@ -49,13 +59,20 @@ export async function clientOverheadRow(sandbox: SandboxProcess): Promise<Measur
 	const apiKey = sandbox.keys.owner;
 	const transport = createUndiciTransport({ baseUrl: sandbox.url, apiKey });
 	// No retries: a single failed call must fail the row, not hide inside a retry's wait.
-	const client = new MessagingClient({ transport, sleep: async () => {}, retry: { maxAttempts: 1 } });
+	const client = new MessagingClient({
+		transport,
+		sleep: async () => {},
+		retry: { maxAttempts: 1 },
+	});
 	const agent = new Agent({ keepAliveTimeout: 10_000, connections: 128 });
 	const contenders = { client: clientCall(client), bare: bareCall(sandbox.url, apiKey, agent) };
 	try {
 		for (const call of Object.values(contenders)) await callsPerSecond(call, WARM_UP);
 		const rates = await interleavedRounds(
-			{ client: () => callsPerSecond(contenders.client, CALLS_PER_ROUND), bare: () => callsPerSecond(contenders.bare, CALLS_PER_ROUND) },
+			{
+				client: () => callsPerSecond(contenders.client, CALLS_PER_ROUND),
+				bare: () => callsPerSecond(contenders.bare, CALLS_PER_ROUND),
+			},
 			ROUNDS,
 		);
 		const relative = pairedRatio(rates.client, rates.bare);

@@ -32,15 +32,32 @@ async function startSide(sandbox: SandboxProcess, grouping: boolean): Promise<Si
 	const engine = new N8nEngine({
 		nodeTypes: { messagingAutomationTrigger: new MessagingAutomationTrigger() },
 		credentialTypes: [new MessagingAutomationApi()],
-		credentials: { messagingAutomationApi: { apiKey: sandbox.keys.owner, baseUrl: sandbox.url, authScheme: 'bearer' } },
+		credentials: {
+			messagingAutomationApi: {
+				apiKey: sandbox.keys.owner,
+				baseUrl: sandbox.url,
+				authScheme: 'bearer',
+			},
+		},
 	});
 	const parameters: INodeParameters = {
 		registration: 'dashboard',
 		signingSecret: SECRET,
 		events: ['message.received'],
-		...(grouping ? { groupQuickMessages: true, quietWindowSeconds: 0.1, longestWaitSeconds: 30 } : {}),
+		...(grouping
+			? { groupQuickMessages: true, quietWindowSeconds: 0.1, longestWaitSeconds: 30 }
+			: {}),
 	};
-	const node = { id: 'trigger-1', name: 'Trigger', type: 'messagingAutomationTrigger', typeVersion: 1, position: [0, 0] as [number, number], webhookId: randomUUID(), parameters, credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } } };
+	const node = {
+		id: 'trigger-1',
+		name: 'Trigger',
+		type: 'messagingAutomationTrigger',
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		webhookId: randomUUID(),
+		parameters,
+		credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } },
+	};
 	const host = new N8nWebhookHost(engine, { nodes: [node], connections: {} }, 'Trigger');
 	await host.start();
 	await host.activate('production');
@@ -54,9 +71,24 @@ async function saveBursts(sandbox: SandboxProcess, round: number): Promise<strin
 	for (let index = 0; index < PER_BURST; index++) {
 		await sandbox.control('POST', '/clock', { advanceMs: 50 });
 		for (let person = 0; person < PEOPLE; person++) {
-			const from = { phone: `4917${String(round).padStart(3, '0')}${String(person).padStart(5, '0')}`, name: `Person ${person}` };
-			const { message } = await sandbox.control<{ message: unknown }>('POST', '/inject/message', { from, text: `part ${index}` });
-			bodies.push(JSON.stringify({ id: `evt_${randomUUID().replaceAll('-', '')}`, type: 'message.received', created_at: new Date().toISOString(), api_version: '2026-10-01', account_id: 'acc_demo', data: { message } }));
+			const from = {
+				phone: `4917${String(round).padStart(3, '0')}${String(person).padStart(5, '0')}`,
+				name: `Person ${person}`,
+			};
+			const { message } = await sandbox.control<{ message: unknown }>('POST', '/inject/message', {
+				from,
+				text: `part ${index}`,
+			});
+			bodies.push(
+				JSON.stringify({
+					id: `evt_${randomUUID().replaceAll('-', '')}`,
+					type: 'message.received',
+					created_at: new Date().toISOString(),
+					api_version: '2026-10-01',
+					account_id: 'acc_demo',
+					data: { message },
+				}),
+			);
 		}
 	}
 	return bodies;
@@ -65,7 +97,12 @@ async function saveBursts(sandbox: SandboxProcess, round: number): Promise<strin
 async function deliver(url: string, body: string): Promise<void> {
 	const id = `msg_${randomUUID().replaceAll('-', '')}`;
 	const now = new Date();
-	const headers = { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': new Webhook(SECRET).sign(id, now, body) };
+	const headers = {
+		'content-type': 'application/json',
+		'webhook-id': id,
+		'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+		'webhook-signature': new Webhook(SECRET).sign(id, now, body),
+	};
 	const response = await fetch(url, { method: 'POST', headers, body });
 	await response.arrayBuffer();
 }
@@ -83,7 +120,8 @@ async function measure(sandbox: SandboxProcess, side: Side, bodies: string[]): P
 	await Promise.all(bodies.map(async (body) => await deliver(side.url, body)));
 	await side.host.settled();
 	const used = process.cpuUsage(cpu);
-	const reads = (await sandbox.calls()).filter((call) => call.tool === 'get_messages').length - readsBefore;
+	const reads =
+		(await sandbox.calls()).filter((call) => call.tool === 'get_messages').length - readsBefore;
 	return { cpuUs: used.user + used.system, reads, runs: side.host.executions.length - runsBefore };
 }
 
@@ -95,8 +133,14 @@ export async function groupingRow(sandbox: SandboxProcess): Promise<RowResult> {
 	try {
 		let round = 0;
 		const contenders = {
-			off: async () => (samples.off.push(await measure(sandbox, off, await saveBursts(sandbox, round++))), 0),
-			on: async () => (samples.on.push(await measure(sandbox, on, await saveBursts(sandbox, round++))), 0),
+			off: async () => (
+				samples.off.push(await measure(sandbox, off, await saveBursts(sandbox, round++))),
+				0
+			),
+			on: async () => (
+				samples.on.push(await measure(sandbox, on, await saveBursts(sandbox, round++))),
+				0
+			),
 		};
 		await interleavedRounds(contenders, ROUNDS);
 	} finally {
@@ -107,7 +151,10 @@ export async function groupingRow(sandbox: SandboxProcess): Promise<RowResult> {
 	const cpuPerDelivery = (side: Sample[]) => side.map((sample) => sample.cpuUs / deliveries / 1000);
 	const cpuRatio = pairedRatio(cpuPerDelivery(samples.on), cpuPerDelivery(samples.off));
 	const readsPerBurst = median(samples.on.map((sample) => sample.reads / PEOPLE));
-	const runsPerBurst = { on: median(samples.on.map((sample) => sample.runs / PEOPLE)), off: median(samples.off.map((sample) => sample.runs / PEOPLE)) };
+	const runsPerBurst = {
+		on: median(samples.on.map((sample) => sample.runs / PEOPLE)),
+		off: median(samples.off.map((sample) => sample.runs / PEOPLE)),
+	};
 	return {
 		id: '6',
 		title: `Group Quick Messages, per delivery (bursts of ${PER_BURST}, ${PEOPLE} people)`,

@@ -37,20 +37,39 @@ export function toolParameters(tool: string, parameters: INodeParameters): INode
  * runs `speed` times faster: the same counts, in a window `speed` times shorter.
  */
 export function rateLimitOptions(speed: number): INodeParameters {
-	return { rateLimitBudget: { budget: { write: 120, read: 600, qrSend: 5, windowSeconds: 60 / speed } } };
+	return {
+		rateLimitBudget: { budget: { write: 120, read: 600, qrSend: 5, windowSeconds: 60 / speed } },
+	};
 }
 
 export function nodeEngine(sandbox: SandboxProcess): N8nEngine {
 	return new N8nEngine({
 		nodeTypes: { [NODE_TYPE]: new MessagingAutomation() },
 		credentialTypes: [new MessagingAutomationApi()],
-		credentials: { messagingAutomationApi: { apiKey: sandbox.keys.owner, baseUrl: sandbox.url, authScheme: 'bearer' } },
+		credentials: {
+			messagingAutomationApi: {
+				apiKey: sandbox.keys.owner,
+				baseUrl: sandbox.url,
+				authScheme: 'bearer',
+			},
+		},
 	});
 }
 
-export async function runNode(engine: N8nEngine, parameters: INodeParameters, items: INodeExecutionData[]): Promise<NodeRunResult> {
+export async function runNode(
+	engine: N8nEngine,
+	parameters: INodeParameters,
+	items: INodeExecutionData[],
+): Promise<NodeRunResult> {
 	const nodes: INode[] = [
-		{ id: 'start', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'start',
+			name: 'Start',
+			type: START_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 		{
 			id: 'bench-node',
 			name: NODE_NAME,
@@ -74,7 +93,12 @@ export async function runNode(engine: N8nEngine, parameters: INodeParameters, it
  * compiles n8n's and the node's modules (seconds here), which a running n8n has long done.
  * The sandbox is reset afterwards, so the measured run starts with empty limit windows.
  */
-export async function warmUp(engine: N8nEngine, sandbox: SandboxProcess, parameters: INodeParameters, items: INodeExecutionData[]): Promise<void> {
+export async function warmUp(
+	engine: N8nEngine,
+	sandbox: SandboxProcess,
+	parameters: INodeParameters,
+	items: INodeExecutionData[],
+): Promise<void> {
 	const result = await runNode(engine, parameters, items);
 	if (result.error) throw new Error(`the warm-up run failed: ${result.error}`);
 	await sandbox.reset();

@@ -1,6 +1,14 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { nodeEngine, rateLimitOptions, runNode, spanMs, toolParameters, warmUp, writeLimitMinimumMs } from './nodeRunner';
+import {
+	nodeEngine,
+	rateLimitOptions,
+	runNode,
+	spanMs,
+	toolParameters,
+	warmUp,
+	writeLimitMinimumMs,
+} from './nodeRunner';
 import type { SandboxProcess } from './sandboxProcess';
 import { duration, ratio } from './stats';
 import type { MeasuredRow } from './table';
@@ -21,7 +29,11 @@ const TARGET = 1.05;
 
 function items(count: number, first = 0): INodeExecutionData[] {
 	return Array.from({ length: count }, (_, offset) => first + offset).map((index) => ({
-		json: { phone: `4915100${String(index).padStart(6, '0')}`, name: `Customer ${index}`, order: String(1000 + index) },
+		json: {
+			phone: `4915100${String(index).padStart(6, '0')}`,
+			name: `Customer ${index}`,
+			order: String(1000 + index),
+		},
 	}));
 }
 

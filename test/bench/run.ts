@@ -33,11 +33,31 @@ interface RowSpec {
 
 const ROWS: RowSpec[] = [
 	{ id: '1', title: 'Signature verification', run: async () => await signatureRows() },
-	{ id: '2', title: 'Rate-limit-bound work', run: async ({ sandbox }) => [await rateLimitedRow(await sandbox())] },
-	{ id: '3', title: 'Campaign upload', run: async ({ sandbox }) => [await campaignUploadRow(await sandbox())] },
-	{ id: '4', title: 'Client overhead on loopback', run: async ({ sandbox }) => [await clientOverheadRow(await sandbox())] },
-	{ id: '5', title: 'Trigger in real n8n', run: async ({ withN8n }) => [await triggerRow(withN8n)] },
-	{ id: '6', title: 'Group Quick Messages', run: async ({ sandbox }) => [await groupingRow(await sandbox())] },
+	{
+		id: '2',
+		title: 'Rate-limit-bound work',
+		run: async ({ sandbox }) => [await rateLimitedRow(await sandbox())],
+	},
+	{
+		id: '3',
+		title: 'Campaign upload',
+		run: async ({ sandbox }) => [await campaignUploadRow(await sandbox())],
+	},
+	{
+		id: '4',
+		title: 'Client overhead on loopback',
+		run: async ({ sandbox }) => [await clientOverheadRow(await sandbox())],
+	},
+	{
+		id: '5',
+		title: 'Trigger in real n8n',
+		run: async ({ withN8n }) => [await triggerRow(withN8n)],
+	},
+	{
+		id: '6',
+		title: 'Group Quick Messages',
+		run: async ({ sandbox }) => [await groupingRow(await sandbox())],
+	},
 ];
 
 function machine(): string {
@@ -46,7 +66,9 @@ function machine(): string {
 }
 
 async function main(): Promise<void> {
-	const { values } = parseArgs({ options: { only: { type: 'string' }, 'with-n8n': { type: 'boolean', default: false } } });
+	const { values } = parseArgs({
+		options: { only: { type: 'string' }, 'with-n8n': { type: 'boolean', default: false } },
+	});
 	const only = values.only?.split(',').map((id) => id.trim());
 	let sandbox: Promise<SandboxProcess> | undefined;
 	const context: RowContext = {
@@ -62,7 +84,11 @@ async function main(): Promise<void> {
 				results.push(...(await row.run(context)));
 				if (sandbox) await (await sandbox).reset();
 			} catch (error) {
-				results.push({ id: row.id, title: row.title, error: error instanceof Error ? error.message : String(error) });
+				results.push({
+					id: row.id,
+					title: row.title,
+					error: error instanceof Error ? error.message : String(error),
+				});
 			}
 		}
 	} finally {

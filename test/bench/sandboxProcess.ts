@@ -58,7 +58,10 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
 			headers: body === undefined ? {} : { 'content-type': 'application/json' },
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
-		if (!response.ok) throw new Error(`sandbox control ${method} ${path}: ${response.status} ${await response.text()}`);
+		if (!response.ok)
+			throw new Error(
+				`sandbox control ${method} ${path}: ${response.status} ${await response.text()}`,
+			);
 		return (await response.json()) as T;
 	};
 	const { keys } = await control<{ keys: Record<Persona, string> }>('GET', '/keys');

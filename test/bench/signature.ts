@@ -2,7 +2,15 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
 import { verifySignature } from '../../nodes/shared/webhooks/verifySignature';
-import { calibrate, duration, interleavedRounds, median, nsPerOp, pairedRatio, ratio } from './stats';
+import {
+	calibrate,
+	duration,
+	interleavedRounds,
+	median,
+	nsPerOp,
+	pairedRatio,
+	ratio,
+} from './stats';
 import type { MeasuredRow } from './table';
 
 /*
@@ -34,7 +42,14 @@ function delivery(size: number): Delivery {
 	const id = `msg_${randomBytes(12).toString('hex')}`;
 	const timestamp = String(Math.floor(Date.now() / 1000));
 	const envelope = (text: string) =>
-		JSON.stringify({ id: 'evt_bench', type: 'message.received', created_at: new Date().toISOString(), api_version: '2026-10-01', account_id: 'acc_bench', data: { text } });
+		JSON.stringify({
+			id: 'evt_bench',
+			type: 'message.received',
+			created_at: new Date().toISOString(),
+			api_version: '2026-10-01',
+			account_id: 'acc_bench',
+			data: { text },
+		});
 	const body = Buffer.from(envelope('x'.repeat(size - envelope('').length)));
 	const signature = `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64')}`;
 	const headers = {
@@ -46,15 +61,30 @@ function delivery(size: number): Delivery {
 		'webhook-timestamp': timestamp,
 		'webhook-signature': signature,
 	};
-	return { body, secret, key, id, timestamp, signature, headers, rawHeaders: Object.entries(headers).flat() };
+	return {
+		body,
+		secret,
+		key,
+		id,
+		timestamp,
+		signature,
+		headers,
+		rawHeaders: Object.entries(headers).flat(),
+	};
 }
 
 function contenders(d: Delivery): Record<'ours' | 'bare' | 'library', () => boolean> {
 	const library = new Webhook(d.secret);
 	const given = Buffer.from(d.signature.slice('v1,'.length), 'base64');
 	return {
-		ours: () => verifySignature({ body: d.body, headers: d.rawHeaders, secret: d.secret, now: Date.now() }).ok,
-		bare: () => timingSafeEqual(createHmac('sha256', d.key).update(`${d.id}.${d.timestamp}.`).update(d.body).digest(), given),
+		ours: () =>
+			verifySignature({ body: d.body, headers: d.rawHeaders, secret: d.secret, now: Date.now() })
+				.ok,
+		bare: () =>
+			timingSafeEqual(
+				createHmac('sha256', d.key).update(`${d.id}.${d.timestamp}.`).update(d.body).digest(),
+				given,
+			),
 		library: () => {
 			// The library throws on failure; jsonParse off so it does no more work than the others.
 			library.verify(d.body, d.headers, { jsonParse: false });
@@ -70,7 +100,9 @@ async function measure(size: number, label: string, id: string): Promise<Measure
 		// A contender that rejects the delivery would be measuring its failure path.
 		if (!check()) throw new Error(`${name} rejected a valid ${label} delivery`);
 	}
-	const iterations = Object.fromEntries(Object.entries(verify).map(([name, op]) => [name, calibrate(op, SAMPLE_MS)]));
+	const iterations = Object.fromEntries(
+		Object.entries(verify).map(([name, op]) => [name, calibrate(op, SAMPLE_MS)]),
+	);
 	const ns = await interleavedRounds(
 		{
 			ours: () => nsPerOp(verify.ours, iterations.ours),
@@ -88,7 +120,9 @@ async function measure(size: number, label: string, id: string): Promise<Measure
 		anchor: `bare HMAC ${perDelivery(ns.bare)}; standardwebhooks ${perDelivery(ns.library)} (${ratio(pairedRatio(ns.library, ns.bare))})`,
 		target: `<= ${TARGET.toFixed(1)}x`,
 		met: vsBare <= TARGET,
-		notes: [`${label}: CPU time, median over ${ROUNDS} interleaved rounds (~${SAMPLE_MS} ms per contender each) of the per-round ratio.`],
+		notes: [
+			`${label}: CPU time, median over ${ROUNDS} interleaved rounds (~${SAMPLE_MS} ms per contender each) of the per-round ratio.`,
+		],
 	};
 }
 

@@ -31,7 +31,9 @@ export async function interleavedRounds<K extends string>(
 	rounds: number,
 ): Promise<RoundSamples<K>> {
 	const names = Object.keys(contenders) as K[];
-	const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as RoundSamples<K>;
+	const samples = Object.fromEntries(
+		names.map((name) => [name, [] as number[]]),
+	) as RoundSamples<K>;
 	for (let round = 0; round < rounds; round++) {
 		for (let offset = 0; offset < names.length; offset++) {
 			const name = names[(round + offset) % names.length];
@@ -70,7 +72,7 @@ export function calibrate(operation: () => unknown, targetMs: number): number {
 	let iterations = 1;
 	for (;;) {
 		const ns = nsPerOp(operation, iterations) * iterations;
-		if (ns >= targetMs * 1e6 / 8 || iterations >= 1 << 24) {
+		if (ns >= (targetMs * 1e6) / 8 || iterations >= 1 << 24) {
 			return Math.max(1, Math.round((iterations * targetMs * 1e6) / Math.max(ns, 1)));
 		}
 		iterations *= 2;

@@ -45,7 +45,9 @@ function cells(row: RowResult): string[] {
 const escape = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
 export function formatTable(rows: readonly RowResult[]): string {
-	const lines = [HEADER, HEADER.map(() => '---'), ...rows.map(cells)].map((line) => line.map(escape));
+	const lines = [HEADER, HEADER.map(() => '---'), ...rows.map(cells)].map((line) =>
+		line.map(escape),
+	);
 	const widths = HEADER.map((_, column) => Math.max(...lines.map((line) => line[column].length)));
 	return lines
 		.map((line, index) =>

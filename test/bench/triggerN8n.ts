@@ -62,12 +62,18 @@ function envelope(): string {
 }
 
 /** Signs ahead of the timed loop, so only n8n's side is measured; timestamps stay well within 300 s. */
-function prepare(target: Target, count = DELIVERIES): Array<{ body: string; headers: Record<string, string> }> {
+function prepare(
+	target: Target,
+	count = DELIVERIES,
+): Array<{ body: string; headers: Record<string, string> }> {
 	const timestamp = String(Math.floor(Date.now() / 1000));
 	return Array.from({ length: count }, () => {
 		const body = envelope();
 		const id = `msg_${randomUUID().replaceAll('-', '')}`;
-		return { body, headers: { 'content-type': 'application/json', ...target.sign(id, timestamp, body) } };
+		return {
+			body,
+			headers: { 'content-type': 'application/json', ...target.sign(id, timestamp, body) },
+		};
 	});
 }
 
@@ -78,9 +84,15 @@ async function deliveriesPerSecond(target: Target, agent: Agent): Promise<number
 	const worker = async () => {
 		while (next < deliveries.length) {
 			const { body, headers } = deliveries[next++];
-			const response = await request(target.url, { method: 'POST', headers, body, dispatcher: agent });
+			const response = await request(target.url, {
+				method: 'POST',
+				headers,
+				body,
+				dispatcher: agent,
+			});
 			const text = await response.body.text();
-			if (response.statusCode >= 300) throw new Error(`${target.url} answered ${response.statusCode}: ${text.slice(0, 200)}`);
+			if (response.statusCode >= 300)
+				throw new Error(`${target.url} answered ${response.statusCode}: ${text.slice(0, 200)}`);
 		}
 	};
 	await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
@@ -96,12 +108,17 @@ async function executionCount(api: N8nRestApi, workflowId: string): Promise<numb
 }
 
 /** Polls `probe` every 250 ms until it returns a value; fails naming `what` after `timeoutMs`. */
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = DRAIN_TIMEOUT_MS): Promise<T> {
+async function waitFor<T>(
+	what: string,
+	probe: () => Promise<T | undefined>,
+	timeoutMs = DRAIN_TIMEOUT_MS,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();
 		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
 		await new Promise((done) => setTimeout(done, 250));
 	}
 }
@@ -118,7 +135,12 @@ const drain = (api: N8nRestApi, target: Target) =>
 async function firstAccepted(target: Target, agent: Agent): Promise<void> {
 	await waitFor(`${target.url} to accept a delivery`, async () => {
 		const [{ body, headers }] = prepare(target, 1);
-		const response = await request(target.url, { method: 'POST', headers, body, dispatcher: agent });
+		const response = await request(target.url, {
+			method: 'POST',
+			headers,
+			body,
+			dispatcher: agent,
+		});
 		await response.body.text();
 		if (response.statusCode >= 300) return undefined;
 		target.accepted += 1;
@@ -128,13 +150,24 @@ async function firstAccepted(target: Target, agent: Agent): Promise<void> {
 
 export async function triggerRow(withN8n: boolean): Promise<RowResult> {
 	const id = '5';
-	const title = 'Trigger in real n8n: deliveries accepted per second, our trigger vs n8n Webhook node';
-	if (!withN8n) return { id, title, notRun: 'needs --with-n8n (builds the package and starts a real n8n)' };
-	const install = (await import(pathToFileURL(resolve(__dirname, '../support/n8nInstall.mjs')).href)) as N8nInstall;
-	if (!install.isInstalled()) return { id, title, notRun: 'n8n is not installed (npm run test:e2e or npm run dev installs it into .cache)' };
+	const title =
+		'Trigger in real n8n: deliveries accepted per second, our trigger vs n8n Webhook node';
+	if (!withN8n)
+		return { id, title, notRun: 'needs --with-n8n (builds the package and starts a real n8n)' };
+	const install = (await import(
+		pathToFileURL(resolve(__dirname, '../support/n8nInstall.mjs')).href
+	)) as N8nInstall;
+	if (!install.isInstalled())
+		return {
+			id,
+			title,
+			notRun: 'n8n is not installed (npm run test:e2e or npm run dev installs it into .cache)',
+		};
 	// Loaded only now: these modules resolve n8n's own packages on import.
 	const { startStack, upsertCredential, sandboxCredentialData } = await import('../dev/stack.mjs');
-	const { triggerWorkflow } = (await import(pathToFileURL(resolve(__dirname, '../e2e/support/workflows.mts')).href)) as typeof import('../e2e/support/workflows.mjs', { with: { 'resolution-mode': 'import' } });
+	const { triggerWorkflow } = (await import(
+		pathToFileURL(resolve(__dirname, '../e2e/support/workflows.mts')).href
+	)) as typeof import('../e2e/support/workflows.mjs', { with: { 'resolution-mode': 'import' } });
 	const stack = await startStack({
 		userFolder: join(resolve(__dirname, '../..'), '.cache', 'bench', 'n8n'),
 		fresh: true,
@@ -145,14 +178,29 @@ export async function triggerRow(withN8n: boolean): Promise<RowResult> {
 		const { api, sandbox, n8n } = stack;
 		const credential = await upsertCredential(api, 'Bench sandbox', sandboxCredentialData(sandbox));
 		const oursHook = randomUUID();
-		const ours = await api.createWorkflow(triggerWorkflow('Bench: our trigger', credential, oursHook, { registration: 'auto', events: ['message.received'] }));
+		const ours = await api.createWorkflow(
+			triggerWorkflow('Bench: our trigger', credential, oursHook, {
+				registration: 'auto',
+				events: ['message.received'],
+			}),
+		);
 		const plainHook = randomUUID();
 		const plain = await api.createWorkflow({
 			name: 'Bench: n8n Webhook node',
 			nodes: [
 				{
-					id: randomUUID(), name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: plainHook,
-					parameters: { httpMethod: 'POST', path: plainHook, responseMode: 'onReceived', options: {} },
+					id: randomUUID(),
+					name: 'Webhook',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: plainHook,
+					parameters: {
+						httpMethod: 'POST',
+						path: plainHook,
+						responseMode: 'onReceived',
+						options: {},
+					},
 				},
 			],
 			connections: {},
@@ -161,20 +209,31 @@ export async function triggerRow(withN8n: boolean): Promise<RowResult> {
 		await api.activateWorkflow(ours.id);
 		await api.activateWorkflow(plain.id);
 		const oursUrl = `${n8n.url}/webhook/${oursHook}/webhook`;
-		const endpoint = await waitFor(`the trigger to register ${oursUrl} with the sandbox`, async () =>
-			(sandbox.webhooks.endpoints() as Array<{ url: string; secret: string }>).find((candidate) => candidate.url === oursUrl),
+		const endpoint = await waitFor(
+			`the trigger to register ${oursUrl} with the sandbox`,
+			async () =>
+				(sandbox.webhooks.endpoints() as Array<{ url: string; secret: string }>).find(
+					(candidate) => candidate.url === oursUrl,
+				),
 		);
 		const key = Buffer.from(endpoint.secret.replace(/^whsec_/, ''), 'base64');
 		const targets: Record<'ours' | 'plain', Target> = {
 			ours: {
-				url: oursUrl, workflowId: ours.id, accepted: 0,
+				url: oursUrl,
+				workflowId: ours.id,
+				accepted: 0,
 				sign: (msgId, timestamp, body) => ({
 					'webhook-id': msgId,
 					'webhook-timestamp': timestamp,
 					'webhook-signature': `v1,${createHmac('sha256', key).update(`${msgId}.${timestamp}.${body}`).digest('base64')}`,
 				}),
 			},
-			plain: { url: `${n8n.url}/webhook/${plainHook}`, workflowId: plain.id, accepted: 0, sign: () => ({}) },
+			plain: {
+				url: `${n8n.url}/webhook/${plainHook}`,
+				workflowId: plain.id,
+				accepted: 0,
+				sign: () => ({}),
+			},
 		};
 		const round = (name: 'ours' | 'plain') => async () => {
 			const rate = await deliveriesPerSecond(targets[name], agent);
@@ -188,7 +247,8 @@ export async function triggerRow(withN8n: boolean): Promise<RowResult> {
 		const rates = await interleavedRounds({ ours: round('ours'), plain: round('plain') }, ROUNDS);
 		const relative = pairedRatio(rates.ours, rates.plain);
 		return {
-			id, title,
+			id,
+			title,
 			figure: `${ratio(relative)} (${perSecond(median(rates.ours))})`,
 			anchor: `n8n Webhook node ${perSecond(median(rates.plain))}`,
 			target: `>= ${TARGET.toFixed(1)}x`,

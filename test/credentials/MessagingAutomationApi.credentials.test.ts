@@ -15,10 +15,11 @@ afterAll(async () => sandbox.stop());
 
 /** Sends GET /api/v1/me the way n8n would: the credential's authenticate() decides the headers. */
 async function getMe(data: Record<string, unknown>) {
-	const options = await credential.authenticate(
-		{ baseUrl: sandbox.url, ...data },
-		{ url: '/api/v1/me', method: 'GET', headers: { accept: 'application/json' } } as IHttpRequestOptions,
-	);
+	const options = await credential.authenticate({ baseUrl: sandbox.url, ...data }, {
+		url: '/api/v1/me',
+		method: 'GET',
+		headers: { accept: 'application/json' },
+	} as IHttpRequestOptions);
 	const response = await request(`${sandbox.url}/api/v1/me`, {
 		headers: options.headers as Record<string, string>,
 	});
@@ -52,26 +53,33 @@ describe('MessagingAutomationApi credential', () => {
 	});
 
 	it('keeps the headers it was given', async () => {
-		const options = await credential.authenticate(
-			{ apiKey: 'k', authScheme: 'bearer' },
-			{ url: '/x', headers: { 'Idempotency-Key': 'abcdefgh' } } as IHttpRequestOptions,
-		);
+		const options = await credential.authenticate({ apiKey: 'k', authScheme: 'bearer' }, {
+			url: '/x',
+			headers: { 'Idempotency-Key': 'abcdefgh' },
+		} as IHttpRequestOptions);
 		expect(options.headers).toEqual({ 'Idempotency-Key': 'abcdefgh', Authorization: 'Bearer k' });
 	});
 
 	it.each([
 		['revoked', 401],
 		['lowPlan', 403],
-	] as const)('the %s key gets %i, which the credential test explains', async (persona, statusCode) => {
-		const { status } = await getMe({ apiKey: sandbox.keys[persona], authScheme: 'bearer' });
-		expect(status).toBe(statusCode);
-		const rule = credential.test.rules?.find(
-			(candidate) => candidate.type === 'responseCode' && candidate.properties.value === statusCode,
-		);
-		expect(rule?.properties.message).toBeTruthy();
-	});
+	] as const)(
+		'the %s key gets %i, which the credential test explains',
+		async (persona, statusCode) => {
+			const { status } = await getMe({ apiKey: sandbox.keys[persona], authScheme: 'bearer' });
+			expect(status).toBe(statusCode);
+			const rule = credential.test.rules?.find(
+				(candidate) =>
+					candidate.type === 'responseCode' && candidate.properties.value === statusCode,
+			);
+			expect(rule?.properties.message).toBeTruthy();
+		},
+	);
 
 	it('never follows a redirect in the credential test: the key stays with the Base URL', () => {
-		expect(credential.test.request).toMatchObject({ disableFollowRedirect: true, sendCredentialsOnCrossOriginRedirect: false });
+		expect(credential.test.request).toMatchObject({
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
+		});
 	});
 });

@@ -8,7 +8,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
-	options: { fresh: { type: 'boolean', default: false }, queue: { type: 'boolean', default: false }, n8n: { type: 'string' } },
+	options: {
+		fresh: { type: 'boolean', default: false },
+		queue: { type: 'boolean', default: false },
+		n8n: { type: 'string' },
+	},
 });
 // n8nInstall reads the version when it is first imported, so it is set before any import of it.
 if (values.n8n) process.env.TEST_N8N_VERSION = values.n8n;
@@ -18,14 +22,24 @@ const { freePort, OWNER } = await import('../support/n8nProcess.mjs');
 // The sandbox is TypeScript; this script runs on plain Node. tsx's main entry hooks both loaders
 // (ESM and CommonJS, which the sandbox's .ts files are in this package), like `node --import tsx`.
 await import('tsx');
-const { exampleWorkflows, sandboxCredentialData, startStack, upsertCredential, withCredential, NODE_TYPES } = await import('./stack.mjs');
+const {
+	exampleWorkflows,
+	sandboxCredentialData,
+	startStack,
+	upsertCredential,
+	withCredential,
+	NODE_TYPES,
+} = await import('./stack.mjs');
 const { startScriptedModel } = await import('../e2e/support/scriptedModel.mts');
 const { replyBotPlan } = await import('./replyBotModel.mts');
 
 const CREDENTIAL_NAME = 'Messaging Automation (sandbox)';
 const MODEL_CREDENTIAL_NAME = 'Scripted model (sandbox)';
 // One instance per n8n version: a database migrated by 2.x cannot be opened by 1.x.
-const USER_FOLDER = join(cacheRoot, N8N_VERSION === DEFAULT_N8N_VERSION ? 'dev-n8n' : `dev-n8n-${N8N_VERSION}`);
+const USER_FOLDER = join(
+	cacheRoot,
+	N8N_VERSION === DEFAULT_N8N_VERSION ? 'dev-n8n' : `dev-n8n-${N8N_VERSION}`,
+);
 const log = (line) => process.stdout.write(`[dev] ${line}\n`);
 
 /** The preferred port when it is free (stable bookmarks), any free port otherwise. */
@@ -44,13 +58,19 @@ async function portFor(preferred) {
  * and publishes the trigger workflows so they listen without a click.
  */
 async function importExamples(api, credential, filesDir, modelCredential) {
-	const existing = new Map((await api.listWorkflows()).map((workflow) => [workflow.name, workflow]));
+	const existing = new Map(
+		(await api.listWorkflows()).map((workflow) => [workflow.name, workflow]),
+	);
 	const lines = [];
 	for (const example of Object.values(exampleWorkflows(filesDir))) {
-		const workflow = existing.get(example.name) ?? (await api.createWorkflow(withCredential(example, credential, modelCredential)));
+		const workflow =
+			existing.get(example.name) ??
+			(await api.createWorkflow(withCredential(example, credential, modelCredential)));
 		const hasTrigger = example.nodes.some((node) => node.type === NODE_TYPES.trigger);
 		if (hasTrigger && !workflow.active) await api.activateWorkflow(workflow.id);
-		lines.push(`${example.name}${hasTrigger ? ' (active)' : ''}: ${api.baseUrl}/workflow/${workflow.id}`);
+		lines.push(
+			`${example.name}${hasTrigger ? ' (active)' : ''}: ${api.baseUrl}/workflow/${workflow.id}`,
+		);
 	}
 	return lines;
 }
@@ -102,7 +122,8 @@ async function main() {
 		await model?.stop();
 		process.exit(0);
 	};
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void shutdown(signal));
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+		process.on(signal, () => void shutdown(signal));
 	watchParent(() => void shutdown('npm exited'));
 	stack = await startStack({
 		userFolder: USER_FOLDER,
@@ -117,10 +138,16 @@ async function main() {
 		const credential = await upsertCredential(api, CREDENTIAL_NAME, sandboxCredentialData(sandbox));
 		// The AI reply bot's chat model: an OpenAI-compatible server on 127.0.0.1 that follows a script.
 		model = await startScriptedModel((prompt) => replyBotPlan(prompt));
-		const modelCredential = await upsertCredential(api, MODEL_CREDENTIAL_NAME, { apiKey: 'sk-scripted-model', url: model.url, header: false }, 'openAiApi');
+		const modelCredential = await upsertCredential(
+			api,
+			MODEL_CREDENTIAL_NAME,
+			{ apiKey: 'sk-scripted-model', url: model.url, header: false },
+			'openAiApi',
+		);
 		await republishTriggers(api);
 		const workflows = await importExamples(api, credential, n8n.filesDir, modelCredential);
-		const injectFrom = (body) => `curl -s -X POST ${sandbox.url}/__sandbox/inject/message -H 'content-type: application/json' -d '${JSON.stringify(body)}'`;
+		const injectFrom = (body) =>
+			`curl -s -X POST ${sandbox.url}/__sandbox/inject/message -H 'content-type: application/json' -d '${JSON.stringify(body)}'`;
 		const inject = injectFrom({ from: { phone: '4915112345678', name: 'Alice' }, text: 'Hello!' });
 		const quick = ['hi', 'I ordered yesterday', 'order 4411', 'where is it??'].map((text) =>
 			injectFrom({ channel: 'business', from: { phone: '4915198765432', name: 'Dana' }, text }),
@@ -131,7 +158,11 @@ async function main() {
 				`n8n editor:   ${n8n.url}`,
 				`login:        ${OWNER.email} / ${OWNER.password}`,
 				`sandbox:      ${sandbox.url}  (API key ${sandbox.apiKey}, control API ${sandbox.url}/__sandbox/state)`,
-				...(worker ? [`queue mode:   webhooks served by ${webhook.url}, executions run by the worker (log ${worker.logFile})`] : []),
+				...(worker
+					? [
+							`queue mode:   webhooks served by ${webhook.url}, executions run by the worker (log ${worker.logFile})`,
+						]
+					: []),
 				`credential:   "${CREDENTIAL_NAME}"`,
 				'workflows:',
 				...workflows.map((line) => `  - ${line}`),

@@ -9,5 +9,9 @@ export function replyBotPlan(prompt: string): Array<Record<string, unknown>> {
 	const history = earlier.replace(/^Earlier in this chat:\n/, '').trim();
 	const lines = history === '' || history === '(nothing yet)' ? 0 : history.split('\n').length;
 	const said = now.trim().split('\n').join(' / ');
-	return [{ Text: `(scripted model) You wrote: "${said}". I can see ${lines} earlier message${lines === 1 ? '' : 's'} of this chat.` }];
+	return [
+		{
+			Text: `(scripted model) You wrote: "${said}". I can see ${lines} earlier message${lines === 1 ? '' : 's'} of this chat.`,
+		},
+	];
 }

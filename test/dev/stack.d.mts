@@ -35,7 +35,12 @@ export interface Stack {
 	stop(): Promise<void>;
 }
 
-export declare const OWNER: { email: string; password: string; firstName: string; lastName: string };
+export declare const OWNER: {
+	email: string;
+	password: string;
+	firstName: string;
+	lastName: string;
+};
 export declare const CREDENTIAL_TYPE: 'messagingAutomationApi';
 export declare const NODE_TYPES: { action: string; trigger: string };
 export declare function buildPackage(log?: (line: string) => void): Promise<void>;
@@ -55,11 +60,21 @@ export declare function sandboxCredentialData(
 	sandbox: Pick<SandboxHandle, 'url' | 'apiKey'>,
 	apiKey?: string,
 ): { apiKey: string; baseUrl: string; authScheme: 'bearer'; headerName: string };
-export declare function upsertCredential(api: N8nRestApi, name: string, data: Record<string, unknown>, type?: string): Promise<{ id: string; name: string }>;
+export declare function upsertCredential(
+	api: N8nRestApi,
+	name: string,
+	data: Record<string, unknown>,
+	type?: string,
+): Promise<{ id: string; name: string }>;
 export declare const OPENAI_MODEL_TYPE: string;
 export declare function withCredential<T extends N8nWorkflowInput>(
 	workflow: T,
 	credential: { id: string; name: string },
 	modelCredential?: { id: string; name: string },
 ): T;
-export declare function exampleWorkflows(filesDir: string): Record<string, N8nWorkflowInput & { nodes: Array<N8nWorkflowInput['nodes'][number] & { webhookId?: string }> }>;
+export declare function exampleWorkflows(
+	filesDir: string,
+): Record<
+	string,
+	N8nWorkflowInput & { nodes: Array<N8nWorkflowInput['nodes'][number] & { webhookId?: string }> }
+>;

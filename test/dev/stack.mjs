@@ -5,7 +5,14 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureN8n, N8N_VERSION, projectRoot } from '../support/n8nInstall.mjs';
-import { freePort, logTail, OWNER, PACKAGE_NAME, startN8n, startRedis } from '../support/n8nProcess.mjs';
+import {
+	freePort,
+	logTail,
+	OWNER,
+	PACKAGE_NAME,
+	startN8n,
+	startRedis,
+} from '../support/n8nProcess.mjs';
 import { loginN8n } from '../support/n8nRestApi.mjs';
 import { NO_POSTGRES_REASON, postgresBinDir, startPostgres } from '../support/postgres.mjs';
 
@@ -23,12 +30,17 @@ const defaultLog = (line) => process.stderr.write(`[stack] ${line}\n`);
 export function buildPackage(log = defaultLog) {
 	log('building the package (npm run build)');
 	return new Promise((resolveBuild, reject) => {
-		const child = spawn('npm', ['run', 'build'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn('npm', ['run', 'build'], {
+			cwd: projectRoot,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let output = '';
 		child.stdout.on('data', (chunk) => (output += chunk));
 		child.stderr.on('data', (chunk) => (output += chunk));
 		child.on('error', reject);
-		child.on('close', (code) => (code === 0 ? resolveBuild() : reject(new Error(`npm run build failed:\n${output}`))));
+		child.on('close', (code) =>
+			code === 0 ? resolveBuild() : reject(new Error(`npm run build failed:\n${output}`)),
+		);
 	});
 }
 
@@ -48,10 +60,15 @@ async function assertPackageLoaded(n8n, api) {
 	if (missing.length > 0) {
 		const reason = logTail(n8n.logFile, 400)
 			.split('\n')
-			.filter((line) => line.includes(PACKAGE_NAME) || /^(Error|TypeError|SyntaxError)(?!.*ENOTFOUND)/.test(line))
+			.filter(
+				(line) =>
+					line.includes(PACKAGE_NAME) || /^(Error|TypeError|SyntaxError)(?!.*ENOTFOUND)/.test(line),
+			)
 			.slice(0, 12)
 			.join('\n');
-		throw new Error(`n8n started but did not load ${missing.join(', ')}. From its log (${n8n.logFile}):\n${reason}`);
+		throw new Error(
+			`n8n started but did not load ${missing.join(', ')}. From its log (${n8n.logFile}):\n${reason}`,
+		);
 	}
 }
 
@@ -61,7 +78,16 @@ async function assertPackageLoaded(n8n, api) {
  * switched off there), `webhooks` webhook processes that receive the deliveries and `workers` workers
  * that run the executions, all sharing one user folder (so one installed copy of the package).
  */
-async function startQueueProcesses({ userFolder, fresh, n8nPort, n8nEnv, log, stops, webhooks = 1, workers = 1 }) {
+async function startQueueProcesses({
+	userFolder,
+	fresh,
+	n8nPort,
+	n8nEnv,
+	log,
+	stops,
+	webhooks = 1,
+	workers = 1,
+}) {
 	const redis = await startRedis({ folder: `${userFolder}-redis`, log });
 	stops.push(() => redis.stop());
 	let database = {};
@@ -84,11 +110,25 @@ async function startQueueProcesses({ userFolder, fresh, n8nPort, n8nEnv, log, st
 		...database,
 		...n8nEnv,
 	};
-	const n8n = await startN8n({ userFolder, fresh, port: n8nPort, log, extraEnv: { ...env, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' } });
+	const n8n = await startN8n({
+		userFolder,
+		fresh,
+		port: n8nPort,
+		log,
+		extraEnv: { ...env, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
+	});
 	stops.push(() => n8n.stop());
 	const roles = [
-		...webhookPorts.map((port, index) => ({ command: 'webhook', port, logName: `n8n-webhook-${index + 1}.log` })),
-		...Array.from({ length: workers }, (_, index) => ({ command: 'worker', port: undefined, logName: `n8n-worker-${index + 1}.log` })),
+		...webhookPorts.map((port, index) => ({
+			command: 'webhook',
+			port,
+			logName: `n8n-webhook-${index + 1}.log`,
+		})),
+		...Array.from({ length: workers }, (_, index) => ({
+			command: 'worker',
+			port: undefined,
+			logName: `n8n-worker-${index + 1}.log`,
+		})),
 	];
 	const handles = await Promise.all(
 		roles.map(async ({ command, port, logName }) => {
@@ -97,8 +137,12 @@ async function startQueueProcesses({ userFolder, fresh, n8nPort, n8nEnv, log, st
 			return { command, handle };
 		}),
 	);
-	const webhookHandles = handles.filter((entry) => entry.command === 'webhook').map((entry) => entry.handle);
-	const workerHandles = handles.filter((entry) => entry.command === 'worker').map((entry) => entry.handle);
+	const webhookHandles = handles
+		.filter((entry) => entry.command === 'webhook')
+		.map((entry) => entry.handle);
+	const workerHandles = handles
+		.filter((entry) => entry.command === 'worker')
+		.map((entry) => entry.handle);
 	return {
 		n8n,
 		worker: workerHandles[0],
@@ -117,10 +161,21 @@ async function startQueueProcesses({ userFolder, fresh, n8nPort, n8nEnv, log, st
  * queue-mode set). Resolves to `{ sandbox, n8n, worker?, webhook?, webhookBaseUrl, api, stop }`;
  * `stop()` ends everything this call started, also after a failure.
  */
-export async function startStack({ userFolder, fresh = false, n8nPort, sandboxOptions = {}, build = true, queue = false, queueScale = {}, n8nEnv = {}, log = defaultLog }) {
+export async function startStack({
+	userFolder,
+	fresh = false,
+	n8nPort,
+	sandboxOptions = {},
+	build = true,
+	queue = false,
+	queueScale = {},
+	n8nEnv = {},
+	log = defaultLog,
+}) {
 	const stops = [];
 	const stop = async () => {
-		for (const stopOne of stops.reverse()) await stopOne().catch((error) => log(`cleanup: ${error.message}`));
+		for (const stopOne of stops.reverse())
+			await stopOne().catch((error) => log(`cleanup: ${error.message}`));
 		stops.length = 0;
 	};
 	try {
@@ -132,7 +187,15 @@ export async function startStack({ userFolder, fresh = false, n8nPort, sandboxOp
 		log(`sandbox on ${sandbox.url}`);
 		let processes;
 		if (queue) {
-			processes = await startQueueProcesses({ userFolder, fresh, n8nPort, n8nEnv, log, stops, ...queueScale });
+			processes = await startQueueProcesses({
+				userFolder,
+				fresh,
+				n8nPort,
+				n8nEnv,
+				log,
+				stops,
+				...queueScale,
+			});
 		} else {
 			const n8n = await startN8n({ userFolder, fresh, port: n8nPort, extraEnv: n8nEnv, log });
 			stops.push(() => n8n.stop());
@@ -173,8 +236,10 @@ export const OPENAI_MODEL_TYPE = '@n8n/n8n-nodes-langchain.lmChatOpenAi';
 export function withCredential(workflow, credential, modelCredential) {
 	const ours = new Set([...Object.values(NODE_TYPES), `${NODE_TYPES.action}Tool`]);
 	const credentialsOf = (node) => {
-		if (ours.has(node.type)) return { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } };
-		if (node.type === OPENAI_MODEL_TYPE && modelCredential) return { openAiApi: { id: modelCredential.id, name: modelCredential.name } };
+		if (ours.has(node.type))
+			return { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } };
+		if (node.type === OPENAI_MODEL_TYPE && modelCredential)
+			return { openAiApi: { id: modelCredential.id, name: modelCredential.name } };
 		return undefined;
 	};
 	return {
@@ -197,6 +262,11 @@ export function exampleWorkflows(filesDir) {
 		readdirSync(WORKFLOWS_DIR)
 			.filter((file) => file.endsWith('.json'))
 			.sort()
-			.map((file) => [file.replace(/\.json$/, ''), JSON.parse(readFileSync(join(WORKFLOWS_DIR, file), 'utf8').replaceAll('__FILES_DIR__', filesDir))]),
+			.map((file) => [
+				file.replace(/\.json$/, ''),
+				JSON.parse(
+					readFileSync(join(WORKFLOWS_DIR, file), 'utf8').replaceAll('__FILES_DIR__', filesDir),
+				),
+			]),
 	);
 }

@@ -39,7 +39,9 @@ describe('action node in a real n8n', () => {
 			}),
 		);
 
-		const first = await api.waitForExecution((await api.runManually(workflow.id, 'Start')).executionId);
+		const first = await api.waitForExecution(
+			(await api.runManually(workflow.id, 'Start')).executionId,
+		);
 		expect(executionError(first)).toBeUndefined();
 		expect(first.status).toBe('success');
 		const [sent] = nodeOutput(first, 'Action') ?? [];
@@ -47,15 +49,22 @@ describe('action node in a real n8n', () => {
 		expect(sent.message_id).toEqual(expect.any(String));
 
 		const [call] = await callsWithKey(key);
-		expect(call).toEqual(expect.objectContaining({ tool: 'send_message', status: 200, replayed: false }));
+		expect(call).toEqual(
+			expect.objectContaining({ tool: 'send_message', status: 200, replayed: false }),
+		);
 		expect(call.input).toEqual(expect.objectContaining({ phoneNumber: '4915112345678', text }));
 
 		// The same key again, as after a retry or a manual rerun: the sandbox replays, nothing new is sent.
-		const second = await api.waitForExecution((await api.runManually(workflow.id, 'Start')).executionId);
+		const second = await api.waitForExecution(
+			(await api.runManually(workflow.id, 'Start')).executionId,
+		);
 		expect(second.status).toBe('success');
 		expect(nodeOutput(second, 'Action')?.[0]?.message_id).toBe(sent.message_id);
 		expect((await callsWithKey(key)).map((c) => c.replayed)).toEqual([false, true]);
-		const { sends } = await sandboxControl<{ sends: Array<{ idempotency_key: string }> }>('GET', '/sends');
+		const { sends } = await sandboxControl<{ sends: Array<{ idempotency_key: string }> }>(
+			'GET',
+			'/sends',
+		);
 		expect(sends.filter((s) => s.idempotency_key === key)).toHaveLength(1);
 	});
 
@@ -68,7 +77,9 @@ describe('action node in a real n8n', () => {
 				operation: 'getCapabilities',
 			}),
 		);
-		const execution = await api.waitForExecution((await api.runManually(workflow.id, 'Start')).executionId);
+		const execution = await api.waitForExecution(
+			(await api.runManually(workflow.id, 'Start')).executionId,
+		);
 		expect(execution.status).toBe('error');
 		expect(executionError(execution)).toMatch(/invalid|key/i);
 	});

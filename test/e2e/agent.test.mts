@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NODE_TYPES } from '../dev/stack.mjs';
 import type { N8nRestApi, N8nWorkflow } from '../support/n8nRestApi.mjs';
-import { e2e, n8nApi, sandboxControl, sandboxCredential, unique, waitFor } from './support/context.mjs';
+import {
+	e2e,
+	n8nApi,
+	sandboxControl,
+	sandboxCredential,
+	unique,
+	waitFor,
+} from './support/context.mjs';
 import { startScriptedModel, type Api, type ScriptedModel } from './support/scriptedModel.mjs';
 import { triggerWorkflow, workflowNode } from './support/workflows.mjs';
 
@@ -36,9 +43,21 @@ interface Call {
 function plan(prompt: string, api: Api): Array<Record<string, unknown>> {
 	const [, scenario, id] = /^agent-e2e (\w+) (\S+)/.exec(prompt) ?? [];
 	const text = (suffix = '') => `${scenario}-${api}-${id}${suffix}`;
-	if (scenario === 'two') return [{ Phone_Number: SENDER, Text: text('-A') }, { Phone_Number: SENDER, Text: text('-B') }];
-	if (scenario === 'same') return [{ Phone_Number: SENDER, Text: text() }, { Phone_Number: SENDER, Text: text() }];
-	if (scenario === 'invalid') return [{ Phone_Number: `+${SENDER}`, Text: text() }, { Phone_Number: SENDER, Text: text() }];
+	if (scenario === 'two')
+		return [
+			{ Phone_Number: SENDER, Text: text('-A') },
+			{ Phone_Number: SENDER, Text: text('-B') },
+		];
+	if (scenario === 'same')
+		return [
+			{ Phone_Number: SENDER, Text: text() },
+			{ Phone_Number: SENDER, Text: text() },
+		];
+	if (scenario === 'invalid')
+		return [
+			{ Phone_Number: `+${SENDER}`, Text: text() },
+			{ Phone_Number: SENDER, Text: text() },
+		];
 	return [];
 }
 
@@ -46,14 +65,25 @@ function plan(prompt: string, api: Api): Array<Record<string, unknown>> {
 // with the Responses API switch too).
 const AGENT_VERSION = e2e().n8nVersion.startsWith('1.') ? 3 : 3.1;
 
-function agentWorkflow(api: Api, sandbox: { id: string; name: string }, openAi: { id: string; name: string }) {
+function agentWorkflow(
+	api: Api,
+	sandbox: { id: string; name: string },
+	openAi: { id: string; name: string },
+) {
 	const webhookId = randomUUID();
-	const base = triggerWorkflow(unique(`e2e agent ${api}`), sandbox, webhookId, { registration: 'auto', events: ['message.received'] });
+	const base = triggerWorkflow(unique(`e2e agent ${api}`), sandbox, webhookId, {
+		registration: 'auto',
+		events: ['message.received'],
+	});
 	return {
 		...base,
 		nodes: [
 			...base.nodes,
-			workflowNode('AI Agent', '@n8n/n8n-nodes-langchain.agent', AGENT_VERSION, [240, 0], { promptType: 'define', text: '={{ $json.text }}', options: {} }),
+			workflowNode('AI Agent', '@n8n/n8n-nodes-langchain.agent', AGENT_VERSION, [240, 0], {
+				promptType: 'define',
+				text: '={{ $json.text }}',
+				options: {},
+			}),
 			{
 				...workflowNode('Model', '@n8n/n8n-nodes-langchain.lmChatOpenAi', 1.3, [160, 220], {
 					model: { __rl: true, mode: 'id', value: 'scripted-model' },
@@ -64,7 +94,11 @@ function agentWorkflow(api: Api, sandbox: { id: string; name: string }, openAi: 
 			},
 			{
 				// As the editor saves a freshly added tool: only what differs from the defaults.
-				...workflowNode(TOOL_NAME, `${NODE_TYPES.action}Tool`, 1, [320, 220], { resource: 'message', operation: 'send', channel: 'business' }),
+				...workflowNode(TOOL_NAME, `${NODE_TYPES.action}Tool`, 1, [320, 220], {
+					resource: 'message',
+					operation: 'send',
+					channel: 'business',
+				}),
 				credentials: { messagingAutomationApi: sandbox },
 			},
 		],
@@ -81,21 +115,37 @@ describe('the node as an AI Agent tool in a real n8n', () => {
 	let model: ScriptedModel;
 	const workflows: N8nWorkflow[] = [];
 	const sends = async () => (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends;
-	const sendCalls = async () => (await sandboxControl<{ calls: Call[] }>('GET', '/calls')).calls.filter((call) => call.tool === 'send_message');
+	const sendCalls = async () =>
+		(await sandboxControl<{ calls: Call[] }>('GET', '/calls')).calls.filter(
+			(call) => call.tool === 'send_message',
+		);
 
 	/** Delivers one message from the sender and waits until both agent workflows have run it. */
 	async function incoming(scenario: string): Promise<string> {
 		const id = randomUUID().slice(0, 8);
-		const before = await Promise.all(workflows.map(async (workflow) => (await api.listExecutions(workflow.id)).length));
-		await sandboxControl('POST', '/inject/message', { channel: 'business', from: { phone: SENDER, name: 'Agent Test' }, text: `agent-e2e ${scenario} ${id}` });
+		const before = await Promise.all(
+			workflows.map(async (workflow) => (await api.listExecutions(workflow.id)).length),
+		);
+		await sandboxControl('POST', '/inject/message', {
+			channel: 'business',
+			from: { phone: SENDER, name: 'Agent Test' },
+			text: `agent-e2e ${scenario} ${id}`,
+		});
 		await waitFor(`both agent workflows to run "${scenario}"`, async () => {
 			const lists = await Promise.all(workflows.map((workflow) => api.listExecutions(workflow.id)));
-			const done = lists.every((list, index) => list.length > before[index] && list.every((execution) => execution.status !== 'running' && execution.status !== 'new'));
+			const done = lists.every(
+				(list, index) =>
+					list.length > before[index] &&
+					list.every((execution) => execution.status !== 'running' && execution.status !== 'new'),
+			);
 			return done ? true : undefined;
 		});
 		for (const workflow of workflows) {
 			const [latest] = await api.listExecutions(workflow.id);
-			expect({ workflow: workflow.name, status: latest.status }).toEqual({ workflow: workflow.name, status: 'success' });
+			expect({ workflow: workflow.name, status: latest.status }).toEqual({
+				workflow: workflow.name,
+				status: 'success',
+			});
 		}
 		return id;
 	}
@@ -110,21 +160,33 @@ describe('the node as an AI Agent tool in a real n8n', () => {
 			data: { apiKey: 'sk-scripted-model', url: model.url, header: false },
 		});
 		for (const which of APIS) {
-			const workflow = await api.createWorkflow(agentWorkflow(which, sandbox, { id: openAi.id, name: openAi.name }));
+			const workflow = await api.createWorkflow(
+				agentWorkflow(which, sandbox, { id: openAi.id, name: openAi.name }),
+			);
 			await api.activateWorkflow(workflow.id);
 			workflows.push(workflow);
 		}
 		// Activation answers first and registers the trigger's endpoint right after.
 		await waitFor('both triggers to register', async () => {
-			const { endpoints } = await sandboxControl<{ endpoints: Array<{ url: string; status: string }> }>('GET', '/webhooks');
-			const ours = workflows.map((workflow) => (workflow as N8nWorkflow & { nodes: Array<{ webhookId?: string }> }).nodes[0].webhookId);
-			const registered = ours.filter((webhookId) => endpoints.some((endpoint) => endpoint.status === 'active' && endpoint.url.includes(String(webhookId))));
+			const { endpoints } = await sandboxControl<{
+				endpoints: Array<{ url: string; status: string }>;
+			}>('GET', '/webhooks');
+			const ours = workflows.map(
+				(workflow) =>
+					(workflow as N8nWorkflow & { nodes: Array<{ webhookId?: string }> }).nodes[0].webhookId,
+			);
+			const registered = ours.filter((webhookId) =>
+				endpoints.some(
+					(endpoint) => endpoint.status === 'active' && endpoint.url.includes(String(webhookId)),
+				),
+			);
 			return registered.length === ours.length ? true : undefined;
 		});
 	});
 
 	afterAll(async () => {
-		for (const workflow of workflows) await api.deactivateWorkflow(workflow.id).catch(() => undefined);
+		for (const workflow of workflows)
+			await api.deactivateWorkflow(workflow.id).catch(() => undefined);
 		await model?.stop();
 	});
 
@@ -146,9 +208,17 @@ describe('the node as an AI Agent tool in a real n8n', () => {
 			// Recorded for the report: what the model was given.
 			console.log(`[e2e agent] tools[0] on ${which}: ${JSON.stringify(first?.body.tools[0])}`);
 			expect(tool.name).toBe('Send_a_message_in_Messaging_Automation');
-			expect(tool.description).toMatch(/^Send a message: send a text or an approved template to a number or a chat\./);
-			expect(tool.parameters).toMatchObject({ type: 'object', required: ['Phone_Number', 'Text'], additionalProperties: false });
-			expect(tool.parameters.properties.Phone_Number.description).toContain('digits only, international format, no +');
+			expect(tool.description).toMatch(
+				/^Send a message: send a text or an approved template to a number or a chat\./,
+			);
+			expect(tool.parameters).toMatchObject({
+				type: 'object',
+				required: ['Phone_Number', 'Text'],
+				additionalProperties: false,
+			});
+			expect(tool.parameters.properties.Phone_Number.description).toContain(
+				'digits only, international format, no +',
+			);
 			expect(tool.parameters.properties.Text.description).toContain('1-4096 characters');
 		}
 	});
@@ -170,7 +240,10 @@ describe('the node as an AI Agent tool in a real n8n', () => {
 		const id = await incoming('invalid');
 		for (const which of APIS) {
 			const text = `invalid-${which}-${id}`;
-			const afterFirstCall = model.requests.find((request) => request.api === which && request.prompt.endsWith(id) && request.toolResults.length === 1);
+			const afterFirstCall = model.requests.find(
+				(request) =>
+					request.api === which && request.prompt.endsWith(id) && request.toolResults.length === 1,
+			);
 			expect(afterFirstCall?.toolResults[0]).toContain('Phone_Number must be 7-15 digits');
 			expect(afterFirstCall?.toolResults[0]).toContain('Nothing was sent');
 			const calls = (await sendCalls()).filter((call) => call.input.text === text);

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeOutput, type N8nRestApi, type N8nWorkflow } from '../support/n8nRestApi.mjs';
-import { e2e, n8nApi, sandboxControl, sandboxCredential, unique, waitFor } from './support/context.mjs';
+import {
+	e2e,
+	n8nApi,
+	sandboxControl,
+	sandboxCredential,
+	unique,
+	waitFor,
+} from './support/context.mjs';
 import { triggerWorkflow } from './support/workflows.mjs';
 
 /*
@@ -29,7 +36,11 @@ interface Answer {
 	ms: number;
 	duplicate: boolean;
 }
-type RunJson = { messages?: Array<{ text: string }>; burst?: { closed_by: string; message_count: number }; text: string };
+type RunJson = {
+	messages?: Array<{ text: string }>;
+	burst?: { closed_by: string; message_count: number };
+	text: string;
+};
 
 describe(`Group Quick Messages in a real n8n (${mode} mode)`, () => {
 	let api: N8nRestApi;
@@ -40,15 +51,29 @@ describe(`Group Quick Messages in a real n8n (${mode} mode)`, () => {
 	/** Saves an incoming message written `afterMs` after the previous one and returns its event. */
 	async function say(from: typeof ALICE, text: string, afterMs: number): Promise<string> {
 		await sandboxControl('POST', '/clock', { advanceMs: afterMs });
-		const { saved, message } = await sandboxControl('POST', '/inject/message', { from, text: `${text} ${tag}` });
+		const { saved, message } = await sandboxControl('POST', '/inject/message', {
+			from,
+			text: `${text} ${tag}`,
+		});
 		expect(saved).toBe(true);
-		const event = { id: `evt_${randomUUID().replaceAll('-', '')}`, type: 'message.received', created_at: new Date().toISOString(), api_version: '2026-10-01', account_id: 'acc_demo', data: { message } };
+		const event = {
+			id: `evt_${randomUUID().replaceAll('-', '')}`,
+			type: 'message.received',
+			created_at: new Date().toISOString(),
+			api_version: '2026-10-01',
+			account_id: 'acc_demo',
+			data: { message },
+		};
 		return JSON.stringify(event);
 	}
 
 	function delivery(body: string, processIndex: number): Delivery {
 		const base = webhookBaseUrls[processIndex % webhookBaseUrls.length];
-		return { url: `${base}/webhook/${webhookId}/webhook`, webhookId: `msg_${randomUUID().replaceAll('-', '')}`, body };
+		return {
+			url: `${base}/webhook/${webhookId}/webhook`,
+			webhookId: `msg_${randomUUID().replaceAll('-', '')}`,
+			body,
+		};
 	}
 
 	async function post({ url, webhookId: id, body }: Delivery): Promise<Answer> {
@@ -65,16 +90,25 @@ describe(`Group Quick Messages in a real n8n (${mode} mode)`, () => {
 			body,
 		});
 		const answer = (await response.json()) as { duplicate?: boolean };
-		return { status: response.status, ms: performance.now() - started, duplicate: answer.duplicate === true };
+		return {
+			status: response.status,
+			ms: performance.now() - started,
+			duplicate: answer.duplicate === true,
+		};
 	}
 
 	async function runs(): Promise<RunJson[]> {
 		const executions = await api.listExecutions(workflow.id);
-		const finished = await Promise.all(executions.map((execution) => api.getExecution(execution.id)));
-		return finished.map((execution) => nodeOutput(execution, 'Trigger')?.[0] as RunJson).filter((json) => json !== undefined);
+		const finished = await Promise.all(
+			executions.map((execution) => api.getExecution(execution.id)),
+		);
+		return finished
+			.map((execution) => nodeOutput(execution, 'Trigger')?.[0] as RunJson)
+			.filter((json) => json !== undefined);
 	}
 
-	const textsOf = (json: RunJson) => (json.messages ?? []).map((message) => message.text.replace(` ${tag}`, ''));
+	const textsOf = (json: RunJson) =>
+		(json.messages ?? []).map((message) => message.text.replace(` ${tag}`, ''));
 
 	async function runsContaining(count: number, what: string): Promise<RunJson[]> {
 		return await waitFor(what, async () => {
@@ -85,7 +119,9 @@ describe(`Group Quick Messages in a real n8n (${mode} mode)`, () => {
 
 	function report(label: string, answers: Answer[]) {
 		const ms = answers.map((answer) => Math.round(answer.ms)).sort((a, b) => a - b);
-		console.log(`[e2e conversation ${mode}] ${label}: ${answers.length} answers, statuses ${[...new Set(answers.map((a) => a.status))].join(',')}, ms min ${ms[0]} median ${ms[Math.floor(ms.length / 2)]} max ${ms.at(-1)}; under 1 s: ${ms.filter((value) => value < 1000).length}/${ms.length}`);
+		console.log(
+			`[e2e conversation ${mode}] ${label}: ${answers.length} answers, statuses ${[...new Set(answers.map((a) => a.status))].join(',')}, ms min ${ms[0]} median ${ms[Math.floor(ms.length / 2)]} max ${ms.at(-1)}; under 1 s: ${ms.filter((value) => value < 1000).length}/${ms.length}`,
+		);
 		expect(answers.every((answer) => answer.status === 200)).toBe(true);
 		// Answered before the quiet window the handler waits out: nothing is held back for grouping.
 		expect(Math.max(...ms)).toBeLessThan(QUIET_S * 1000);
@@ -109,7 +145,11 @@ describe(`Group Quick Messages in a real n8n (${mode} mode)`, () => {
 		// n8n answers the activation first and serves the webhook right after: an unsigned probe gets 401 once it does.
 		for (const base of webhookBaseUrls) {
 			await waitFor('the webhook to be served', async () => {
-				const probe = await fetch(`${base}/webhook/${webhookId}/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+				const probe = await fetch(`${base}/webhook/${webhookId}/webhook`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: '{}',
+				});
 				return probe.status === 401 ? true : undefined;
 			});
 		}
@@ -145,7 +185,13 @@ describe(`Group Quick Messages in a real n8n (${mode} mode)`, () => {
 
 		const [first, second] = await runsContaining(2, 'two runs');
 		const byFirstText = new Map([first, second].map((json) => [textsOf(json)[0], json]));
-		expect(textsOf(byFirstText.get('hi') as RunJson)).toEqual(['hi', 'I ordered yesterday', 'order 4411', 'where is it??', 'thanks']);
+		expect(textsOf(byFirstText.get('hi') as RunJson)).toEqual([
+			'hi',
+			'I ordered yesterday',
+			'order 4411',
+			'where is it??',
+			'thanks',
+		]);
 		expect(textsOf(byFirstText.get('hello') as RunJson)).toEqual(['hello', 'anyone?']);
 		// A further quiet window: the copies and the non-final messages started nothing.
 		await new Promise((resolve) => setTimeout(resolve, (QUIET_S + 2) * 1000));
@@ -161,7 +207,9 @@ describe(`Group Quick Messages in a real n8n (${mode} mode)`, () => {
 	it('gives a person who writes every 2 s for longer than the longest wait a run at the longest wait', async () => {
 		const before = (await runs()).length;
 		for (const [index, text] of ['t0', 't2', 't4', 't6', 't8'].entries()) {
-			await post(delivery(await say(ALICE, text, index === 0 ? (QUIET_S + 1) * 1000 : 2000), index));
+			await post(
+				delivery(await say(ALICE, text, index === 0 ? (QUIET_S + 1) * 1000 : 2000), index),
+			);
 		}
 		const all = await runsContaining(before + 2, 'two runs of the long writer');
 		const long = all.filter((json) => textsOf(json)[0]?.startsWith('t'));

@@ -28,18 +28,28 @@ describe('AI reply bot example: grouped turns with history, and the send cap, in
 	let model: ScriptedModel;
 	let workflow: N8nWorkflow;
 	const example = () => exampleWorkflows(e2e().filesDir)[EXAMPLE];
-	const sendsToSender = async () => (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends.filter((send) => send.to === SENDER);
+	const sendsToSender = async () =>
+		(await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends.filter(
+			(send) => send.to === SENDER,
+		);
 	const executions = async () => api.listExecutions(workflow.id);
 
 	async function say(text: string) {
-		await sandboxControl('POST', '/inject/message', { channel: 'business', from: { phone: SENDER, name: 'Dana' }, text });
+		await sandboxControl('POST', '/inject/message', {
+			channel: 'business',
+			from: { phone: SENDER, name: 'Dana' },
+			text,
+		});
 	}
 
 	/** Waits until `count` executions have finished, then one quiet window more: nothing further may start. */
 	async function finishedRuns(count: number) {
 		await waitFor(`${count} finished runs`, async () => {
 			const list = await executions();
-			return list.length >= count && list.every((execution) => !['running', 'new', 'waiting'].includes(execution.status)) ? true : undefined;
+			return list.length >= count &&
+				list.every((execution) => !['running', 'new', 'waiting'].includes(execution.status))
+				? true
+				: undefined;
 		});
 		await new Promise((resolve) => setTimeout(resolve, 7_000));
 		const list = await executions();
@@ -51,15 +61,30 @@ describe('AI reply bot example: grouped turns with history, and the send cap, in
 	beforeAll(async () => {
 		api = await n8nApi();
 		model = await startScriptedModel((prompt) =>
-			prompt.includes('conv-e2e loop') ? Array.from({ length: LOOP_CALLS }, (_, index) => ({ Text: `loop reply ${index}` })) : replyBotPlan(prompt),
+			prompt.includes('conv-e2e loop')
+				? Array.from({ length: LOOP_CALLS }, (_, index) => ({ Text: `loop reply ${index}` }))
+				: replyBotPlan(prompt),
 		);
-		const modelCredential = await upsertCredential(api, `e2e scripted model ${randomUUID()}`, { apiKey: 'sk-scripted-model', url: model.url, header: false }, 'openAiApi');
-		workflow = await api.createWorkflow(withCredential(example(), await sandboxCredential(api), modelCredential));
+		const modelCredential = await upsertCredential(
+			api,
+			`e2e scripted model ${randomUUID()}`,
+			{ apiKey: 'sk-scripted-model', url: model.url, header: false },
+			'openAiApi',
+		);
+		workflow = await api.createWorkflow(
+			withCredential(example(), await sandboxCredential(api), modelCredential),
+		);
 		await api.activateWorkflow(workflow.id);
 		const webhookId = example().nodes.find((node) => node.webhookId)?.webhookId;
 		await waitFor('the example to register its endpoint', async () => {
-			const { endpoints } = await sandboxControl<{ endpoints: Array<{ url: string; status: string }> }>('GET', '/webhooks');
-			return endpoints.find((endpoint) => endpoint.url === `${e2e().webhookBaseUrl}/webhook/${webhookId}/webhook` && endpoint.status === 'active');
+			const { endpoints } = await sandboxControl<{
+				endpoints: Array<{ url: string; status: string }>;
+			}>('GET', '/webhooks');
+			return endpoints.find(
+				(endpoint) =>
+					endpoint.url === `${e2e().webhookBaseUrl}/webhook/${webhookId}/webhook` &&
+					endpoint.status === 'active',
+			);
 		});
 	});
 
@@ -73,13 +98,19 @@ describe('AI reply bot example: grouped turns with history, and the send cap, in
 		await finishedRuns(1);
 		// The next turn is written a minute later (sandbox time): the first message is history now.
 		await sandboxControl('POST', '/clock', { advanceMs: 60_000 });
-		for (const text of ['hi again', 'I ordered yesterday', 'order 4411, where is it?']) await say(text);
+		for (const text of ['hi again', 'I ordered yesterday', 'order 4411, where is it?'])
+			await say(text);
 		const [latest] = await finishedRuns(2);
 
 		const run = await api.getExecution(latest.id);
 		const [turn] = nodeOutput(run, 'On Incoming Messages') ?? [];
-		expect(turn.messages.map((message: { text: string }) => message.text)).toEqual(['hi again', 'I ordered yesterday', 'order 4411, where is it?']);
-		const prompt = model.requests.find((request) => request.prompt.includes('order 4411'))?.prompt ?? '';
+		expect(turn.messages.map((message: { text: string }) => message.text)).toEqual([
+			'hi again',
+			'I ordered yesterday',
+			'order 4411, where is it?',
+		]);
+		const prompt =
+			model.requests.find((request) => request.prompt.includes('order 4411'))?.prompt ?? '';
 		expect(prompt).toContain('hi again\nI ordered yesterday\norder 4411, where is it?');
 		expect(prompt).toMatch(/\] Dana: conv-e2e earlier: do you ship to Spain\?/);
 		const replies = (await sendsToSender()).filter((send) => send.text.includes('order 4411'));
@@ -94,9 +125,16 @@ describe('AI reply bot example: grouped turns with history, and the send cap, in
 		await say('conv-e2e loop please');
 		await finishedRuns(before + 1);
 		const loopSends = (await sendsToSender()).filter((send) => send.text.startsWith('loop reply'));
-		expect(loopSends.map((send) => send.text)).toEqual(['loop reply 0', 'loop reply 1', 'loop reply 2']);
-		const last = model.requests.filter((request) => request.prompt.includes('conv-e2e loop')).at(-1);
+		expect(loopSends.map((send) => send.text)).toEqual([
+			'loop reply 0',
+			'loop reply 1',
+			'loop reply 2',
+		]);
+		const last = model.requests
+			.filter((request) => request.prompt.includes('conv-e2e loop'))
+			.at(-1);
 		expect(last?.toolResults).toHaveLength(LOOP_CALLS);
-		for (const refused of last?.toolResults.slice(CAP) ?? []) expect(refused).toContain('Not sent: this execution has already made 3 send calls');
+		for (const refused of last?.toolResults.slice(CAP) ?? [])
+			expect(refused).toContain('Not sent: this execution has already made 3 send calls');
 	});
 });

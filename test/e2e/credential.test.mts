@@ -7,24 +7,38 @@ describe('credential test in a real n8n', () => {
 	it('passes with a valid key', async () => {
 		const api = await n8nApi();
 		const credential = await sandboxCredential(api);
-		const result = await api.testCredential({ id: credential.id, type: CREDENTIAL_TYPE, data: credential.data });
+		const result = await api.testCredential({
+			id: credential.id,
+			type: CREDENTIAL_TYPE,
+			data: credential.data,
+		});
 		expect(result).toEqual(expect.objectContaining({ status: 'OK' }));
 	});
 
 	it('fails with a wrong key and names the cause', async () => {
 		const api = await n8nApi();
 		const credential = await sandboxCredential(api, 'ma_sk_this_key_does_not_exist_0000000000');
-		const result = await api.testCredential({ id: credential.id, type: CREDENTIAL_TYPE, data: credential.data });
+		const result = await api.testCredential({
+			id: credential.id,
+			type: CREDENTIAL_TYPE,
+			data: credential.data,
+		});
 		expect(result.status).toBe('Error');
 		// n8n 1.x applies a credential's response-code rules only to some errors; for a 401 it shows its own text.
-		const expected = e2e().n8nVersion.startsWith('1.') ? /invalid_api_key|Authorization failed/ : /invalid_api_key/;
+		const expected = e2e().n8nVersion.startsWith('1.')
+			? /invalid_api_key|Authorization failed/
+			: /invalid_api_key/;
 		expect(result.message).toMatch(expected);
 	});
 
 	it('fails with a revoked key', async () => {
 		const api = await n8nApi();
 		const credential = await sandboxCredential(api, e2e().keys.revoked);
-		const result = await api.testCredential({ id: credential.id, type: CREDENTIAL_TYPE, data: credential.data });
+		const result = await api.testCredential({
+			id: credential.id,
+			type: CREDENTIAL_TYPE,
+			data: credential.data,
+		});
 		expect(result.status).toBe('Error');
 	});
 });

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { exampleWorkflows, NODE_TYPES, sandboxCredentialData, upsertCredential, withCredential } from '../dev/stack.mjs';
+import {
+	exampleWorkflows,
+	NODE_TYPES,
+	sandboxCredentialData,
+	upsertCredential,
+	withCredential,
+} from '../dev/stack.mjs';
 import type { N8nRestApi } from '../support/n8nRestApi.mjs';
 import {
 	editor,
@@ -26,8 +32,13 @@ const CREDENTIAL_NAME = 'Messaging Automation (sandbox)';
 const executablePath = findChromium();
 // The editor is the same page in queue mode (only executions move to workers): regular mode covers it.
 const skipReason =
-	e2e().mode === 'queue' ? 'queue mode: the editor is the same as in regular mode, where these tests run' : executablePath ? undefined : NO_BROWSER_REASON;
-if (skipReason) console.warn(`[e2e ${e2e().mode}] editor tests in a browser skipped: ${skipReason}`);
+	e2e().mode === 'queue'
+		? 'queue mode: the editor is the same as in regular mode, where these tests run'
+		: executablePath
+			? undefined
+			: NO_BROWSER_REASON;
+if (skipReason)
+	console.warn(`[e2e ${e2e().mode}] editor tests in a browser skipped: ${skipReason}`);
 
 const examples = exampleWorkflows(e2e().filesDir);
 
@@ -56,13 +67,24 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		api = await n8nApi();
 		const { sandboxUrl, keys } = e2e();
 		// What `npm run dev` sets up: the sandbox credential and the example workflows using it.
-		credential = await upsertCredential(api, CREDENTIAL_NAME, sandboxCredentialData({ url: sandboxUrl, apiKey: keys.owner }));
+		credential = await upsertCredential(
+			api,
+			CREDENTIAL_NAME,
+			sandboxCredentialData({ url: sandboxUrl, apiKey: keys.owner }),
+		);
 		// The AI example's chat model credential, as `npm run dev` makes it (no model answers here: the page only opens).
-		const model = await upsertCredential(api, 'Scripted model (sandbox)', { apiKey: 'sk-scripted-model', url: 'http://127.0.0.1:9/v1', header: false }, 'openAiApi');
+		const model = await upsertCredential(
+			api,
+			'Scripted model (sandbox)',
+			{ apiKey: 'sk-scripted-model', url: 'http://127.0.0.1:9/v1', header: false },
+			'openAiApi',
+		);
 		for (const [file, workflow] of Object.entries(examples)) {
 			exampleIds[file] = (await api.createWorkflow(withCredential(workflow, credential, model))).id;
 		}
-		const [description] = await api.request('POST', '/node-types', { nodeInfos: [{ name: NODE_TYPES.action, version: 1 }] });
+		const [description] = await api.request('POST', '/node-types', {
+			nodeInfos: [{ name: NODE_TYPES.action, version: 1 }],
+		});
 		properties = description.properties;
 		({ browser, page } = await launchEditorBrowser(executablePath as string));
 		// n8n asks before leaving a workflow with unsaved changes; the tests always leave.
@@ -87,7 +109,16 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 	async function openScratchWorkflow(): Promise<ReturnType<typeof editor>> {
 		const workflow = await api.createWorkflow({
 			name: `Editor check ${randomUUID().slice(0, 8)}`,
-			nodes: [{ id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
+			nodes: [
+				{
+					id: randomUUID(),
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+			],
 			connections: {},
 			settings: { executionOrder: 'v1' },
 		});
@@ -116,7 +147,9 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		const action = ui.actionItem('Send a message');
 		await action.waitFor({ timeout: 5_000 }).catch(async () => {
 			const offered = await settledTexts(ui.actionItems);
-			throw new Error(`the package's panel entry offers no "Send a message"; its actions: ${JSON.stringify(offered)}`);
+			throw new Error(
+				`the package's panel entry offers no "Send a message"; its actions: ${JSON.stringify(offered)}`,
+			);
 		});
 		await action.click();
 		await ui.ndv.waitFor();
@@ -131,23 +164,36 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		const count = Number(/\((\d+)\)/.exec(header)?.[1] ?? 0);
 		// The panel renders long lists a few rows per frame: read them once they stop growing.
 		const actionsSection = ui.categoryHeader('Actions').locator('xpath=..');
-		const actions = await settledTexts(actionsSection.locator(`${ui.byTestId('item-iterator-item')}[data-keyboard-nav-type="action"]`));
+		const actions = await settledTexts(
+			actionsSection.locator(
+				`${ui.byTestId('item-iterator-item')}[data-keyboard-nav-type="action"]`,
+			),
+		);
 		// Resource group headings are the panel's label rows ("Message Actions", "Chat Actions", ...).
-		const labels = await settledTexts(actionsSection.locator(`${ui.byTestId('item-iterator-item')}:not([data-keyboard-nav-type])`));
+		const labels = await settledTexts(
+			actionsSection.locator(`${ui.byTestId('item-iterator-item')}:not([data-keyboard-nav-type])`),
+		);
 
 		// A tall picture of the panel down to the end of its actions, so the README can show the groups.
 		await page.setViewportSize({ width: 1440, height: 2400 });
 		const panel = await ui.nodeCreator.boundingBox();
 		const section = await actionsSection.boundingBox();
 		if (panel && section) {
-			await screenshot(page, 'a-nodes-panel-actions', { x: panel.x, y: 0, width: panel.width, height: Math.min(2400, Math.ceil(section.y + section.height + 16)) });
+			await screenshot(page, 'a-nodes-panel-actions', {
+				x: panel.x,
+				y: 0,
+				width: panel.width,
+				height: Math.min(2400, Math.ceil(section.y + section.height + 16)),
+			});
 		}
 		await page.setViewportSize({ width: 1440, height: 900 });
 
 		expect(count, `the panel's header reads "${header}"`).toBeGreaterThanOrEqual(25);
 		expect(actions.length).toBe(count);
 		const groups = labels.map((label) => label.trim().toLowerCase());
-		expect(groups, `resource groups in the panel: ${JSON.stringify(labels)}`).toEqual(expect.arrayContaining(['message actions', 'chat actions']));
+		expect(groups, `resource groups in the panel: ${JSON.stringify(labels)}`).toEqual(
+			expect.arrayContaining(['message actions', 'chat actions']),
+		);
 		expect(groups.length).toBeGreaterThanOrEqual(5);
 	});
 
@@ -159,7 +205,11 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		const entry = ui.nodeCreatorItem(PACKAGE_ENTRY).first();
 		const noResults = ui.nodeCreator.locator(ui.byTestId('node-creator-no-results'));
 		await entry.or(noResults).first().waitFor();
-		const results = await ui.nodeCreator.locator(`${ui.byTestId('item-iterator-item')}[data-keyboard-nav-type="node"] ${ui.byTestId('node-creator-item-name')}`).allInnerTexts();
+		const results = await ui.nodeCreator
+			.locator(
+				`${ui.byTestId('item-iterator-item')}[data-keyboard-nav-type="node"] ${ui.byTestId('node-creator-item-name')}`,
+			)
+			.allInnerTexts();
 		await screenshot(page, 'b-search-send-message-results');
 		expect(results, 'nodes the panel lists for "send message"').toContain(PACKAGE_ENTRY);
 
@@ -181,7 +231,9 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 
 		await expect(ui.canvasNode('Send a message').count()).resolves.toBe(1);
 		expect((await ui.ndvTitle.innerText()).trim()).toBe('Send a message');
-		expect(labels, `visible parameters: ${JSON.stringify(labels)}`).toEqual(expect.arrayContaining(['Channel', 'To', 'Text']));
+		expect(labels, `visible parameters: ${JSON.stringify(labels)}`).toEqual(
+			expect.arrayContaining(['Channel', 'To', 'Text']),
+		);
 	});
 
 	it("d: changing the Resource resets the Operation to that resource's default, with no parameter warning", async () => {
@@ -191,31 +243,54 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		expect(chat, 'a "Chat" option of the Resource parameter').toBeDefined();
 		// The operation options the description shows for Chat, and the one it selects by default.
 		const chatOperation = properties.find(
-			(property) => property.name === 'operation' && property.options && property.displayOptions?.show?.resource?.includes(chat?.value),
+			(property) =>
+				property.name === 'operation' &&
+				property.options &&
+				property.displayOptions?.show?.resource?.includes(chat?.value),
 		);
-		expect(chatOperation, 'static Operation options for the Chat resource (not loaded at run time)').toBeDefined();
-		const expected = chatOperation?.options?.find((option) => option.value === chatOperation.default);
-		expect(expected, `the default operation of Chat (${String(chatOperation?.default)}) among its options`).toBeDefined();
+		expect(
+			chatOperation,
+			'static Operation options for the Chat resource (not loaded at run time)',
+		).toBeDefined();
+		const expected = chatOperation?.options?.find(
+			(option) => option.value === chatOperation.default,
+		);
+		expect(
+			expected,
+			`the default operation of Chat (${String(chatOperation?.default)}) among its options`,
+		).toBeDefined();
 
 		const ui = await openScratchWorkflow();
 		await addSendMessage(ui);
 		const operationInput = ui.parameterInput('operation').locator('input').first();
 		const before = await operationInput.inputValue();
 		await ui.parameterInput('resource').click();
-		await page.getByRole('option').filter({ has: page.getByText('Chat', { exact: true }) }).click();
-		await expect.poll(() => ui.parameterInput('resource').locator('input').first().inputValue()).toBe('Chat');
+		await page
+			.getByRole('option')
+			.filter({ has: page.getByText('Chat', { exact: true }) })
+			.click();
+		await expect
+			.poll(() => ui.parameterInput('resource').locator('input').first().inputValue())
+			.toBe('Chat');
 		await expect.poll(() => operationInput.inputValue(), { timeout: 10_000 }).toBe(expected?.name);
-		const operationItem = ui.parameters.locator(ui.byTestId('parameter-item')).filter({ has: page.locator(ui.byTestId('parameter-input-operation')) });
+		const operationItem = ui.parameters
+			.locator(ui.byTestId('parameter-item'))
+			.filter({ has: page.locator(ui.byTestId('parameter-input-operation')) });
 		await screenshot(page, 'd-resource-changed-to-chat');
 
 		expect(before, 'the operation "Send a message" starts with').not.toBe(expected?.name);
 		await expect(operationItem.locator(ui.byTestId('parameter-issues')).count()).resolves.toBe(0);
-		const resourceItem = ui.parameters.locator(ui.byTestId('parameter-item')).filter({ has: page.locator(ui.byTestId('parameter-input-resource')) });
+		const resourceItem = ui.parameters
+			.locator(ui.byTestId('parameter-item'))
+			.filter({ has: page.locator(ui.byTestId('parameter-input-resource')) });
 		await expect(resourceItem.locator(ui.byTestId('parameter-issues')).count()).resolves.toBe(0);
 	});
 
 	/** Names of the canvas nodes that carry n8n's issue marker, once the editor has settled. */
-	async function nodesWithIssues(ui: ReturnType<typeof editor>, expectedNodes: number): Promise<string[]> {
+	async function nodesWithIssues(
+		ui: ReturnType<typeof editor>,
+		expectedNodes: number,
+	): Promise<string[]> {
 		await expect.poll(() => ui.canvasNodes.count(), { timeout: 30_000 }).toBe(expectedNodes);
 		// Issues are computed once node types and credentials have loaded: let the editor's requests finish.
 		await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
@@ -230,8 +305,22 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		const workflow = await api.createWorkflow({
 			name: `Issue marker control ${randomUUID().slice(0, 8)}`,
 			nodes: [
-				{ id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-				{ id: randomUUID(), name: 'No URL', type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, position: [240, 0], parameters: { url: '' } },
+				{
+					id: randomUUID(),
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+				{
+					id: randomUUID(),
+					name: 'No URL',
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					position: [240, 0],
+					parameters: { url: '' },
+				},
 			],
 			connections: { Start: { main: [[{ node: 'No URL', type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },
@@ -240,26 +329,40 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		expect(await nodesWithIssues(editor(page), 2)).toEqual(['No URL']);
 	});
 
-	it.each(Object.keys(examples))('e: the example workflow "%s" opens with no parameter warnings', async (file) => {
-		pictureOnFailure(`e-example-${file}`);
-		const expectedNodes = examples[file].nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote').length;
-		await page.goto(`${e2e().n8nUrl}/workflow/${exampleIds[file]}`);
-		const withIssues = await nodesWithIssues(editor(page), expectedNodes);
-		await screenshot(page, `e-example-${file}`);
-		expect(withIssues, 'nodes showing the issue marker').toEqual([]);
-	});
+	it.each(Object.keys(examples))(
+		'e: the example workflow "%s" opens with no parameter warnings',
+		async (file) => {
+			pictureOnFailure(`e-example-${file}`);
+			const expectedNodes = examples[file].nodes.filter(
+				(node) => node.type !== 'n8n-nodes-base.stickyNote',
+			).length;
+			await page.goto(`${e2e().n8nUrl}/workflow/${exampleIds[file]}`);
+			const withIssues = await nodesWithIssues(editor(page), expectedNodes);
+			await screenshot(page, `e-example-${file}`);
+			expect(withIssues, 'nodes showing the issue marker').toEqual([]);
+		},
+	);
 
 	it("f: the credential's Test succeeds in the credential dialog", async () => {
 		pictureOnFailure('f-credential-test');
 		const ui = editor(page);
-		const tested = page.waitForResponse((response) => response.url().endsWith('/rest/credentials/test') && response.request().method() === 'POST', { timeout: 45_000 });
+		const tested = page.waitForResponse(
+			(response) =>
+				response.url().endsWith('/rest/credentials/test') && response.request().method() === 'POST',
+			{ timeout: 45_000 },
+		);
 		await page.goto(`${e2e().n8nUrl}/home/credentials/${credential.id}`);
 		await ui.credentialDialog.waitFor({ timeout: 45_000 });
 		// The dialog tests a saved credential when it opens; "Retry" runs the same test again.
-		const success = ui.credentialDialog.locator(ui.byTestId('credentials-config-container-test-success'));
+		const success = ui.credentialDialog.locator(
+			ui.byTestId('credentials-config-container-test-success'),
+		);
 		expect((await (await tested).json()).data).toEqual(expect.objectContaining({ status: 'OK' }));
 		await success.waitFor();
-		const retested = page.waitForResponse((response) => response.url().endsWith('/rest/credentials/test') && response.request().method() === 'POST');
+		const retested = page.waitForResponse(
+			(response) =>
+				response.url().endsWith('/rest/credentials/test') && response.request().method() === 'POST',
+		);
 		const retry = success.getByRole('button').filter({ hasText: /^\s*Retry\s*$/ });
 		await retry.click();
 		const retest = await (await retested).json();
@@ -275,7 +378,12 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 
 	it('g: the trigger\'s entries in the nodes panel read as events ("On message received")', async () => {
 		pictureOnFailure('g-trigger-entries');
-		const workflow = await api.createWorkflow({ name: `Trigger panel ${randomUUID().slice(0, 8)}`, nodes: [], connections: {}, settings: { executionOrder: 'v1' } });
+		const workflow = await api.createWorkflow({
+			name: `Trigger panel ${randomUUID().slice(0, 8)}`,
+			nodes: [],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
 		await page.goto(`${e2e().n8nUrl}/workflow/${workflow.id}`);
 		const ui = editor(page);
 		// An empty workflow's "Add first step" opens the panel of triggers.
@@ -283,7 +391,11 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		await ui.nodeCreatorSearch.fill(PACKAGE_ENTRY);
 		await ui.nodeCreatorItem(PACKAGE_ENTRY).first().click();
 		await ui.categoryHeader('Triggers').waitFor();
-		const triggers = await settledTexts(ui.nodeCreator.locator(`${ui.byTestId('item-iterator-item')}[data-keyboard-nav-type="action"]`));
+		const triggers = await settledTexts(
+			ui.nodeCreator.locator(
+				`${ui.byTestId('item-iterator-item')}[data-keyboard-nav-type="action"]`,
+			),
+		);
 		await screenshot(page, 'g-trigger-entries');
 		expect(triggers).toEqual([
 			'On channel connected',
@@ -295,7 +407,7 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		]);
 	});
 
-	it('h: the AI reply bot shows the trigger\'s grouping and history fields and the tool\'s Message Limit per Execution', async () => {
+	it("h: the AI reply bot shows the trigger's grouping and history fields and the tool's Message Limit per Execution", async () => {
 		pictureOnFailure('h-conversation-fields');
 		const ui = editor(page);
 		await page.goto(`${e2e().n8nUrl}/workflow/${exampleIds['ai-reply-bot']}`);
@@ -310,7 +422,13 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		await ui.parameterInput('agentSendLimit').scrollIntoViewIfNeeded();
 		await screenshot(page, 'h-tool-message-limit');
 		expect(triggerLabels).toEqual(
-			expect.arrayContaining(['Group Quick Messages', 'Quiet Window (Seconds)', 'Longest Wait (Seconds)', 'Include Conversation History', 'History Messages']),
+			expect.arrayContaining([
+				'Group Quick Messages',
+				'Quiet Window (Seconds)',
+				'Longest Wait (Seconds)',
+				'Include Conversation History',
+				'History Messages',
+			]),
 		);
 		expect(toolLabels).toEqual(expect.arrayContaining(['Message Limit per Execution']));
 	});

@@ -2,8 +2,21 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exampleWorkflows, withCredential } from '../dev/stack.mjs';
-import { executionError, nodeOutput, type N8nExecution, type N8nRestApi, type N8nWorkflow } from '../support/n8nRestApi.mjs';
-import { e2e, n8nApi, sandboxControl, sandboxCredential, unique, waitFor } from './support/context.mjs';
+import {
+	executionError,
+	nodeOutput,
+	type N8nExecution,
+	type N8nRestApi,
+	type N8nWorkflow,
+} from '../support/n8nRestApi.mjs';
+import {
+	e2e,
+	n8nApi,
+	sandboxControl,
+	sandboxCredential,
+	unique,
+	waitFor,
+} from './support/context.mjs';
 
 interface RecordedCall {
 	tool: string;
@@ -29,14 +42,20 @@ async function importExample(api: N8nRestApi, file: string): Promise<N8nWorkflow
 }
 
 /** Activates, waits until the trigger has registered with the sandbox, runs `body`, deactivates. */
-async function whileListening(api: N8nRestApi, file: string, body: (workflow: N8nWorkflow) => Promise<void>) {
+async function whileListening(
+	api: N8nRestApi,
+	file: string,
+	body: (workflow: N8nWorkflow) => Promise<void>,
+) {
 	const workflow = await importExample(api, file);
 	await api.activateWorkflow(workflow.id);
 	try {
 		const webhookId = examples()[file].nodes.find((node) => node.webhookId)?.webhookId;
 		const url = `${e2e().webhookBaseUrl}/webhook/${webhookId}/webhook`;
 		await waitFor(`${file} to register its endpoint`, async () => {
-			const { endpoints } = await sandboxControl<{ endpoints: Array<{ url: string; status: string }> }>('GET', '/webhooks');
+			const { endpoints } = await sandboxControl<{
+				endpoints: Array<{ url: string; status: string }>;
+			}>('GET', '/webhooks');
 			return endpoints.find((endpoint) => endpoint.url === url && endpoint.status === 'active');
 		});
 		await body(workflow);
@@ -61,7 +80,9 @@ function ranOnWorker(execution: N8nExecution) {
 		const logs = readdirSync(folder)
 			.filter((name) => /^n8n-worker.*\.log$/.test(name))
 			.map((name) => readFileSync(join(folder, name), 'utf8'));
-		expect(logs.filter((log) => log.includes(`Worker started execution ${execution.id} (job`))).toHaveLength(1);
+		expect(
+			logs.filter((log) => log.includes(`Worker started execution ${execution.id} (job`)),
+		).toHaveLength(1);
 	}
 }
 
@@ -70,17 +91,29 @@ describe('example workflows in a real n8n', () => {
 		const api = await n8nApi();
 		await whileListening(api, 'reply-bot', async (workflow) => {
 			const text = unique('when do you open');
-			await sandboxControl('POST', '/inject/message', { from: { phone: '5511987654321', name: 'Carol Example' }, text });
+			await sandboxControl('POST', '/inject/message', {
+				from: { phone: '5511987654321', name: 'Carol Example' },
+				text,
+			});
 			const execution = await firstSuccess(api, workflow.id);
 			const [event] = nodeOutput(execution, 'On Incoming Message') ?? [];
 			const [reply] = nodeOutput(execution, 'Reply to Sender') ?? [];
 			expect(event.text).toBe(text);
-			expect(reply).toEqual(expect.objectContaining({ status: 'accepted', conversation_id: event.conversation_id }));
+			expect(reply).toEqual(
+				expect.objectContaining({ status: 'accepted', conversation_id: event.conversation_id }),
+			);
 			const { calls } = await sandboxControl<{ calls: RecordedCall[] }>('GET', '/calls');
 			// A 429 (earlier tests used up this minute's QR sends) is refused before anything is done; the node retries.
-			const replies = calls.filter((call) => call.tool === 'send_message' && call.status !== 429 && call.idempotencyKey?.startsWith(`${event.event_id}:`));
+			const replies = calls.filter(
+				(call) =>
+					call.tool === 'send_message' &&
+					call.status !== 429 &&
+					call.idempotencyKey?.startsWith(`${event.event_id}:`),
+			);
 			expect(replies).toHaveLength(1);
-			expect(replies[0].input).toEqual(expect.objectContaining({ conversationId: event.conversation_id }));
+			expect(replies[0].input).toEqual(
+				expect.objectContaining({ conversationId: event.conversation_id }),
+			);
 			expect(String(replies[0].input.text)).toContain(text);
 			ranOnWorker(execution);
 		});
@@ -110,32 +143,51 @@ describe('example workflows in a real n8n', () => {
 		const before = (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends.length;
 		const { executionId } = await api.runManually(workflow.id, 'Start');
 		const question = await waitFor('the question to the manager', async () =>
-			(await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends.slice(before).find((send) => send.to === MANAGER),
+			(await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends
+				.slice(before)
+				.find((send) => send.to === MANAGER),
 		);
-		expect(question.text).toMatch(/^Refund 25 EUR for order 1042\?\n\nApprove: http\S+\nDecline: http\S+$/);
+		expect(question.text).toMatch(
+			/^Refund 25 EUR for order 1042\?\n\nApprove: http\S+\nDecline: http\S+$/,
+		);
 		expect((await api.getExecution(executionId)).status).toBe('waiting');
 		const approve = /^Approve: (\S+)$/m.exec(question.text)?.[1] as string;
-		const click = await fetch(approve, { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0.0.0 Safari/537.36' } });
+		const click = await fetch(approve, {
+			headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0.0.0 Safari/537.36' },
+		});
 		expect(click.status).toBe(200);
 		const execution = await api.waitForExecution(executionId, 100_000);
 		expect(executionError(execution)).toBeUndefined();
-		expect(nodeOutput(execution, 'Confirm the Refund')?.[0]).toEqual(expect.objectContaining({ status: 'accepted' }));
+		expect(nodeOutput(execution, 'Confirm the Refund')?.[0]).toEqual(
+			expect.objectContaining({ status: 'accepted' }),
+		);
 		expect(nodeOutput(execution, 'Decline the Refund')).toBeUndefined();
-		const toCustomer = (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends.slice(before).filter((send) => send.to === CUSTOMER);
-		expect(toCustomer.map((send) => send.text)).toEqual(['Your refund of 25 EUR for order 1042 is approved.']);
+		const toCustomer = (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends
+			.slice(before)
+			.filter((send) => send.to === CUSTOMER);
+		expect(toCustomer.map((send) => send.text)).toEqual([
+			'Your refund of 25 EUR for order 1042 is approved.',
+		]);
 	});
 
 	it('campaign example creates a draft and adds the listed recipients in one deduplicated batch', async () => {
 		const api = await n8nApi();
 		const workflow = await importExample(api, 'campaign-from-list');
-		const execution = await api.waitForExecution((await api.runManually(workflow.id, 'Start')).executionId);
+		const execution = await api.waitForExecution(
+			(await api.runManually(workflow.id, 'Start')).executionId,
+		);
 		expect(executionError(execution)).toBeUndefined();
 		const [campaign] = nodeOutput(execution, 'Create Campaign') ?? [];
 		const batches = nodeOutput(execution, 'Add Recipients in Batches') ?? [];
 		expect(batches).toHaveLength(1);
-		expect(batches[0]).toEqual(expect.objectContaining({ campaign_id: campaign.campaign_id, added: 3, recipient_count: 3 }));
+		expect(batches[0]).toEqual(
+			expect.objectContaining({ campaign_id: campaign.campaign_id, added: 3, recipient_count: 3 }),
+		);
 		const { calls } = await sandboxControl<{ calls: RecordedCall[] }>('GET', '/calls');
-		const adds = calls.filter((call) => call.tool === 'add_campaign_recipients' && call.input.campaignId === campaign.campaign_id);
+		const adds = calls.filter(
+			(call) =>
+				call.tool === 'add_campaign_recipients' && call.input.campaignId === campaign.campaign_id,
+		);
 		expect(adds).toHaveLength(1);
 		expect(adds[0].idempotencyKey).toEqual(expect.any(String));
 		ranOnWorker(execution);

@@ -9,7 +9,8 @@ import type { E2eContext } from './support/context.mjs';
  * n8n's REST API and webhooks, the sandbox's API and control API.
  */
 export default async function setup(project: TestProject) {
-	const runDir = process.env.E2E_RUN_DIR ?? join(process.cwd(), '.cache', 'e2e', `run-${process.pid}`);
+	const runDir =
+		process.env.E2E_RUN_DIR ?? join(process.cwd(), '.cache', 'e2e', `run-${process.pid}`);
 	const queue = process.env.E2E_MODE === 'queue';
 	const stack = await startStack({
 		userFolder: join(runDir, queue ? 'n8n-queue' : 'n8n'),

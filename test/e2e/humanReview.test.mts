@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NODE_TYPES } from '../dev/stack.mjs';
 import { executionError, type N8nRestApi } from '../support/n8nRestApi.mjs';
-import { e2e, n8nApi, sandboxControl, sandboxCredential, unique, waitFor } from './support/context.mjs';
+import {
+	e2e,
+	n8nApi,
+	sandboxControl,
+	sandboxCredential,
+	unique,
+	waitFor,
+} from './support/context.mjs';
 import { startScriptedModel, type ScriptedModel } from './support/scriptedModel.mjs';
 import { workflowNode } from './support/workflows.mjs';
 
@@ -15,7 +22,8 @@ import { workflowNode } from './support/workflows.mjs';
 
 const REVIEWER = '447700900123';
 const RECIPIENT = '4915112345678';
-const BROWSER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+const BROWSER_AGENT =
+	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
 interface Send {
 	text: string;
@@ -28,16 +36,26 @@ interface Send {
  */
 function plan(prompt: string): Array<Record<string, unknown>> {
 	const [, id] = /^review (\S+)/.exec(prompt) ?? [];
-	return id ? [{ toolParameters: { Phone_Number: RECIPIENT, Text: `reviewed-${id}` }, hitlParameters: {} }] : [];
+	return id
+		? [{ toolParameters: { Phone_Number: RECIPIENT, Text: `reviewed-${id}` }, hitlParameters: {} }]
+		: [];
 }
 
-function reviewWorkflow(prompt: string, sandbox: { id: string; name: string }, openAi: { id: string; name: string }) {
+function reviewWorkflow(
+	prompt: string,
+	sandbox: { id: string; name: string },
+	openAi: { id: string; name: string },
+) {
 	const node = workflowNode;
 	return {
 		name: unique('e2e human review'),
 		nodes: [
 			node('Start', 'n8n-nodes-base.manualTrigger', 1, [0, 0], {}),
-			node('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3.1, [240, 0], { promptType: 'define', text: prompt, options: {} }),
+			node('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3.1, [240, 0], {
+				promptType: 'define',
+				text: prompt,
+				options: {},
+			}),
 			{
 				...node('Model', '@n8n/n8n-nodes-langchain.lmChatOpenAi', 1.3, [160, 220], {
 					model: { __rl: true, mode: 'id', value: 'scripted-model' },
@@ -56,7 +74,11 @@ function reviewWorkflow(prompt: string, sandbox: { id: string; name: string }, o
 				credentials: { messagingAutomationApi: sandbox },
 			},
 			{
-				...node('Send a message', `${NODE_TYPES.action}Tool`, 1, [320, 440], { resource: 'message', operation: 'send', channel: 'qr' }),
+				...node('Send a message', `${NODE_TYPES.action}Tool`, 1, [320, 440], {
+					resource: 'message',
+					operation: 'send',
+					channel: 'qr',
+				}),
 				credentials: { messagingAutomationApi: sandbox },
 			},
 		],
@@ -71,74 +93,90 @@ function reviewWorkflow(prompt: string, sandbox: { id: string; name: string }, o
 }
 
 // n8n builds the "Human review" variants of nodes with Send and Wait from 2.x on.
-const skipReason = e2e().n8nVersion.startsWith('1.') ? `n8n ${e2e().n8nVersion} builds no Human review tool variants: these tests run on 2.x` : undefined;
+const skipReason = e2e().n8nVersion.startsWith('1.')
+	? `n8n ${e2e().n8nVersion} builds no Human review tool variants: these tests run on 2.x`
+	: undefined;
 if (skipReason) console.warn(`[e2e] Human review tests skipped: ${skipReason}`);
 
-describe.skipIf(skipReason)('Human review (the HITL tool variant) gating an AI Agent tool in a real n8n', () => {
-	let api: N8nRestApi;
-	let model: ScriptedModel;
-	let sandbox: { id: string; name: string };
-	let openAi: { id: string; name: string };
-	const sends = async () => (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends;
+describe.skipIf(skipReason)(
+	'Human review (the HITL tool variant) gating an AI Agent tool in a real n8n',
+	() => {
+		let api: N8nRestApi;
+		let model: ScriptedModel;
+		let sandbox: { id: string; name: string };
+		let openAi: { id: string; name: string };
+		const sends = async () => (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends;
 
-	beforeAll(async () => {
-		api = await n8nApi();
-		model = await startScriptedModel(plan);
-		sandbox = await sandboxCredential(api);
-		const created = await api.createCredential({
-			name: `e2e scripted model ${randomUUID()}`,
-			type: 'openAiApi',
-			data: { apiKey: 'sk-scripted-model', url: model.url, header: false },
+		beforeAll(async () => {
+			api = await n8nApi();
+			model = await startScriptedModel(plan);
+			sandbox = await sandboxCredential(api);
+			const created = await api.createCredential({
+				name: `e2e scripted model ${randomUUID()}`,
+				type: 'openAiApi',
+				data: { apiKey: 'sk-scripted-model', url: model.url, header: false },
+			});
+			openAi = { id: created.id, name: created.name };
 		});
-		openAi = { id: created.id, name: created.name };
-	});
 
-	afterAll(async () => {
-		await model?.stop();
-	});
-
-	/** Runs the agent until it waits for review; resolves with the review links sent to the reviewer. */
-	async function review(): Promise<{ id: string; executionId: string; links: Record<string, string> }> {
-		const id = randomUUID().slice(0, 8);
-		const earlier = (await sends()).length;
-		const workflow = await api.createWorkflow(reviewWorkflow(`review ${id}`, sandbox, openAi));
-		const { executionId } = await api.runManually(workflow.id, 'Start');
-		await waitFor('the agent to wait for review', async () => {
-			const execution = await api.getExecution(executionId);
-			if (execution.status === 'error') throw new Error(`execution failed: ${executionError(execution)}`);
-			return execution.status === 'waiting' ? true : undefined;
+		afterAll(async () => {
+			await model?.stop();
 		});
-		const question = await waitFor('the review request in the sandbox', async () =>
-			(await sends()).slice(earlier).find((send) => send.to === REVIEWER),
-		);
-		// n8n's default request names the tool the agent wants to run; the node writes out its
-		// parameters, which n8n alone would render "[object Object]".
-		expect(question.text).toMatch(/^The agent wants to run this tool: Send_a_message\n\nInput:\n/);
-		expect(question.text).toContain(`Phone Number: ${RECIPIENT}\nText: reviewed-${id}\n`);
-		expect(question.text).not.toContain('[object Object]');
-		const links = Object.fromEntries([...question.text.matchAll(/^(.+): (http\S+)$/gm)].map(([, label, url]) => [label, url]));
-		// Asked, not done: the gated tool has not sent anything yet.
-		expect((await sends()).filter((send) => send.text === `reviewed-${id}`)).toEqual([]);
-		return { id, executionId, links };
-	}
 
-	it('runs the gated tool after Approve', async () => {
-		const { id, executionId, links } = await review();
-		expect(Object.keys(links)).toEqual(['Approve', 'Decline']);
-		await fetch(links.Approve, { headers: { 'user-agent': BROWSER_AGENT } });
-		const execution = await api.waitForExecution(executionId, 90_000);
-		expect(executionError(execution)).toBeUndefined();
-		expect(execution.status).toBe('success');
-		expect((await sends()).filter((send) => send.text === `reviewed-${id}` && send.to === RECIPIENT)).toHaveLength(1);
-	});
+		/** Runs the agent until it waits for review; resolves with the review links sent to the reviewer. */
+		async function review(): Promise<{
+			id: string;
+			executionId: string;
+			links: Record<string, string>;
+		}> {
+			const id = randomUUID().slice(0, 8);
+			const earlier = (await sends()).length;
+			const workflow = await api.createWorkflow(reviewWorkflow(`review ${id}`, sandbox, openAi));
+			const { executionId } = await api.runManually(workflow.id, 'Start');
+			await waitFor('the agent to wait for review', async () => {
+				const execution = await api.getExecution(executionId);
+				if (execution.status === 'error')
+					throw new Error(`execution failed: ${executionError(execution)}`);
+				return execution.status === 'waiting' ? true : undefined;
+			});
+			const question = await waitFor('the review request in the sandbox', async () =>
+				(await sends()).slice(earlier).find((send) => send.to === REVIEWER),
+			);
+			// n8n's default request names the tool the agent wants to run; the node writes out its
+			// parameters, which n8n alone would render "[object Object]".
+			expect(question.text).toMatch(
+				/^The agent wants to run this tool: Send_a_message\n\nInput:\n/,
+			);
+			expect(question.text).toContain(`Phone Number: ${RECIPIENT}\nText: reviewed-${id}\n`);
+			expect(question.text).not.toContain('[object Object]');
+			const links = Object.fromEntries(
+				[...question.text.matchAll(/^(.+): (http\S+)$/gm)].map(([, label, url]) => [label, url]),
+			);
+			// Asked, not done: the gated tool has not sent anything yet.
+			expect((await sends()).filter((send) => send.text === `reviewed-${id}`)).toEqual([]);
+			return { id, executionId, links };
+		}
 
-	it('never runs it after Decline, and tells the model so', async () => {
-		const { id, executionId, links } = await review();
-		await fetch(links.Decline, { headers: { 'user-agent': BROWSER_AGENT } });
-		const execution = await api.waitForExecution(executionId, 90_000);
-		expect(executionError(execution)).toBeUndefined();
-		expect((await sends()).filter((send) => send.text === `reviewed-${id}`)).toEqual([]);
-		const last = model.requests.filter((request) => request.prompt === `review ${id}`).at(-1);
-		expect(last?.toolResults.join(' ')).toMatch(/rejected/i);
-	});
-});
+		it('runs the gated tool after Approve', async () => {
+			const { id, executionId, links } = await review();
+			expect(Object.keys(links)).toEqual(['Approve', 'Decline']);
+			await fetch(links.Approve, { headers: { 'user-agent': BROWSER_AGENT } });
+			const execution = await api.waitForExecution(executionId, 90_000);
+			expect(executionError(execution)).toBeUndefined();
+			expect(execution.status).toBe('success');
+			expect(
+				(await sends()).filter((send) => send.text === `reviewed-${id}` && send.to === RECIPIENT),
+			).toHaveLength(1);
+		});
+
+		it('never runs it after Decline, and tells the model so', async () => {
+			const { id, executionId, links } = await review();
+			await fetch(links.Decline, { headers: { 'user-agent': BROWSER_AGENT } });
+			const execution = await api.waitForExecution(executionId, 90_000);
+			expect(executionError(execution)).toBeUndefined();
+			expect((await sends()).filter((send) => send.text === `reviewed-${id}`)).toEqual([]);
+			const last = model.requests.filter((request) => request.prompt === `review ${id}`).at(-1);
+			expect(last?.toolResults.join(' ')).toMatch(/rejected/i);
+		});
+	},
+);

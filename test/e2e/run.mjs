@@ -6,9 +6,22 @@
 // `--n8n <version>` picks the n8n (2.40.7 by default; 1.x, 1.123.x or an exact version; a comma-separated
 // list runs the suite once per version, each installed once into .cache/).
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { cacheRoot, DEFAULT_N8N_VERSION, projectRoot, resolveN8nVersion } from '../support/n8nInstall.mjs';
+import {
+	cacheRoot,
+	DEFAULT_N8N_VERSION,
+	projectRoot,
+	resolveN8nVersion,
+} from '../support/n8nInstall.mjs';
 import { killRecordedGroups } from '../support/n8nProcess.mjs';
 import { findChromium, NO_BROWSER_REASON } from './support/chromium.mjs';
 import { runVitest } from '../support/vitestRun.mjs';
@@ -28,10 +41,16 @@ function takeOption(args, name) {
 const started = Date.now();
 // The editor tests (editor.test.mts) drive Debian's chromium; without one they are skipped, said here and at the end.
 const browser = findChromium();
-console.log(browser ? `[e2e] editor tests in a browser: ${browser}` : `[e2e] editor tests in a browser: SKIPPED, ${NO_BROWSER_REASON}`);
+console.log(
+	browser
+		? `[e2e] editor tests in a browser: ${browser}`
+		: `[e2e] editor tests in a browser: SKIPPED, ${NO_BROWSER_REASON}`,
+);
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
 const { n8n: n8nOption, rest: vitestArgs } = takeOption(process.argv.slice(2), 'n8n');
-const versions = (n8nOption ?? process.env.TEST_N8N_VERSION ?? DEFAULT_N8N_VERSION).split(',').map((version) => resolveN8nVersion(version.trim()));
+const versions = (n8nOption ?? process.env.TEST_N8N_VERSION ?? DEFAULT_N8N_VERSION)
+	.split(',')
+	.map((version) => resolveN8nVersion(version.trim()));
 const requested = process.env.E2E_MODE;
 const modes = requested ? [requested] : hasRedis ? ['regular', 'queue'] : ['regular'];
 let current;
@@ -46,7 +65,9 @@ const SCREENSHOTS = join(projectRoot, 'test', 'e2e', 'screenshots');
  */
 function keepScreenshots(version) {
 	if (version === DEFAULT_N8N_VERSION || !existsSync(SCREENSHOTS)) return () => {};
-	const before = new Map(readdirSync(SCREENSHOTS).map((name) => [name, readFileSync(join(SCREENSHOTS, name))]));
+	const before = new Map(
+		readdirSync(SCREENSHOTS).map((name) => [name, readFileSync(join(SCREENSHOTS, name))]),
+	);
 	return () => {
 		cpSync(SCREENSHOTS, join(cacheRoot, 'e2e', `screenshots-${version}`), { recursive: true });
 		for (const name of readdirSync(SCREENSHOTS)) {
@@ -70,21 +91,29 @@ async function runVariant(version, mode) {
 	});
 	restoreScreenshots();
 	const leftovers = killRecordedGroups(runDir);
-	if (leftovers > 0) console.log(`[e2e ${label}] killed ${leftovers} process group(s) vitest left behind`);
+	if (leftovers > 0)
+		console.log(`[e2e ${label}] killed ${leftovers} process group(s) vitest left behind`);
 	if (code === 0 && failed === 0 && passed > 0) rmSync(runDir, { recursive: true, force: true });
 	else console.log(`[e2e ${label}] logs and data kept in ${runDir}`);
 	return { mode: label, passed, failed, seconds: Math.round((Date.now() - variantStarted) / 1000) };
 }
 
 const results = [];
-for (const version of versions) for (const mode of modes) results.push(await runVariant(version, mode));
+for (const version of versions)
+	for (const mode of modes) results.push(await runVariant(version, mode));
 
 const passed = results.reduce((sum, result) => sum + result.passed, 0);
 const failed = results.reduce((sum, result) => sum + result.failed, 0);
 const ok = failed === 0 && passed > 0;
-console.log(`\nEnd-to-end (real n8n) ${ok ? 'PASSED' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
-for (const result of results) console.log(`  ${result.mode}: ${result.passed} passed, ${result.failed} failed (${result.seconds} s)`);
-if (!requested && !hasRedis) console.log('  queue: skipped (no redis-server; apt-get install redis-server to run it)');
+console.log(
+	`\nEnd-to-end (real n8n) ${ok ? 'PASSED' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`,
+);
+for (const result of results)
+	console.log(
+		`  ${result.mode}: ${result.passed} passed, ${result.failed} failed (${result.seconds} s)`,
+	);
+if (!requested && !hasRedis)
+	console.log('  queue: skipped (no redis-server; apt-get install redis-server to run it)');
 if (!browser) console.log(`  editor tests in a browser: skipped (${NO_BROWSER_REASON})`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(ok ? 0 : 1);

@@ -3,7 +3,14 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executionError, nodeOutput, type N8nRestApi } from '../support/n8nRestApi.mjs';
 import { findChromium, screenshot } from './support/browser.mjs';
-import { e2e, n8nApi, sandboxControl, sandboxCredential, unique, waitFor } from './support/context.mjs';
+import {
+	e2e,
+	n8nApi,
+	sandboxControl,
+	sandboxCredential,
+	unique,
+	waitFor,
+} from './support/context.mjs';
 import { actionWorkflow } from './support/workflows.mjs';
 
 // Message › Send and Wait for Response in a real n8n (issue 12's acceptance): the question goes out
@@ -28,7 +35,12 @@ const executablePath = findChromium();
 beforeAll(async () => {
 	api = await n8nApi();
 	credential = await sandboxCredential(api);
-	if (executablePath) browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
+	if (executablePath)
+		browser = await chromium.launch({
+			executablePath,
+			headless: true,
+			args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+		});
 });
 
 afterAll(async () => {
@@ -53,7 +65,8 @@ async function ask(parameters: Record<string, unknown>) {
 	const { executionId } = await api.runManually(workflow.id, 'Start');
 	const waiting = await waitFor('the execution to wait', async () => {
 		const execution = await api.getExecution(executionId);
-		if (execution.status === 'error') throw new Error(`execution failed: ${executionError(execution)}`);
+		if (execution.status === 'error')
+			throw new Error(`execution failed: ${executionError(execution)}`);
 		return execution.status === 'waiting' ? execution : undefined;
 	});
 	const sent = await waitFor('the question in the sandbox', async () => {
@@ -69,12 +82,17 @@ async function ask(parameters: Record<string, unknown>) {
 async function finished(executionId: string) {
 	const execution = await api.waitForExecution(executionId, 100_000);
 	expect(executionError(execution)).toBeUndefined();
-	return nodeOutput(execution, 'Action')?.[0] as { data: Record<string, unknown>; messageId?: string };
+	return nodeOutput(execution, 'Action')?.[0] as {
+		data: Record<string, unknown>;
+		messageId?: string;
+	};
 }
 
 describe('Send and Wait for Response in a real n8n', () => {
-	it('approval: a link preview does not resume; a person\'s click on Approve does', async () => {
-		const { executionId, links, sent } = await ask({ approvalOptions: { values: { approvalType: 'double' } } });
+	it("approval: a link preview does not resume; a person's click on Approve does", async () => {
+		const { executionId, links, sent } = await ask({
+			approvalOptions: { values: { approvalType: 'double' } },
+		});
 		expect(Object.keys(links)).toEqual(['Approve', 'Decline']);
 
 		const preview = await fetch(links.Approve, { headers: { 'user-agent': PREVIEW_AGENT } });
@@ -94,20 +112,29 @@ describe('Send and Wait for Response in a real n8n', () => {
 	});
 
 	it('approval: Decline resumes with approved false', async () => {
-		const { executionId, links } = await ask({ approvalOptions: { values: { approvalType: 'double', disapproveLabel: 'No thanks' } } });
+		const { executionId, links } = await ask({
+			approvalOptions: { values: { approvalType: 'double', disapproveLabel: 'No thanks' } },
+		});
 		await fetch(links['No thanks'], { headers: { 'user-agent': BROWSER_AGENT } });
 		expect((await finished(executionId)).data).toMatchObject({ approved: false });
 	});
 
 	it('a wait limit resumes without an answer, with a timed-out result', async () => {
-		const limit = { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 0.05, resumeUnit: 'minutes' } } };
+		const limit = {
+			limitWaitTime: {
+				values: { limitType: 'afterTimeInterval', resumeAmount: 0.05, resumeUnit: 'minutes' },
+			},
+		};
 		const { executionId } = await ask({ options: limit });
 		const output = await finished(executionId);
 		expect(output.data).toMatchObject({ timedOut: true, approved: false });
 	});
 
 	it('free text: the link opens a page; the answer typed there comes through', async () => {
-		const { executionId, links } = await ask({ responseType: 'freeText', options: { messageButtonLabel: 'Answer' } });
+		const { executionId, links } = await ask({
+			responseType: 'freeText',
+			options: { messageButtonLabel: 'Answer' },
+		});
 		const answer = unique('Refund half of it');
 		await answerInBrowser(links.Answer, 'send-and-wait-free-text', async (page) => {
 			await page.locator('textarea[name="field-0"]').fill(answer);
@@ -119,10 +146,19 @@ describe('Send and Wait for Response in a real n8n', () => {
 		const formFields = {
 			values: [
 				{ fieldLabel: 'Amount', fieldType: 'number', requiredField: true },
-				{ fieldLabel: 'Reason', fieldType: 'dropdown', fieldOptions: 'Damaged, Late, Other', requiredField: true },
+				{
+					fieldLabel: 'Reason',
+					fieldType: 'dropdown',
+					fieldOptions: 'Damaged, Late, Other',
+					requiredField: true,
+				},
 			],
 		};
-		const { executionId, links } = await ask({ responseType: 'customForm', formFields, options: { responseFormTitle: 'Refund' } });
+		const { executionId, links } = await ask({
+			responseType: 'customForm',
+			formFields,
+			options: { responseFormTitle: 'Refund' },
+		});
 		await answerInBrowser(links.Respond, 'send-and-wait-custom-form', async (page) => {
 			await page.locator('input[name="field-0"]').fill('25');
 			await page.locator('select[name="field-1"]').selectOption('Late');
@@ -132,20 +168,30 @@ describe('Send and Wait for Response in a real n8n', () => {
 });
 
 /** Opens `url` as a person would, fills the page, saves a screenshot, and submits it. */
-async function answerInBrowser(url: string, name: string, fill: (page: import('playwright-core').Page) => Promise<void>): Promise<void> {
+async function answerInBrowser(
+	url: string,
+	name: string,
+	fill: (page: import('playwright-core').Page) => Promise<void>,
+): Promise<void> {
 	if (!browser) {
 		// Without a browser (see NO_BROWSER_REASON), the page's form is posted as a browser posts it.
 		const page = await fetch(url, { headers: { 'user-agent': BROWSER_AGENT } });
 		expect(await page.text()).toContain('<form method="post"');
 		throw new Error(`no Chromium to answer ${name}: apt-get install chromium`);
 	}
-	const context = await browser.newContext({ viewport: { width: 720, height: 760 }, userAgent: BROWSER_AGENT });
+	const context = await browser.newContext({
+		viewport: { width: 720, height: 760 },
+		userAgent: BROWSER_AGENT,
+	});
 	const page = await context.newPage();
 	try {
 		await page.goto(url);
 		await fill(page);
 		if (e2e().mode === 'regular') await screenshot(page, name);
-		await Promise.all([page.waitForLoadState('load'), page.locator('button[type="submit"]').click()]);
+		await Promise.all([
+			page.waitForLoadState('load'),
+			page.locator('button[type="submit"]').click(),
+		]);
 		await page.getByText('Got it, thanks').waitFor({ timeout: 20_000 });
 	} finally {
 		await context.close();

@@ -1,8 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeOutput, type N8nExecution, type N8nRestApi, type N8nWorkflow } from '../support/n8nRestApi.mjs';
-import { e2e, n8nApi, sandboxControl, sandboxCredential, unique, waitFor } from './support/context.mjs';
+import {
+	nodeOutput,
+	type N8nExecution,
+	type N8nRestApi,
+	type N8nWorkflow,
+} from '../support/n8nRestApi.mjs';
+import {
+	e2e,
+	n8nApi,
+	sandboxControl,
+	sandboxCredential,
+	unique,
+	waitFor,
+} from './support/context.mjs';
 import { triggerWorkflow } from './support/workflows.mjs';
 
 interface Endpoint {
@@ -22,7 +34,8 @@ interface Delivery {
 	payload: string | null;
 }
 
-const sandboxWebhooks = () => sandboxControl<{ endpoints: Endpoint[]; deliveries: Delivery[] }>('GET', '/webhooks');
+const sandboxWebhooks = () =>
+	sandboxControl<{ endpoints: Endpoint[]; deliveries: Delivery[] }>('GET', '/webhooks');
 
 /**
  * One workflow with the trigger, activated through n8n's REST API, then driven only from outside:
@@ -35,7 +48,8 @@ describe('trigger node in a real n8n', () => {
 	let endpoint: Endpoint;
 
 	const executions = () => api.listExecutions(workflow.id);
-	const eventIdOf = async (execution: N8nExecution) => nodeOutput(await api.getExecution(execution.id), 'Trigger')?.[0]?.event_id;
+	const eventIdOf = async (execution: N8nExecution) =>
+		nodeOutput(await api.getExecution(execution.id), 'Trigger')?.[0]?.event_id;
 
 	/** Posts a delivery to n8n's webhook as the service would, signed with the endpoint's secret. */
 	async function deliver(envelope: Record<string, unknown>, tamper = false) {
@@ -62,13 +76,17 @@ describe('trigger node in a real n8n', () => {
 		const webhookId = randomUUID();
 		webhookUrl = `${e2e().webhookBaseUrl}/webhook/${webhookId}/webhook`;
 		workflow = await api.createWorkflow(
-			triggerWorkflow(unique('e2e trigger'), credential, webhookId, { registration: 'auto', events: ['message.received'] }),
+			triggerWorkflow(unique('e2e trigger'), credential, webhookId, {
+				registration: 'auto',
+				events: ['message.received'],
+			}),
 		);
 	});
 
 	afterAll(async () => {
 		// Leave no registered endpoint behind if a test failed before deactivation.
-		if (workflow && (await api.getWorkflow(workflow.id)).active) await api.deactivateWorkflow(workflow.id);
+		if (workflow && (await api.getWorkflow(workflow.id)).active)
+			await api.deactivateWorkflow(workflow.id);
 	});
 
 	it('registers its endpoint in the sandbox when activated', async () => {
@@ -76,7 +94,9 @@ describe('trigger node in a real n8n', () => {
 		// n8n 2.x answers the activation first and registers the trigger's webhooks right after.
 		const registered = await waitFor('the trigger to register its endpoint', async () => {
 			const { endpoints } = await sandboxWebhooks();
-			const matching = endpoints.filter((candidate) => candidate.url === webhookUrl && candidate.status === 'active');
+			const matching = endpoints.filter(
+				(candidate) => candidate.url === webhookUrl && candidate.status === 'active',
+			);
 			return matching.length > 0 ? matching : undefined;
 		});
 		expect(registered).toHaveLength(1);
@@ -86,11 +106,17 @@ describe('trigger node in a real n8n', () => {
 
 	it('runs exactly one successful execution for a signed message.received', async () => {
 		const text = unique('e2e incoming');
-		await sandboxControl('POST', '/inject/message', { from: { phone: '447700900123', name: 'Bob Example' }, text });
+		await sandboxControl('POST', '/inject/message', {
+			from: { phone: '447700900123', name: 'Bob Example' },
+			text,
+		});
 		const delivery = await waitFor('the sandbox to deliver the event', async () => {
 			const { deliveries } = await sandboxWebhooks();
 			return deliveries.find(
-				(d) => d.endpointId === endpoint.id && d.eventType === 'message.received' && d.status === 'delivered',
+				(d) =>
+					d.endpointId === endpoint.id &&
+					d.eventType === 'message.received' &&
+					d.status === 'delivered',
 			);
 		});
 		expect(delivery.lastStatusCode).toBe(200);
@@ -114,8 +140,15 @@ describe('trigger node in a real n8n', () => {
 
 	it('answers a tampered delivery with 401 and starts nothing', async () => {
 		const { deliveries } = await sandboxWebhooks();
-		const original = JSON.parse(deliveries.find((d) => d.endpointId === endpoint.id && d.eventType === 'message.received')?.payload ?? '{}');
-		const envelope = (id: string) => ({ ...original, id, data: { ...original.data, message: { ...original.data.message, text: id } } });
+		const original = JSON.parse(
+			deliveries.find((d) => d.endpointId === endpoint.id && d.eventType === 'message.received')
+				?.payload ?? '{}',
+		);
+		const envelope = (id: string) => ({
+			...original,
+			id,
+			data: { ...original.data, message: { ...original.data.message, text: id } },
+		});
 		const tamperedId = `evt_${randomUUID().replaceAll('-', '')}`;
 		const tampered = await deliver(envelope(tamperedId), true);
 		expect(tampered.status).toBe(401);
@@ -137,9 +170,17 @@ describe('trigger node in a real n8n', () => {
 		await api.deactivateWorkflow(workflow.id);
 		await waitFor('the trigger to delete its endpoint', async () => {
 			const { endpoints } = await sandboxWebhooks();
-			return endpoints.some((candidate) => candidate.id === endpoint.id && candidate.status !== 'deleted') ? undefined : true;
+			return endpoints.some(
+				(candidate) => candidate.id === endpoint.id && candidate.status !== 'deleted',
+			)
+				? undefined
+				: true;
 		});
-		const afterwards = await fetch(webhookUrl, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+		const afterwards = await fetch(webhookUrl, {
+			method: 'POST',
+			body: '{}',
+			headers: { 'content-type': 'application/json' },
+		});
 		expect(afterwards.status).toBe(404);
 	});
 });

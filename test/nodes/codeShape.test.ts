@@ -35,10 +35,14 @@ function longFunctions(file: string): string[] {
 
 /** Relative imports and re-exports of `file`, type-only ones included, as resolved file paths. */
 function importsOf(file: string): string[] {
-	const specifiers = [...text(file).matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+'(\.[^']+)'/gms)].map((match) => match[1]);
+	const specifiers = [
+		...text(file).matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+'(\.[^']+)'/gms),
+	].map((match) => match[1]);
 	return specifiers.flatMap((specifier) => {
 		const base = resolve(dirname(file), specifier).replace(/\.js$/, '');
-		const target = [`${base}.ts`, join(base, 'index.ts')].find((candidate) => statSync(candidate, { throwIfNoEntry: false })?.isFile());
+		const target = [`${base}.ts`, join(base, 'index.ts')].find((candidate) =>
+			statSync(candidate, { throwIfNoEntry: false })?.isFile(),
+		);
 		return target ? [target] : [];
 	});
 }
@@ -52,7 +56,8 @@ function importCycles(): string[] {
 		state.set(file, 'open');
 		path.push(file);
 		for (const next of graph.get(file) ?? []) {
-			if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next].map(name).join(' → '));
+			if (state.get(next) === 'open')
+				cycles.push([...path.slice(path.indexOf(next)), next].map(name).join(' → '));
 			else if (!state.has(next)) visit(next);
 		}
 		path.pop();
@@ -64,7 +69,9 @@ function importCycles(): string[] {
 
 describe('the shape of the code', () => {
 	it(`has no file over ${MAX_FILE_LINES} lines`, () => {
-		expect(FILES.filter((file) => text(file).split('\n').length > MAX_FILE_LINES).map(name)).toEqual([]);
+		expect(
+			FILES.filter((file) => text(file).split('\n').length > MAX_FILE_LINES).map(name),
+		).toEqual([]);
 	});
 
 	it(`has no function over ${MAX_FUNCTION_LINES} lines`, () => {
@@ -77,8 +84,10 @@ describe('the shape of the code', () => {
 
 	it('finds what it looks for (a control)', () => {
 		expect(FILES.length).toBeGreaterThan(100);
-		expect(importsOf(join(ROOT, 'nodes', 'MessagingAutomation', 'MessagingAutomation.node.ts')).map(name)).toContain(
-			join('nodes', 'MessagingAutomation', 'actions', 'router.ts'),
-		);
+		expect(
+			importsOf(join(ROOT, 'nodes', 'MessagingAutomation', 'MessagingAutomation.node.ts')).map(
+				name,
+			),
+		).toContain(join('nodes', 'MessagingAutomation', 'actions', 'router.ts'));
 	});
 });

@@ -14,7 +14,10 @@ describe('the editor picture (test/nodes/__snapshots__/descriptions.txt)', () =>
 			writeFileSync(SNAPSHOT_FILE, rendered);
 		}
 		const stored = existsSync(SNAPSHOT_FILE) ? readFileSync(SNAPSHOT_FILE, 'utf8') : '';
-		expect(rendered, `The editor changed. Review the diff, then run \`${UPDATE_COMMAND}\` and commit the file.`).toBe(stored);
+		expect(
+			rendered,
+			`The editor changed. Review the diff, then run \`${UPDATE_COMMAND}\` and commit the file.`,
+		).toBe(stored);
 	});
 
 	it('changes with any label', () => {

@@ -20,15 +20,19 @@ function withoutComments(source: string): string {
 	return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/.*$/gm, '$1');
 }
 
-const literals = (code: string) => [...code.matchAll(/(['"`])((?:(?!\1)[^\\\n]|\\.)*)\1/g)].map((match) => match[2]);
+const literals = (code: string) =>
+	[...code.matchAll(/(['"`])((?:(?!\1)[^\\\n]|\\.)*)\1/g)].map((match) => match[2]);
 
 /** Why `code` (from `file`, relative to nodes/) decides by tool names, if it does. */
 function toolNameFindings(file: string, code: string, names: readonly string[]): string[] {
-	const own = file.startsWith(TOOL_FILES) ? file.slice(TOOL_FILES.length + 1).replace(/\.ts$/, '') : undefined;
+	const own = file.startsWith(TOOL_FILES)
+		? file.slice(TOOL_FILES.length + 1).replace(/\.ts$/, '')
+		: undefined;
 	const findings: string[] = [];
 	for (const text of literals(withoutComments(code))) {
 		if (names.includes(text) && text !== own) findings.push(`${file}: names the tool '${text}'`);
-		if (/^[a-z]+_$/.test(text) && names.some((name) => name.startsWith(text))) findings.push(`${file}: matches tools by the prefix '${text}'`);
+		if (/^[a-z]+_$/.test(text) && names.some((name) => name.startsWith(text)))
+			findings.push(`${file}: matches tools by the prefix '${text}'`);
 	}
 	for (const match of withoutComments(code).matchAll(/\bconst\s+([A-Z_]*_TOOLS?)\s*=\s*[[('"`]/g)) {
 		findings.push(`${file}: a list of tool names (${match[1]})`);
@@ -44,7 +48,10 @@ describe('no decisions by tool name in nodes/', () => {
 			const file = relative(NODES, path);
 			return toolNameFindings(file, readFileSync(path, 'utf8'), names);
 		});
-		expect(findings, 'declare the behaviour in the catalogue entry (nodes/shared/catalogue/types.ts)').toEqual([]);
+		expect(
+			findings,
+			'declare the behaviour in the catalogue entry (nodes/shared/catalogue/types.ts)',
+		).toEqual([]);
 	});
 
 	it('finds names compared, prefixes matched and name lists, but not names in comments', () => {
@@ -61,6 +68,8 @@ describe('no decisions by tool name in nodes/', () => {
 			"MessagingAutomation/actions/x.ts: matches tools by the prefix 'create_'",
 			'MessagingAutomation/actions/x.ts: a list of tool names (PAGED_TOOLS)',
 		]);
-		expect(toolNameFindings(join(TOOL_FILES, 'get_messages.ts'), "name: 'get_messages',", names)).toEqual([]);
+		expect(
+			toolNameFindings(join(TOOL_FILES, 'get_messages.ts'), "name: 'get_messages',", names),
+		).toEqual([]);
 	});
 });

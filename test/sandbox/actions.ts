@@ -1,7 +1,15 @@
 import { emitMessage, emitStatus, setConnection } from './events';
 import { conversationIdFor, digits, findMessage, storeMessage } from './inbox';
 import { messageObject } from './messageView';
-import { DEFAULT_SCOPES, type CampaignState, type Channel, type FilterEntry, type FilterMode, type SendStatus, type TemplateStatus } from './model';
+import {
+	DEFAULT_SCOPES,
+	type CampaignState,
+	type Channel,
+	type FilterEntry,
+	type FilterMode,
+	type SendStatus,
+	type TemplateStatus,
+} from './model';
 import { SandboxApiError } from './sandboxError';
 import { DEMO } from './seed';
 import type { World } from './world';
@@ -14,7 +22,12 @@ export interface InjectMessageInput {
 	type?: string;
 	/** Group jid for a QR group message. */
 	group?: string;
-	attachment?: { fileName: string; mimeType: string; content?: string; downloadAvailable?: boolean };
+	attachment?: {
+		fileName: string;
+		mimeType: string;
+		content?: string;
+		downloadAvailable?: boolean;
+	};
 	quotedMessageId?: string;
 	accountId?: string;
 }
@@ -68,17 +81,27 @@ export class SandboxActions {
 	}
 
 	/** A provider status update for an own Business message (QR has no delivery ticks). */
-	injectStatus(input: { messageId: string; status: SendStatus; errors?: { code: string; title: string }[]; accountId?: string }) {
+	injectStatus(input: {
+		messageId: string;
+		status: SendStatus;
+		errors?: { code: string; title: string }[];
+		accountId?: string;
+	}) {
 		const account = this.account(input.accountId);
 		const message = findMessage(account, input.messageId);
 		if (!message || !message.fromMe) throw bad(`No own message ${input.messageId}.`);
-		if (message.channel !== 'business') throw bad('Status updates exist for the Business channel only.');
+		if (message.channel !== 'business')
+			throw bad('Status updates exist for the Business channel only.');
 		message.status = input.status;
 		emitStatus(this.world.events, this.world.state, message, input.errors ?? []);
 		return { message_id: message.id, status: message.status };
 	}
 
-	setChannel(channel: Channel, connected: boolean, options: { needsHuman?: boolean; reason?: string; accountId?: string } = {}) {
+	setChannel(
+		channel: Channel,
+		connected: boolean,
+		options: { needsHuman?: boolean; reason?: string; accountId?: string } = {},
+	) {
 		const account = this.account(options.accountId);
 		setConnection(this.world.events, account, channel, connected, options);
 		return { ...account.channels[channel] };
@@ -99,8 +122,15 @@ export class SandboxActions {
 		return { name: key.name, revoked: true };
 	}
 
-	reviewTemplate(input: { name: string; language: string; status: TemplateStatus; accountId?: string }) {
-		const template = this.account(input.accountId).templates.find((t) => t.name === input.name && t.language === input.language);
+	reviewTemplate(input: {
+		name: string;
+		language: string;
+		status: TemplateStatus;
+		accountId?: string;
+	}) {
+		const template = this.account(input.accountId).templates.find(
+			(t) => t.name === input.name && t.language === input.language,
+		);
 		if (!template) throw bad(`No template ${input.name} (${input.language}).`);
 		template.status = input.status;
 		return { name: template.name, language: template.language, status: template.status };
@@ -118,7 +148,8 @@ export class SandboxActions {
 	setFilters(input: { mode?: FilterMode; entries?: FilterEntry[]; accountId?: string }) {
 		const account = this.account(input.accountId);
 		if (input.mode) account.filterMode = input.mode;
-		if (input.entries) account.filters = input.entries.map((e) => ({ phone: e.phone, name: e.name ?? null }));
+		if (input.entries)
+			account.filters = input.entries.map((e) => ({ phone: e.phone, name: e.name ?? null }));
 		return { mode: account.filterMode, entries: account.filters };
 	}
 
@@ -155,12 +186,26 @@ export class SandboxActions {
 				chats: [...a.chats.values()],
 				messages: a.messages.length,
 				groups: [...a.groups.values()],
-				templates: a.templates.map(({ name, language, category, status }) => ({ name, language, category, status })),
-				campaigns: [...a.campaigns.values()].map((c) => ({ ...c, recipients: c.recipients.length })),
+				templates: a.templates.map(({ name, language, category, status }) => ({
+					name,
+					language,
+					category,
+					status,
+				})),
+				campaigns: [...a.campaigns.values()].map((c) => ({
+					...c,
+					recipients: c.recipients.length,
+				})),
 				forms: [...a.forms.values()].map(({ id, name, status }) => ({ id, name, status })),
 				filters: { mode: a.filterMode, entries: a.filters },
 			})),
-			keys: state.keys.map(({ name, accountId, scopes, owner, revoked }) => ({ name, accountId, scopes, owner, revoked })),
+			keys: state.keys.map(({ name, accountId, scopes, owner, revoked }) => ({
+				name,
+				accountId,
+				scopes,
+				owner,
+				revoked,
+			})),
 			operations: state.operations.size,
 		};
 	}

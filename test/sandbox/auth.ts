@@ -34,7 +34,8 @@ export function authenticate(state: SandboxState, headers: IncomingHttpHeaders):
 		);
 	}
 	const key = state.keyBySecret(secret);
-	if (!key || key.revoked) throw new SandboxApiError(401, 'invalid_api_key', 'The API key is invalid or revoked.');
+	if (!key || key.revoked)
+		throw new SandboxApiError(401, 'invalid_api_key', 'The API key is invalid or revoked.');
 	const account = state.account(key.accountId);
 	if (account.plan !== API_PLAN) {
 		throw new SandboxApiError(

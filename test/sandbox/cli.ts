@@ -5,11 +5,13 @@ import { startSandbox } from './index';
 async function main(): Promise<void> {
 	const { values } = parseArgs({ options: { port: { type: 'string' } } });
 	const port = Number(values.port ?? process.env.SANDBOX_PORT ?? 4010);
-	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${String(values.port ?? process.env.SANDBOX_PORT)}`);
+	if (!Number.isInteger(port) || port < 0 || port > 65535)
+		throw new Error(`invalid port ${String(values.port ?? process.env.SANDBOX_PORT)}`);
 	const sandbox = await startSandbox({ port, apiKey: process.env.SANDBOX_API_KEY || undefined });
 	console.log(`listening on ${sandbox.url}`);
 	console.log(`API key (owner, all scopes): ${sandbox.apiKey}`);
-	for (const [persona, key] of Object.entries(sandbox.keys)) console.log(`  ${persona.padEnd(10)} ${key}`);
+	for (const [persona, key] of Object.entries(sandbox.keys))
+		console.log(`  ${persona.padEnd(10)} ${key}`);
 	console.log(`control API: ${sandbox.url}/__sandbox/state`);
 	const stop = (signal: string) => {
 		console.log(`${signal}: stopping`);

@@ -1,6 +1,13 @@
 import type { InjectMessageInput, SandboxActions } from './actions';
 import type { FaultSpec } from './faults';
-import type { CampaignState, Channel, FilterEntry, FilterMode, SendStatus, TemplateStatus } from './model';
+import type {
+	CampaignState,
+	Channel,
+	FilterEntry,
+	FilterMode,
+	SendStatus,
+	TemplateStatus,
+} from './model';
 import { SandboxApiError } from './sandboxError';
 import type { World } from './world';
 
@@ -12,7 +19,8 @@ const bad = (message: string) => new SandboxApiError(400, 'invalid_input', messa
 function clockBody(body: Body): { speed?: number; advanceMs?: number; set?: number } {
 	const number = (field: string) => {
 		const value = body[field];
-		if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value))) throw bad(`${field} must be a number.`);
+		if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value)))
+			throw bad(`${field} must be a number.`);
 		return value as number | undefined;
 	};
 	const set = typeof body.set === 'string' ? Date.parse(body.set) : number('set');
@@ -25,18 +33,30 @@ function clockBody(body: Body): { speed?: number; advanceMs?: number; set?: numb
  * It mirrors the test handle so the dev setup and real-n8n tests can drive the sandbox too.
  */
 export function createControl(world: World, actions: SandboxActions) {
-	const clock = () => ({ now: new Date(world.clock.now()).toISOString(), speed: world.clock.speed });
+	const clock = () => ({
+		now: new Date(world.clock.now()).toISOString(),
+		speed: world.clock.speed,
+	});
 	const routes: [string, RegExp, Route][] = [
 		['GET', /^\/state$/, () => actions.snapshot()],
 		['GET', /^\/keys$/, () => ({ keys: world.keys })],
 		['POST', /^\/keys$/, (b) => actions.createKey(b as { name: string })],
 		['POST', /^\/keys\/revoke$/, (b) => actions.revokeKey(String(b.key ?? b.name ?? ''))],
 		['POST', /^\/reset$/, () => (world.reset(), { reset: true })],
-		['POST', /^\/inject\/message$/, (b) => actions.injectMessage(b as unknown as InjectMessageInput)],
+		[
+			'POST',
+			/^\/inject\/message$/,
+			(b) => actions.injectMessage(b as unknown as InjectMessageInput),
+		],
 		[
 			'POST',
 			/^\/inject\/status$/,
-			(b) => actions.injectStatus({ messageId: String(b.message_id ?? ''), status: b.status as SendStatus, errors: b.errors as never }),
+			(b) =>
+				actions.injectStatus({
+					messageId: String(b.message_id ?? ''),
+					status: b.status as SendStatus,
+					errors: b.errors as never,
+				}),
 		],
 		[
 			'POST',
@@ -69,14 +89,32 @@ export function createControl(world: World, actions: SandboxActions) {
 		[
 			'POST',
 			/^\/templates\/review$/,
-			(b) => actions.reviewTemplate({ name: String(b.name), language: String(b.language), status: b.status as TemplateStatus }),
+			(b) =>
+				actions.reviewTemplate({
+					name: String(b.name),
+					language: String(b.language),
+					status: b.status as TemplateStatus,
+				}),
 		],
-		['POST', /^\/campaigns\/([^/]+)\/state$/, (b, m) => actions.setCampaignState({ campaignId: m[1], state: b.state as CampaignState })],
-		['POST', /^\/filters$/, (b) => actions.setFilters({ mode: b.mode as FilterMode, entries: b.entries as FilterEntry[] })],
+		[
+			'POST',
+			/^\/campaigns\/([^/]+)\/state$/,
+			(b, m) => actions.setCampaignState({ campaignId: m[1], state: b.state as CampaignState }),
+		],
+		[
+			'POST',
+			/^\/filters$/,
+			(b) =>
+				actions.setFilters({ mode: b.mode as FilterMode, entries: b.entries as FilterEntry[] }),
+		],
 		[
 			'GET',
 			/^\/webhooks$/,
-			() => ({ endpoints: world.webhooks.endpoints(), deliveries: world.webhooks.deliveries(), faults: world.webhooks.faults.pending() }),
+			() => ({
+				endpoints: world.webhooks.endpoints(),
+				deliveries: world.webhooks.deliveries(),
+				faults: world.webhooks.faults.pending(),
+			}),
 		],
 		[
 			'POST',
@@ -89,7 +127,11 @@ export function createControl(world: World, actions: SandboxActions) {
 		],
 	];
 
-	return async (method: string, path: string, body: Body | undefined): Promise<{ status: number; body: unknown }> => {
+	return async (
+		method: string,
+		path: string,
+		body: Body | undefined,
+	): Promise<{ status: number; body: unknown }> => {
 		for (const [verb, pattern, handler] of routes) {
 			const match = pattern.exec(path);
 			if (match && verb === method) return { status: 200, body: handler(body ?? {}, match) };

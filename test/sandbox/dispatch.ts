@@ -41,7 +41,11 @@ interface Prepared {
 	key: string | null;
 }
 
-function prepare(deps: DispatchDeps, request: ToolCallRequest, note: (input: unknown, key: string | null) => void): Prepared {
+function prepare(
+	deps: DispatchDeps,
+	request: ToolCallRequest,
+	note: (input: unknown, key: string | null) => void,
+): Prepared {
 	const tool = permittedTool(request.tool, request.caller);
 	deps.limits.takeCall(request.caller.key.id, tool.def.access);
 	const body = request.body();
@@ -50,7 +54,10 @@ function prepare(deps: DispatchDeps, request: ToolCallRequest, note: (input: unk
 	const write = tool.def.access === 'write';
 	const key = write ? resolveIdempotencyKey(body, request.headerKey, true) : null;
 	note(body, key);
-	const withKey = key !== null && 'idempotencyKey' in tool.def.input.shape ? { ...body, idempotencyKey: key } : body;
+	const withKey =
+		key !== null && 'idempotencyKey' in tool.def.input.shape
+			? { ...body, idempotencyKey: key }
+			: body;
 	const result = validateToolInput(tool.def, withKey);
 	if (!result.ok) {
 		const first = result.issues[0];
@@ -65,7 +72,11 @@ function prepare(deps: DispatchDeps, request: ToolCallRequest, note: (input: unk
 function faultError(fault: ActiveFault, tool: SandboxTool): SandboxApiError | null {
 	switch (fault.kind) {
 		case 'toolError503':
-			return new SandboxApiError(503, 'tool_error', `${tool.def.name} is temporarily unavailable; retry with the same idempotency key.`);
+			return new SandboxApiError(
+				503,
+				'tool_error',
+				`${tool.def.name} is temporarily unavailable; retry with the same idempotency key.`,
+			);
 		case 'toolError422':
 			return new SandboxApiError(422, 'tool_error', `${tool.def.name} failed (injected fault).`);
 		case 'notConnected':
@@ -76,31 +87,61 @@ function faultError(fault: ActiveFault, tool: SandboxTool): SandboxApiError | nu
 }
 
 /** Runs the handler once and records the operation, effect and idempotent result. */
-function execute(deps: DispatchDeps, caller: Caller, prepared: Prepared, operationId: string | null): Record<string, unknown> {
+function execute(
+	deps: DispatchDeps,
+	caller: Caller,
+	prepared: Prepared,
+	operationId: string | null,
+): Record<string, unknown> {
 	const { tool, input, key } = prepared;
 	const { state } = deps;
 	const record = (status: 'succeeded' | 'failed', extra: object) => {
 		if (operationId) {
 			state.operations.set(operationId, {
-				id: operationId, accountId: caller.account.id, tool: tool.def.name, status, idempotencyKey: key, at: state.clock.now(), ...extra,
+				id: operationId,
+				accountId: caller.account.id,
+				tool: tool.def.name,
+				status,
+				idempotencyKey: key,
+				at: state.clock.now(),
+				...extra,
 			});
 		}
 	};
 	try {
 		if (tool.needsConnection) requireConnected(caller.account, tool.needsConnection);
 		const result = tool.handler({
-			state, account: caller.account, key: caller.key, input, idempotencyKey: key, operationId,
-			limits: deps.limits, events: deps.events, baseUrl: deps.baseUrl(),
+			state,
+			account: caller.account,
+			key: caller.key,
+			input,
+			idempotencyKey: key,
+			operationId,
+			limits: deps.limits,
+			events: deps.events,
+			baseUrl: deps.baseUrl(),
 		});
 		const body = operationId ? { ...result, operation_id: operationId } : result;
 		record('succeeded', { result: body });
 		if (operationId) {
-			state.recordEffect(caller.account.id, tool.def.name, operationId, JSON.stringify(body).slice(0, 300));
-			if (key) deps.idempotency.save(caller.account.id, key, { fingerprint: fingerprint(tool.def.name, input), tool: tool.def.name, status: 200, body });
+			state.recordEffect(
+				caller.account.id,
+				tool.def.name,
+				operationId,
+				JSON.stringify(body).slice(0, 300),
+			);
+			if (key)
+				deps.idempotency.save(caller.account.id, key, {
+					fingerprint: fingerprint(tool.def.name, input),
+					tool: tool.def.name,
+					status: 200,
+					body,
+				});
 		}
 		return body;
 	} catch (error) {
-		if (error instanceof SandboxApiError) record('failed', { error: { code: error.code, message: error.message } });
+		if (error instanceof SandboxApiError)
+			record('failed', { error: { code: error.code, message: error.message } });
 		throw error;
 	}
 }
@@ -109,8 +150,14 @@ function execute(deps: DispatchDeps, caller: Caller, prepared: Prepared, operati
 export function dispatchTool(deps: DispatchDeps, request: ToolCallRequest): ToolCallOutcome {
 	const { state } = deps;
 	const call = {
-		tool: request.tool, keyName: request.caller.key.name, idempotencyKey: null as string | null,
-		input: undefined as unknown, status: 200, errorCode: undefined as string | undefined, replayed: false, at: state.iso(),
+		tool: request.tool,
+		keyName: request.caller.key.name,
+		idempotencyKey: null as string | null,
+		input: undefined as unknown,
+		status: 200,
+		errorCode: undefined as string | undefined,
+		replayed: false,
+		at: state.iso(),
 	};
 	const outcome: ToolCallOutcome = { status: 200, body: {}, headers: {}, drop: false, delayMs: 0 };
 	try {
@@ -119,7 +166,9 @@ export function dispatchTool(deps: DispatchDeps, request: ToolCallRequest): Tool
 			call.idempotencyKey = key;
 		});
 		const { tool, input, key } = prepared;
-		const stored = key ? deps.idempotency.lookup(request.caller.account.id, key, fingerprint(tool.def.name, input)) : undefined;
+		const stored = key
+			? deps.idempotency.lookup(request.caller.account.id, key, fingerprint(tool.def.name, input))
+			: undefined;
 		const fault = deps.faults.take(tool.def.name);
 		const injected = fault ? faultError(fault, tool) : null;
 		if (injected) throw injected;
@@ -132,7 +181,12 @@ export function dispatchTool(deps: DispatchDeps, request: ToolCallRequest): Tool
 		} else if (fault?.kind === 'outcomeUnknown') {
 			throw outcomeUnknown(deps, request.caller, prepared, fault.commit);
 		} else {
-			outcome.body = execute(deps, request.caller, prepared, tool.def.access === 'write' ? state.ids.prefixed('op_', 10) : null);
+			outcome.body = execute(
+				deps,
+				request.caller,
+				prepared,
+				tool.def.access === 'write' ? state.ids.prefixed('op_', 10) : null,
+			);
 		}
 	} catch (error) {
 		if (!(error instanceof SandboxApiError)) throw error;
@@ -147,15 +201,27 @@ export function dispatchTool(deps: DispatchDeps, request: ToolCallRequest): Tool
 }
 
 /** 409 outcome_unknown; get_operation and get_send_status still tell the truth afterwards. */
-function outcomeUnknown(deps: DispatchDeps, caller: Caller, prepared: Prepared, commit: boolean): SandboxApiError {
+function outcomeUnknown(
+	deps: DispatchDeps,
+	caller: Caller,
+	prepared: Prepared,
+	commit: boolean,
+): SandboxApiError {
 	const operationId = deps.state.ids.prefixed('op_', 10);
 	if (commit) {
 		execute(deps, caller, prepared, operationId);
 	} else {
 		deps.state.operations.set(operationId, {
-			id: operationId, accountId: caller.account.id, tool: prepared.tool.def.name, status: 'failed',
-			error: { code: 'not_executed', message: 'The operation was not carried out; retry with the same idempotency key.' },
-			idempotencyKey: prepared.key, at: deps.state.clock.now(),
+			id: operationId,
+			accountId: caller.account.id,
+			tool: prepared.tool.def.name,
+			status: 'failed',
+			error: {
+				code: 'not_executed',
+				message: 'The operation was not carried out; retry with the same idempotency key.',
+			},
+			idempotencyKey: prepared.key,
+			at: deps.state.clock.now(),
 		});
 	}
 	return new SandboxApiError(

@@ -13,7 +13,9 @@ export const DASHBOARD_URL = 'https://app.messaging-automation.example/dashboard
 /** Events come from saved chats only; own messages are message.sent, never message.received. */
 export function emitMessage(sink: EventSink, message: MessageRecord): void {
 	if (!message.saved) return;
-	sink.emit(message.accountId, message.fromMe ? 'message.sent' : 'message.received', { ...eventMessage(message) });
+	sink.emit(message.accountId, message.fromMe ? 'message.sent' : 'message.received', {
+		...eventMessage(message),
+	});
 }
 
 /** message.status exists for the Business channel only: QR delivery ticks are not available. */
@@ -45,7 +47,8 @@ export function setConnection(
 	if (state.connected === connected) return;
 	state.connected = connected;
 	if (connected) {
-		if (!state.silentDrop) sink.emit(account.id, 'connection.connected', { channel, phone: state.phone });
+		if (!state.silentDrop)
+			sink.emit(account.id, 'connection.connected', { channel, phone: state.phone });
 		state.silentDrop = false;
 		return;
 	}
@@ -56,7 +59,8 @@ export function setConnection(
 		channel,
 		phone: state.phone,
 		reason: options.reason ?? 'logged_out',
-		action_needed: options.actionNeeded ?? (channel === 'qr' ? 'scan_qr' : 'reconnect_business_account'),
+		action_needed:
+			options.actionNeeded ?? (channel === 'qr' ? 'scan_qr' : 'reconnect_business_account'),
 		dashboard_url: DASHBOARD_URL,
 	});
 }

@@ -28,7 +28,8 @@ export class Faults {
 	private list: ActiveFault[] = [];
 
 	add(spec: FaultSpec): ActiveFault {
-		if (!FAULT_KINDS.includes(spec.kind)) throw new Error(`unknown fault kind ${String(spec.kind)}`);
+		if (!FAULT_KINDS.includes(spec.kind))
+			throw new Error(`unknown fault kind ${String(spec.kind)}`);
 		const times = spec.times ?? 1;
 		const fault: ActiveFault = {
 			tool: spec.tool,

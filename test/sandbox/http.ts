@@ -39,29 +39,56 @@ function isJsonContentType(value: string | undefined): boolean {
  * The body as a JSON object, or the spec's errors: 415 wrong content type, 413 too large,
  * 400 unparsable or not an object. `optional` lets body-less management calls through.
  */
-export function jsonObjectBody(req: IncomingMessage, raw: RawBody, optional = false): Record<string, unknown> | undefined {
+export function jsonObjectBody(
+	req: IncomingMessage,
+	raw: RawBody,
+	optional = false,
+): Record<string, unknown> | undefined {
 	if (optional && raw.bytes.length === 0 && !raw.tooLarge) return undefined;
 	if (!isJsonContentType(req.headers['content-type'])) {
-		throw new SandboxApiError(415, 'invalid_input', 'Send the body as JSON with "Content-Type: application/json".');
+		throw new SandboxApiError(
+			415,
+			'invalid_input',
+			'Send the body as JSON with "Content-Type: application/json".',
+		);
 	}
 	if (raw.tooLarge) {
-		throw new SandboxApiError(413, 'invalid_input', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+		throw new SandboxApiError(
+			413,
+			'invalid_input',
+			`The request body exceeds ${MAX_BODY_BYTES} bytes.`,
+		);
 	}
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(raw.bytes.toString('utf8'));
 	} catch (error) {
-		throw new SandboxApiError(400, 'invalid_input', `The body is not valid JSON: ${(error as Error).message}`, { field: 'body' });
+		throw new SandboxApiError(
+			400,
+			'invalid_input',
+			`The body is not valid JSON: ${(error as Error).message}`,
+			{ field: 'body' },
+		);
 	}
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-		throw new SandboxApiError(400, 'invalid_input', 'The body must be a JSON object ({} when a tool takes no input).', {
-			field: 'body',
-		});
+		throw new SandboxApiError(
+			400,
+			'invalid_input',
+			'The body must be a JSON object ({} when a tool takes no input).',
+			{
+				field: 'body',
+			},
+		);
 	}
 	return parsed as Record<string, unknown>;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+	res: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+): void {
 	const text = JSON.stringify(body);
 	res.writeHead(status, {
 		...headers,

@@ -24,16 +24,21 @@ export function resolveIdempotencyKey(
 	required: boolean,
 ): string | null {
 	const fromBody = body.idempotencyKey;
-	if (fromBody !== undefined && typeof fromBody !== 'string') throw invalidKey('idempotencyKey must be a string.');
+	if (fromBody !== undefined && typeof fromBody !== 'string')
+		throw invalidKey('idempotencyKey must be a string.');
 	const key = fromBody ?? header ?? null;
 	if (key === null) {
 		if (required) {
-			throw invalidKey('Write tools need an idempotency key: the Idempotency-Key header or the body field idempotencyKey.');
+			throw invalidKey(
+				'Write tools need an idempotency key: the Idempotency-Key header or the body field idempotencyKey.',
+			);
 		}
 		return null;
 	}
 	if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
-		throw invalidKey('The idempotency key must be 8 to 128 characters of letters, digits, ".", "_", ":" or "-".');
+		throw invalidKey(
+			'The idempotency key must be 8 to 128 characters of letters, digits, ".", "_", ":" or "-".',
+		);
 	}
 	return key;
 }

@@ -21,10 +21,14 @@ function seeded(seed: number): () => number {
 }
 
 export function createIds(seed?: number): Ids {
-	const random = seed === undefined ? () => randomBytes(4).readUInt32BE() / 4294967296 : seeded(seed);
+	const random =
+		seed === undefined ? () => randomBytes(4).readUInt32BE() / 4294967296 : seeded(seed);
 	const hex = (bytes: number) => {
 		let out = '';
-		for (let i = 0; i < bytes; i++) out += Math.floor(random() * 256).toString(16).padStart(2, '0');
+		for (let i = 0; i < bytes; i++)
+			out += Math.floor(random() * 256)
+				.toString(16)
+				.padStart(2, '0');
 		return out;
 	};
 	return {

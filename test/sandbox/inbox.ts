@@ -30,7 +30,8 @@ export function passesFilters(account: AccountState, phone: string): boolean {
 
 /** Groups are saved only when selected; one-to-one chats when the filters pass and the person is not skipped. */
 export function isSaved(account: AccountState, conversationId: string): boolean {
-	if (isGroupConversation(conversationId)) return account.groups.get(conversationId)?.selected ?? false;
+	if (isGroupConversation(conversationId))
+		return account.groups.get(conversationId)?.selected ?? false;
 	const phone = phoneOfConversation(conversationId);
 	return passesFilters(account, phone) && !account.skipped.has(digits(phone));
 }
@@ -42,18 +43,28 @@ export function ensureChat(account: AccountState, chat: ChatRecord): ChatRecord 
 	return chat;
 }
 
-export type NewMessage = Omit<MessageRecord, 'id' | 'storedId' | 'accountId' | 'saved' | 'status' | 'deleted' | 'editedAt'> &
+export type NewMessage = Omit<
+	MessageRecord,
+	'id' | 'storedId' | 'accountId' | 'saved' | 'status' | 'deleted' | 'editedAt'
+> &
 	Partial<Pick<MessageRecord, 'status'>>;
 
 /**
  * Records a message. Unsaved chats keep nothing readable (the message is flagged unsaved and
  * hidden from read tools); own sends are still tracked so get_send_status can answer.
  */
-export function storeMessage(state: SandboxState, account: AccountState, input: NewMessage): MessageRecord {
+export function storeMessage(
+	state: SandboxState,
+	account: AccountState,
+	input: NewMessage,
+): MessageRecord {
 	const saved = isSaved(account, input.conversationId);
 	const record: MessageRecord = {
 		...input,
-		id: input.channel === 'qr' ? `3EB0${state.ids.hex(10).toUpperCase()}` : `wamid.${state.ids.hex(16)}`,
+		id:
+			input.channel === 'qr'
+				? `3EB0${state.ids.hex(10).toUpperCase()}`
+				: `wamid.${state.ids.hex(16)}`,
 		storedId: state.ids.prefixed('sm_', 10),
 		accountId: account.id,
 		status: input.status ?? (input.fromMe ? 'accepted' : 'delivered'),
@@ -66,9 +77,14 @@ export function storeMessage(state: SandboxState, account: AccountState, input: 
 			conversationId: input.conversationId,
 			channel: input.channel,
 			chatType: input.chatType,
-			name: input.group?.name ?? (input.fromMe ? (account.contactNames.get(digits(input.to ?? '')) ?? input.to ?? '') : input.from.name),
+			name:
+				input.group?.name ??
+				(input.fromMe
+					? (account.contactNames.get(digits(input.to ?? '')) ?? input.to ?? '')
+					: input.from.name),
 		});
-		if (!input.fromMe && input.chatType === 'individual') account.contactNames.set(digits(input.from.phone), input.from.name);
+		if (!input.fromMe && input.chatType === 'individual')
+			account.contactNames.set(digits(input.from.phone), input.from.name);
 	}
 	account.messages.push(record);
 	return record;

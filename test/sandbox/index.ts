@@ -41,7 +41,9 @@ export interface SandboxHandle {
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
 	const world = new World(options);
 	const actions = new SandboxActions(world);
-	const server = createSandboxServer(Object.assign(world, { control: createControl(world, actions) }));
+	const server = createSandboxServer(
+		Object.assign(world, { control: createControl(world, actions) }),
+	);
 	const sockets = new Set<Socket>();
 	server.on('connection', (socket) => {
 		sockets.add(socket);

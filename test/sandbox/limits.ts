@@ -60,7 +60,8 @@ export class Limits {
 		const limit = access === 'read' ? LIMITS.readPerMinute : LIMITS.writePerMinute;
 		const bucket = `${keyId}:${access}`;
 		const wait = this.calls.wait(bucket, limit, now);
-		if (wait > 0) throw rateLimited(wait, `More than ${limit} ${access} calls per minute for this API key`);
+		if (wait > 0)
+			throw rateLimited(wait, `More than ${limit} ${access} calls per minute for this API key`);
 		this.calls.hit(bucket, now);
 	}
 
@@ -78,7 +79,11 @@ export class Limits {
 			);
 		}
 		const wait = this.qrMinute.wait(phone, LIMITS.qrSendsPerMinute, now);
-		if (wait > 0) throw rateLimited(wait, `More than ${LIMITS.qrSendsPerMinute} sends per minute from this personal number`);
+		if (wait > 0)
+			throw rateLimited(
+				wait,
+				`More than ${LIMITS.qrSendsPerMinute} sends per minute from this personal number`,
+			);
 	}
 
 	countQrSend(phone: string): void {

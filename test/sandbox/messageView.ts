@@ -19,7 +19,12 @@ export interface MessageObject {
 	text_truncated?: true;
 	quoted_message_id: string | null;
 	has_attachment: boolean;
-	attachment: { file_name: string; mime_type: string; size: number; download_available: boolean } | null;
+	attachment: {
+		file_name: string;
+		mime_type: string;
+		size: number;
+		download_available: boolean;
+	} | null;
 	timestamp: string;
 }
 
@@ -55,7 +60,9 @@ export function eventMessage(m: MessageRecord): { message: MessageObject } {
 	const message = messageObject(m);
 	const size = Buffer.byteLength(JSON.stringify({ message }));
 	if (size + ENVELOPE_ALLOWANCE_BYTES <= PAYLOAD_CAP_BYTES) return { message };
-	const withoutText = Buffer.byteLength(JSON.stringify({ message: { ...message, text: '', text_truncated: true } }));
+	const withoutText = Buffer.byteLength(
+		JSON.stringify({ message: { ...message, text: '', text_truncated: true } }),
+	);
 	const budget = PAYLOAD_CAP_BYTES - ENVELOPE_ALLOWANCE_BYTES - withoutText;
 	let text = message.text;
 	// JSON escaping can grow a character to 6 bytes, so shrink until the serialized text fits.

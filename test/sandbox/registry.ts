@@ -61,7 +61,8 @@ function denial(tool: SandboxTool, caller: Caller): string | null {
 	if (!caller.key.scopes.includes(tool.def.scope)) {
 		return `This API key lacks the scope "${tool.def.scope}" that ${tool.def.name} needs.`;
 	}
-	if (tool.def.ownerOnly && !caller.key.owner) return `${tool.def.name} is available to the account owner only.`;
+	if (tool.def.ownerOnly && !caller.key.owner)
+		return `${tool.def.name} is available to the account owner only.`;
 	if (tool.inboxData && !caller.account.inboxStorageConsent) {
 		return 'The account has not given inbox storage consent, so saved messages cannot be read through the API.';
 	}
@@ -72,7 +73,11 @@ function denial(tool: SandboxTool, caller: Caller): string | null {
 export function permittedTool(name: string, caller: Caller): SandboxTool {
 	const tool = registry().get(name);
 	if (!tool) {
-		throw new SandboxApiError(404, 'unknown_tool', `Unknown tool "${name}"; GET /api/v1/tools lists the tools this key may use.`);
+		throw new SandboxApiError(
+			404,
+			'unknown_tool',
+			`Unknown tool "${name}"; GET /api/v1/tools lists the tools this key may use.`,
+		);
 	}
 	const reason = denial(tool, caller);
 	if (reason) throw new SandboxApiError(403, 'insufficient_permission', reason);

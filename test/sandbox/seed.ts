@@ -2,7 +2,15 @@ import { ensureChat, storeMessage } from './inbox';
 import { ALL_SCOPES, DEFAULT_SCOPES, SCOPES, type AccountState, type Plan } from './model';
 import type { SandboxState } from './state';
 
-export const PERSONAS = ['owner', 'member', 'readOnly', 'noWebhooks', 'lowPlan', 'noConsent', 'revoked'] as const;
+export const PERSONAS = [
+	'owner',
+	'member',
+	'readOnly',
+	'noWebhooks',
+	'lowPlan',
+	'noConsent',
+	'revoked',
+] as const;
 export type Persona = (typeof PERSONAS)[number];
 
 export const DEMO = {
@@ -24,7 +32,13 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-function newAccount(state: SandboxState, id: string, name: string, plan: Plan, consent: boolean): AccountState {
+function newAccount(
+	state: SandboxState,
+	id: string,
+	name: string,
+	plan: Plan,
+	consent: boolean,
+): AccountState {
 	const account: AccountState = {
 		id,
 		name,
@@ -32,7 +46,12 @@ function newAccount(state: SandboxState, id: string, name: string, plan: Plan, c
 		inboxStorageConsent: consent,
 		channels: {
 			qr: { channel: 'qr', phone: DEMO.qrPhone, connected: true, silentDrop: false },
-			business: { channel: 'business', phone: DEMO.businessPhone, connected: true, silentDrop: false },
+			business: {
+				channel: 'business',
+				phone: DEMO.businessPhone,
+				connected: true,
+				silentDrop: false,
+			},
 		},
 		chats: new Map(),
 		messages: [],
@@ -73,63 +92,149 @@ function seedInbox(state: SandboxState, account: AccountState): void {
 		selected: true,
 	});
 	for (const group of [DEMO.adminGroup, DEMO.memberGroup]) {
-		ensureChat(account, { conversationId: group.jid, channel: 'qr', chatType: 'group', name: group.name });
+		ensureChat(account, {
+			conversationId: group.jid,
+			channel: 'qr',
+			chatType: 'group',
+			name: group.name,
+		});
 	}
 	const aliceChat = `${DEMO.alice.phone}@s.whatsapp.net`;
-	const common = { quotedMessageId: null, attachment: null, to: null, group: null, idempotencyKey: null } as const;
+	const common = {
+		quotedMessageId: null,
+		attachment: null,
+		to: null,
+		group: null,
+		idempotencyKey: null,
+	} as const;
 	const one = { channel: 'qr', chatType: 'individual' } as const;
 	storeMessage(state, account, {
-		...common, ...one, conversationId: aliceChat, from: { ...DEMO.alice }, fromMe: false,
-		type: 'text', text: 'Hi! Has my order 1042 shipped yet?', timestamp: now - 50 * MINUTE,
+		...common,
+		...one,
+		conversationId: aliceChat,
+		from: { ...DEMO.alice },
+		fromMe: false,
+		type: 'text',
+		text: 'Hi! Has my order 1042 shipped yet?',
+		timestamp: now - 50 * MINUTE,
 	});
 	storeMessage(state, account, {
-		...common, ...one, conversationId: aliceChat, from: { ...DEMO.alice }, fromMe: false, type: 'image',
-		text: 'Here is the receipt', timestamp: now - 45 * MINUTE,
+		...common,
+		...one,
+		conversationId: aliceChat,
+		from: { ...DEMO.alice },
+		fromMe: false,
+		type: 'image',
+		text: 'Here is the receipt',
+		timestamp: now - 45 * MINUTE,
 		attachment: fileAttachment('receipt-1042.png', 'image/png', 'PNG receipt 1042'),
 	});
 	storeMessage(state, account, {
-		...common, ...one, conversationId: aliceChat, from: me, fromMe: true, to: DEMO.alice.phone,
-		type: 'text', text: 'Thanks Alice, it left the warehouse this morning.', timestamp: now - 40 * MINUTE, status: 'sent',
+		...common,
+		...one,
+		conversationId: aliceChat,
+		from: me,
+		fromMe: true,
+		to: DEMO.alice.phone,
+		type: 'text',
+		text: 'Thanks Alice, it left the warehouse this morning.',
+		timestamp: now - 40 * MINUTE,
+		status: 'sent',
 	});
 	storeMessage(state, account, {
-		...common, ...one, conversationId: `${DEMO.bob.phone}@s.whatsapp.net`, from: { ...DEMO.bob }, fromMe: false,
-		type: 'document', text: 'Invoice attached', timestamp: now - 3 * HOUR,
+		...common,
+		...one,
+		conversationId: `${DEMO.bob.phone}@s.whatsapp.net`,
+		from: { ...DEMO.bob },
+		fromMe: false,
+		type: 'document',
+		text: 'Invoice attached',
+		timestamp: now - 3 * HOUR,
 		attachment: fileAttachment('invoice-77.pdf', 'application/pdf', '%PDF-1.4 invoice 77'),
 	});
 	storeMessage(state, account, {
-		...common, channel: 'qr', chatType: 'group', conversationId: DEMO.adminGroup.jid,
-		group: { id: DEMO.adminGroup.jid, name: DEMO.adminGroup.name }, from: { ...DEMO.bob }, fromMe: false,
-		type: 'text', text: 'Can someone check ticket 88?', timestamp: now - 2 * HOUR,
+		...common,
+		channel: 'qr',
+		chatType: 'group',
+		conversationId: DEMO.adminGroup.jid,
+		group: { id: DEMO.adminGroup.jid, name: DEMO.adminGroup.name },
+		from: { ...DEMO.bob },
+		fromMe: false,
+		type: 'text',
+		text: 'Can someone check ticket 88?',
+		timestamp: now - 2 * HOUR,
 	});
 	storeMessage(state, account, {
-		...common, channel: 'qr', chatType: 'group', conversationId: DEMO.memberGroup.jid,
-		group: { id: DEMO.memberGroup.jid, name: DEMO.memberGroup.name }, from: { ...DEMO.bob }, fromMe: false,
-		type: 'text', text: 'Street party on Saturday', timestamp: now - 5 * HOUR,
+		...common,
+		channel: 'qr',
+		chatType: 'group',
+		conversationId: DEMO.memberGroup.jid,
+		group: { id: DEMO.memberGroup.jid, name: DEMO.memberGroup.name },
+		from: { ...DEMO.bob },
+		fromMe: false,
+		type: 'text',
+		text: 'Street party on Saturday',
+		timestamp: now - 5 * HOUR,
 	});
 	const business = { channel: 'business', chatType: 'individual' } as const;
 	storeMessage(state, account, {
-		...common, ...business, conversationId: DEMO.carol.phone, from: { ...DEMO.carol }, fromMe: false,
-		type: 'text', text: 'Do you deliver on Sundays?', timestamp: now - 2 * HOUR,
+		...common,
+		...business,
+		conversationId: DEMO.carol.phone,
+		from: { ...DEMO.carol },
+		fromMe: false,
+		type: 'text',
+		text: 'Do you deliver on Sundays?',
+		timestamp: now - 2 * HOUR,
 	});
 	storeMessage(state, account, {
-		...common, ...business, conversationId: DEMO.carol.phone, from: { ...DEMO.carol }, fromMe: false,
-		type: 'document', text: 'My address', timestamp: now - 110 * MINUTE,
-		attachment: { ...fileAttachment('address.pdf', 'application/pdf', 'address'), downloadAvailable: false },
+		...common,
+		...business,
+		conversationId: DEMO.carol.phone,
+		from: { ...DEMO.carol },
+		fromMe: false,
+		type: 'document',
+		text: 'My address',
+		timestamp: now - 110 * MINUTE,
+		attachment: {
+			...fileAttachment('address.pdf', 'application/pdf', 'address'),
+			downloadAvailable: false,
+		},
 	});
 	storeMessage(state, account, {
-		...common, ...business, conversationId: DEMO.dave.phone, from: { ...DEMO.dave }, fromMe: false,
-		type: 'text', text: 'Please call me back', timestamp: now - 2 * DAY,
+		...common,
+		...business,
+		conversationId: DEMO.dave.phone,
+		from: { ...DEMO.dave },
+		fromMe: false,
+		type: 'text',
+		text: 'Please call me back',
+		timestamp: now - 2 * DAY,
 	});
 	account.templates.push(
 		{
-			id: state.ids.prefixed('tpl_', 8), name: 'order_update', language: 'en', category: 'UTILITY',
-			body: 'Hi {{1}}, your order {{2}} is now {{3}}.', bodyExamples: ['Alice', '1042', 'shipped'],
-			header: 'Order update', footer: null, status: 'APPROVED', createdAt: now - 30 * DAY,
+			id: state.ids.prefixed('tpl_', 8),
+			name: 'order_update',
+			language: 'en',
+			category: 'UTILITY',
+			body: 'Hi {{1}}, your order {{2}} is now {{3}}.',
+			bodyExamples: ['Alice', '1042', 'shipped'],
+			header: 'Order update',
+			footer: null,
+			status: 'APPROVED',
+			createdAt: now - 30 * DAY,
 		},
 		{
-			id: state.ids.prefixed('tpl_', 8), name: 'spring_sale', language: 'en', category: 'MARKETING',
-			body: 'Spring sale: {{1}} off everything this week.', bodyExamples: ['20%'],
-			header: null, footer: 'Reply STOP to opt out', status: 'PENDING', createdAt: now - DAY,
+			id: state.ids.prefixed('tpl_', 8),
+			name: 'spring_sale',
+			language: 'en',
+			category: 'MARKETING',
+			body: 'Spring sale: {{1}} off everything this week.',
+			bodyExamples: ['20%'],
+			header: null,
+			footer: 'Reply STOP to opt out',
+			status: 'PENDING',
+			createdAt: now - DAY,
 		},
 	);
 }
@@ -140,14 +245,30 @@ export function fileAttachment(fileName: string, mimeType: string, text: string)
 }
 
 /** Builds the demo world and returns one key per test persona. */
-export function seedState(state: SandboxState, secrets: Partial<Record<Persona, string>> = {}): Record<Persona, string> {
+export function seedState(
+	state: SandboxState,
+	secrets: Partial<Record<Persona, string>> = {},
+): Record<Persona, string> {
 	const demo = newAccount(state, DEMO.accountId, 'Demo Shop', 'scale', true);
 	seedInbox(state, demo);
 	const starter = newAccount(state, 'acc_starter', 'Starter Shop', 'starter', true);
 	const noConsent = newAccount(state, 'acc_noconsent', 'Consentless Shop', 'scale', false);
 	seedInbox(state, noConsent);
-	const key = (persona: Persona, accountId: string, scopes: readonly string[], owner: boolean, revoked = false) =>
-		state.createKey({ accountId, name: persona, scopes: [...scopes], owner, revoked, secret: secrets[persona] }).secret;
+	const key = (
+		persona: Persona,
+		accountId: string,
+		scopes: readonly string[],
+		owner: boolean,
+		revoked = false,
+	) =>
+		state.createKey({
+			accountId,
+			name: persona,
+			scopes: [...scopes],
+			owner,
+			revoked,
+			secret: secrets[persona],
+		}).secret;
 	return {
 		owner: key('owner', demo.id, ALL_SCOPES, true),
 		member: key('member', demo.id, DEFAULT_SCOPES, false),

@@ -12,7 +12,11 @@ import type { HandleRequest, HandleResponse } from './webhooks/types';
 export interface ServerDeps extends DispatchDeps {
 	webhooks: { handle(request: HandleRequest): Promise<HandleResponse> };
 	/** Handles `/__sandbox/...`; the path is given without that prefix. */
-	control(method: string, path: string, body: Record<string, unknown> | undefined): Promise<{ status: number; body: unknown }>;
+	control(
+		method: string,
+		path: string,
+		body: Record<string, unknown> | undefined,
+	): Promise<{ status: number; body: unknown }>;
 }
 
 const TOOL_PATH = /^\/api\/v1\/tools\/([^/]+)$/;
@@ -33,7 +37,12 @@ function me(caller: Caller) {
 	};
 }
 
-async function webhooks(deps: ServerDeps, req: IncomingMessage, raw: RawBody, subpath: string): Promise<HandleResponse> {
+async function webhooks(
+	deps: ServerDeps,
+	req: IncomingMessage,
+	raw: RawBody,
+	subpath: string,
+): Promise<HandleResponse> {
 	const caller = authenticate(deps.state, req.headers);
 	requireScope(caller, SCOPES.webhooks);
 	const method = req.method ?? 'GET';
@@ -50,7 +59,12 @@ async function webhooks(deps: ServerDeps, req: IncomingMessage, raw: RawBody, su
 	const stored = deps.idempotency.lookup(caller.account.id, key, print);
 	if (stored) return { status: stored.status, body: stored.body };
 	const answer = await call();
-	if (answer.status < 300) deps.idempotency.save(caller.account.id, key, { fingerprint: print, tool: `webhooks ${method}`, ...answer });
+	if (answer.status < 300)
+		deps.idempotency.save(caller.account.id, key, {
+			fingerprint: print,
+			tool: `webhooks ${method}`,
+			...answer,
+		});
 	return answer;
 }
 
@@ -58,21 +72,35 @@ function hold(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-async function route(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, raw: RawBody, requestId: string): Promise<void> {
+async function route(
+	deps: ServerDeps,
+	req: IncomingMessage,
+	res: ServerResponse,
+	raw: RawBody,
+	requestId: string,
+): Promise<void> {
 	const url = new URL(req.url ?? '/', 'http://sandbox.local');
 	const path = url.pathname;
 	const method = req.method ?? 'GET';
 	const headers = { 'X-Request-Id': requestId };
 	if (path.startsWith('/__sandbox/')) {
-		const body = method === 'GET' || method === 'DELETE' ? undefined : jsonObjectBody(req, raw, true);
+		const body =
+			method === 'GET' || method === 'DELETE' ? undefined : jsonObjectBody(req, raw, true);
 		const answer = await deps.control(method, path.slice('/__sandbox'.length), body);
 		return sendJson(res, answer.status, answer.body, headers);
 	}
 	const file = FILE_PATH.exec(path);
-	if (file && method === 'GET') return serveAttachment(deps.state, decodeURIComponent(file[1]), res, headers);
-	if (method === 'GET' && path === '/api/v1/me') return sendJson(res, 200, me(authenticate(deps.state, req.headers)), headers);
+	if (file && method === 'GET')
+		return serveAttachment(deps.state, decodeURIComponent(file[1]), res, headers);
+	if (method === 'GET' && path === '/api/v1/me')
+		return sendJson(res, 200, me(authenticate(deps.state, req.headers)), headers);
 	if (method === 'GET' && path === '/api/v1/tools') {
-		return sendJson(res, 200, { tools: toolListing(authenticate(deps.state, req.headers)) }, headers);
+		return sendJson(
+			res,
+			200,
+			{ tools: toolListing(authenticate(deps.state, req.headers)) },
+			headers,
+		);
 	}
 	const hook = WEBHOOKS_PATH.exec(path);
 	if (hook) {
@@ -105,7 +133,10 @@ export function createSandboxServer(deps: ServerDeps): Server {
 				if (res.headersSent || res.destroyed) return;
 				res.setHeader('X-Request-Id', requestId);
 				if (error instanceof SandboxApiError) return sendError(res, error);
-				sendError(res, new SandboxApiError(500, 'internal_error', `Sandbox failure: ${String(error)}`));
+				sendError(
+					res,
+					new SandboxApiError(500, 'internal_error', `Sandbox failure: ${String(error)}`),
+				);
 			});
 	});
 }

@@ -1,12 +1,6 @@
 import type { SandboxClock } from './clock';
 import type { Ids } from './ids';
-import type {
-	AccountState,
-	ApiKey,
-	EffectRecord,
-	OperationRecord,
-	RecordedCall,
-} from './model';
+import type { AccountState, ApiKey, EffectRecord, OperationRecord, RecordedCall } from './model';
 import { SandboxApiError } from './sandboxError';
 
 /** An account may have at most ten active keys (spec: API key). */

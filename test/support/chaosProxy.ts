@@ -1,4 +1,10 @@
-import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+	Agent,
+	createServer,
+	request as httpRequest,
+	type IncomingMessage,
+	type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { slowDrip } from './slowDrip';
 
@@ -50,28 +56,46 @@ interface Upstream {
 	body: Buffer;
 }
 
-const HTML = (title: string) => `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
+const HTML = (title: string) =>
+	`<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
 
 export async function startChaosProxy(options: ChaosProxyOptions): Promise<ChaosProxy> {
 	const target = new URL(options.target);
 	const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-	const counts = Object.fromEntries([...FAULTS, 'pass'].map((fault) => [fault, 0])) as Record<Fault, number>;
+	const counts = Object.fromEntries([...FAULTS, 'pass'].map((fault) => [fault, 0])) as Record<
+		Fault,
+		number
+	>;
 	const sockets = new Set<Socket>();
 	let ownUrl = '';
 
 	const forward = (req: IncomingMessage, body: Buffer) =>
 		new Promise<Upstream>((resolve, reject) => {
 			const headers = { ...req.headers, host: target.host, 'content-length': String(body.length) };
-			const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent }, (response) => {
-				const chunks: Buffer[] = [];
-				response.on('data', (chunk: Buffer) => chunks.push(chunk));
-				response.on('end', () => {
-					// As a reverse proxy would: links the service gives point at the proxy's address.
-					const text = Buffer.concat(chunks).toString('utf8').split(options.target).join(ownUrl);
-					resolve({ status: response.statusCode ?? 502, headers: response.headers, body: Buffer.from(text) });
-				});
-				response.on('error', reject);
-			});
+			const upstream = httpRequest(
+				{
+					host: target.hostname,
+					port: target.port,
+					method: req.method,
+					path: req.url,
+					headers,
+					agent,
+				},
+				(response) => {
+					const chunks: Buffer[] = [];
+					response.on('data', (chunk: Buffer) => chunks.push(chunk));
+					response.on('end', () => {
+						// As a reverse proxy would: links the service gives point at the proxy's address.
+						const text = Buffer.concat(chunks).toString('utf8').split(options.target).join(ownUrl);
+						resolve({
+							status: response.statusCode ?? 502,
+							headers: response.headers,
+							body: Buffer.from(text),
+						});
+					});
+					response.on('error', reject);
+				},
+			);
 			upstream.on('error', reject);
 			upstream.end(body);
 		});
@@ -79,7 +103,11 @@ export async function startChaosProxy(options: ChaosProxyOptions): Promise<Chaos
 	const relayHeaders = (upstream: Upstream, length: number) => {
 		const headers: Record<string, string> = {};
 		for (const [name, value] of Object.entries(upstream.headers)) {
-			if (value !== undefined && !['content-length', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)) headers[name] = String(value);
+			if (
+				value !== undefined &&
+				!['content-length', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)
+			)
+				headers[name] = String(value);
 		}
 		headers['content-length'] = String(length);
 		return headers;
@@ -94,7 +122,9 @@ export async function startChaosProxy(options: ChaosProxyOptions): Promise<Chaos
 				return void res.end(HTML('Please sign in to the network'));
 			case 'redirect302':
 			case 'redirect307':
-				res.writeHead(fault === 'redirect302' ? 302 : 307, { location: `${options.redirectTo}${req.url ?? '/'}` });
+				res.writeHead(fault === 'redirect302' ? 302 : 307, {
+					location: `${options.redirectTo}${req.url ?? '/'}`,
+				});
 				return void res.end();
 			default:
 				break;
@@ -106,7 +136,13 @@ export async function startChaosProxy(options: ChaosProxyOptions): Promise<Chaos
 			case 'stall':
 				return;
 			case 'slowDrip':
-				return void slowDrip(res, upstream.status, relayHeaders(upstream, upstream.body.length), upstream.body, DRIP_EVERY_MS);
+				return void slowDrip(
+					res,
+					upstream.status,
+					relayHeaders(upstream, upstream.body.length),
+					upstream.body,
+					DRIP_EVERY_MS,
+				);
 			case 'resetMidBody': {
 				res.writeHead(upstream.status, relayHeaders(upstream, upstream.body.length));
 				const half = upstream.body.subarray(0, Math.max(1, Math.floor(upstream.body.length / 2)));
@@ -123,7 +159,10 @@ export async function startChaosProxy(options: ChaosProxyOptions): Promise<Chaos
 			case 'emptyBody':
 			case 'nullBody': {
 				const text = fault === 'nullBody' ? 'null' : '';
-				res.writeHead(200, { ...relayHeaders(upstream, text.length), 'content-type': 'application/json' });
+				res.writeHead(200, {
+					...relayHeaders(upstream, text.length),
+					'content-type': 'application/json',
+				});
 				return void res.end(text);
 			}
 			default:
@@ -137,7 +176,11 @@ export async function startChaosProxy(options: ChaosProxyOptions): Promise<Chaos
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
 			const body = Buffer.concat(chunks);
-			const fault = options.choose({ method: req.method ?? 'GET', path: req.url ?? '/', body: body.toString('utf8') });
+			const fault = options.choose({
+				method: req.method ?? 'GET',
+				path: req.url ?? '/',
+				body: body.toString('utf8'),
+			});
 			counts[fault]++;
 			deal(fault, req, res, body).catch(() => req.socket.destroy());
 		});

@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const problems = [];
 if (pkg.dependencies && Object.keys(pkg.dependencies).length > 0) {
-	problems.push(`runtime dependencies are not allowed: ${Object.keys(pkg.dependencies).join(', ')}`);
+	problems.push(
+		`runtime dependencies are not allowed: ${Object.keys(pkg.dependencies).join(', ')}`,
+	);
 }
 const [pack] = JSON.parse(
 	execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' }),
@@ -18,10 +20,13 @@ for (const { path } of pack.files) {
 	if (path.startsWith('dist/test/')) problems.push(`test code in the package: ${path}`);
 }
 for (const required of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) {
-	if (!pack.files.some((file) => file.path === required)) problems.push(`missing from the package: ${required}`);
+	if (!pack.files.some((file) => file.path === required))
+		problems.push(`missing from the package: ${required}`);
 }
 if (problems.length) {
 	for (const problem of problems) console.error(`- ${problem}`);
 	process.exit(1);
 }
-console.log(`package ok: ${pack.files.length} files, ${pack.size} bytes packed, no runtime dependencies`);
+console.log(
+	`package ok: ${pack.files.length} files, ${pack.size} bytes packed, no runtime dependencies`,
+);

@@ -1,5 +1,10 @@
 import { join } from 'node:path';
-import type { INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { MessagingAutomation } from '../../nodes/MessagingAutomation/MessagingAutomation.node';
 import { MessagingAutomationTrigger } from '../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node';
@@ -20,12 +25,20 @@ type Option = INodePropertyOptions | INodeProperties | INodePropertyCollection;
 const value = (input: unknown) => JSON.stringify(input) ?? 'undefined';
 
 /** Conditions other than the resource and operation the parameter is listed under. */
-function conditionsText(displayOptions: INodeProperties['displayOptions'], listed: readonly string[]): string {
+function conditionsText(
+	displayOptions: INodeProperties['displayOptions'],
+	listed: readonly string[],
+): string {
 	const parts: string[] = [];
-	for (const [kind, conditions] of [['show', displayOptions?.show], ['hide', displayOptions?.hide]] as const) {
+	for (const [kind, conditions] of [
+		['show', displayOptions?.show],
+		['hide', displayOptions?.hide],
+	] as const) {
 		for (const [name, values] of Object.entries(conditions ?? {})) {
 			if (kind === 'show' && listed.includes(name)) continue;
-			parts.push(`${kind === 'show' ? '' : 'not '}${name} = ${(values ?? []).map(value).join(' | ')}`);
+			parts.push(
+				`${kind === 'show' ? '' : 'not '}${name} = ${(values ?? []).map(value).join(' | ')}`,
+			);
 		}
 	}
 	return parts.length === 0 ? '' : ` when ${parts.join(', ')}`;
@@ -48,8 +61,15 @@ function optionLines(option: Option, indent: string, listed: readonly string[]):
 	return [`${indent}- ${option.name} = ${value(option.value)}${action}${description}`];
 }
 
-function propertyLines(property: INodeProperties, indent: string, listed: readonly string[]): string[] {
-	const flags = [property.required ? 'required' : '', property.noDataExpression ? 'no expression' : ''].filter(Boolean);
+function propertyLines(
+	property: INodeProperties,
+	indent: string,
+	listed: readonly string[],
+): string[] {
+	const flags = [
+		property.required ? 'required' : '',
+		property.noDataExpression ? 'no expression' : '',
+	].filter(Boolean);
 	const head = `${indent}${property.displayName} (${property.name}): ${property.type}, default ${value(property.default)}`;
 	return [
 		`${head}${flags.length > 0 ? `, ${flags.join(', ')}` : ''}${conditionsText(property.displayOptions, listed)}`,
@@ -57,14 +77,18 @@ function propertyLines(property: INodeProperties, indent: string, listed: readon
 		...textLines('hint', property.hint, indent),
 		...textLines('placeholder', property.placeholder, indent),
 		...(property.typeOptions ? [`${indent}  typeOptions: ${value(property.typeOptions)}`] : []),
-		...((property.options ?? []) as Option[]).flatMap((option) => optionLines(option, `${indent}    `, listed)),
+		...((property.options ?? []) as Option[]).flatMap((option) =>
+			optionLines(option, `${indent}    `, listed),
+		),
 	];
 }
 
 function shows(property: INodeProperties, name: string, candidate: string): boolean {
 	const allowed = property.displayOptions?.show?.[name] as unknown[] | undefined;
 	const hidden = property.displayOptions?.hide?.[name] as unknown[] | undefined;
-	return (allowed === undefined || allowed.includes(candidate)) && !(hidden ?? []).includes(candidate);
+	return (
+		(allowed === undefined || allowed.includes(candidate)) && !(hidden ?? []).includes(candidate)
+	);
 }
 
 /**
@@ -76,7 +100,9 @@ function withoutOrphans(candidates: INodeProperties[]): INodeProperties[] {
 	for (;;) {
 		const names = new Set(['resource', 'operation', ...kept.map((property) => property.name)]);
 		const next = kept.filter((property) =>
-			Object.keys(property.displayOptions?.show ?? {}).every((name) => name.startsWith('@') || names.has(name)),
+			Object.keys(property.displayOptions?.show ?? {}).every(
+				(name) => name.startsWith('@') || names.has(name),
+			),
 		);
 		if (next.length === kept.length) return kept;
 		kept = next;
@@ -108,11 +134,18 @@ function headerLines(description: INodeTypeDescription): string[] {
 function actionLines(description: INodeTypeDescription): string[] {
 	const properties = description.properties;
 	const resource = properties.find((property) => property.name === 'resource');
-	const lines = [...headerLines(description), '', ...propertyLines(resource as INodeProperties, '', [])];
+	const lines = [
+		...headerLines(description),
+		'',
+		...propertyLines(resource as INodeProperties, '', []),
+	];
 	const seen = new Map<string, string>();
-	for (const { value: resourceValue, name } of (resource?.options ?? []) as INodePropertyOptions[]) {
+	for (const { value: resourceValue, name } of (resource?.options ??
+		[]) as INodePropertyOptions[]) {
 		const resourceName = String(resourceValue);
-		const operations = properties.filter((property) => property.name === 'operation' && shows(property, 'resource', resourceName));
+		const operations = properties.filter(
+			(property) => property.name === 'operation' && shows(property, 'resource', resourceName),
+		);
 		for (const operation of operations) {
 			lines.push('', `## ${name} (${resourceName})`, ...propertyLines(operation, '', ['resource']));
 			for (const option of (operation.options ?? []) as INodePropertyOptions[]) {
@@ -127,7 +160,11 @@ function actionLines(description: INodeTypeDescription): string[] {
 				const visible = withoutOrphans(candidates);
 				const where = `${name} › ${option.name}`;
 				lines.push('', `### ${where} (${resourceName}/${operationValue})`);
-				lines.push(...visible.flatMap((property) => once(propertyLines(property, '', ['resource', 'operation']), where, seen)));
+				lines.push(
+					...visible.flatMap((property) =>
+						once(propertyLines(property, '', ['resource', 'operation']), where, seen),
+					),
+				);
 			}
 		}
 	}
@@ -135,7 +172,11 @@ function actionLines(description: INodeTypeDescription): string[] {
 }
 
 function triggerLines(description: INodeTypeDescription): string[] {
-	return [...headerLines(description), '', ...description.properties.flatMap((property) => propertyLines(property, '', []))];
+	return [
+		...headerLines(description),
+		'',
+		...description.properties.flatMap((property) => propertyLines(property, '', [])),
+	];
 }
 
 /** The whole picture, as checked in. */

@@ -21,7 +21,11 @@ export async function startKeyTrap(secrets: readonly string[]): Promise<KeyTrap>
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
 			trap.requests++;
-			const seen = [req.url ?? '', JSON.stringify(req.headers), Buffer.concat(chunks).toString('utf8')].join('\n');
+			const seen = [
+				req.url ?? '',
+				JSON.stringify(req.headers),
+				Buffer.concat(chunks).toString('utf8'),
+			].join('\n');
 			if (secrets.some((secret) => secret !== '' && seen.includes(secret))) trap.keyed++;
 			res.writeHead(200, { 'content-type': 'application/json' });
 			res.end(JSON.stringify({ message_id: 'trap', status: 'accepted', operation_id: 'op_trap' }));

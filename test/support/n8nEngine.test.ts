@@ -26,11 +26,15 @@ class EchoNode implements INodeType {
 		const out: INodeExecutionData[] = [];
 		for (let i = 0; i < this.getInputData().length; i++) {
 			const word = this.getNodeParameter('word', i) as string;
-			const body = await this.helpers.httpRequestWithAuthentication.call(this, 'messagingAutomationApi', {
-				method: 'GET',
-				url: `${String(credentials.baseUrl)}/echo`,
-				json: true,
-			});
+			const body = await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				'messagingAutomationApi',
+				{
+					method: 'GET',
+					url: `${String(credentials.baseUrl)}/echo`,
+					json: true,
+				},
+			);
 			out.push({ json: { word, seen: body }, pairedItem: { item: i } });
 		}
 		return [out];
@@ -43,7 +47,12 @@ describe('n8nEngine', () => {
 	const server = createServer((req, res) => {
 		seen.push(req.headers);
 		res.setHeader('content-type', 'application/json');
-		res.end(JSON.stringify({ auth: req.headers.authorization ?? null, custom: req.headers['x-api-key'] ?? null }));
+		res.end(
+			JSON.stringify({
+				auth: req.headers.authorization ?? null,
+				custom: req.headers['x-api-key'] ?? null,
+			}),
+		);
 	});
 	beforeAll(async () => {
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -53,9 +62,20 @@ describe('n8nEngine', () => {
 
 	const workflow = {
 		nodes: [
-			{ id: '1', name: 'Start', type: 'harness.start', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} },
 			{
-				id: '2', name: 'Echo', type: 'echo', typeVersion: 1, position: [200, 0] as [number, number],
+				id: '1',
+				name: 'Start',
+				type: 'harness.start',
+				typeVersion: 1,
+				position: [0, 0] as [number, number],
+				parameters: {},
+			},
+			{
+				id: '2',
+				name: 'Echo',
+				type: 'echo',
+				typeVersion: 1,
+				position: [200, 0] as [number, number],
 				parameters: { word: '={{ $json.word }}!' },
 				credentials: { messagingAutomationApi: { id: 'c1', name: 'Sandbox' } },
 			},
@@ -67,9 +87,14 @@ describe('n8nEngine', () => {
 		const engine = new N8nEngine({
 			nodeTypes: { echo: new EchoNode() },
 			credentialTypes: [new MessagingAutomationApi()],
-			credentials: { messagingAutomationApi: { apiKey: 'k_test', baseUrl: url, authScheme: 'bearer' } },
+			credentials: {
+				messagingAutomationApi: { apiKey: 'k_test', baseUrl: url, authScheme: 'bearer' },
+			},
 		});
-		const result = await engine.run(workflow, { node: 'Start', items: [{ json: { word: 'a' } }, { json: { word: 'b' } }] });
+		const result = await engine.run(workflow, {
+			node: 'Start',
+			items: [{ json: { word: 'a' } }, { json: { word: 'b' } }],
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.output('Echo').map((i) => i.json)).toEqual([
 			{ word: 'a!', seen: { auth: 'Bearer k_test', custom: null } },
@@ -81,7 +106,14 @@ describe('n8nEngine', () => {
 		const engine = new N8nEngine({
 			nodeTypes: { echo: new EchoNode() },
 			credentialTypes: [new MessagingAutomationApi()],
-			credentials: { messagingAutomationApi: { apiKey: 'k2', baseUrl: url, authScheme: 'header', headerName: 'X-API-Key' } },
+			credentials: {
+				messagingAutomationApi: {
+					apiKey: 'k2',
+					baseUrl: url,
+					authScheme: 'header',
+					headerName: 'X-API-Key',
+				},
+			},
 		});
 		const result = await engine.run(workflow, { node: 'Start', items: [{ json: { word: 'c' } }] });
 		expect(result.output('Echo')[0].json.seen).toEqual({ auth: null, custom: 'k2' });

@@ -196,7 +196,11 @@ export interface EngineRun {
 	/** The workflow-level error, when the run failed. */
 	error?: ExecutionError;
 	/** Output items of the node's last run; `connection` ai_tool for a tool node run for an agent. */
-	output(nodeName: string, outputIndex?: number, connection?: 'main' | 'ai_tool'): INodeExecutionData[];
+	output(
+		nodeName: string,
+		outputIndex?: number,
+		connection?: 'main' | 'ai_tool',
+	): INodeExecutionData[];
 	/** Error recorded on the node's last run, if any. */
 	nodeError(nodeName: string): ExecutionError | undefined;
 	staticData: IDataObject;
@@ -266,9 +270,7 @@ export class N8nEngine {
 			const additionalData = createAdditionalData(this.credentialsHelper, { hooks, executionId });
 			const runData = createRunExecutionData({
 				executionData: {
-					nodeExecutionStack: [
-						{ node: startNode, data: { main: [start.items] }, source: null },
-					],
+					nodeExecutionStack: [{ node: startNode, data: { main: [start.items] }, source: null }],
 				},
 			});
 			void new WorkflowExecute(additionalData, mode, runData).processRunExecutionData(workflow);
@@ -279,7 +281,8 @@ export class N8nEngine {
 		return {
 			run,
 			error: run.data.resultData.error,
-			output: (nodeName, outputIndex = 0, connection = 'main') => lastRun(nodeName)?.data?.[connection]?.[outputIndex] ?? [],
+			output: (nodeName, outputIndex = 0, connection = 'main') =>
+				lastRun(nodeName)?.data?.[connection]?.[outputIndex] ?? [],
 			nodeError: (nodeName) => lastRun(nodeName)?.error,
 			staticData,
 		};

@@ -17,4 +17,6 @@ export interface InstallPaths {
 export declare function resolveN8nVersion(requested?: string): string;
 export declare function installPaths(): InstallPaths;
 export declare function isInstalled(): boolean;
-export declare function ensureN8n(options?: { log?: (line: string) => void }): Promise<InstallPaths>;
+export declare function ensureN8n(options?: {
+	log?: (line: string) => void;
+}): Promise<InstallPaths>;

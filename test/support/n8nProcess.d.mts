@@ -2,7 +2,12 @@
 import type { N8nHandle } from '../dev/stack.mjs';
 
 export declare const PACKAGE_NAME: string;
-export declare const OWNER: { email: string; password: string; firstName: string; lastName: string };
+export declare const OWNER: {
+	email: string;
+	password: string;
+	firstName: string;
+	lastName: string;
+};
 export declare function freePort(): Promise<number>;
 export declare function installPackageInto(userFolder: string): string;
 export declare function killRecordedGroups(folder: string): number;
@@ -20,7 +25,10 @@ export declare function startN8n(options: {
 	/** Keep running after the calling process exits (the e2e runner's sweep ends it). */
 	outlive?: boolean;
 }): Promise<N8nHandle & { env: Record<string, string> }>;
-export declare function startRedis(options: { folder: string; log?: (line: string) => void }): Promise<{
+export declare function startRedis(options: {
+	folder: string;
+	log?: (line: string) => void;
+}): Promise<{
 	host: string;
 	port: number;
 	logFile: string;
@@ -29,5 +37,15 @@ export declare function startRedis(options: { folder: string; log?: (line: strin
 export declare function spawnSupervised(
 	bin: string,
 	args: string[],
-	options: { env: NodeJS.ProcessEnv; cwd: string; logFile: string; signal?: NodeJS.Signals; outlive?: boolean },
-): { child: import('node:child_process').ChildProcess; exited: Promise<{ code: number | null; signal: string | null; error?: Error }>; stop(): Promise<void> };
+	options: {
+		env: NodeJS.ProcessEnv;
+		cwd: string;
+		logFile: string;
+		signal?: NodeJS.Signals;
+		outlive?: boolean;
+	},
+): {
+	child: import('node:child_process').ChildProcess;
+	exited: Promise<{ code: number | null; signal: string | null; error?: Error }>;
+	stop(): Promise<void>;
+};

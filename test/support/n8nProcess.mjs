@@ -2,7 +2,17 @@
 // community package, an owner account provisioned from the environment, and quiet, offline-safe settings.
 // Stopping always kills the whole process group, because n8n forks a task runner of its own.
 import { spawn } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	closeSync,
+	cpSync,
+	existsSync,
+	mkdirSync,
+	openSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
@@ -37,7 +47,8 @@ export function freePort() {
  */
 export function installPackageInto(userFolder) {
 	const dist = join(projectRoot, 'dist');
-	if (!existsSync(join(dist, 'nodes'))) throw new Error(`No build in ${dist}: run \`npm run build\` first.`);
+	if (!existsSync(join(dist, 'nodes')))
+		throw new Error(`No build in ${dist}: run \`npm run build\` first.`);
 	const target = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
 	rmSync(target, { recursive: true, force: true });
 	mkdirSync(target, { recursive: true });
@@ -104,7 +115,9 @@ function n8nEnvironment({ userFolder, filesDir, port, brokerPort, n8nModules, ex
 /** Kills the process groups (n8n, Redis) recorded under `folder`: the leftovers of a run that crashed. */
 export function killRecordedGroups(folder) {
 	let killed = 0;
-	for (const file of readdirSync(folder, { recursive: true }).filter((name) => String(name).endsWith('.pid'))) {
+	for (const file of readdirSync(folder, { recursive: true }).filter((name) =>
+		String(name).endsWith('.pid'),
+	)) {
 		const pid = Number(readFileSync(join(folder, String(file)), 'utf8'));
 		try {
 			process.kill(-pid, 'SIGKILL');
@@ -146,7 +159,11 @@ process.once('exit', () => {
  * `signal` asks it to stop (PostgreSQL's fast shutdown is SIGINT); SIGKILL follows after 15 s. With
  * `outlive`, it survives this process's exit (the .pid record lets the e2e runner's sweep end it).
  */
-export function spawnSupervised(bin, args, { env, cwd, logFile, signal = 'SIGTERM', outlive = false }) {
+export function spawnSupervised(
+	bin,
+	args,
+	{ env, cwd, logFile, signal = 'SIGTERM', outlive = false },
+) {
 	const out = openSync(logFile, 'w');
 	const child = spawn(bin, args, { env, cwd, detached: true, stdio: ['ignore', out, out] });
 	closeSync(out);
@@ -186,11 +203,33 @@ export async function startN8n({
 	// running process could break it.
 	if (installPackage) installPackageInto(userFolder);
 	port ??= await freePort();
-	const env = n8nEnvironment({ userFolder, filesDir, port, brokerPort: await freePort(), n8nModules, extraEnv });
+	const env = n8nEnvironment({
+		userFolder,
+		filesDir,
+		port,
+		brokerPort: await freePort(),
+		n8nModules,
+		extraEnv,
+	});
 	const logFile = join(userFolder, logName);
 	const started = Date.now();
-	const { child, exited, stop } = spawnSupervised(nodeBin, [n8nBin, command], { env, cwd: userFolder, logFile, outlive });
-	const handle = { url: `http://127.0.0.1:${port}`, port, userFolder, filesDir, logFile, pid: child.pid, env, exited, stop };
+	const { child, exited, stop } = spawnSupervised(nodeBin, [n8nBin, command], {
+		env,
+		cwd: userFolder,
+		logFile,
+		outlive,
+	});
+	const handle = {
+		url: `http://127.0.0.1:${port}`,
+		port,
+		userFolder,
+		filesDir,
+		logFile,
+		pid: child.pid,
+		env,
+		exited,
+		stop,
+	};
 	try {
 		await waitUntilReady(handle, command, exited, readyTimeoutMs);
 	} catch (error) {
@@ -214,21 +253,42 @@ async function setUpOwner(url) {
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify(OWNER),
 	});
-	if (!response.ok && response.status !== 400) throw new Error(`n8n owner setup answered ${response.status}: ${await response.text()}`);
+	if (!response.ok && response.status !== 400)
+		throw new Error(`n8n owner setup answered ${response.status}: ${await response.text()}`);
 }
 
 /** A throwaway Redis for queue mode (Debian's `redis-server`): loopback only, nothing persisted. */
-export async function startRedis({ folder, log = (line) => process.stderr.write(`[redis] ${line}\n`) }) {
+export async function startRedis({
+	folder,
+	log = (line) => process.stderr.write(`[redis] ${line}\n`),
+}) {
 	mkdirSync(folder, { recursive: true });
 	const port = await freePort();
-	const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', folder];
+	const args = [
+		'--port',
+		String(port),
+		'--bind',
+		'127.0.0.1',
+		'--save',
+		'',
+		'--appendonly',
+		'no',
+		'--dir',
+		folder,
+	];
 	const logFile = join(folder, 'redis.log');
-	const { exited, stop } = spawnSupervised('redis-server', args, { env: process.env, cwd: folder, logFile });
+	const { exited, stop } = spawnSupervised('redis-server', args, {
+		env: process.env,
+		cwd: folder,
+		logFile,
+	});
 	// true once it answers PING, false if it never does, the exit record if it dies first.
 	const outcome = await Promise.race([waitForPong(port), exited]);
 	if (outcome !== true) {
 		await stop();
-		const reason = outcome?.error ? `${outcome.error.message}; install it with apt-get install redis-server` : logTail(logFile);
+		const reason = outcome?.error
+			? `${outcome.error.message}; install it with apt-get install redis-server`
+			: logTail(logFile);
 		throw new Error(`redis-server could not start: ${reason}`);
 	}
 	log(`redis on 127.0.0.1:${port}`);
@@ -278,13 +338,16 @@ async function waitUntilReady(handle, command, exited, timeoutMs) {
 		if (await isReady(handle, command)) return;
 		await new Promise((r) => setTimeout(r, 500));
 	}
-	throw new Error(`n8n ${command} was not ready after ${timeoutMs / 1000} s. Last log lines:\n${logTail(handle.logFile)}`);
+	throw new Error(
+		`n8n ${command} was not ready after ${timeoutMs / 1000} s. Last log lines:\n${logTail(handle.logFile)}`,
+	);
 }
 
 async function isReady(handle, command) {
 	if (command === 'worker') return /n8n worker is now ready/i.test(logTail(handle.logFile, 200));
 	// n8n 1.x reports readiness before its REST routes are mounted: the main process must answer both.
-	const paths = command === 'start' ? ['/healthz/readiness', '/rest/settings'] : ['/healthz/readiness'];
+	const paths =
+		command === 'start' ? ['/healthz/readiness', '/rest/settings'] : ['/healthz/readiness'];
 	for (const path of paths) {
 		try {
 			const response = await fetch(`${handle.url}${path}`, { signal: AbortSignal.timeout(2000) });

@@ -31,9 +31,21 @@ export declare class N8nRestApi {
 	cookie: string;
 	request<T = any>(method: string, path: string, body?: unknown): Promise<T>;
 	listCredentials(): Promise<Array<{ id: string; name: string; type: string }>>;
-	createCredential(input: { name: string; type: string; data: Record<string, unknown> }): Promise<{ id: string; name: string }>;
-	updateCredential(id: string, input: { name: string; type: string; data: Record<string, unknown> }): Promise<unknown>;
-	testCredential(input: { id?: string; name?: string; type: string; data?: Record<string, unknown> }): Promise<{ status: 'OK' | 'Error'; message: string }>;
+	createCredential(input: {
+		name: string;
+		type: string;
+		data: Record<string, unknown>;
+	}): Promise<{ id: string; name: string }>;
+	updateCredential(
+		id: string,
+		input: { name: string; type: string; data: Record<string, unknown> },
+	): Promise<unknown>;
+	testCredential(input: {
+		id?: string;
+		name?: string;
+		type: string;
+		data?: Record<string, unknown>;
+	}): Promise<{ status: 'OK' | 'Error'; message: string }>;
 	listWorkflows(): Promise<N8nWorkflow[]>;
 	getWorkflow(id: string): Promise<N8nWorkflow>;
 	createWorkflow(workflow: N8nWorkflowInput): Promise<N8nWorkflow>;
@@ -46,6 +58,12 @@ export declare class N8nRestApi {
 	waitForExecution(id: string, timeoutMs?: number): Promise<N8nExecution>;
 }
 
-export declare function loginN8n(baseUrl: string, login: { email: string; password: string }): Promise<N8nRestApi>;
-export declare function nodeOutput(execution: N8nExecution, nodeName: string): Array<Record<string, any>> | undefined;
+export declare function loginN8n(
+	baseUrl: string,
+	login: { email: string; password: string },
+): Promise<N8nRestApi>;
+export declare function nodeOutput(
+	execution: N8nExecution,
+	nodeName: string,
+): Array<Record<string, any>> | undefined;
 export declare function executionError(execution: N8nExecution): string | undefined;

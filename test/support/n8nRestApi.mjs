@@ -6,7 +6,9 @@ import { installPaths, N8N_MAJOR } from './n8nInstall.mjs';
 
 export class N8nRestError extends Error {
 	constructor(method, path, status, body) {
-		super(`n8n ${method} ${path} answered ${status}: ${typeof body === 'string' ? body : JSON.stringify(body)}`);
+		super(
+			`n8n ${method} ${path} answered ${status}: ${typeof body === 'string' ? body : JSON.stringify(body)}`,
+		);
 		this.status = status;
 		this.body = body;
 	}
@@ -24,7 +26,8 @@ export async function loginN8n(baseUrl, { email, password }) {
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ emailOrLdapLoginId: email, password }),
 	});
-	if (!response.ok) throw new N8nRestError('POST', '/rest/login', response.status, await response.text());
+	if (!response.ok)
+		throw new N8nRestError('POST', '/rest/login', response.status, await response.text());
 	const cookie = response.headers
 		.getSetCookie()
 		.map((line) => line.split(';')[0])
@@ -43,7 +46,10 @@ export class N8nRestApi {
 	async request(method, path, body) {
 		const response = await fetch(`${this.baseUrl}/rest${path}`, {
 			method,
-			headers: { cookie: this.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+			headers: {
+				cookie: this.cookie,
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
@@ -86,7 +92,13 @@ export class N8nRestApi {
 	}
 
 	createWorkflow({ name, nodes, connections, settings = {} }) {
-		return this.request('POST', '/workflows', { name, nodes, connections, settings, active: false });
+		return this.request('POST', '/workflows', {
+			name,
+			nodes,
+			connections,
+			settings,
+			active: false,
+		});
 	}
 
 	/** Publishes the workflow's current version (n8n 2.x activates a chosen version). */
@@ -107,7 +119,10 @@ export class N8nRestApi {
 	async runManually(id, triggerName) {
 		// n8n 1.x runs the workflow the editor sends; 2.x loads the saved one.
 		const workflowData = N8N_MAJOR < 2 ? await this.getWorkflow(id) : undefined;
-		return this.request('POST', `/workflows/${id}/run`, { workflowData, triggerToStartFrom: { name: triggerName } });
+		return this.request('POST', `/workflows/${id}/run`, {
+			workflowData,
+			triggerToStartFrom: { name: triggerName },
+		});
 	}
 
 	async listExecutions(workflowId) {
@@ -125,10 +140,17 @@ export class N8nRestApi {
 		for (let read = 0; read < 20 && !UNFINISHED.includes(execution.status); read++) {
 			await new Promise((r) => setTimeout(r, 150));
 			const again = await this.request('GET', `/executions/${id}`);
-			if (again.status === execution.status && JSON.stringify(again.data) === JSON.stringify(execution.data)) break;
+			if (
+				again.status === execution.status &&
+				JSON.stringify(again.data) === JSON.stringify(execution.data)
+			)
+				break;
 			execution = again;
 		}
-		return { ...execution, data: typeof execution.data === 'string' ? flatted.parse(execution.data) : execution.data };
+		return {
+			...execution,
+			data: typeof execution.data === 'string' ? flatted.parse(execution.data) : execution.data,
+		};
 	}
 
 	/** Polls until the execution has left the running/waiting states. */
@@ -137,7 +159,8 @@ export class N8nRestApi {
 		for (;;) {
 			const execution = await this.getExecution(id);
 			if (!UNFINISHED.includes(execution.status)) return execution;
-			if (Date.now() > deadline) throw new Error(`execution ${id} still ${execution.status} after ${timeoutMs} ms`);
+			if (Date.now() > deadline)
+				throw new Error(`execution ${id} still ${execution.status} after ${timeoutMs} ms`);
 			await new Promise((r) => setTimeout(r, 300));
 		}
 	}

@@ -89,7 +89,9 @@ export class N8nWebhookHost {
 
 	async stop(): Promise<void> {
 		this.server?.closeAllConnections();
-		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+		await new Promise<void>((resolve) =>
+			this.server ? this.server.close(() => resolve()) : resolve(),
+		);
 	}
 
 	url(kind: WebhookKind): string {
@@ -100,7 +102,8 @@ export class N8nWebhookHost {
 	/** What n8n does on activation (production) or "Listen for test event" (test). */
 	async activate(kind: WebhookKind): Promise<void> {
 		const workflow = this.workflowFor(kind);
-		if (!(await this.runHook(workflow, kind, 'checkExists'))) await this.runHook(workflow, kind, 'create');
+		if (!(await this.runHook(workflow, kind, 'checkExists')))
+			await this.runHook(workflow, kind, 'create');
 		this.afterHooks(workflow, kind);
 	}
 
@@ -139,7 +142,9 @@ export class N8nWebhookHost {
 		return `${this.origin}/${kind === 'test' ? 'webhook-test' : 'webhook'}`;
 	}
 
-	private additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
+	private additionalData(
+		extra: Partial<IWorkflowExecuteAdditionalData> = {},
+	): IWorkflowExecuteAdditionalData {
 		return createAdditionalData(this.engine.credentialsHelper, {
 			webhookBaseUrl: this.baseUrl('production'),
 			webhookTestBaseUrl: this.baseUrl('test'),
@@ -149,15 +154,22 @@ export class N8nWebhookHost {
 
 	/** A Workflow as the CLI builds it per call: test data from the registration, else from the DB. */
 	private workflowFor(kind: WebhookKind): Workflow {
-		if (kind === 'production') return this.engine.workflow({ ...this.definition, staticData: clone(this.savedStaticData) });
+		if (kind === 'production')
+			return this.engine.workflow({ ...this.definition, staticData: clone(this.savedStaticData) });
 		const workflow = this.engine.workflow({ ...this.definition, staticData: {} });
 		if (this.testStaticData) workflow.setTestStaticData(this.testStaticData);
 		return workflow;
 	}
 
-	private webhookData(kind: WebhookKind, additionalData: IWorkflowExecuteAdditionalData): IWebhookData {
+	private webhookData(
+		kind: WebhookKind,
+		additionalData: IWorkflowExecuteAdditionalData,
+	): IWebhookData {
 		const node = this.node();
-		const description = this.engine.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
+		const description = this.engine.nodeTypes.getByNameAndVersion(
+			node.type,
+			node.typeVersion,
+		).description;
 		const webhookDescription = description.webhooks?.[0];
 		if (!webhookDescription) throw new Error(`${node.type} declares no webhook`);
 		return {
@@ -210,7 +222,10 @@ export class N8nWebhookHost {
 		}
 		const chunks: Buffer[] = [];
 		for await (const chunk of req) chunks.push(chunk as Buffer);
-		const request = Object.assign(req, { rawBody: Buffer.concat(chunks), readRawBody: async () => {} });
+		const request = Object.assign(req, {
+			rawBody: Buffer.concat(chunks),
+			readRawBody: async () => {},
+		});
 		if (req.headers['content-type']?.startsWith('application/json')) {
 			try {
 				Object.assign(request, { body: JSON.parse(request.rawBody.toString('utf8')) as unknown });
@@ -221,7 +236,11 @@ export class N8nWebhookHost {
 		await this.runWebhook(kind, request, captureAnswer(res));
 	}
 
-	private async runWebhook(kind: WebhookKind, req: IncomingMessage, res: AnswerCapture): Promise<void> {
+	private async runWebhook(
+		kind: WebhookKind,
+		req: IncomingMessage,
+		res: AnswerCapture,
+	): Promise<void> {
 		const workflow = this.workflowFor(kind);
 		if (this.staticDataGapMs > 0) await delay(this.staticDataGapMs);
 		const node = workflow.getNode(this.triggerName) as INode;
@@ -231,12 +250,27 @@ export class N8nWebhookHost {
 			httpResponse: res as unknown as IWorkflowExecuteAdditionalData['httpResponse'],
 		});
 		const mode: WorkflowExecuteMode = kind === 'test' ? 'manual' : 'webhook';
-		const context = new WebhookContext(workflow, node, additionalData, mode, this.webhookData(kind, additionalData), [], null);
+		const context = new WebhookContext(
+			workflow,
+			node,
+			additionalData,
+			mode,
+			this.webhookData(kind, additionalData),
+			[],
+			null,
+		);
 		let result;
 		try {
-			result = await (nodeType.webhook as (this: IWebhookFunctions) => ReturnType<NonNullable<typeof nodeType.webhook>>).call(context);
+			result = await (
+				nodeType.webhook as (
+					this: IWebhookFunctions,
+				) => ReturnType<NonNullable<typeof nodeType.webhook>>
+			).call(context);
 		} catch (error) {
-			return this.reply(kind, res, 500, { message: 'Workflow Webhook Error: Workflow could not be started!', cause: String(error) });
+			return this.reply(kind, res, 500, {
+				message: 'Workflow Webhook Error: Workflow could not be started!',
+				cause: String(error),
+			});
 		}
 		// LiveWebhooks saves static data in the response callback. It fires before the run when the
 		// node answered itself or there is nothing to run; otherwise after the run has started, by
@@ -248,7 +282,12 @@ export class N8nWebhookHost {
 			this.recordAnswered(kind, res);
 			callback();
 		} else if (!result.workflowData) {
-			this.reply(kind, res, 200, (result.webhookResponse as IDataObject) ?? { message: 'Webhook call received' });
+			this.reply(
+				kind,
+				res,
+				200,
+				(result.webhookResponse as IDataObject) ?? { message: 'Webhook call received' },
+			);
 			callback();
 		}
 		if (!result.workflowData) return;
@@ -275,7 +314,11 @@ export class N8nWebhookHost {
 	/** The node wrote the answer itself; record what it wrote. */
 	private recordAnswered(kind: WebhookKind, res: AnswerCapture): void {
 		const text = res.answeredBody ?? '';
-		this.requests.push({ kind, status: res.statusCode, body: text ? (JSON.parse(text) as unknown) : undefined });
+		this.requests.push({
+			kind,
+			status: res.statusCode,
+			body: text ? (JSON.parse(text) as unknown) : undefined,
+		});
 	}
 }
 
@@ -286,7 +329,8 @@ function captureAnswer(res: ServerResponse): AnswerCapture {
 	const capture = res as AnswerCapture;
 	const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
 	capture.end = ((...args: unknown[]) => {
-		if (typeof args[0] === 'string' || Buffer.isBuffer(args[0])) capture.answeredBody = String(args[0]);
+		if (typeof args[0] === 'string' || Buffer.isBuffer(args[0]))
+			capture.answeredBody = String(args[0]);
 		return end(...args);
 	}) as ServerResponse['end'];
 	return capture;

@@ -3,5 +3,11 @@ export declare function outsideNpm(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
 export declare function countInstalled(dir: string): number;
 export declare function npmWithProgress(
 	args: string[],
-	options: { cwd: string; env?: Record<string, string>; log: (line: string) => void; label: string; phase?: 'install' | 'build' },
+	options: {
+		cwd: string;
+		env?: Record<string, string>;
+		log: (line: string) => void;
+		label: string;
+		phase?: 'install' | 'build';
+	},
 ): Promise<number>;

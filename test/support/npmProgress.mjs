@@ -13,7 +13,9 @@ const HEARTBEAT_MS = 10_000;
  * the project's `ignore-scripts=true` would otherwise silently turn `npm rebuild sqlite3` into a no-op.
  */
 export function outsideNpm(env) {
-	return Object.fromEntries(Object.entries(env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
+	return Object.fromEntries(
+		Object.entries(env).filter(([key]) => !key.toLowerCase().startsWith('npm_')),
+	);
 }
 
 /**
@@ -25,7 +27,8 @@ export function countInstalled(dir) {
 	const folders = [];
 	for (const name of list(root)) {
 		if (name.startsWith('.')) continue;
-		if (name.startsWith('@')) folders.push(...list(join(root, name)).map((inner) => join(root, name, inner)));
+		if (name.startsWith('@'))
+			folders.push(...list(join(root, name)).map((inner) => join(root, name, inner)));
 		else folders.push(join(root, name));
 	}
 	return folders.filter((folder) => existsSync(join(folder, 'package.json'))).length;
@@ -42,7 +45,8 @@ function list(folder) {
 /** One line saying where npm is: resolving, downloading or unpacking, with counts. */
 function describe({ packuments, tarballs, installed, phase }) {
 	if (phase === 'build') return 'compiling';
-	if (tarballs === 0 && installed === 0) return `resolving the dependency tree, ${packuments} package descriptions fetched`;
+	if (tarballs === 0 && installed === 0)
+		return `resolving the dependency tree, ${packuments} package descriptions fetched`;
 	// Tarballs already in npm's cache are not fetched again, so the total comes from the descriptions.
 	const total = Math.max(packuments, tarballs, installed);
 	return `${installed} of ~${total} packages unpacked (${tarballs} downloaded, the rest from npm's cache)`;
@@ -94,7 +98,9 @@ export function npmWithProgress(args, { cwd, env, log, label, phase = 'install' 
 		child.on('close', (code) => {
 			clearInterval(heartbeat);
 			if (code === 0) {
-				log(`${label}: finished in ${seconds()} s${phase === 'build' ? '' : `, ${countInstalled(cwd)} packages`}`);
+				log(
+					`${label}: finished in ${seconds()} s${phase === 'build' ? '' : `, ${countInstalled(cwd)} packages`}`,
+				);
 				resolvePromise(seconds());
 			} else {
 				reject(new Error(`${label}: npm ${args.join(' ')} exited with ${code}\n${output}`));

@@ -38,7 +38,9 @@ async function waitForServer(bin, port, exited, logFile) {
 	exited.then((result) => (exit = result));
 	for (let attempt = 0; attempt < 120; attempt++) {
 		if (exit) throw new Error(`postgres exited during start-up:\n${logTail(logFile)}`);
-		const probe = spawnSync(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+		const probe = spawnSync(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)], {
+			stdio: 'ignore',
+		});
 		if (probe.status === 0) return;
 		await new Promise((r) => setTimeout(r, 250));
 	}
@@ -49,7 +51,10 @@ async function waitForServer(bin, port, exited, logFile) {
  * Creates a fresh cluster in `folder` and starts it on a free port. Resolves to
  * `{ port, env, logFile, stop }`; `env` holds n8n's DB_* settings for it.
  */
-export async function startPostgres({ folder, log = (line) => process.stderr.write(`[postgres] ${line}\n`) }) {
+export async function startPostgres({
+	folder,
+	log = (line) => process.stderr.write(`[postgres] ${line}\n`),
+}) {
 	const bin = postgresBinDir();
 	if (!bin) throw new Error(NO_POSTGRES_REASON);
 	rmSync(folder, { recursive: true, force: true });
@@ -60,17 +65,53 @@ export async function startPostgres({ folder, log = (line) => process.stderr.wri
 		chownSync(folder, id('-u'), id('-g'));
 		chownSync(data, id('-u'), id('-g'));
 	}
-	runQuietly(join(bin, 'initdb'), ['-D', data, '-U', USER, '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+	runQuietly(join(bin, 'initdb'), [
+		'-D',
+		data,
+		'-U',
+		USER,
+		'--auth=trust',
+		'-E',
+		'UTF8',
+		'--no-instructions',
+	]);
 	const port = await freePort();
 	const logFile = join(folder, 'postgres.log');
 	const [command, args] = asServerUser(join(bin, 'postgres'), [
-		'-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', folder,
-		'-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
+		'-D',
+		data,
+		'-p',
+		String(port),
+		'-h',
+		'127.0.0.1',
+		'-k',
+		folder,
+		'-c',
+		'fsync=off',
+		'-c',
+		'synchronous_commit=off',
+		'-c',
+		'full_page_writes=off',
+		'-c',
+		'max_connections=200',
 	]);
-	const { exited, stop } = spawnSupervised(command, args, { env: process.env, cwd: folder, logFile, signal: 'SIGINT' });
+	const { exited, stop } = spawnSupervised(command, args, {
+		env: process.env,
+		cwd: folder,
+		logFile,
+		signal: 'SIGINT',
+	});
 	try {
 		await waitForServer(bin, port, exited, logFile);
-		runQuietly(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', USER, DATABASE]);
+		runQuietly(join(bin, 'createdb'), [
+			'-h',
+			'127.0.0.1',
+			'-p',
+			String(port),
+			'-U',
+			USER,
+			DATABASE,
+		]);
 	} catch (error) {
 		await stop();
 		throw error;

@@ -54,16 +54,25 @@ export async function startScriptedServer(initial: ScriptStep[] = []): Promise<S
 		}
 		if ('hang' in step) return;
 		if ('drip' in step) {
-			slowDrip(res, 200, { 'content-type': 'application/json' }, Buffer.from(JSON.stringify(step.drip.body)), step.drip.everyMs);
+			slowDrip(
+				res,
+				200,
+				{ 'content-type': 'application/json' },
+				Buffer.from(JSON.stringify(step.drip.body)),
+				step.drip.everyMs,
+			);
 			return;
 		}
 		const send = () => {
 			const isText = typeof step.body === 'string';
-			const payload = step.body === undefined ? '' : isText ? (step.body as string) : JSON.stringify(step.body);
+			const payload =
+				step.body === undefined ? '' : isText ? (step.body as string) : JSON.stringify(step.body);
 			res.writeHead(step.status, {
 				'content-type': isText ? 'text/html' : 'application/json',
 				'x-request-id': `req_scripted_${++requestCounter}`,
-				...Object.fromEntries(Object.entries(step.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value])),
+				...Object.fromEntries(
+					Object.entries(step.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+				),
 			});
 			res.end(payload);
 		};
@@ -84,7 +93,11 @@ export async function startScriptedServer(initial: ScriptStep[] = []): Promise<S
 				body: parse(rawBody),
 			});
 			const step = steps.length > 1 ? steps.shift() : steps[0];
-			answer(step ?? { status: 500, body: { error: { code: 'script_empty', message: 'no step' } } }, req, res);
+			answer(
+				step ?? { status: 500, body: { error: { code: 'script_empty', message: 'no step' } } },
+				req,
+				res,
+			);
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

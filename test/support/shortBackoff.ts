@@ -11,5 +11,12 @@ import { vi } from 'vitest';
 vi.mock('../../nodes/shared/client/retry', async (importOriginal) => {
 	const actual = await importOriginal<typeof import('../../nodes/shared/client/retry')>();
 	const { baseDelayMs, maxDelayMs } = actual.DEFAULT_RETRY_OPTIONS;
-	return { ...actual, DEFAULT_RETRY_OPTIONS: { ...actual.DEFAULT_RETRY_OPTIONS, baseDelayMs: baseDelayMs / 50, maxDelayMs: maxDelayMs / 50 } };
+	return {
+		...actual,
+		DEFAULT_RETRY_OPTIONS: {
+			...actual.DEFAULT_RETRY_OPTIONS,
+			baseDelayMs: baseDelayMs / 50,
+			maxDelayMs: maxDelayMs / 50,
+		},
+	};
 });

@@ -5,7 +5,13 @@ import type { ServerResponse } from 'node:http';
  * is all out or the client has gone: a server (or proxy) that trickles, each byte well inside any
  * idle time-out.
  */
-export function slowDrip(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer, everyMs: number): void {
+export function slowDrip(
+	res: ServerResponse,
+	status: number,
+	headers: Record<string, string>,
+	body: Buffer,
+	everyMs: number,
+): void {
 	res.writeHead(status, { ...headers, 'content-length': String(body.length) });
 	let sent = 0;
 	const tick = setInterval(() => {

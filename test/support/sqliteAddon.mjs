@@ -3,7 +3,15 @@
 // an N-API addon, so one build serves every Node version and every n8n that uses the same sqlite3: it
 // is built once into .cache/sqlite3-<version>-napi/, while npm is still downloading n8n (compiling
 // needs the CPU, downloading waits on the network), and copied into each n8n install.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 /** The sqlite3 that n8n 1.123.x and 2.40.x both depend on. */
@@ -23,9 +31,21 @@ export async function ensureSqliteAddon(cacheRoot, npm) {
 	const work = join(dir, `build-${process.pid}`);
 	rmSync(work, { recursive: true, force: true });
 	mkdirSync(work, { recursive: true });
-	writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'cache-sqlite3', private: true, dependencies: { sqlite3: SQLITE3_VERSION } }));
+	writeFileSync(
+		join(work, 'package.json'),
+		JSON.stringify({
+			name: 'cache-sqlite3',
+			private: true,
+			dependencies: { sqlite3: SQLITE3_VERSION },
+		}),
+	);
 	await npm(['install', '--ignore-scripts', '--no-package-lock'], work, 'sqlite3 download');
-	await npm(['rebuild', 'sqlite3'], work, 'sqlite3 native build (once for all n8n versions)', 'build');
+	await npm(
+		['rebuild', 'sqlite3'],
+		work,
+		'sqlite3 native build (once for all n8n versions)',
+		'build',
+	);
 	renameSync(join(work, 'node_modules', 'sqlite3', ADDON), addon);
 	rmSync(work, { recursive: true, force: true });
 	return addon;

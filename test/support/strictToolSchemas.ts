@@ -14,16 +14,64 @@ type Schema = Record<string, unknown>;
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 
 const OPENAI_KEYWORDS = new Set([
-	'type', 'description', 'title', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const',
-	'anyOf', '$ref', '$defs', 'definitions', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum',
-	'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems',
+	'type',
+	'description',
+	'title',
+	'properties',
+	'required',
+	'additionalProperties',
+	'items',
+	'enum',
+	'const',
+	'anyOf',
+	'$ref',
+	'$defs',
+	'definitions',
+	'pattern',
+	'format',
+	'minimum',
+	'maximum',
+	'exclusiveMinimum',
+	'exclusiveMaximum',
+	'multipleOf',
+	'minItems',
+	'maxItems',
 ]);
-const OPENAI_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
+const OPENAI_FORMATS = new Set([
+	'date-time',
+	'time',
+	'date',
+	'duration',
+	'email',
+	'hostname',
+	'ipv4',
+	'ipv6',
+	'uuid',
+]);
 
 const GEMINI_KEYWORDS = new Set([
-	'type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required',
-	'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering',
-	'default', 'items', 'minimum', 'maximum',
+	'type',
+	'format',
+	'title',
+	'description',
+	'nullable',
+	'enum',
+	'maxItems',
+	'minItems',
+	'properties',
+	'required',
+	'minProperties',
+	'maxProperties',
+	'minLength',
+	'maxLength',
+	'pattern',
+	'example',
+	'anyOf',
+	'propertyOrdering',
+	'default',
+	'items',
+	'minimum',
+	'maximum',
 ]);
 const GEMINI_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array']);
 
@@ -32,10 +80,15 @@ function isSchema(value: unknown): value is Schema {
 }
 
 /** Every sub-schema with its path, the root first. */
-function walk(schema: Schema, path = '$', depth = 0): Array<{ schema: Schema; path: string; depth: number }> {
+function walk(
+	schema: Schema,
+	path = '$',
+	depth = 0,
+): Array<{ schema: Schema; path: string; depth: number }> {
 	const found = [{ schema, path, depth }];
 	const properties = isSchema(schema.properties) ? schema.properties : {};
-	for (const [name, child] of Object.entries(properties)) if (isSchema(child)) found.push(...walk(child, `${path}.${name}`, depth + 1));
+	for (const [name, child] of Object.entries(properties))
+		if (isSchema(child)) found.push(...walk(child, `${path}.${name}`, depth + 1));
 	if (isSchema(schema.items)) found.push(...walk(schema.items, `${path}[]`, depth + 1));
 	for (const [index, variant] of ((schema.anyOf as unknown[]) ?? []).entries()) {
 		if (isSchema(variant)) found.push(...walk(variant, `${path}|${index}`, depth));
@@ -53,14 +106,19 @@ export function openAiStrictIssues(parameters: Schema): string[] {
 	for (const { schema, path, depth } of walk(parameters)) {
 		if (depth > 10) issues.push(`${path}: nested deeper than 10 levels`);
 		for (const keyword of Object.keys(schema)) {
-			if (!OPENAI_KEYWORDS.has(keyword) && !(path === '$' && keyword === '$schema')) issues.push(`${path}: "${keyword}" is not supported`);
+			if (!OPENAI_KEYWORDS.has(keyword) && !(path === '$' && keyword === '$schema'))
+				issues.push(`${path}: "${keyword}" is not supported`);
 		}
 		const types = typesOf(schema);
-		if (types.length === 0 && !schema.anyOf && !schema.$ref && !('const' in schema) && !schema.enum) issues.push(`${path}: no type`);
-		for (const type of types) if (!TYPES.has(String(type))) issues.push(`${path}: type "${String(type)}" is not supported`);
-		if (typeof schema.format === 'string' && !OPENAI_FORMATS.has(schema.format)) issues.push(`${path}: format "${schema.format}" is not supported`);
+		if (types.length === 0 && !schema.anyOf && !schema.$ref && !('const' in schema) && !schema.enum)
+			issues.push(`${path}: no type`);
+		for (const type of types)
+			if (!TYPES.has(String(type))) issues.push(`${path}: type "${String(type)}" is not supported`);
+		if (typeof schema.format === 'string' && !OPENAI_FORMATS.has(schema.format))
+			issues.push(`${path}: format "${schema.format}" is not supported`);
 		if (types.includes('object')) {
-			if (schema.additionalProperties !== false) issues.push(`${path}: objects need additionalProperties: false`);
+			if (schema.additionalProperties !== false)
+				issues.push(`${path}: objects need additionalProperties: false`);
 			const required = new Set((schema.required as string[] | undefined) ?? []);
 			for (const name of Object.keys(isSchema(schema.properties) ? schema.properties : {})) {
 				if (!required.has(name)) issues.push(`${path}.${name}: every property must be required`);
@@ -75,13 +133,20 @@ export function geminiIssues(parameters: Schema): string[] {
 	if (!isSchema(sent)) return [];
 	const issues: string[] = [];
 	for (const { schema, path } of walk(sent)) {
-		for (const keyword of Object.keys(schema)) if (!GEMINI_KEYWORDS.has(keyword)) issues.push(`${path}: "${keyword}" is not supported`);
+		for (const keyword of Object.keys(schema))
+			if (!GEMINI_KEYWORDS.has(keyword)) issues.push(`${path}: "${keyword}" is not supported`);
 		const types = typesOf(schema);
 		if (Array.isArray(schema.type)) issues.push(`${path}: a list of types is not supported`);
 		if (types.length === 0 && !schema.anyOf) issues.push(`${path}: no type`);
-		for (const type of types) if (!GEMINI_TYPES.has(String(type))) issues.push(`${path}: type "${String(type)}" is not supported`);
+		for (const type of types)
+			if (!GEMINI_TYPES.has(String(type)))
+				issues.push(`${path}: type "${String(type)}" is not supported`);
 		const isObject = types.includes('object');
-		if (isObject && path !== '$' && Object.keys(isSchema(schema.properties) ? schema.properties : {}).length === 0) {
+		if (
+			isObject &&
+			path !== '$' &&
+			Object.keys(isSchema(schema.properties) ? schema.properties : {}).length === 0
+		) {
 			issues.push(`${path}: an object needs at least one property`);
 		}
 		if (schema.enum && !types.includes('string')) issues.push(`${path}: enums must be strings`);
@@ -95,7 +160,9 @@ function withoutAdapterKeywords(schema: Schema): Schema | undefined {
 		if (Array.isArray(value)) return value.map(strip);
 		if (!isSchema(value)) return value;
 		return Object.fromEntries(
-			Object.entries(value).filter(([key]) => key !== 'additionalProperties' && key !== '$schema').map(([key, entry]) => [key, strip(entry)]),
+			Object.entries(value)
+				.filter(([key]) => key !== 'additionalProperties' && key !== '$schema')
+				.map(([key, entry]) => [key, strip(entry)]),
 		);
 	};
 	const stripped = strip(schema) as Schema;

@@ -41,7 +41,10 @@ export interface ScriptedClientFixture {
 }
 
 /** Starts one scripted server for a test file and closes each test's client after it. */
-export function useScriptedClient(apiKey: string, initial: ScriptStep[] = []): ScriptedClientFixture {
+export function useScriptedClient(
+	apiKey: string,
+	initial: ScriptStep[] = [],
+): ScriptedClientFixture {
 	let server: ScriptedServer | undefined;
 	let current: TestClient | undefined;
 	beforeAll(async () => {

@@ -38,7 +38,9 @@ function parseBody(text: string): unknown {
 	}
 }
 
-function flatHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
+function flatHeaders(
+	raw: Record<string, string | string[] | undefined>,
+): Record<string, string | undefined> {
 	const headers: Record<string, string | undefined> = {};
 	for (const name in raw) {
 		const value = raw[name];
@@ -48,7 +50,12 @@ function flatHeaders(raw: Record<string, string | string[] | undefined>): Record
 }
 
 /** What came back, secrets removed; answers whose raw text provably holds none are not rebuilt. */
-function redacted(status: number, headers: Record<string, string | undefined>, text: string, secrets: string[]): TransportResponse {
+function redacted(
+	status: number,
+	headers: Record<string, string | undefined>,
+	text: string,
+	secrets: string[],
+): TransportResponse {
 	const body = parseBody(text);
 	return {
 		status,
@@ -76,7 +83,13 @@ export function createUndiciTransport(options: UndiciTransportOptions): UndiciTr
 		}
 		const deadline = deadlines.start(req.timeoutMs);
 		try {
-			const response = await request(`${baseUrl}${req.path}`, { method: req.method, headers, body, dispatcher: agent, signal: deadline.signal });
+			const response = await request(`${baseUrl}${req.path}`, {
+				method: req.method,
+				headers,
+				body,
+				dispatcher: agent,
+				signal: deadline.signal,
+			});
 			const text = await response.body.text();
 			return redacted(response.statusCode, flatHeaders(response.headers), text, secrets);
 		} catch (error) {

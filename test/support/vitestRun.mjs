@@ -24,7 +24,9 @@ export async function runVitest(config, extraArgs = [], { onChild, ...spawnOptio
 		{ stdio: 'inherit', ...spawnOptions },
 	);
 	onChild?.(child);
-	const code = await new Promise((resolve) => child.on('close', (exitCode) => resolve(exitCode ?? 1)));
+	const code = await new Promise((resolve) =>
+		child.on('close', (exitCode) => resolve(exitCode ?? 1)),
+	);
 	const report = existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : undefined;
 	rmSync(reportDir, { recursive: true, force: true });
 	const passed = report?.numPassedTests ?? 0;

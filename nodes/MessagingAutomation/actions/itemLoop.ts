@@ -34,7 +34,10 @@ export function failedItem(
 	output: { pairedItem?: INodeExecutionData['pairedItem']; extra?: IDataObject } = {},
 ): INodeExecutionData {
 	if (!context.continueOnFail()) throw toNodeError(context.getNode(), error, itemIndex);
-	return { json: { error: errorJson(error), ...output.extra }, pairedItem: output.pairedItem ?? { item: itemIndex } };
+	return {
+		json: { error: errorJson(error), ...output.extra },
+		pairedItem: output.pairedItem ?? { item: itemIndex },
+	};
 }
 
 /** The output of a call that covered several items: paired with all of them. */

@@ -1,4 +1,8 @@
-import { SEND_AND_WAIT_OPERATION, type INodeProperties, type INodePropertyOptions } from 'n8n-workflow';
+import {
+	SEND_AND_WAIT_OPERATION,
+	type INodeProperties,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { catalogue, findOperation } from '../../shared/catalogue';
 import type { ToolOperation } from '../../shared/catalogue/types';
@@ -64,7 +68,9 @@ function operationProperty(resource: NodeResource): INodeProperties {
 	};
 }
 
-const TOOL_RESOURCES = RESOURCE_OPTIONS.map((option) => option.value).filter((resource) => resource !== 'webhook');
+const TOOL_RESOURCES = RESOURCE_OPTIONS.map((option) => option.value).filter(
+	(resource) => resource !== 'webhook',
+);
 
 export const operationProperties: INodeProperties[] = TOOL_RESOURCES.map(operationProperty);
 
@@ -87,7 +93,11 @@ export function operationSubtitle(properties: readonly INodeProperties[]): strin
  * The tool an operation calls: the catalogue's for its operations, the chosen one for Call
  * Another Tool. Undefined for operations that are not tools (Account › Get, webhooks).
  */
-export function toolOfOperation(resource: string, operation: string, toolName: () => string): string | undefined {
+export function toolOfOperation(
+	resource: string,
+	operation: string,
+	toolName: () => string,
+): string | undefined {
 	if (resource === 'other' && operation === CALL_ANOTHER_TOOL.value) return toolName().trim();
 	return findOperation(resource, operation)?.name;
 }

@@ -23,11 +23,20 @@ async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const run = await createRunContext.call(this);
 	if (resource === 'webhook') return [await executeWebhook(this, run, operation)];
-	if (resource === 'account' && operation === ACCOUNT_GET.value) return [await getAccount(this, run)];
-	if (resource === 'message' && operation === SEND_AND_WAIT.value) return [await executeSendAndWait(this, run)];
-	const tool = toolOfOperation(resource, operation, () => this.getNodeParameter('toolName', 0, '') as string);
+	if (resource === 'account' && operation === ACCOUNT_GET.value)
+		return [await getAccount(this, run)];
+	if (resource === 'message' && operation === SEND_AND_WAIT.value)
+		return [await executeSendAndWait(this, run)];
+	const tool = toolOfOperation(
+		resource,
+		operation,
+		() => this.getNodeParameter('toolName', 0, '') as string,
+	);
 	if (!tool) {
-		const what = operation === CALL_ANOTHER_TOOL.value ? 'Choose the tool to call in Tool Name or ID' : `The operation "${operation}" is not known for this resource; choose one from the list`;
+		const what =
+			operation === CALL_ANOTHER_TOOL.value
+				? 'Choose the tool to call in Tool Name or ID'
+				: `The operation "${operation}" is not known for this resource; choose one from the list`;
 		throw new NodeOperationError(this.getNode(), what);
 	}
 	const refusal = await assertToolAvailable(this, run, tool).then(

@@ -28,7 +28,8 @@ function budgets(option: BudgetOption | undefined): PacerBudgets {
 		read: chosen.read ?? DEFAULT_BUDGETS.read,
 		write: chosen.write ?? DEFAULT_BUDGETS.write,
 		qrSend: chosen.qrSend ?? DEFAULT_BUDGETS.qrSend,
-		windowMs: chosen.windowSeconds === undefined ? DEFAULT_BUDGETS.windowMs : chosen.windowSeconds * 1000,
+		windowMs:
+			chosen.windowSeconds === undefined ? DEFAULT_BUDGETS.windowMs : chosen.windowSeconds * 1000,
 	};
 }
 

@@ -15,14 +15,20 @@ import { asSchema, schemaFields } from '../helpers/jsonSchema';
  * Return All and Limit drive, and the idempotency key of writes (read tools such as get_operation
  * take a key as what to look up). Tools the catalogue does not know count as writes.
  */
-export function managedFields(tool: { definition?: ToolDefinition; access?: ToolAccess }): readonly string[] {
+export function managedFields(tool: {
+	definition?: ToolDefinition;
+	access?: ToolAccess;
+}): readonly string[] {
 	const paging = tool.definition?.paging;
 	if (paging) return [paging.cursor, paging.limit];
 	return tool.access === 'read' ? [] : ['idempotencyKey'];
 }
 
 export function catalogueFields(definition: ToolDefinition) {
-	return schemaFields(asSchema(toolJsonSchema(definition)), managedFields({ definition, access: definition.access }));
+	return schemaFields(
+		asSchema(toolJsonSchema(definition)),
+		managedFields({ definition, access: definition.access }),
+	);
 }
 
 /** The input modes the editor offers for a catalogue tool, from what it declares. */

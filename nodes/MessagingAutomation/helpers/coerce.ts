@@ -12,7 +12,9 @@ export type Coerced = { value: unknown } | { issue: string };
 const NAIVE_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
 function isEmpty(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 /** Luxon DateTime (from `$now` and friends) or Date, without importing either; undefined for an invalid one. */
@@ -77,12 +79,15 @@ function toStringList(value: unknown): Coerced {
 		const items = value.filter((item) => !isEmpty(item));
 		const texts = items.map(scalarText);
 		const bad = texts.findIndex((text) => text === undefined);
-		if (bad >= 0) return { issue: `must be a list of texts; item ${bad + 1} is ${kindOf(items[bad])}` };
+		if (bad >= 0)
+			return { issue: `must be a list of texts; item ${bad + 1} is ${kindOf(items[bad])}` };
 		return { value: texts };
 	}
 	if (typeof value !== 'string') {
 		const text = scalarText(value);
-		return text === undefined ? { issue: `must be a list of texts, not ${kindOf(value)}` } : { value: [text] };
+		return text === undefined
+			? { issue: `must be a list of texts, not ${kindOf(value)}` }
+			: { value: [text] };
 	}
 	const text = value.trim();
 	if (text.startsWith('[')) {
@@ -92,7 +97,12 @@ function toStringList(value: unknown): Coerced {
 			: { issue: 'must be a list: a JSON array, or values separated by new lines or commas' };
 	}
 	const separator = text.includes('\n') ? '\n' : ',';
-	return { value: text.split(separator).map((part) => part.trim()).filter((part) => part !== '') };
+	return {
+		value: text
+			.split(separator)
+			.map((part) => part.trim())
+			.filter((part) => part !== ''),
+	};
 }
 
 function acceptsString(schema: JsonSchema): boolean {
@@ -102,7 +112,8 @@ function acceptsString(schema: JsonSchema): boolean {
 function toJson(value: unknown, schema: JsonSchema): Coerced {
 	if (typeof value !== 'string') return { value };
 	const parsed = parseJson(value.trim());
-	if (parsed.ok && (typeof parsed.value === 'object' || !acceptsString(schema))) return { value: parsed.value };
+	if (parsed.ok && (typeof parsed.value === 'object' || !acceptsString(schema)))
+		return { value: parsed.value };
 	if (acceptsString(schema) || primaryType(schema) === 'string') return { value };
 	return { issue: 'is not valid JSON' };
 }
@@ -128,7 +139,9 @@ export function coerceToSchema(value: unknown, raw: JsonSchema): Coerced {
 		case 'stringList':
 		case 'optionsList': {
 			const list = toStringList(value);
-			return 'value' in list && Array.isArray(list.value) && list.value.length === 0 ? { value: undefined } : list;
+			return 'value' in list && Array.isArray(list.value) && list.value.length === 0
+				? { value: undefined }
+				: list;
 		}
 		default:
 			return toJson(value, schema);

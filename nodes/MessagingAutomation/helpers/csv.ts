@@ -9,7 +9,10 @@ const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
 export function csvField(value: unknown): string {
 	const text = value === undefined || value === null ? '' : scalarText(value);
 	if (text === undefined) {
-		throw new InputValidationError('CSV values must be text or finite numbers; one is an object, a list or NaN. Nothing was sent.', { code: 'input_validation' });
+		throw new InputValidationError(
+			'CSV values must be text or finite numbers; one is an object, a list or NaN. Nothing was sent.',
+			{ code: 'input_validation' },
+		);
 	}
 	return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
@@ -79,14 +82,21 @@ export function splitCsv(text: string, maxRows: number, maxChars: number): CsvPa
 	let length = header.length;
 	let offset = 0;
 	const flush = () => {
-		parts.push({ text: [header, ...current].join('\r\n'), header, rowOffset: offset, rows: current });
+		parts.push({
+			text: [header, ...current].join('\r\n'),
+			header,
+			rowOffset: offset,
+			rows: current,
+		});
 		offset += current.length;
 		current = [];
 		length = header.length;
 	};
 	for (const row of rows) {
 		if (header.length + 2 + row.length > maxChars) {
-			throw new Error(`CSV row ${offset + current.length + 1} is longer than ${maxChars} characters`);
+			throw new Error(
+				`CSV row ${offset + current.length + 1} is longer than ${maxChars} characters`,
+			);
 		}
 		if (current.length >= maxRows || length + 2 + row.length > maxChars) flush();
 		current.push(row);

@@ -52,9 +52,13 @@ export function isUnsafePropertyName(name: string): boolean {
 }
 
 /** The schema of property `name`: an own, safe property only (`properties.constructor` is Object's otherwise). */
-export function propertySchema(schema: JsonSchema | undefined, name: string): JsonSchema | undefined {
+export function propertySchema(
+	schema: JsonSchema | undefined,
+	name: string,
+): JsonSchema | undefined {
 	const properties = schema?.properties;
-	if (!properties || isUnsafePropertyName(name) || !Object.hasOwn(properties, name)) return undefined;
+	if (!properties || isUnsafePropertyName(name) || !Object.hasOwn(properties, name))
+		return undefined;
 	return asSchema(properties[name]);
 }
 
@@ -75,7 +79,8 @@ export function primaryType(schema: JsonSchema): string | undefined {
 /** Nullable wrappers (`anyOf: [X, {type: null}]`) collapse to X; real unions stay as they are. */
 export function unwrap(schema: JsonSchema): JsonSchema {
 	const variants = (schema.anyOf ?? schema.oneOf)?.filter((variant) => variant.type !== 'null');
-	if (variants?.length === 1) return { ...variants[0], description: schema.description ?? variants[0].description };
+	if (variants?.length === 1)
+		return { ...variants[0], description: schema.description ?? variants[0].description };
 	return schema;
 }
 
@@ -113,7 +118,11 @@ export function schemaFields(schema: JsonSchema, omit: readonly string[] = []): 
 	const required = new Set(schema.required ?? []);
 	return Object.entries(schema.properties ?? {})
 		.filter(([name]) => !omit.includes(name))
-		.map(([name, property]) => ({ name, schema: asSchema(property), required: required.has(name) }));
+		.map(([name, property]) => ({
+			name,
+			schema: asSchema(property),
+			required: required.has(name),
+		}));
 }
 
 /** A plausible value for a field, for the JSON editor's starting text and examples. */

@@ -19,7 +19,10 @@ function words(name: string): string[] {
 /** `campaignId` → "Campaign ID", `get_business_health` → "Get Business Health". */
 export function humanize(name: string): string {
 	return words(name)
-		.map((word) => ACRONYMS[word.toLowerCase()] ?? word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
+		.map(
+			(word) =>
+				ACRONYMS[word.toLowerCase()] ?? word.charAt(0).toUpperCase() + word.slice(1).toLowerCase(),
+		)
 		.join(' ');
 }
 

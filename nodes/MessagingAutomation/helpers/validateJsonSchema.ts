@@ -1,6 +1,12 @@
 import type { ValidationIssue } from '../../shared/catalogue/validate';
 import { isRecord } from '../../shared/guards';
-import { asSchema, isUnsafePropertyName, primaryType, propertySchema, type JsonSchema } from './jsonSchema';
+import {
+	asSchema,
+	isUnsafePropertyName,
+	primaryType,
+	propertySchema,
+	type JsonSchema,
+} from './jsonSchema';
 
 /*
  * Checks input against a tool's live JSON Schema (tools the catalogue does not know) before
@@ -70,22 +76,38 @@ function matchesPattern(pattern: string, value: string): boolean {
 	return expression.test(value);
 }
 
-function checkString(schema: JsonSchema, value: string, path: string, issues: ValidationIssue[]): void {
+function checkString(
+	schema: JsonSchema,
+	value: string,
+	path: string,
+	issues: ValidationIssue[],
+): void {
 	const { minLength, maxLength } = schema;
-	if ((minLength !== undefined && value.length < minLength) || (maxLength !== undefined && value.length > maxLength)) {
+	if (
+		(minLength !== undefined && value.length < minLength) ||
+		(maxLength !== undefined && value.length > maxLength)
+	) {
 		issues.push({ path, message: `must be ${bounds(minLength, maxLength, 'characters')}` });
 		return;
 	}
 	if (schema.pattern !== undefined && !matchesPattern(schema.pattern, value)) {
 		issues.push({ path, message: `must match the pattern ${schema.pattern}` });
 	} else if (schema.format === 'date-time' && !DATE_TIME.test(value)) {
-		issues.push({ path, message: 'must be an ISO 8601 date-time with a timezone, e.g. 2026-10-01T09:30:00Z' });
+		issues.push({
+			path,
+			message: 'must be an ISO 8601 date-time with a timezone, e.g. 2026-10-01T09:30:00Z',
+		});
 	} else if (schema.format === 'uuid' && !UUID.test(value)) {
 		issues.push({ path, message: 'must be a UUID' });
 	}
 }
 
-function checkNumber(schema: JsonSchema, value: number, path: string, issues: ValidationIssue[]): void {
+function checkNumber(
+	schema: JsonSchema,
+	value: number,
+	path: string,
+	issues: ValidationIssue[],
+): void {
 	const low = schema.minimum ?? schema.exclusiveMinimum;
 	const high = schema.maximum ?? schema.exclusiveMaximum;
 	const tooLow =
@@ -96,35 +118,64 @@ function checkNumber(schema: JsonSchema, value: number, path: string, issues: Va
 		(schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum);
 	if (tooLow || tooHigh) {
 		const word = primaryType(schema) === 'integer' ? 'an integer' : 'a number';
-		const range = low !== undefined && high !== undefined ? `from ${low} to ${high}` : tooLow ? `of at least ${low}` : `of at most ${high}`;
+		const range =
+			low !== undefined && high !== undefined
+				? `from ${low} to ${high}`
+				: tooLow
+					? `of at least ${low}`
+					: `of at most ${high}`;
 		issues.push({ path, message: `must be ${word} ${range}` });
 	}
 }
 
-function checkArray(schema: JsonSchema, value: unknown[], path: string, issues: ValidationIssue[]): void {
+function checkArray(
+	schema: JsonSchema,
+	value: unknown[],
+	path: string,
+	issues: ValidationIssue[],
+): void {
 	const { minItems, maxItems } = schema;
-	if ((minItems !== undefined && value.length < minItems) || (maxItems !== undefined && value.length > maxItems)) {
+	if (
+		(minItems !== undefined && value.length < minItems) ||
+		(maxItems !== undefined && value.length > maxItems)
+	) {
 		issues.push({ path, message: `must have ${bounds(minItems, maxItems, 'items')}` });
 	}
-	if (schema.items) value.forEach((item, index) => check(asSchema(schema.items), item, joinPath(path, index), issues));
+	if (schema.items)
+		value.forEach((item, index) =>
+			check(asSchema(schema.items), item, joinPath(path, index), issues),
+		);
 }
 
-function checkObject(schema: JsonSchema, value: Record<string, unknown>, path: string, issues: ValidationIssue[]): void {
+function checkObject(
+	schema: JsonSchema,
+	value: Record<string, unknown>,
+	path: string,
+	issues: ValidationIssue[],
+): void {
 	const properties = schema.properties ?? {};
 	for (const name of schema.required ?? []) {
-		if (!Object.hasOwn(value, name) || value[name] === undefined) issues.push({ path: joinPath(path, name), message: 'is required' });
+		if (!Object.hasOwn(value, name) || value[name] === undefined)
+			issues.push({ path: joinPath(path, name), message: 'is required' });
 	}
 	for (const [name, item] of Object.entries(value)) {
 		if (item === undefined) continue;
 		if (isUnsafePropertyName(name)) {
-			issues.push({ path: joinPath(path, name), message: 'is not a property name that is ever sent (__proto__, constructor and prototype are refused)' });
+			issues.push({
+				path: joinPath(path, name),
+				message:
+					'is not a property name that is ever sent (__proto__, constructor and prototype are refused)',
+			});
 			continue;
 		}
 		const property = propertySchema(schema, name);
 		if (property) check(property, item, joinPath(path, name), issues);
 		else if (schema.additionalProperties === false) {
 			const accepted = path === '' ? `; accepted: ${Object.keys(properties).join(', ')}` : '';
-			issues.push({ path: joinPath(path, name), message: `is not an accepted property${accepted}` });
+			issues.push({
+				path: joinPath(path, name),
+				message: `is not an accepted property${accepted}`,
+			});
 		} else if (isRecord(schema.additionalProperties)) {
 			check(schema.additionalProperties, item, joinPath(path, name), issues);
 		}
@@ -134,8 +185,11 @@ function checkObject(schema: JsonSchema, value: Record<string, unknown>, path: s
 function check(schema: JsonSchema, value: unknown, path: string, issues: ValidationIssue[]): void {
 	const variants = schema.anyOf ?? schema.oneOf;
 	if (variants) {
-		const results = variants.map((variant) => validateAgainstSchema(asSchema(variant), value, path));
-		if (!results.some((result) => result.length === 0)) issues.push(...results.reduce((a, b) => (b.length < a.length ? b : a)));
+		const results = variants.map((variant) =>
+			validateAgainstSchema(asSchema(variant), value, path),
+		);
+		if (!results.some((result) => result.length === 0))
+			issues.push(...results.reduce((a, b) => (b.length < a.length ? b : a)));
 		return;
 	}
 	for (const part of schema.allOf ?? []) check(asSchema(part), value, path, issues);
@@ -144,12 +198,18 @@ function check(schema: JsonSchema, value: unknown, path: string, issues: Validat
 		return;
 	}
 	if (schema.enum && !schema.enum.includes(value)) {
-		issues.push({ path, message: `must be one of: ${schema.enum.map((option) => JSON.stringify(option)).join(', ')}` });
+		issues.push({
+			path,
+			message: `must be one of: ${schema.enum.map((option) => JSON.stringify(option)).join(', ')}`,
+		});
 		return;
 	}
 	const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
 	if (types.length > 0 && !types.some((type) => typeMatches(type, value))) {
-		issues.push({ path, message: `must be ${types.map((type) => TYPE_WORDS[type] ?? type).join(' or ')}` });
+		issues.push({
+			path,
+			message: `must be ${types.map((type) => TYPE_WORDS[type] ?? type).join(' or ')}`,
+		});
 		return;
 	}
 	if (typeof value === 'string') checkString(schema, value, path, issues);
@@ -159,7 +219,11 @@ function check(schema: JsonSchema, value: unknown, path: string, issues: Validat
 }
 
 /** Every issue of `value` against `schema`; empty when it conforms. */
-export function validateAgainstSchema(schema: JsonSchema, value: unknown, path = ''): ValidationIssue[] {
+export function validateAgainstSchema(
+	schema: JsonSchema,
+	value: unknown,
+	path = '',
+): ValidationIssue[] {
 	const issues: ValidationIssue[] = [];
 	check(schema, value, path, issues);
 	return issues;

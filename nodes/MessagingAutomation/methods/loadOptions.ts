@@ -1,4 +1,8 @@
-import { NodeOperationError, type ILoadOptionsFunctions, type INodePropertyOptions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type ILoadOptionsFunctions,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { findTool } from '../../shared/catalogue';
 import { humanize } from '../helpers/naming';
@@ -15,9 +19,13 @@ export async function getOtherTools(this: ILoadOptionsFunctions): Promise<INodeP
 		tools = await liveTools(this, await createNodeClient(this, EDITOR_LOOKUP));
 	} catch (error) {
 		const reason = error instanceof Error ? error.message : String(error);
-		throw new NodeOperationError(this.getNode(), `Could not load the tools of this API key: ${reason}`, {
-			description: 'Check the credential, or enter the tool name as an expression.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`Could not load the tools of this API key: ${reason}`,
+			{
+				description: 'Check the credential, or enter the tool name as an expression.',
+			},
+		);
 	}
 	return tools
 		.filter((tool) => findTool(tool.name) === undefined)

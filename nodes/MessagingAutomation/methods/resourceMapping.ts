@@ -1,4 +1,9 @@
-import type { FieldType, ILoadOptionsFunctions, ResourceMapperField, ResourceMapperFields } from 'n8n-workflow';
+import type {
+	FieldType,
+	ILoadOptionsFunctions,
+	ResourceMapperField,
+	ResourceMapperFields,
+} from 'n8n-workflow';
 
 import { findTool } from '../../shared/catalogue';
 import { toolJsonSchema } from '../../shared/catalogue/jsonSchema';
@@ -34,7 +39,12 @@ const FIELD_TYPES: Record<FieldKind, FieldType> = {
 function mapperField(field: SchemaField): ResourceMapperField {
 	const schema = unwrap(field.schema);
 	const kind = fieldKind(schema);
-	const type = kind === 'json' && primaryType(schema) !== 'object' ? (primaryType(schema) === 'array' ? 'array' : 'string') : FIELD_TYPES[kind];
+	const type =
+		kind === 'json' && primaryType(schema) !== 'object'
+			? primaryType(schema) === 'array'
+				? 'array'
+				: 'string'
+			: FIELD_TYPES[kind];
 	const mapped: ResourceMapperField = {
 		id: field.name,
 		displayName: schema.title ?? humanize(field.name),
@@ -45,15 +55,20 @@ function mapperField(field: SchemaField): ResourceMapperField {
 		type,
 	};
 	if (kind === 'options') mapped.options = schemaOptions(schema);
-	if (type === 'array' || type === 'object') mapped.defaultValue = JSON.stringify(exampleValue(schema));
+	if (type === 'array' || type === 'object')
+		mapped.defaultValue = JSON.stringify(exampleValue(schema));
 	return mapped;
 }
 
 /** The live schema of the tool (the catalogue's when the service cannot be asked). */
-async function inputSchemaOf(context: ILoadOptionsFunctions, name: string): Promise<JsonSchema | undefined> {
+async function inputSchemaOf(
+	context: ILoadOptionsFunctions,
+	name: string,
+): Promise<JsonSchema | undefined> {
 	let live: JsonSchema | undefined;
 	try {
-		live = (await findLiveTool(context, await createNodeClient(context, EDITOR_LOOKUP), name))?.inputSchema;
+		live = (await findLiveTool(context, await createNodeClient(context, EDITOR_LOOKUP), name))
+			?.inputSchema;
 	} catch {
 		live = undefined;
 	}
@@ -70,13 +85,18 @@ export async function getToolFields(this: ILoadOptionsFunctions): Promise<Resour
 	);
 	const schema = name ? await inputSchemaOf(this, name) : undefined;
 	if (!name || !schema) {
-		return { fields: [], emptyFieldsNotice: 'No input schema is known for this tool. Use the JSON input mode instead.' };
+		return {
+			fields: [],
+			emptyFieldsNotice: 'No input schema is known for this tool. Use the JSON input mode instead.',
+		};
 	}
 	const required = new Set(schema.required ?? []);
 	const definition = findTool(name);
 	const managed = managedFields({ definition, access: definition?.access });
 	const fields = Object.entries(schema.properties ?? {})
 		.filter(([property]) => !managed.includes(property))
-		.map(([property, value]) => mapperField({ name: property, schema: asSchema(value), required: required.has(property) }));
+		.map(([property, value]) =>
+			mapperField({ name: property, schema: asSchema(value), required: required.has(property) }),
+		);
 	return { fields };
 }

@@ -54,7 +54,10 @@ export async function findLiveTool(
 ): Promise<ToolListing | undefined> {
 	try {
 		const cached = await liveTools(context, client);
-		return cached.find((tool) => tool.name === name) ?? (await liveTools(context, client, { fresh: true })).find((tool) => tool.name === name);
+		return (
+			cached.find((tool) => tool.name === name) ??
+			(await liveTools(context, client, { fresh: true })).find((tool) => tool.name === name)
+		);
 	} catch {
 		return undefined;
 	}
@@ -64,7 +67,11 @@ export async function findLiveTool(
  * Whether the key's tool list names `name`, asked again when a cached list lacks it; undefined
  * when the list cannot be had, and then the service decides.
  */
-export async function isListed(context: IAllExecuteFunctions, client: MessagingClient, name: string): Promise<boolean | undefined> {
+export async function isListed(
+	context: IAllExecuteFunctions,
+	client: MessagingClient,
+	name: string,
+): Promise<boolean | undefined> {
 	try {
 		if ((await liveTools(context, client)).some((tool) => tool.name === name)) return true;
 		return (await liveTools(context, client, { fresh: true })).some((tool) => tool.name === name);

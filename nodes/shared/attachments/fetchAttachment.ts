@@ -35,7 +35,9 @@ const text = (value: unknown) => (typeof value === 'string' && value !== '' ? va
 export function readAttachmentLink(answer: unknown): AttachmentLink | undefined {
 	if (!isRecord(answer)) return undefined;
 	const url = URL_FIELDS.map((field) => text(answer[field])).find((value) => value !== undefined);
-	return url ? { url, fileName: text(answer.file_name), mimeType: text(answer.mime_type) } : undefined;
+	return url
+		? { url, fileName: text(answer.file_name), mimeType: text(answer.mime_type) }
+		: undefined;
 }
 
 function lastSegment(url: string): string {
@@ -83,16 +85,25 @@ export async function downloadStoredAttachment(
 ): Promise<DownloadResult> {
 	let answer: unknown;
 	try {
-		({ data: answer } = await client.callTool(getAttachmentLinkTool.name, { message_id: storedMessageId }));
+		({ data: answer } = await client.callTool(getAttachmentLinkTool.name, {
+			message_id: storedMessageId,
+		}));
 	} catch (error) {
 		return { ok: false, reason: (error as Error).message };
 	}
 	const link = readAttachmentLink(answer);
-	if (!link) return { ok: false, reason: `${getAttachmentLinkTool.name} returned no usable download link` };
+	if (!link)
+		return { ok: false, reason: `${getAttachmentLinkTool.name} returned no usable download link` };
 	try {
 		return { ok: true, file: await fetchAttachment(context, link, { timeoutMs }) };
 	} catch (error) {
 		// DownloadError says why in safe words; anything else (no credential) is passed on as it reads.
-		return { ok: false, reason: error instanceof DownloadError ? error.message : `the download failed: ${(error as Error).message}` };
+		return {
+			ok: false,
+			reason:
+				error instanceof DownloadError
+					? error.message
+					: `the download failed: ${(error as Error).message}`,
+		};
 	}
 }

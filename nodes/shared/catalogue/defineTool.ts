@@ -14,7 +14,10 @@ export type ToolSpec<Input extends z.ZodObject> = Omit<ToolDefinition<Input>, De
 	Partial<Pick<ToolDefinition<Input>, Defaulted>>;
 
 /** A write is checked with get_operation; a send can also be found by its key with get_send_status. */
-export function defaultOutcomeCheck(access: ToolAccess, countsAsSend: boolean): readonly OutcomeLookup[] {
+export function defaultOutcomeCheck(
+	access: ToolAccess,
+	countsAsSend: boolean,
+): readonly OutcomeLookup[] {
 	if (access === 'read') return [];
 	return countsAsSend ? ['operation', 'sendStatus'] : ['operation'];
 }

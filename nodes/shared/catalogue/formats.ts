@@ -69,7 +69,9 @@ export function list<Item extends z.ZodType>(item: Item, min: number, max: numbe
 export const sendPhone = z
 	.string()
 	.regex(SEND_PHONE_PATTERN, 'must be 7-15 digits, first digit not 0')
-	.describe('Phone number: digits only, international format, no + (7-15 digits, no spaces or dashes)')
+	.describe(
+		'Phone number: digits only, international format, no + (7-15 digits, no spaces or dashes)',
+	)
 	.meta({ examples: ['4915112345678'] });
 
 /** Phone number for filter and check tools: the spec only bounds the length. */
@@ -122,7 +124,9 @@ export const templateLanguage = chars(2, 12)
 /** Template variable values in order ({{1}}, {{2}}, ...). */
 export const templateParameters = list(chars(1, 1024), 0, 20)
 	.meta({ title: 'Template Values' })
-	.describe('Values for the variables {{1}}, {{2}}, ... of the template body, in order; up to 20, each 1-1024 characters');
+	.describe(
+		'Values for the variables {{1}}, {{2}}, ... of the template body, in order; up to 20, each 1-1024 characters',
+	);
 
 /** Message ids and conversation ids are opaque: only their length is bounded. */
 export const messageId = chars(1, 250).meta({ title: 'Message ID' });

@@ -5,7 +5,10 @@ import type { ToolDefinition } from './types';
  * counts against that number's send limits (5 per minute, 50 per day). Where the input chooses the
  * channel, only an explicit Business send escapes them. Tools the catalogue does not know are not.
  */
-export function isQrSend(definition: ToolDefinition | undefined, input: Record<string, unknown>): boolean {
+export function isQrSend(
+	definition: ToolDefinition | undefined,
+	input: Record<string, unknown>,
+): boolean {
 	if (!definition?.countsAsSend) return false;
 	if (definition.channel === 'qr') return true;
 	return definition.channel === 'input' && input.channel !== 'business';

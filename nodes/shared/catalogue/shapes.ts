@@ -36,7 +36,10 @@ export const pageFields = {
 		.optional()
 		.meta({ title: 'Cursor' })
 		.describe('Where the previous page ended; leave empty for the first page'),
-	limit: integer(1, 100).optional().meta({ title: 'Page Size' }).describe('Results per call, 1-100'),
+	limit: integer(1, 100)
+		.optional()
+		.meta({ title: 'Page Size' })
+		.describe('Results per call, 1-100'),
 };
 
 /** What a list tool with `pageFields` declares: Return All follows its cursor; its answers get Simplify. */
@@ -58,7 +61,11 @@ export function lookUpByLayout(field: string, name: string, description: string)
 				description: 'Which identifier of the earlier call you have',
 				options: [
 					{ field, name, description },
-					{ field: 'idempotencyKey', name: 'Idempotency Key', description: 'The idempotency key the call used' },
+					{
+						field: 'idempotencyKey',
+						name: 'Idempotency Key',
+						description: 'The idempotency key the call used',
+					},
 				],
 			},
 		],

@@ -88,7 +88,12 @@ export interface FieldChoice {
 	parameter: string;
 	displayName: string;
 	description: string;
-	options: ReadonlyArray<{ field: string; name: string; description: string; with?: readonly string[] }>;
+	options: ReadonlyArray<{
+		field: string;
+		name: string;
+		description: string;
+		with?: readonly string[];
+	}>;
 }
 
 /** Where the node shows optional fields: by default they go under Additional Fields. */

@@ -27,11 +27,17 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
 function describeBody(body: unknown): string {
 	if (body === undefined) return 'an empty body';
 	if (body === null) return 'null';
-	if (typeof body === 'string') return /^\s*</.test(body) ? 'an HTML page' : 'text that is not JSON (possibly cut off)';
+	if (typeof body === 'string')
+		return /^\s*</.test(body) ? 'an HTML page' : 'text that is not JSON (possibly cut off)';
 	return Array.isArray(body) ? 'a JSON array' : `a JSON ${typeof body}`;
 }
 
-function protocolError(code: string, what: string, response: TransportResponse, context: ErrorContext): ProtocolError {
+function protocolError(
+	code: string,
+	what: string,
+	response: TransportResponse,
+	context: ErrorContext,
+): ProtocolError {
 	const requestId = response.headers['x-request-id'];
 	return new ProtocolError(
 		redactSecrets(
@@ -46,15 +52,35 @@ function protocolError(code: string, what: string, response: TransportResponse, 
  * One response: its data, or the typed error it stands for. `listing`: a GET, whose answer may be
  * a bare JSON array (GET /api/v1/tools from services that list tools that way).
  */
-export function readResponse(response: TransportResponse, context: ErrorContext, listing = false): AttemptAnswer {
+export function readResponse(
+	response: TransportResponse,
+	context: ErrorContext,
+	listing = false,
+): AttemptAnswer {
 	const { status, body } = response;
 	if (status >= 200 && status < 300) {
 		if (isJsonObject(body) || (listing && Array.isArray(body))) return { ok: true, data: body };
-		return { ok: false, error: protocolError('invalid_response', `HTTP ${status} with ${describeBody(body)}`, response, context) };
+		return {
+			ok: false,
+			error: protocolError(
+				'invalid_response',
+				`HTTP ${status} with ${describeBody(body)}`,
+				response,
+				context,
+			),
+		};
 	}
 	if (status >= 300 && status < 400) {
 		// Never followed: the key and the body would go wherever the Location points.
-		return { ok: false, error: protocolError('unexpected_redirect', `a redirect (HTTP ${status}), which is not followed`, response, context) };
+		return {
+			ok: false,
+			error: protocolError(
+				'unexpected_redirect',
+				`a redirect (HTTP ${status}), which is not followed`,
+				response,
+				context,
+			),
+		};
 	}
 	return { ok: false, error: errorFromResponse(response, context) };
 }
@@ -78,7 +104,10 @@ export function mayHaveActed(error: MessagingApiError): boolean {
  * (four 503s after a dropped connection) does not make the call certain: the caller must check
  * with get_operation / get_send_status, and must never resend with a new key.
  */
-export function finalWriteError(last: MessagingApiError, firstUncertain: MessagingApiError | undefined): MessagingApiError {
+export function finalWriteError(
+	last: MessagingApiError,
+	firstUncertain: MessagingApiError | undefined,
+): MessagingApiError {
 	if (!firstUncertain) {
 		last.actionTaken = 'no';
 		return last;

@@ -101,7 +101,11 @@ export class UncertainOutcomeError extends MessagingApiError {}
 export type ConnectionFailure = 'connection_refused' | 'connection_error' | 'response_interrupted';
 
 /** No complete response. Only `connection_refused` proves that the request never reached the service. */
-export function connectionError(detail: string, target?: string, code: ConnectionFailure = 'connection_error'): ConnectionError {
+export function connectionError(
+	detail: string,
+	target?: string,
+	code: ConnectionFailure = 'connection_error',
+): ConnectionError {
 	const effect =
 		code === 'connection_refused'
 			? 'Nothing reached the service.'
@@ -156,7 +160,10 @@ function text(value: unknown): string | undefined {
 }
 
 /** `Retry-After` in whole seconds; HTTP dates are not used by this API. */
-export function parseRetryAfter(header: string | undefined, bodyValue: unknown): number | undefined {
+export function parseRetryAfter(
+	header: string | undefined,
+	bodyValue: unknown,
+): number | undefined {
 	const fromHeader = header === undefined ? Number.NaN : Number(header.trim());
 	if (Number.isFinite(fromHeader) && fromHeader >= 0) return fromHeader;
 	const fromBody = typeof bodyValue === 'string' ? Number(bodyValue) : bodyValue;
@@ -224,7 +231,9 @@ function describeError(
 	tool: string | undefined,
 ): string {
 	const said = sentence(serverMessage);
-	const quote = details.requestId ? ` Quote request id ${details.requestId} if you contact support.` : '';
+	const quote = details.requestId
+		? ` Quote request id ${details.requestId} if you contact support.`
+		: '';
 	const wait = details.retryAfter === undefined ? '' : ` in ${formatDuration(details.retryAfter)}`;
 	switch (code) {
 		case 'invalid_api_key':

@@ -52,7 +52,8 @@ export class Pacer {
 
 	/** At least one call per window, whatever was configured. */
 	budgetOf(bucket: PaceBucket): number {
-		const budget = bucket === 'read' || bucket === 'write' ? this.budgets[bucket] : this.budgets.qrSend;
+		const budget =
+			bucket === 'read' || bucket === 'write' ? this.budgets[bucket] : this.budgets.qrSend;
 		return Math.max(1, Math.floor(budget));
 	}
 

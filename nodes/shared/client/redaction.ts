@@ -62,6 +62,11 @@ export function mayHoldSecret(raw: string, secrets: readonly string[] = []): boo
 }
 
 /** Response headers without secrets; rebuilt only when one may be in them (a line break never is in a secret). */
-export function redactHeaders(headers: Record<string, string | undefined>, secrets: readonly string[] = []): Record<string, string | undefined> {
-	return mayHoldSecret(Object.values(headers).join('\n'), secrets) ? redactValue(headers, secrets) : headers;
+export function redactHeaders(
+	headers: Record<string, string | undefined>,
+	secrets: readonly string[] = [],
+): Record<string, string | undefined> {
+	return mayHoldSecret(Object.values(headers).join('\n'), secrets)
+		? redactValue(headers, secrets)
+		: headers;
 }

@@ -37,9 +37,14 @@ export function backoffDelay(attempt: number, options: RetryOptions, random: () 
 }
 
 function isTransient(error: MessagingApiError): boolean {
-	if (error instanceof ConnectionError || error instanceof TimeoutError || error instanceof ProtocolError) return true;
+	if (
+		error instanceof ConnectionError ||
+		error instanceof TimeoutError ||
+		error instanceof ProtocolError
+	)
+		return true;
 	if (error instanceof ToolError) return error.status === 503;
-		// Only errors with no known code, such as a proxy's HTML 502: a documented code decides itself.
+	// Only errors with no known code, such as a proxy's HTML 502: a documented code decides itself.
 	return (
 		Object.getPrototypeOf(error) === MessagingApiError.prototype &&
 		GATEWAY_STATUSES.has(error.status ?? 0)

@@ -76,6 +76,7 @@ export function planToolCall(
 		? 'idempotencyKey' in definition.input.shape
 		: schemaHasProperty(options.inputSchema, 'idempotencyKey');
 	if (bodyTakesKey) plan.body.idempotencyKey = key;
-	if (options.qrSend ?? isQrSend(definition, plan.body)) plan.pace.push(`qr:${options.qrNumber ?? 'default'}`);
+	if (options.qrSend ?? isQrSend(definition, plan.body))
+		plan.pace.push(`qr:${options.qrNumber ?? 'default'}`);
 	return plan;
 }

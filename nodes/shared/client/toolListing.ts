@@ -53,7 +53,9 @@ function accessOf(entry: Entry): ToolAccess | undefined {
 		if (value === 'read' || value === 'write') return value;
 	}
 	const readOnly =
-		entry.read_only ?? entry.readOnly ?? (isRecord(entry.annotations) ? entry.annotations.readOnlyHint : undefined);
+		entry.read_only ??
+		entry.readOnly ??
+		(isRecord(entry.annotations) ? entry.annotations.readOnlyHint : undefined);
 	if (typeof readOnly === 'boolean') return readOnly ? 'read' : 'write';
 	return undefined;
 }
@@ -88,7 +90,10 @@ export function parseToolListing(body: unknown): ToolListing[] {
 }
 
 /** Whether a JSON Schema declares a top-level property (e.g. `idempotencyKey`). */
-export function schemaHasProperty(schema: Record<string, unknown> | undefined, name: string): boolean {
+export function schemaHasProperty(
+	schema: Record<string, unknown> | undefined,
+	name: string,
+): boolean {
 	const properties = schema?.properties;
 	return isRecord(properties) && name in properties;
 }

@@ -46,7 +46,9 @@ interface Requester {
 const BASE = '/api/v1/webhooks';
 
 function endpointPath(id: string, ...rest: string[]): string {
-	return [BASE, id, ...rest].map((part, index) => (index === 0 ? part : encodeURIComponent(part))).join('/');
+	return [BASE, id, ...rest]
+		.map((part, index) => (index === 0 ? part : encodeURIComponent(part)))
+		.join('/');
 }
 
 /**
@@ -57,7 +59,10 @@ function endpointPath(id: string, ...rest: string[]): string {
 export class WebhookEndpoints {
 	constructor(private readonly client: Requester) {}
 
-	async create(input: WebhookEndpointInput, idempotencyKey?: string): Promise<ApiResult<WebhookEndpoint>> {
+	async create(
+		input: WebhookEndpointInput,
+		idempotencyKey?: string,
+	): Promise<ApiResult<WebhookEndpoint>> {
 		return await this.write<WebhookEndpoint>('POST', BASE, input, idempotencyKey);
 	}
 
@@ -69,7 +74,10 @@ export class WebhookEndpoints {
 		return await this.client.request({ method: 'GET', path: endpointPath(id), pace: ['read'] });
 	}
 
-	async update(id: string, changes: Partial<WebhookEndpointInput>): Promise<ApiResult<WebhookEndpoint>> {
+	async update(
+		id: string,
+		changes: Partial<WebhookEndpointInput>,
+	): Promise<ApiResult<WebhookEndpoint>> {
 		return await this.write<WebhookEndpoint>('PATCH', endpointPath(id), changes);
 	}
 
@@ -92,7 +100,11 @@ export class WebhookEndpoints {
 	}
 
 	async listDeliveries(id: string): Promise<ApiResult<{ deliveries: WebhookDelivery[] }>> {
-		return await this.client.request({ method: 'GET', path: endpointPath(id, 'deliveries'), pace: ['read'] });
+		return await this.client.request({
+			method: 'GET',
+			path: endpointPath(id, 'deliveries'),
+			pace: ['read'],
+		});
 	}
 
 	async resendDelivery(

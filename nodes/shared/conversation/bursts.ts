@@ -31,7 +31,12 @@ function relevantTo(timeline: readonly TimelineMessage[], author: string): Timel
 
 function chainStart(entries: readonly TimelineMessage[], index: number, quietMs: number): number {
 	let start = index;
-	while (start > 0 && !entries[start - 1].fromMe && entries[start].at - entries[start - 1].at <= quietMs) start--;
+	while (
+		start > 0 &&
+		!entries[start - 1].fromMe &&
+		entries[start].at - entries[start - 1].at <= quietMs
+	)
+		start--;
 	return start;
 }
 
@@ -40,21 +45,37 @@ function chainStart(entries: readonly TimelineMessage[], index: number, quietMs:
  * the conversation's first saved message; otherwise a chain that starts within `quietMs` of the
  * oldest message read may reach further back.
  */
-export function burstOf(timeline: readonly TimelineMessage[], messageId: string, rules: BurstRules, complete: boolean): BurstVerdict {
+export function burstOf(
+	timeline: readonly TimelineMessage[],
+	messageId: string,
+	rules: BurstRules,
+	complete: boolean,
+): BurstVerdict {
 	const target = timeline.find((entry) => entry.id === messageId);
 	if (!target) return { kind: 'notLast' };
 	const entries = relevantTo(timeline, target.author);
 	const index = entries.indexOf(target);
 	const start = chainStart(entries, index, rules.quietMs);
-	if (!complete && timeline[0].at >= entries[start].at - rules.quietMs) return { kind: 'needOlder' };
+	if (!complete && timeline[0].at >= entries[start].at - rules.quietMs)
+		return { kind: 'needOlder' };
 	let burstStart = start;
 	for (let position = start + 1; position <= index; position++) {
 		if (entries[position].at - entries[burstStart].at >= rules.longestMs) burstStart = position;
 	}
 	const next = entries[index + 1];
-	if (next && !next.fromMe && next.at - target.at <= rules.quietMs && next.at - entries[burstStart].at < rules.longestMs) {
+	if (
+		next &&
+		!next.fromMe &&
+		next.at - target.at <= rules.quietMs &&
+		next.at - entries[burstStart].at < rules.longestMs
+	) {
 		return { kind: 'notLast' };
 	}
-	const closedBy: BurstClosedBy = !next || next.at - target.at > rules.quietMs ? 'quiet_window' : next.fromMe ? 'own_message' : 'longest_wait';
+	const closedBy: BurstClosedBy =
+		!next || next.at - target.at > rules.quietMs
+			? 'quiet_window'
+			: next.fromMe
+				? 'own_message'
+				: 'longest_wait';
 	return { kind: 'last', messages: entries.slice(burstStart, index + 1), closedBy };
 }

@@ -34,11 +34,17 @@ export function historyEntry(entry: TimelineMessage): HistoryEntry {
 }
 
 export function historyText(entries: readonly HistoryEntry[]): string {
-	return entries.map((entry) => `[${entry.time.slice(0, 16).replace('T', ' ')}] ${entry.name}: ${entry.text}`).join('\n');
+	return entries
+		.map((entry) => `[${entry.time.slice(0, 16).replace('T', ' ')}] ${entry.name}: ${entry.text}`)
+		.join('\n');
 }
 
 /** The last `count` messages before the message `firstId` (the turn's first), oldest first. */
-export function historyBefore(timeline: readonly TimelineMessage[], firstId: string, count: number): HistoryEntry[] {
+export function historyBefore(
+	timeline: readonly TimelineMessage[],
+	firstId: string,
+	count: number,
+): HistoryEntry[] {
 	const end = timeline.findIndex((entry) => entry.id === firstId);
 	if (count <= 0 || end <= 0) return [];
 	return timeline.slice(Math.max(0, end - count), end).map(historyEntry);

@@ -15,7 +15,12 @@ export interface TimelineMessage {
 
 function isMessage(value: unknown): value is EventMessage {
 	const candidate = value as EventMessage | undefined;
-	return typeof candidate === 'object' && candidate !== null && typeof candidate.id === 'string' && typeof candidate.timestamp === 'string';
+	return (
+		typeof candidate === 'object' &&
+		candidate !== null &&
+		typeof candidate.id === 'string' &&
+		typeof candidate.timestamp === 'string'
+	);
 }
 
 /** The author key: one person, whatever the chat; the account is one author of its own. */
@@ -28,7 +33,13 @@ export function toTimelineMessage(message: EventMessage): TimelineMessage | unde
 	if (!isMessage(message)) return undefined;
 	const at = Date.parse(message.timestamp as string);
 	if (Number.isNaN(at)) return undefined;
-	return { message, id: message.id as string, at, fromMe: message.from_me === true, author: authorOf(message) };
+	return {
+		message,
+		id: message.id as string,
+		at,
+		fromMe: message.from_me === true,
+		author: authorOf(message),
+	};
 }
 
 /**
@@ -38,13 +49,22 @@ export function toTimelineMessage(message: EventMessage): TimelineMessage | unde
  */
 export function timelineOf(answer: unknown): TimelineMessage[] {
 	const body = (answer ?? {}) as { messages?: unknown; items?: unknown };
-	const list = Array.isArray(body.messages) ? body.messages : Array.isArray(body.items) ? body.items : [];
-	const read = list.map((entry) => toTimelineMessage(entry as EventMessage)).filter((entry) => entry !== undefined);
+	const list = Array.isArray(body.messages)
+		? body.messages
+		: Array.isArray(body.items)
+			? body.items
+			: [];
+	const read = list
+		.map((entry) => toTimelineMessage(entry as EventMessage))
+		.filter((entry) => entry !== undefined);
 	return read.reverse().sort((a, b) => a.at - b.at);
 }
 
 /** `more` merged into `timeline` by id (the first copy of an id wins), oldest first. */
-export function mergeTimelines(timeline: readonly TimelineMessage[], more: readonly TimelineMessage[]): TimelineMessage[] {
+export function mergeTimelines(
+	timeline: readonly TimelineMessage[],
+	more: readonly TimelineMessage[],
+): TimelineMessage[] {
 	const seen = new Set(timeline.map((entry) => entry.id));
 	return [...timeline, ...more.filter((entry) => !seen.has(entry.id))].sort((a, b) => a.at - b.at);
 }

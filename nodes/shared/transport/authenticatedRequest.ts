@@ -3,7 +3,9 @@ import type { IAllExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './credential';
 import type { Deadline } from './deadline';
 
-type CancellableContext = IAllExecuteFunctions & { getExecutionCancelSignal?: () => AbortSignal | undefined };
+type CancellableContext = IAllExecuteFunctions & {
+	getExecutionCancelSignal?: () => AbortSignal | undefined;
+};
 
 /**
  * One exchange's deadline joined with the execution's cancellation (when the context has one).
@@ -34,7 +36,16 @@ export function exchangeDeadline(context: IAllExecuteFunctions, deadline: Deadli
  * so it is called on a view of the context whose cancel signal is `signal`, which
  * exchangeDeadline makes abort on either.
  */
-export async function requestWithCredential<T>(context: IAllExecuteFunctions, options: IHttpRequestOptions, signal: AbortSignal): Promise<T> {
-	const view = Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as IAllExecuteFunctions;
-	return (await context.helpers.httpRequestWithAuthentication.call(view, CREDENTIAL_TYPE, { ...options, abortSignal: signal })) as T;
+export async function requestWithCredential<T>(
+	context: IAllExecuteFunctions,
+	options: IHttpRequestOptions,
+	signal: AbortSignal,
+): Promise<T> {
+	const view = Object.create(context, {
+		getExecutionCancelSignal: { value: () => signal },
+	}) as IAllExecuteFunctions;
+	return (await context.helpers.httpRequestWithAuthentication.call(view, CREDENTIAL_TYPE, {
+		...options,
+		abortSignal: signal,
+	})) as T;
 }

@@ -55,7 +55,10 @@ export function baseUrlSecrets(baseUrl: string): string[] {
 	if (!parsed) return [];
 	const parts: string[] = [];
 	if (parsed.username || parsed.password) {
-		parts.push(`${parsed.username}${parsed.password ? `:${parsed.password}` : ''}@`, parsed.password);
+		parts.push(
+			`${parsed.username}${parsed.password ? `:${parsed.password}` : ''}@`,
+			parsed.password,
+		);
 	}
 	if (parsed.search) {
 		const query = parsed.search.slice(1);
@@ -65,8 +68,14 @@ export function baseUrlSecrets(baseUrl: string): string[] {
 	return [...new Set(parts.filter((part) => part.length >= MIN_SECRET_PART).flatMap(bothForms))];
 }
 
-export async function readServiceCredential(context: IAllExecuteFunctions, itemIndex?: number): Promise<ServiceCredential> {
-	const credentials = await context.getCredentials<{ apiKey?: string; baseUrl?: string }>(CREDENTIAL_TYPE, itemIndex);
+export async function readServiceCredential(
+	context: IAllExecuteFunctions,
+	itemIndex?: number,
+): Promise<ServiceCredential> {
+	const credentials = await context.getCredentials<{ apiKey?: string; baseUrl?: string }>(
+		CREDENTIAL_TYPE,
+		itemIndex,
+	);
 	const baseUrl = trimBaseUrl(String(credentials.baseUrl ?? ''));
 	const apiKey = String(credentials.apiKey ?? '');
 	return {

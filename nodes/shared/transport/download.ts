@@ -60,7 +60,9 @@ async function readCapped(body: unknown, maxBytes: number): Promise<Buffer> {
 		size += chunk.length;
 		if (size > maxBytes) {
 			close(body);
-			throw new DownloadError(`the file is larger than the ${Math.round(maxBytes / 1024 / 1024)} MiB download limit`);
+			throw new DownloadError(
+				`the file is larger than the ${Math.round(maxBytes / 1024 / 1024)} MiB download limit`,
+			);
 		}
 		chunks.push(chunk);
 	}
@@ -77,7 +79,13 @@ function failureCode(error: unknown): string | undefined {
 	return undefined;
 }
 
-async function fetchHop(context: IAllExecuteFunctions, url: string, withKey: boolean, signal: AbortSignal, timeoutMs: number): Promise<StreamResponse> {
+async function fetchHop(
+	context: IAllExecuteFunctions,
+	url: string,
+	withKey: boolean,
+	signal: AbortSignal,
+	timeoutMs: number,
+): Promise<StreamResponse> {
 	const request: IHttpRequestOptions = {
 		method: 'GET',
 		url,
@@ -94,27 +102,52 @@ async function fetchHop(context: IAllExecuteFunctions, url: string, withKey: boo
 		: ((await context.helpers.httpRequest(request)) as StreamResponse);
 }
 
-async function follow(context: IAllExecuteFunctions, link: string, options: DownloadOptions, signal: AbortSignal): Promise<DownloadedBody> {
+async function follow(
+	context: IAllExecuteFunctions,
+	link: string,
+	options: DownloadOptions,
+	signal: AbortSignal,
+): Promise<DownloadedBody> {
 	const maxBytes = options.maxBytes ?? DOWNLOAD_MAX_BYTES;
 	let current = link;
 	for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
 		const verdict = checkLink(current, options.credential.origin);
-		if (!verdict.ok) throw new DownloadError(hop === 0 ? verdict.reason : `a redirect was refused: ${verdict.reason}`);
-		const response = await fetchHop(context, verdict.url.href, hop === 0 && verdict.ownOrigin, signal, options.timeoutMs);
-		const headers = Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, value]) => [name.toLowerCase(), headerText(value)]));
+		if (!verdict.ok)
+			throw new DownloadError(
+				hop === 0 ? verdict.reason : `a redirect was refused: ${verdict.reason}`,
+			);
+		const response = await fetchHop(
+			context,
+			verdict.url.href,
+			hop === 0 && verdict.ownOrigin,
+			signal,
+			options.timeoutMs,
+		);
+		const headers = Object.fromEntries(
+			Object.entries(response.headers ?? {}).map(([name, value]) => [
+				name.toLowerCase(),
+				headerText(value),
+			]),
+		);
 		const { statusCode } = response;
 		if (statusCode >= 300 && statusCode < 400 && headers.location) {
 			close(response.body);
-			current = URL.canParse(headers.location, current) ? new URL(headers.location, current).href : headers.location;
+			current = URL.canParse(headers.location, current)
+				? new URL(headers.location, current).href
+				: headers.location;
 			continue;
 		}
 		if (statusCode < 200 || statusCode >= 300) {
 			close(response.body);
-			throw new DownloadError(`the download link answered HTTP ${statusCode}${statusCode === 410 ? ' (expired: ask get_attachment_link for a new one)' : ''}`);
+			throw new DownloadError(
+				`the download link answered HTTP ${statusCode}${statusCode === 410 ? ' (expired: ask get_attachment_link for a new one)' : ''}`,
+			);
 		}
 		if (Number(headers['content-length'] ?? 0) > maxBytes) {
 			close(response.body);
-			throw new DownloadError(`the file is larger than the ${Math.round(maxBytes / 1024 / 1024)} MiB download limit`);
+			throw new DownloadError(
+				`the file is larger than the ${Math.round(maxBytes / 1024 / 1024)} MiB download limit`,
+			);
 		}
 		return { data: await readCapped(response.body, maxBytes), headers, url: verdict.url.href };
 	}
@@ -122,7 +155,11 @@ async function follow(context: IAllExecuteFunctions, link: string, options: Down
 }
 
 /** The file behind `link`, or a DownloadError saying why not. */
-export async function downloadLink(context: IAllExecuteFunctions, link: string, options: DownloadOptions): Promise<DownloadedBody> {
+export async function downloadLink(
+	context: IAllExecuteFunctions,
+	link: string,
+	options: DownloadOptions,
+): Promise<DownloadedBody> {
 	const timer = deadlines.start(options.timeoutMs);
 	const exchange = exchangeDeadline(context, timer);
 	const outcome = await follow(context, link, options, exchange.signal).then(
@@ -134,12 +171,22 @@ export async function downloadLink(context: IAllExecuteFunctions, link: string, 
 	throw asDownloadError(outcome.failure, link, options, timer.signal.aborted);
 }
 
-function asDownloadError(failure: unknown, link: string, options: DownloadOptions, pastDeadline: boolean): DownloadError {
+function asDownloadError(
+	failure: unknown,
+	link: string,
+	options: DownloadOptions,
+	pastDeadline: boolean,
+): DownloadError {
 	if (failure instanceof DownloadError) return failure;
 	const code = failureCode(failure);
 	if (pastDeadline || TIMED_OUT_CODES.has(code ?? '')) {
 		return new DownloadError(`the download did not complete within ${options.timeoutMs / 1000} s`);
 	}
-	const detail = code ?? redactSecrets(failure instanceof Error ? failure.message : String(failure), options.credential.secrets);
+	const detail =
+		code ??
+		redactSecrets(
+			failure instanceof Error ? failure.message : String(failure),
+			options.credential.secrets,
+		);
 	return new DownloadError(`the download from ${displayUrl(link)} failed (${detail})`);
 }

@@ -1,6 +1,11 @@
 import type { IAllExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { type ConnectionError, connectionError, type TimeoutError, timeoutError } from '../client/errors';
+import {
+	type ConnectionError,
+	connectionError,
+	type TimeoutError,
+	timeoutError,
+} from '../client/errors';
 import { redactHeaders, redactSecrets, redactValue } from '../client/redaction';
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport';
 import { exchangeDeadline, requestWithCredential } from './authenticatedRequest';
@@ -58,7 +63,9 @@ function collectClues(error: unknown): FailureClues {
 		}
 		if (typeof level.message === 'string') clues.messages.push(level.message);
 		if (Array.isArray(level.messages)) {
-			clues.messages.push(...level.messages.filter((item): item is string => typeof item === 'string'));
+			clues.messages.push(
+				...level.messages.filter((item): item is string => typeof item === 'string'),
+			);
 		}
 		const response = level.response as { status?: unknown } | undefined;
 		if (typeof response?.status === 'number') clues.hasResponse = true;
@@ -85,10 +92,19 @@ export function mapRequestFailure(
 		return timeoutError(timeoutMs, target);
 	}
 	if (clues.hasResponse) {
-		return connectionError('the answer broke off after its headers', target, 'response_interrupted');
+		return connectionError(
+			'the answer broke off after its headers',
+			target,
+			'response_interrupted',
+		);
 	}
 	const refused = clues.codes.find((candidate) => NEVER_CONNECTED_CODES.has(candidate));
-	if (refused) return connectionError(`no connection could be made (${refused})`, target, 'connection_refused');
+	if (refused)
+		return connectionError(
+			`no connection could be made (${refused})`,
+			target,
+			'connection_refused',
+		);
 	const code = clues.codes.find((candidate) => CONNECTION_CODES.has(candidate));
 	if (code) return connectionError(`the connection failed (${code})`, target);
 	if (clues.messages.some((message) => DROPPED_TEXT.test(message))) {
@@ -120,7 +136,10 @@ interface FullResponse {
  * the body to wherever `Location` points, and the client treats a 3xx as a broken answer. The
  * API key and the base URL's own secrets are removed from anything that comes back.
  */
-export function httpRequestTransport(context: IAllExecuteFunctions, credential: ServiceCredential): Transport {
+export function httpRequestTransport(
+	context: IAllExecuteFunctions,
+	credential: ServiceCredential,
+): Transport {
 	const { baseUrl: baseURL, displayUrl, secrets } = credential;
 	return async (request: TransportRequest): Promise<TransportResponse> => {
 		const timer = deadlines.start(request.timeoutMs);
@@ -142,7 +161,11 @@ export function httpRequestTransport(context: IAllExecuteFunctions, credential: 
 			options.body = JSON.stringify(request.body);
 			options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 		}
-		const outcome = await requestWithCredential<FullResponse>(context, options, exchange.signal).then(
+		const outcome = await requestWithCredential<FullResponse>(
+			context,
+			options,
+			exchange.signal,
+		).then(
 			(response) => ({ response }),
 			(failure: unknown) => ({ failure }),
 		);
@@ -166,7 +189,10 @@ export function httpRequestTransport(context: IAllExecuteFunctions, credential: 
 }
 
 /** The same, reading the credential itself. */
-export async function createHttpRequestTransport(context: IAllExecuteFunctions, itemIndex?: number): Promise<Transport> {
+export async function createHttpRequestTransport(
+	context: IAllExecuteFunctions,
+	itemIndex?: number,
+): Promise<Transport> {
 	return httpRequestTransport(context, await readServiceCredential(context, itemIndex));
 }
 
@@ -175,7 +201,8 @@ function redactFailure(failure: unknown, secrets: readonly string[]): unknown {
 	if (failure instanceof Error) {
 		failure.message = redactSecrets(failure.message, secrets);
 		const description = (failure as { description?: unknown }).description;
-		if (typeof description === 'string') (failure as { description?: string }).description = redactSecrets(description, secrets);
+		if (typeof description === 'string')
+			(failure as { description?: string }).description = redactSecrets(description, secrets);
 	}
 	return failure;
 }

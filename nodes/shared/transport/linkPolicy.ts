@@ -8,7 +8,9 @@
  * written: one that resolves to a private address is caught only by n8n's own SSRF protection.
  */
 
-export type LinkVerdict = { ok: true; url: URL; ownOrigin: boolean } | { ok: false; reason: string };
+export type LinkVerdict =
+	| { ok: true; url: URL; ownOrigin: boolean }
+	| { ok: false; reason: string };
 
 const LOCAL_NAME = /(^|\.)(localhost|local|internal)\.?$/i;
 const MALFORMED_ESCAPE = /%(?![0-9a-f]{2})/i;
@@ -38,8 +40,10 @@ function isNonPublicIpv4([a, b]: number[]): boolean {
 /** The IPv4 address an IPv6 literal embeds (mapped `::ffff:`, compatible `::`, NAT64 `64:ff9b::`). */
 function embeddedIpv4(groups: number[]): number[] | undefined {
 	const high = groups.slice(0, 6);
-	const mapped = high.slice(0, 5).every((group) => group === 0) && (high[5] === 0xffff || high[5] === 0);
-	const nat64 = groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0);
+	const mapped =
+		high.slice(0, 5).every((group) => group === 0) && (high[5] === 0xffff || high[5] === 0);
+	const nat64 =
+		groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0);
 	if (!mapped && !nat64) return undefined;
 	return [groups[6] >> 8, groups[6] & 0xff, groups[7] >> 8, groups[7] & 0xff];
 }
@@ -48,11 +52,18 @@ function embeddedIpv4(groups: number[]): number[] | undefined {
 function ipv6Groups(host: string): number[] | undefined {
 	const halves = host.split('::');
 	if (halves.length > 2) return undefined;
-	const read = (part: string) => (part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16)));
+	const read = (part: string) =>
+		part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16));
 	const head = read(halves[0]);
 	const tail = halves.length === 2 ? read(halves[1]) : [];
-	const groups = halves.length === 2 ? [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail] : head;
-	return groups.length === 8 && groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? groups : undefined;
+	const groups =
+		halves.length === 2
+			? [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail]
+			: head;
+	return groups.length === 8 &&
+		groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff)
+		? groups
+		: undefined;
 }
 
 function isNonPublicIpv6(host: string): boolean {
@@ -83,7 +94,10 @@ export function checkLink(link: string, serviceOrigin: string | undefined): Link
 	if (!URL.canParse(link)) return { ok: false, reason: 'the download link is not a valid URL' };
 	const url = new URL(link);
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		return { ok: false, reason: `only http and https links are downloaded, not ${url.protocol} links` };
+		return {
+			ok: false,
+			reason: `only http and https links are downloaded, not ${url.protocol} links`,
+		};
 	}
 	if (MALFORMED_ESCAPE.test(url.pathname) || MALFORMED_ESCAPE.test(url.search)) {
 		return { ok: false, reason: 'the download link contains a malformed percent-escape' };

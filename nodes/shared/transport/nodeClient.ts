@@ -21,7 +21,10 @@ export interface ClientSettings {
 /** Editor look-ups answer at once: no retries, a short time-out, the catalogue as fallback. */
 export const EDITOR_LOOKUP: ClientSettings = { timeoutMs: 10_000, retry: { maxAttempts: 1 } };
 
-export async function createNodeClient(context: IAllExecuteFunctions, settings: ClientSettings = {}): Promise<MessagingClient> {
+export async function createNodeClient(
+	context: IAllExecuteFunctions,
+	settings: ClientSettings = {},
+): Promise<MessagingClient> {
 	const credential = await readServiceCredential(context);
 	return new MessagingClient({
 		transport: httpRequestTransport(context, credential),
@@ -29,6 +32,8 @@ export async function createNodeClient(context: IAllExecuteFunctions, settings: 
 		timeoutMs: settings.timeoutMs,
 		retry: settings.retry,
 		secrets: credential.secrets,
-		pacer: settings.budgets ? new Pacer({ budgets: settings.budgets, now: () => Date.now(), sleep }) : undefined,
+		pacer: settings.budgets
+			? new Pacer({ budgets: settings.budgets, now: () => Date.now(), sleep })
+			: undefined,
 	});
 }

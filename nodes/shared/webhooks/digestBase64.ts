@@ -30,7 +30,8 @@ function sextetAt(text: string, index: number): number {
  */
 export function decodeDigest(text: string, at: number, into: Uint8Array): boolean {
 	const tail = at + FULL_GROUPS * 4;
-	if (text.length < at + DIGEST_BASE64_LENGTH || text.charCodeAt(tail + 3) !== PADDING) return false;
+	if (text.length < at + DIGEST_BASE64_LENGTH || text.charCodeAt(tail + 3) !== PADDING)
+		return false;
 	for (let group = 0; group < FULL_GROUPS; group++) {
 		const index = at + group * 4;
 		// A -1 anywhere makes the whole word negative: its sign bit survives every shift and OR.
@@ -45,7 +46,8 @@ export function decodeDigest(text: string, at: number, into: Uint8Array): boolea
 		into[group * 3 + 2] = word;
 	}
 	// The last three characters carry 18 bits: the final two bytes, then two bits that canonical base64 leaves zero.
-	const last = (sextetAt(text, tail) << 12) | (sextetAt(text, tail + 1) << 6) | sextetAt(text, tail + 2);
+	const last =
+		(sextetAt(text, tail) << 12) | (sextetAt(text, tail + 1) << 6) | sextetAt(text, tail + 2);
 	if (last < 0 || (last & 0b11) !== 0) return false;
 	into[FULL_GROUPS * 3] = last >> 10;
 	into[FULL_GROUPS * 3 + 1] = last >> 2;

@@ -47,7 +47,8 @@ export interface EventMessage {
  */
 export function parseEnvelope(body: unknown): EventEnvelope | undefined {
 	if (!isRecord(body) || !isRecord(body.data)) return undefined;
-	if (typeof body.id !== 'string' || body.id === '' || typeof body.type !== 'string') return undefined;
+	if (typeof body.id !== 'string' || body.id === '' || typeof body.type !== 'string')
+		return undefined;
 	return {
 		...body,
 		id: body.id,

@@ -59,7 +59,11 @@ const SECRET_PREFIX = 'whsec_';
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const TIMESTAMP = /^[0-9]{1,12}$/;
 const VISIBLE_ASCII = /^[\x21-\x7e]{1,256}$/;
-const SIGNING_HEADERS: readonly SigningHeader[] = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
+const SIGNING_HEADERS: readonly SigningHeader[] = [
+	'webhook-id',
+	'webhook-timestamp',
+	'webhook-signature',
+];
 /** Lets the header scan pass over unrelated names without lower-casing each one. */
 const SIGNING_NAME_LENGTHS = new Set(SIGNING_HEADERS.map((name) => name.length));
 const V1_PREFIX = 'v1,';
@@ -129,7 +133,10 @@ export function verifySignature(input: VerificationInput): VerificationResult {
 	let entry = nextV1Entry(signature, 0);
 	if (entry < 0) return { ok: false, reason: 'no_v1_signature', header: 'webhook-signature' };
 	// One HMAC however many entries the header carries: the cost an attacker can cause stays flat.
-	const expected = createHmac('sha256', key).update(`${id}.${timestamp}.`).update(input.body).digest();
+	const expected = createHmac('sha256', key)
+		.update(`${id}.${timestamp}.`)
+		.update(input.body)
+		.digest();
 	let matched = false;
 	for (; entry >= 0; entry = nextV1Entry(signature, entry + V1_ENTRY_LENGTH + 1)) {
 		// Compare every entry (no early exit) so timing does not reveal which entry matched.
@@ -150,7 +157,8 @@ function readSigningHeaders(
 ): { id: string; timestamp: string; signature: string } | HeaderProblem {
 	const seen: Seen[] = [undefined, undefined, undefined];
 	if (Array.isArray(source)) {
-		for (let index = 0; index + 1 < source.length; index += 2) note(seen, source[index], source[index + 1]);
+		for (let index = 0; index + 1 < source.length; index += 2)
+			note(seen, source[index], source[index + 1]);
 	} else {
 		const record = source as Readonly<Record<string, Seen>>;
 		for (const name of Object.keys(record)) note(seen, name, record[name]);
@@ -169,7 +177,8 @@ function readSigningHeaders(
 
 /** Records one header line in its signing slot; a name seen twice becomes a list, which reads as duplicated. */
 function note(seen: Seen[], name: unknown, value: Seen): void {
-	if (value === undefined || typeof name !== 'string' || !SIGNING_NAME_LENGTHS.has(name.length)) return;
+	if (value === undefined || typeof name !== 'string' || !SIGNING_NAME_LENGTHS.has(name.length))
+		return;
 	let slot = SIGNING_HEADERS.indexOf(name as SigningHeader);
 	// Senders mostly spell the names in lower case already; only other spellings pay for lower-casing.
 	if (slot < 0) slot = SIGNING_HEADERS.indexOf(name.toLowerCase() as SigningHeader);

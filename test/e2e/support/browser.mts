@@ -10,14 +10,19 @@ export { findChromium, NO_BROWSER_REASON } from './chromium.mjs';
 export const SCREENSHOT_DIR = new URL('../screenshots/', import.meta.url).pathname;
 
 /** One headless browser and page at 1440x900, with bounded default waits. */
-export async function launchEditorBrowser(executablePath: string): Promise<{ browser: Browser; page: Page }> {
+export async function launchEditorBrowser(
+	executablePath: string,
+): Promise<{ browser: Browser; page: Page }> {
 	const browser = await chromium.launch({
 		executablePath,
 		headless: true,
 		// Root in CI containers: Chromium's sandbox needs user namespaces it may not get there.
 		args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
 	});
-	const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+	const context = await browser.newContext({
+		viewport: { width: 1440, height: 900 },
+		deviceScaleFactor: 1,
+	});
 	const page = await context.newPage();
 	page.setDefaultTimeout(20_000);
 	page.setDefaultNavigationTimeout(45_000);
@@ -25,7 +30,11 @@ export async function launchEditorBrowser(executablePath: string): Promise<{ bro
 }
 
 /** Signs in through n8n's sign-in form and waits for the app to leave /signin. */
-export async function signIn(page: Page, baseUrl: string, owner: { email: string; password: string }): Promise<void> {
+export async function signIn(
+	page: Page,
+	baseUrl: string,
+	owner: { email: string; password: string },
+): Promise<void> {
 	await page.goto(`${baseUrl}/signin`);
 	await page.locator('[data-test-id="emailOrLdapLoginId"] input').fill(owner.email);
 	await page.locator('[data-test-id="password"] input').fill(owner.password);
@@ -34,7 +43,11 @@ export async function signIn(page: Page, baseUrl: string, owner: { email: string
 }
 
 /** A PNG of the page (or of `clip`) in SCREENSHOT_DIR; returns its path. */
-export async function screenshot(page: Page, name: string, clip?: { x: number; y: number; width: number; height: number }): Promise<string> {
+export async function screenshot(
+	page: Page,
+	name: string,
+	clip?: { x: number; y: number; width: number; height: number },
+): Promise<string> {
 	mkdirSync(SCREENSHOT_DIR, { recursive: true });
 	const path = join(SCREENSHOT_DIR, `${name}.png`);
 	await page.screenshot({ path, clip, animations: 'disabled', caret: 'hide' });
@@ -50,7 +63,8 @@ export function editor(page: Page) {
 	return {
 		byTestId,
 		canvasNodes: page.locator(byTestId('canvas-node')),
-		canvasNode: (name: string) => page.locator(`${byTestId('canvas-node')}[data-node-name="${name.replaceAll('"', '\\"')}"]`),
+		canvasNode: (name: string) =>
+			page.locator(`${byTestId('canvas-node')}[data-node-name="${name.replaceAll('"', '\\"')}"]`),
 		/** The red issue marker n8n draws on a canvas node whose parameters or credentials have problems. */
 		nodeIssues: page.locator(`${byTestId('canvas-node')} ${byTestId('node-issues')}`),
 		openNodeCreatorButton: page.locator(byTestId('node-creator-plus-button')),
@@ -60,18 +74,28 @@ export function editor(page: Page) {
 		nodeCreatorItem: (name: string) =>
 			nodeCreator
 				.locator(`${byTestId('item-iterator-item')}[data-keyboard-nav-type="node"]`)
-				.filter({ has: page.locator(byTestId('node-creator-item-name')).getByText(name, { exact: true }) }),
-		actionItems: nodeCreator.locator(`${byTestId('item-iterator-item')}[data-keyboard-nav-type="action"]`),
+				.filter({
+					has: page.locator(byTestId('node-creator-item-name')).getByText(name, { exact: true }),
+				}),
+		actionItems: nodeCreator.locator(
+			`${byTestId('item-iterator-item')}[data-keyboard-nav-type="action"]`,
+		),
 		actionItem: (name: string) =>
 			nodeCreator
 				.locator(`${byTestId('item-iterator-item')}[data-keyboard-nav-type="action"]`)
-				.filter({ has: page.locator(byTestId('node-creator-item-name')).getByText(name, { exact: true }) }),
+				.filter({
+					has: page.locator(byTestId('node-creator-item-name')).getByText(name, { exact: true }),
+				}),
 		/** "Actions (N)" / "Triggers (N)" headers of a node's actions view. */
-		categoryHeader: (name: string) => nodeCreator.locator(byTestId('node-creator-category-item')).filter({ hasText: new RegExp(`^\\s*${name}\\b`) }),
+		categoryHeader: (name: string) =>
+			nodeCreator
+				.locator(byTestId('node-creator-category-item'))
+				.filter({ hasText: new RegExp(`^\\s*${name}\\b`) }),
 		ndv,
 		ndvTitle: ndv.locator(byTestId('node-title-container')),
 		parameters,
-		parameterInput: (name: string) => parameters.locator(byTestId(`parameter-input-${name}`)).first(),
+		parameterInput: (name: string) =>
+			parameters.locator(byTestId(`parameter-input-${name}`)).first(),
 		parameterIssues: parameters.locator(byTestId('parameter-issues')),
 		credentialDialog: page.locator(byTestId('credential-edit-dialog')),
 	};
@@ -94,7 +118,10 @@ export async function visibleParameterLabels(parameters: Locator): Promise<strin
  * The texts of a lazily rendered list once it stops growing: n8n's panel renders long lists a few
  * items per animation frame, so a single read could see only the first ones.
  */
-export async function settledTexts(items: Locator, { quietMs = 400, timeoutMs = 10_000 } = {}): Promise<string[]> {
+export async function settledTexts(
+	items: Locator,
+	{ quietMs = 400, timeoutMs = 10_000 } = {},
+): Promise<string[]> {
 	const deadline = Date.now() + timeoutMs;
 	let last = await items.allInnerTexts();
 	for (;;) {

@@ -50,19 +50,30 @@ export function n8nApi(): Promise<N8nRestApi> {
 }
 
 /** The sandbox's control API (`/__sandbox/...`), the same one `npm run dev` users call with curl. */
-export async function sandboxControl<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+export async function sandboxControl<T = any>(
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<T> {
 	const response = await fetch(`${e2e().sandboxUrl}/__sandbox${path}`, {
 		method,
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const parsed = (await response.json()) as T;
-	if (!response.ok) throw new Error(`sandbox ${method} ${path} answered ${response.status}: ${JSON.stringify(parsed)}`);
+	if (!response.ok)
+		throw new Error(
+			`sandbox ${method} ${path} answered ${response.status}: ${JSON.stringify(parsed)}`,
+		);
 	return parsed;
 }
 
 /** Polls `probe` until it returns something other than undefined; fails with `what` after the deadline. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+export async function waitFor<T>(
+	what: string,
+	probe: () => Promise<T | undefined>,
+	timeoutMs = 60_000,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();
@@ -75,7 +86,11 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 /** A saved n8n credential of our type pointing at the sandbox with the given key. */
 export async function sandboxCredential(api: N8nRestApi, apiKey = e2e().keys.owner) {
 	const data = sandboxCredentialData({ url: e2e().sandboxUrl, apiKey }, apiKey);
-	const created = await api.createCredential({ name: `e2e ${randomUUID()}`, type: CREDENTIAL_TYPE, data });
+	const created = await api.createCredential({
+		name: `e2e ${randomUUID()}`,
+		type: CREDENTIAL_TYPE,
+		data,
+	});
 	return { id: created.id, name: created.name, data };
 }
 

@@ -37,7 +37,11 @@ async function ensureVerdaccio(): Promise<void> {
 	};
 	writeFileSync(join(VERDACCIO_DIR, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
 	const log = (line: string) => process.stderr.write(`[verdaccio-install] ${line}\n`);
-	await npmWithProgress(['install', '--ignore-scripts', '--omit=dev', '--no-package-lock'], { cwd: VERDACCIO_DIR, log, label: 'verdaccio' });
+	await npmWithProgress(['install', '--ignore-scripts', '--omit=dev', '--no-package-lock'], {
+		cwd: VERDACCIO_DIR,
+		log,
+		label: 'verdaccio',
+	});
 	writeFileSync(marker, VERDACCIO_VERSION);
 }
 
@@ -67,28 +71,48 @@ function config(folder: string, port: number): string {
 }
 
 /** Runs a command to completion; rejects with its output when it fails. */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+function run(
+	command: string,
+	args: string[],
+	cwd: string,
+	env: NodeJS.ProcessEnv,
+): Promise<string> {
 	return new Promise((resolveRun, reject) => {
 		const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
 		let output = '';
 		child.stdout.on('data', (chunk) => (output += chunk));
 		child.stderr.on('data', (chunk) => (output += chunk));
 		child.on('error', reject);
-		child.on('close', (code) => (code === 0 ? resolveRun(output) : reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output}`))));
+		child.on('close', (code) =>
+			code === 0
+				? resolveRun(output)
+				: reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output}`)),
+		);
 	});
 }
 
 /** npm with the project's settings left out (its `ignore-scripts` and registry), aimed at `url`. */
 function npmEnv(url: string, token: string): NodeJS.ProcessEnv {
-	const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
+	const env = Object.fromEntries(
+		Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')),
+	);
 	const host = url.replace(/^https?:/, '');
-	return { ...env, npm_config_registry: `${url}/`, [`npm_config_${host}/:_authToken`]: token, npm_config_update_notifier: 'false' };
+	return {
+		...env,
+		npm_config_registry: `${url}/`,
+		[`npm_config_${host}/:_authToken`]: token,
+		npm_config_update_notifier: 'false',
+	};
 }
 
 async function waitForPing(url: string, child: ChildProcess, logFile: string): Promise<void> {
 	for (let attempt = 0; attempt < 120; attempt++) {
-		if (child.exitCode !== null) throw new Error(`verdaccio exited (${child.exitCode}):\n${logTail(logFile)}`);
-		const ok = await fetch(`${url}/-/ping`).then((response) => response.ok, () => false);
+		if (child.exitCode !== null)
+			throw new Error(`verdaccio exited (${child.exitCode}):\n${logTail(logFile)}`);
+		const ok = await fetch(`${url}/-/ping`).then(
+			(response) => response.ok,
+			() => false,
+		);
 		if (ok) return;
 		await new Promise((resolveWait) => setTimeout(resolveWait, 250));
 	}
@@ -104,7 +128,8 @@ async function addUser(url: string): Promise<string> {
 		body: JSON.stringify({ name, password: 'local-registry-password', type: 'user', roles: [] }),
 	});
 	const body = (await response.json()) as { token?: string };
-	if (!response.ok || !body.token) throw new Error(`verdaccio refused the user: ${response.status} ${JSON.stringify(body)}`);
+	if (!response.ok || !body.token)
+		throw new Error(`verdaccio refused the user: ${response.status} ${JSON.stringify(body)}`);
 	return body.token;
 }
 
@@ -119,7 +144,11 @@ export async function startLocalRegistry(folder: string): Promise<LocalRegistry>
 	writeFileSync(configFile, config(folder, port));
 	const logFile = join(folder, 'verdaccio.log');
 	const out = openSync(logFile, 'w');
-	const child = spawn(installPaths().nodeBin, [VERDACCIO, '--config', configFile], { cwd: folder, detached: true, stdio: ['ignore', out, out] });
+	const child = spawn(installPaths().nodeBin, [VERDACCIO, '--config', configFile], {
+		cwd: folder,
+		detached: true,
+		stdio: ['ignore', out, out],
+	});
 	closeSync(out);
 	writeFileSync(`${logFile}.pid`, String(child.pid));
 	const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
@@ -133,9 +162,16 @@ export async function startLocalRegistry(folder: string): Promise<LocalRegistry>
 		const token = await addUser(url);
 		const publishPackage = async () => {
 			const env = npmEnv(url, token);
-			const tarball = (await run('npm', ['pack', '--pack-destination', folder, '--silent'], projectRoot, env)).trim().split('\n').at(-1)!;
+			const tarball = (
+				await run('npm', ['pack', '--pack-destination', folder, '--silent'], projectRoot, env)
+			)
+				.trim()
+				.split('\n')
+				.at(-1)!;
 			await run('npm', ['publish', join(folder, tarball), '--tag', 'latest'], folder, env);
-			const { version } = (await (await fetch(`${url}/n8n-nodes-messaging-automation/latest`)).json()) as { version: string };
+			const { version } = (await (
+				await fetch(`${url}/n8n-nodes-messaging-automation/latest`)
+			).json()) as { version: string };
 			return version;
 		};
 		return { url, logFile, publishPackage, stop };

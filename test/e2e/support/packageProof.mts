@@ -18,7 +18,9 @@ interface Endpoint {
 export async function loadedNodeTypes(api: N8nRestApi): Promise<string[]> {
 	const loaded: string[] = [];
 	for (const name of Object.values(NODE_TYPES)) {
-		const [description] = (await api.request('POST', '/node-types', { nodeInfos: [{ name, version: 1 }] }).catch(() => [])) as Array<{ name?: string }>;
+		const [description] = (await api
+			.request('POST', '/node-types', { nodeInfos: [{ name, version: 1 }] })
+			.catch(() => [])) as Array<{ name?: string }>;
 		if (description?.name && name.endsWith(`.${description.name}`)) loaded.push(name);
 	}
 	return loaded;
@@ -29,32 +31,52 @@ export async function provePackageWorks(api: N8nRestApi, webhookBaseUrl: string)
 	expect(await loadedNodeTypes(api)).toEqual(Object.values(NODE_TYPES));
 
 	const data = sandboxCredentialData({ url: e2e().sandboxUrl, apiKey: e2e().keys.owner });
-	const credential = await api.createCredential({ name: unique('route'), type: CREDENTIAL_TYPE, data });
-	expect(await api.testCredential({ id: credential.id, type: CREDENTIAL_TYPE, data })).toEqual(expect.objectContaining({ status: 'OK' }));
+	const credential = await api.createCredential({
+		name: unique('route'),
+		type: CREDENTIAL_TYPE,
+		data,
+	});
+	expect(await api.testCredential({ id: credential.id, type: CREDENTIAL_TYPE, data })).toEqual(
+		expect.objectContaining({ status: 'OK' }),
+	);
 
-	const action = await api.createWorkflow(actionWorkflow(unique('route action'), credential, { resource: 'account', operation: 'get' }));
+	const action = await api.createWorkflow(
+		actionWorkflow(unique('route action'), credential, { resource: 'account', operation: 'get' }),
+	);
 	const run = await api.waitForExecution((await api.runManually(action.id, 'Start')).executionId);
 	expect(run.status).toBe('success');
-	expect(nodeOutput(run, 'Action')?.[0]).toEqual(expect.objectContaining({ account: expect.any(Object) }));
+	expect(nodeOutput(run, 'Action')?.[0]).toEqual(
+		expect.objectContaining({ account: expect.any(Object) }),
+	);
 
 	const webhookId = randomUUID();
 	const webhookUrl = `${webhookBaseUrl}/webhook/${webhookId}/webhook`;
 	const trigger = await api.createWorkflow(
-		triggerWorkflow(unique('route trigger'), credential, webhookId, { registration: 'auto', events: ['message.received'] }),
+		triggerWorkflow(unique('route trigger'), credential, webhookId, {
+			registration: 'auto',
+			events: ['message.received'],
+		}),
 	);
 	await api.activateWorkflow(trigger.id);
 	try {
 		await waitFor('the trigger to register its endpoint', async () => {
 			const { endpoints } = await sandboxControl<{ endpoints: Endpoint[] }>('GET', '/webhooks');
-			return endpoints.find((endpoint) => endpoint.url === webhookUrl && endpoint.status === 'active');
+			return endpoints.find(
+				(endpoint) => endpoint.url === webhookUrl && endpoint.status === 'active',
+			);
 		});
 		const text = unique('route delivery');
-		await sandboxControl('POST', '/inject/message', { from: { phone: '447700900124', name: 'Route Test' }, text });
+		await sandboxControl('POST', '/inject/message', {
+			from: { phone: '447700900124', name: 'Route Test' },
+			text,
+		});
 		const [execution] = await waitFor('the signed delivery to run', async () => {
 			const list = await api.listExecutions(trigger.id);
 			return list.some((candidate) => candidate.status === 'success') ? list : undefined;
 		});
-		expect(nodeOutput(await api.getExecution(execution.id), 'Trigger')?.[0]).toEqual(expect.objectContaining({ text }));
+		expect(nodeOutput(await api.getExecution(execution.id), 'Trigger')?.[0]).toEqual(
+			expect.objectContaining({ text }),
+		);
 	} finally {
 		await api.deactivateWorkflow(trigger.id);
 	}

@@ -31,16 +31,68 @@ export interface RegistryProxy {
 function makeCertificates(folder: string) {
 	mkdirSync(folder, { recursive: true });
 	const file = (name: string) => join(folder, name);
-	const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: folder, stdio: 'pipe' });
-	openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-keyout', 'ca.key', '-out', 'ca.pem', '-subj', '/CN=Local test registry proxy CA');
-	openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'host.key', '-out', 'host.csr', '-subj', `/CN=${REGISTRY_HOST}`);
-	writeFileSync(file('host.ext'), `subjectAltName=DNS:${REGISTRY_HOST}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`);
-	openssl('x509', '-req', '-in', 'host.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-out', 'host.pem', '-extfile', 'host.ext');
-	return { caFile: file('ca.pem'), key: readFileSync(file('host.key')), cert: readFileSync(file('host.pem')) };
+	const openssl = (...args: string[]) =>
+		execFileSync('openssl', args, { cwd: folder, stdio: 'pipe' });
+	openssl(
+		'req',
+		'-x509',
+		'-newkey',
+		'rsa:2048',
+		'-nodes',
+		'-days',
+		'2',
+		'-keyout',
+		'ca.key',
+		'-out',
+		'ca.pem',
+		'-subj',
+		'/CN=Local test registry proxy CA',
+	);
+	openssl(
+		'req',
+		'-newkey',
+		'rsa:2048',
+		'-nodes',
+		'-keyout',
+		'host.key',
+		'-out',
+		'host.csr',
+		'-subj',
+		`/CN=${REGISTRY_HOST}`,
+	);
+	writeFileSync(
+		file('host.ext'),
+		`subjectAltName=DNS:${REGISTRY_HOST}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`,
+	);
+	openssl(
+		'x509',
+		'-req',
+		'-in',
+		'host.csr',
+		'-CA',
+		'ca.pem',
+		'-CAkey',
+		'ca.key',
+		'-CAcreateserial',
+		'-days',
+		'2',
+		'-out',
+		'host.pem',
+		'-extfile',
+		'host.ext',
+	);
+	return {
+		caFile: file('ca.pem'),
+		key: readFileSync(file('host.key')),
+		cert: readFileSync(file('host.pem')),
+	};
 }
 
 /** Starts the proxy in front of the registry at `registryUrl` (http://127.0.0.1:<port>). */
-export async function startRegistryProxy(registryUrl: string, folder: string): Promise<RegistryProxy> {
+export async function startRegistryProxy(
+	registryUrl: string,
+	folder: string,
+): Promise<RegistryProxy> {
 	const { caFile, key, cert } = makeCertificates(folder);
 	const target = new URL(registryUrl);
 	const requests: string[] = [];

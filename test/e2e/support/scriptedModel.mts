@@ -31,20 +31,36 @@ export interface ScriptedModel {
 
 function textOf(content: unknown): string {
 	if (typeof content === 'string') return content;
-	if (Array.isArray(content)) return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('');
+	if (Array.isArray(content))
+		return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('');
 	return '';
 }
 
 /** Prompt and tool results, from either API's request body. */
-function conversation(api: Api, body: Record<string, any>): { prompt: string; toolResults: string[] } {
+function conversation(
+	api: Api,
+	body: Record<string, any>,
+): { prompt: string; toolResults: string[] } {
 	if (api === 'chat') {
 		const messages: any[] = body.messages ?? [];
 		const prompt = textOf(messages.filter((message) => message.role === 'user').at(-1)?.content);
-		return { prompt, toolResults: messages.filter((message) => message.role === 'tool').map((message) => textOf(message.content)) };
+		return {
+			prompt,
+			toolResults: messages
+				.filter((message) => message.role === 'tool')
+				.map((message) => textOf(message.content)),
+		};
 	}
-	const input: any[] = Array.isArray(body.input) ? body.input : [{ role: 'user', content: body.input }];
+	const input: any[] = Array.isArray(body.input)
+		? body.input
+		: [{ role: 'user', content: body.input }];
 	const prompt = textOf(input.filter((item) => item.role === 'user').at(-1)?.content);
-	return { prompt, toolResults: input.filter((item) => item.type === 'function_call_output').map((item) => textOf(item.output)) };
+	return {
+		prompt,
+		toolResults: input
+			.filter((item) => item.type === 'function_call_output')
+			.map((item) => textOf(item.output)),
+	};
 }
 
 function toolNameOf(api: Api, body: Record<string, any>): string {
@@ -56,7 +72,17 @@ const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
 
 function chatAnswer(call: { id: string; name: string; args: unknown } | undefined) {
 	const message = call
-		? { role: 'assistant', content: null, tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }] }
+		? {
+				role: 'assistant',
+				content: null,
+				tool_calls: [
+					{
+						id: call.id,
+						type: 'function',
+						function: { name: call.name, arguments: JSON.stringify(call.args) },
+					},
+				],
+			}
 		: { role: 'assistant', content: 'Done.' };
 	return {
 		id: `chatcmpl-${Date.now()}`,
@@ -70,8 +96,25 @@ function chatAnswer(call: { id: string; name: string; args: unknown } | undefine
 
 function responsesAnswer(call: { id: string; name: string; args: unknown } | undefined) {
 	const output = call
-		? [{ type: 'function_call', id: `fc_${call.id}`, call_id: call.id, name: call.name, arguments: JSON.stringify(call.args), status: 'completed' }]
-		: [{ type: 'message', id: `msg_${Date.now()}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Done.', annotations: [] }] }];
+		? [
+				{
+					type: 'function_call',
+					id: `fc_${call.id}`,
+					call_id: call.id,
+					name: call.name,
+					arguments: JSON.stringify(call.args),
+					status: 'completed',
+				},
+			]
+		: [
+				{
+					type: 'message',
+					id: `msg_${Date.now()}`,
+					role: 'assistant',
+					status: 'completed',
+					content: [{ type: 'output_text', text: 'Done.', annotations: [] }],
+				},
+			];
 	return {
 		id: `resp_${Date.now()}`,
 		object: 'response',
@@ -94,16 +137,24 @@ export async function startScriptedModel(plan: Plan): Promise<ScriptedModel> {
 	const requests: ModelRequest[] = [];
 	let counter = 0;
 	const server: Server = createServer((request, response) => {
-		const api: Api | undefined = request.url?.endsWith('/chat/completions') ? 'chat' : request.url?.endsWith('/responses') ? 'responses' : undefined;
+		const api: Api | undefined = request.url?.endsWith('/chat/completions')
+			? 'chat'
+			: request.url?.endsWith('/responses')
+				? 'responses'
+				: undefined;
 		if (request.method !== 'POST' || !api) {
-			response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not scripted' } }));
+			response
+				.writeHead(404, { 'content-type': 'application/json' })
+				.end(JSON.stringify({ error: { message: 'not scripted' } }));
 			return;
 		}
 		void readJson(request).then((body) => {
 			const { prompt, toolResults } = conversation(api, body);
 			requests.push({ api, body, prompt, toolResults });
 			const args = plan(prompt, api)[toolResults.length];
-			const call = args ? { id: `call_${++counter}`, name: toolNameOf(api, body), args } : undefined;
+			const call = args
+				? { id: `call_${++counter}`, name: toolNameOf(api, body), args }
+				: undefined;
 			const answer = api === 'chat' ? chatAnswer(call) : responsesAnswer(call);
 			response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
 		});

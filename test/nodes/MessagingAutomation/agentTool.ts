@@ -28,8 +28,23 @@ export const toolNodeType = { ...base, description: toolDescription } as unknown
 
 /** A tool node with `parameters`, completed with the tool type's defaults as n8n's Workflow does. */
 export function toolNode(parameters: INodeParameters, name = 'Messaging Automation Tool'): INode {
-	const node: INode = { id: 'tool-node', name, type: TOOL_TYPE, typeVersion: 1, position: [0, 0], parameters };
-	node.parameters = NodeHelpers.getNodeParameters(toolDescription.properties, parameters, true, false, node, toolDescription) ?? {};
+	const node: INode = {
+		id: 'tool-node',
+		name,
+		type: TOOL_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+	};
+	node.parameters =
+		NodeHelpers.getNodeParameters(
+			toolDescription.properties,
+			parameters,
+			true,
+			false,
+			node,
+			toolDescription,
+		) ?? {};
 	return node;
 }
 
@@ -50,16 +65,30 @@ export function modelTool(node: INode): ModelTool {
 		func: async () => '',
 	});
 	const { function: fn } = convertToOpenAITool(tool);
-	return { name: fn.name, description: fn.description ?? '', parameters: fn.parameters as Record<string, unknown> };
+	return {
+		name: fn.name,
+		description: fn.description ?? '',
+		parameters: fn.parameters as Record<string, unknown>,
+	};
 }
 
 /** Every resource and operation of the node, as the editor offers them. */
 export function everyOperation(): Array<{ resource: string; operation: string }> {
-	const resources = (toolDescription.properties.find((property) => property.name === 'resource')?.options ?? []) as INodePropertyOptions[];
+	const resources = (toolDescription.properties.find((property) => property.name === 'resource')
+		?.options ?? []) as INodePropertyOptions[];
 	return resources.flatMap(({ value: resource }) =>
 		toolDescription.properties
-			.filter((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource))
-			.flatMap((property) => (property.options as INodePropertyOptions[]).map(({ value }) => ({ resource: String(resource), operation: String(value) }))),
+			.filter(
+				(property) =>
+					property.name === 'operation' &&
+					property.displayOptions?.show?.resource?.includes(resource),
+			)
+			.flatMap((property) =>
+				(property.options as INodePropertyOptions[]).map(({ value }) => ({
+					resource: String(resource),
+					operation: String(value),
+				})),
+			),
 	);
 }
 
@@ -68,7 +97,8 @@ export function shownProperties(node: INode): INodeProperties[] {
 	const shown = new Map<string, INodeProperties>();
 	for (const property of toolDescription.properties) {
 		if (shown.has(property.name) || !(property.name in node.parameters)) continue;
-		if (NodeHelpers.displayParameter(node.parameters, property, node, toolDescription)) shown.set(property.name, property);
+		if (NodeHelpers.displayParameter(node.parameters, property, node, toolDescription))
+			shown.set(property.name, property);
 	}
 	return [...shown.values()];
 }

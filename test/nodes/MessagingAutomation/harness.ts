@@ -53,12 +53,17 @@ export interface Harness {
 	/** A real n8n-core load-options context for a node with `parameters` (editor look-ups). */
 	loadOptions(parameters: INodeParameters): LoadOptionsContext;
 	/** Runs Start → node (or Start → each node, side by side) with `items` as the input. */
-	run(nodes: NodeSpec | NodeSpec[], items?: Array<IDataObject | INodeExecutionData>): Promise<NodeRun>;
+	run(
+		nodes: NodeSpec | NodeSpec[],
+		items?: Array<IDataObject | INodeExecutionData>,
+	): Promise<NodeRun>;
 	stop(): Promise<void>;
 }
 
 function toItem(item: IDataObject | INodeExecutionData): INodeExecutionData {
-	return 'json' in item && typeof item.json === 'object' ? (item as INodeExecutionData) : { json: item as IDataObject };
+	return 'json' in item && typeof item.json === 'object'
+		? (item as INodeExecutionData)
+		: { json: item as IDataObject };
 }
 
 export async function startHarness(options: SandboxOptions = {}): Promise<Harness> {
@@ -68,7 +73,9 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
 		// n8n's synthetic tool type: the same node whose type name ends in `Tool`, which `@tool` display options read.
 		nodeTypes: {
 			[NODE_TYPE]: node,
-			[AGENT_TOOL_TYPE]: Object.create(node, { description: { value: { ...node.description, name: AGENT_TOOL_TYPE } } }),
+			[AGENT_TOOL_TYPE]: Object.create(node, {
+				description: { value: { ...node.description, name: AGENT_TOOL_TYPE } },
+			}),
 			[MODEL_CALL_TYPE]: new ModelCall(),
 		},
 		credentialTypes: [new MessagingAutomationApi()],
@@ -84,7 +91,14 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
 	const run: Harness['run'] = async (specs, items = [{}]) => {
 		const list = Array.isArray(specs) ? specs : [specs];
 		const nodes: INode[] = [
-			{ id: 'start', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'start',
+				name: 'Start',
+				type: START_NODE_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			...list.map((spec, index) => ({
 				id: spec.id ?? `node-${index + 1}`,
 				name: spec.name ?? (index === 0 ? 'Messaging' : `Messaging ${index + 1}`),
@@ -97,10 +111,17 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
 			})),
 		];
 		const connections: IConnections = {
-			Start: { main: [nodes.slice(1).map((target) => ({ node: target.name, type: 'main' as const, index: 0 }))] },
+			Start: {
+				main: [
+					nodes.slice(1).map((target) => ({ node: target.name, type: 'main' as const, index: 0 })),
+				],
+			},
 		};
 		const before = sandbox.calls().length;
-		const result = await engine.run({ nodes, connections }, { node: 'Start', items: items.map(toItem) });
+		const result = await engine.run(
+			{ nodes, connections },
+			{ node: 'Start', items: items.map(toItem) },
+		);
 		const first = nodes[1].name;
 		const output = result.output(first);
 		return {
@@ -167,11 +188,17 @@ export function useHarness(options: SandboxOptions = {}, { resetEach = true } = 
  * primary fields at the top level, a field of a choice there with its selector set, optional
  * ones in Additional Fields.
  */
-export function fieldsParameters(tool: string, input: IDataObject, rest: INodeParameters = {}): INodeParameters {
+export function fieldsParameters(
+	tool: string,
+	input: IDataObject,
+	rest: INodeParameters = {},
+): INodeParameters {
 	const definition = findTool(tool);
 	if (!definition) throw new Error(`${tool} is not in the catalogue`);
 	const upFront = new Set([
-		...catalogueFields(definition).filter((field) => field.required).map((field) => field.name),
+		...catalogueFields(definition)
+			.filter((field) => field.required)
+			.map((field) => field.name),
 		...(definition.layout?.primary ?? []),
 	]);
 	const top: INodeParameters = {};
@@ -180,12 +207,20 @@ export function fieldsParameters(tool: string, input: IDataObject, rest: INodePa
 		const choice = definition.layout?.choices?.find((candidate) =>
 			candidate.options.some((option) => option.field === name || option.with?.includes(name)),
 		);
-		const option = choice?.options.find((candidate) => candidate.field === name || candidate.with?.includes(name));
+		const option = choice?.options.find(
+			(candidate) => candidate.field === name || candidate.with?.includes(name),
+		);
 		if (choice && option) top[choice.parameter] = option.field;
 		if (upFront.has(name) || choice) top[name] = value as INodeParameters[string];
 		else additionalFields[name] = value;
 	}
-	return { ...operationOf(tool), inputMode: 'fields', ...top, additionalFields, ...rest } as INodeParameters;
+	return {
+		...operationOf(tool),
+		inputMode: 'fields',
+		...top,
+		additionalFields,
+		...rest,
+	} as INodeParameters;
 }
 
 /** Resource and operation of a catalogue tool, as the editor stores them. */
@@ -196,7 +231,11 @@ export function operationOf(tool: string): { resource: string; operation: string
 }
 
 /** A resource-mapper value as the editor stores it, for fields the node's own method returned. */
-export function mapperValue(fields: ResourceMapperField[], value: IDataObject, mappingMode = 'defineBelow'): INodeParameters {
+export function mapperValue(
+	fields: ResourceMapperField[],
+	value: IDataObject,
+	mappingMode = 'defineBelow',
+): INodeParameters {
 	return {
 		mappingMode,
 		value,

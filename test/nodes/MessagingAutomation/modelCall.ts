@@ -23,6 +23,13 @@ export class ModelCall implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const item = this.getNodeParameter('item', 0) as IDataObject | string;
-		return [[{ json: typeof item === 'string' ? (JSON.parse(item) as IDataObject) : item, pairedItem: { item: 0 } }]];
+		return [
+			[
+				{
+					json: typeof item === 'string' ? (JSON.parse(item) as IDataObject) : item,
+					pairedItem: { item: 0 },
+				},
+			],
+		];
 	}
 }

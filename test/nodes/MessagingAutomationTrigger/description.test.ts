@@ -13,26 +13,38 @@ describe('trigger description', () => {
 	});
 
 	it('declares one POST webhook answered on receipt, and the API credential', () => {
-		expect(description.webhooks).toEqual([{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }]);
+		expect(description.webhooks).toEqual([
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		]);
 		expect(description.credentials).toEqual([{ name: 'messagingAutomationApi', required: true }]);
 		expect(description.inputs).toEqual([]);
 	});
 
 	it('says in the download help that Business files cannot be downloaded', () => {
 		const options = description.properties.find((property) => property.name === 'options');
-		const download = (options?.options ?? []).find((option) => (option as { name: string }).name === 'downloadAttachments');
-		expect((download as { description: string }).description).toContain('Business files cannot be downloaded');
+		const download = (options?.options ?? []).find(
+			(option) => (option as { name: string }).name === 'downloadAttachments',
+		);
+		expect((download as { description: string }).description).toContain(
+			'Business files cannot be downloaded',
+		);
 	});
 
 	it('names events as the nodes panel reads them ("On message received"), never by API type', () => {
 		const events = description.properties.find((property) => property.name === 'events');
-		for (const option of (events?.options ?? []) as Array<{ name: string }>) expect(option.name).toMatch(/^[A-Z][a-z]+( [A-Z][a-z]+)+$/);
+		for (const option of (events?.options ?? []) as Array<{ name: string }>)
+			expect(option.name).toMatch(/^[A-Z][a-z]+( [A-Z][a-z]+)+$/);
 		expect(description.subtitle).toContain('"message.received":"Message Received"');
 	});
 
 	it('offers statuses as a list, shown only while status events are chosen', () => {
 		const filters = description.properties.find((property) => property.name === 'filters');
-		const statuses = (filters?.options ?? []).find((option) => (option as { name: string }).name === 'statusValues');
-		expect(statuses).toMatchObject({ type: 'multiOptions', displayOptions: { show: { '/events': ['message.status'] } } });
+		const statuses = (filters?.options ?? []).find(
+			(option) => (option as { name: string }).name === 'statusValues',
+		);
+		expect(statuses).toMatchObject({
+			type: 'multiOptions',
+			displayOptions: { show: { '/events': ['message.status'] } },
+		});
 	});
 });

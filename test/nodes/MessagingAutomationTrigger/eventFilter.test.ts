@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { filterEvent, parseStatusList, type EventFilters } from '../../../nodes/MessagingAutomationTrigger/eventFilter';
+import {
+	filterEvent,
+	parseStatusList,
+	type EventFilters,
+} from '../../../nodes/MessagingAutomationTrigger/eventFilter';
 import type { EventEnvelope } from '../../../nodes/shared/webhooks/events';
 
 const ALL: EventFilters = {
@@ -20,7 +24,9 @@ const envelope = (type: string, data: Record<string, unknown>): EventEnvelope =>
 });
 
 const message = (fields: Record<string, unknown>) =>
-	envelope(fields.from_me ? 'message.sent' : 'message.received', { message: { channel: 'qr', chat_type: 'individual', ...fields } });
+	envelope(fields.from_me ? 'message.sent' : 'message.received', {
+		message: { channel: 'qr', chat_type: 'individual', ...fields },
+	});
 
 describe('filterEvent', () => {
 	it('passes everything when only the event types are set', () => {
@@ -35,10 +41,16 @@ describe('filterEvent', () => {
 	});
 
 	it('filters message and connection events by channel, but lets channel-less events through', () => {
-		const businessOnly = { ...ALL, eventTypes: [...ALL.eventTypes, 'connection.connected'], channels: ['business'] };
+		const businessOnly = {
+			...ALL,
+			eventTypes: [...ALL.eventTypes, 'connection.connected'],
+			channels: ['business'],
+		};
 		expect(filterEvent(message({ channel: 'qr' }), businessOnly).pass).toBe(false);
 		expect(filterEvent(message({ channel: 'business' }), businessOnly).pass).toBe(true);
-		expect(filterEvent(envelope('connection.connected', { channel: 'qr' }), businessOnly).pass).toBe(false);
+		expect(
+			filterEvent(envelope('connection.connected', { channel: 'qr' }), businessOnly).pass,
+		).toBe(false);
 		expect(filterEvent(envelope('webhook.test', { message: 'hi' }), businessOnly).pass).toBe(true);
 	});
 
@@ -54,15 +66,23 @@ describe('filterEvent', () => {
 	it('ignores own messages only when asked', () => {
 		const own = message({ from_me: true });
 		expect(filterEvent(own, ALL).pass).toBe(true);
-		expect(filterEvent(own, { ...ALL, ignoreOwnMessages: true })).toEqual({ pass: false, reason: 'own message ignored' });
+		expect(filterEvent(own, { ...ALL, ignoreOwnMessages: true })).toEqual({
+			pass: false,
+			reason: 'own message ignored',
+		});
 	});
 
 	it('keeps message.status events with a listed status, case-insensitively', () => {
 		const filters = { ...ALL, statusValues: parseStatusList(' Delivered, READ ,, ') };
 		expect(filters.statusValues).toEqual(['delivered', 'read']);
-		expect(filterEvent(envelope('message.status', { status: 'delivered' }), filters).pass).toBe(true);
+		expect(filterEvent(envelope('message.status', { status: 'delivered' }), filters).pass).toBe(
+			true,
+		);
 		expect(filterEvent(envelope('message.status', { status: 'FAILED' }), filters).pass).toBe(false);
-		expect(filterEvent(envelope('message.status', {}), filters)).toEqual({ pass: false, reason: 'status (none) is filtered out' });
+		expect(filterEvent(envelope('message.status', {}), filters)).toEqual({
+			pass: false,
+			reason: 'status (none) is filtered out',
+		});
 		expect(filterEvent(message({}), filters).pass).toBe(true);
 	});
 });

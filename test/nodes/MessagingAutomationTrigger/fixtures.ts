@@ -52,7 +52,13 @@ export async function startTriggerHost(options: {
 	const engine = new N8nEngine({
 		nodeTypes: { messagingAutomationTrigger: new MessagingAutomationTrigger() },
 		credentialTypes: [new MessagingAutomationApi()],
-		credentials: { messagingAutomationApi: { apiKey: options.apiKey, baseUrl: options.baseUrl, authScheme: 'bearer' } },
+		credentials: {
+			messagingAutomationApi: {
+				apiKey: options.apiKey,
+				baseUrl: options.baseUrl,
+				authScheme: 'bearer',
+			},
+		},
 	});
 	const host = new N8nWebhookHost(engine, triggerWorkflow(options.parameters), TRIGGER);
 	await host.start();
@@ -60,7 +66,10 @@ export async function startTriggerHost(options: {
 }
 
 /** Polls until `check` returns a value other than undefined/false; fails after `timeoutMs`. */
-export async function waitFor<T>(check: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+	check: () => T | undefined | false,
+	timeoutMs = 10_000,
+): Promise<T> {
 	const started = Date.now();
 	for (;;) {
 		const value = check();
@@ -91,19 +100,25 @@ export async function startRefusingProxy(target: string): Promise<RefusingProxy>
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
-			const rule = rules.find((candidate) => candidate.method === req.method && candidate.path.test(req.url ?? ''));
+			const rule = rules.find(
+				(candidate) => candidate.method === req.method && candidate.path.test(req.url ?? ''),
+			);
 			if (rule) {
 				res.writeHead(rule.status, { 'content-type': 'text/plain' }).end('Method Not Allowed');
 				return;
 			}
 			const headers = Object.fromEntries(
-				Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)),
+				Object.entries(req.headers).filter(
+					([name]) => !['host', 'connection', 'content-length'].includes(name),
+				),
 			) as Record<string, string>;
 			const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-			void fetch(`${target}${req.url ?? ''}`, { method: req.method, headers, body }).then(async (answer) => {
-				res.writeHead(answer.status, Object.fromEntries(answer.headers));
-				res.end(Buffer.from(await answer.arrayBuffer()));
-			});
+			void fetch(`${target}${req.url ?? ''}`, { method: req.method, headers, body }).then(
+				async (answer) => {
+					res.writeHead(answer.status, Object.fromEntries(answer.headers));
+					res.end(Buffer.from(await answer.arrayBuffer()));
+				},
+			);
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 
 import { eventItemJson } from '../../../nodes/MessagingAutomationTrigger/output';
 
-const base = { id: 'evt_9', created_at: '2026-10-01T00:00:00.000Z', api_version: '2026-10-01', account_id: 'acc_1' };
+const base = {
+	id: 'evt_9',
+	created_at: '2026-10-01T00:00:00.000Z',
+	api_version: '2026-10-01',
+	account_id: 'acc_1',
+};
 
 describe('eventItemJson', () => {
 	it('adds the reply fields of a message event next to the untouched envelope', () => {
@@ -36,11 +41,33 @@ describe('eventItemJson', () => {
 		const status = eventItemJson({
 			...base,
 			type: 'message.status',
-			data: { message_id: 'wamid.2', conversation_id: '447700900123', channel: 'business', status: 'delivered' },
+			data: {
+				message_id: 'wamid.2',
+				conversation_id: '447700900123',
+				channel: 'business',
+				status: 'delivered',
+			},
 		});
-		expect(status).toMatchObject({ conversation_id: '447700900123', channel: 'business', message_id: 'wamid.2', text: null, sender: null });
+		expect(status).toMatchObject({
+			conversation_id: '447700900123',
+			channel: 'business',
+			message_id: 'wamid.2',
+			text: null,
+			sender: null,
+		});
 
-		const test = eventItemJson({ ...base, type: 'webhook.test', data: { message: 'queued at creation' } });
-		expect(test).toMatchObject({ event_id: 'evt_9', conversation_id: null, channel: null, text: null, sender: null, message_id: null });
+		const test = eventItemJson({
+			...base,
+			type: 'webhook.test',
+			data: { message: 'queued at creation' },
+		});
+		expect(test).toMatchObject({
+			event_id: 'evt_9',
+			conversation_id: null,
+			channel: null,
+			text: null,
+			sender: null,
+			message_id: null,
+		});
 	});
 });

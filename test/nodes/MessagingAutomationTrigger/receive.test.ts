@@ -30,12 +30,15 @@ async function activeTrigger(parameters: Record<string, unknown> = {}) {
 
 /** Every delivery attempt of message events to `url`, in arrival order. */
 const messageAttempts = (url: string) =>
-	sandbox.webhooks.attempts().filter((attempt) => attempt.url === url && attempt.body?.includes('"message.'));
+	sandbox.webhooks
+		.attempts()
+		.filter((attempt) => attempt.url === url && attempt.body?.includes('"message.'));
 
 /** The first recorded message delivery, once the sandbox has logged its outcome. */
 const recordedDelivery = (url: string) => messageAttempts(url)[0];
 
-const answered = (status: number) => trigger.requests.filter((request) => request.status === status);
+const answered = (status: number) =>
+	trigger.requests.filter((request) => request.status === status);
 
 function inject(text: string, extra: Record<string, unknown> = {}) {
 	const result = sandbox.inject.injectMessage({ from: DEMO.alice, text, ...extra });
@@ -44,7 +47,11 @@ function inject(text: string, extra: Record<string, unknown> = {}) {
 }
 
 async function post(url: string, headers: Record<string, string>, body: Buffer | string) {
-	const response = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { ...headers, 'content-type': 'application/json' },
+		body,
+	});
 	return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -71,7 +78,9 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 		expect(json[0].event_id).toMatch(/^evt_/);
 		expect(json[0].event_id).toBe(json[0].id);
 		expect(json[0].message_id).toBe((json[0].data as { message: { id: string } }).message.id);
-		expect(messageAttempts(trigger.url('production')).every((attempt) => attempt.statusCode === 200)).toBe(true);
+		expect(
+			messageAttempts(trigger.url('production')).every((attempt) => attempt.statusCode === 200),
+		).toBe(true);
 	});
 
 	it('starts one execution for a duplicated delivery, through static data saved between requests', async () => {
@@ -79,10 +88,16 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 		sandbox.webhooks.faults.duplicateNext(1);
 		inject('only once');
 
-		await waitFor(() => messageAttempts(trigger.url('production')).length === 2 && answered(200).length >= 2);
+		await waitFor(
+			() => messageAttempts(trigger.url('production')).length === 2 && answered(200).length >= 2,
+		);
 		expect(trigger.executions).toHaveLength(1);
-		expect(trigger.requests.filter((request) => (request.body as { duplicate?: boolean })?.duplicate)).toHaveLength(1);
-		const [[storedId]] = (trigger.savedStaticData['node:Trigger'] as { recentEvents: Array<[string, number]> }).recentEvents;
+		expect(
+			trigger.requests.filter((request) => (request.body as { duplicate?: boolean })?.duplicate),
+		).toHaveLength(1);
+		const [[storedId]] = (
+			trigger.savedStaticData['node:Trigger'] as { recentEvents: Array<[string, number]> }
+		).recentEvents;
 		expect(storedId).toBe(trigger.executions[0].items[0].json.event_id);
 	});
 
@@ -91,7 +106,11 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 		trigger = await startTriggerHost({
 			baseUrl: sandbox.url,
 			apiKey: sandbox.keys.owner,
-			parameters: { registration: 'dashboard', signingSecret: secret, events: ['message.received'] } as never,
+			parameters: {
+				registration: 'dashboard',
+				signingSecret: secret,
+				events: ['message.received'],
+			} as never,
 		});
 		trigger.staticDataGapMs = 25;
 		await trigger.activate('production');
@@ -102,19 +121,37 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 				created_at: new Date().toISOString(),
 				api_version: '2026-01-01',
 				account_id: DEMO.accountId,
-				data: { message: { id: `msg_${index}`, text: `concurrent ${index}`, channel: 'qr', from_me: false } },
+				data: {
+					message: {
+						id: `msg_${index}`,
+						text: `concurrent ${index}`,
+						channel: 'qr',
+						from_me: false,
+					},
+				},
 			});
-			return { headers: signatureHeaders([secret], `msg_delivery_${index}`, Date.now(), body), body };
+			return {
+				headers: signatureHeaders([secret], `msg_delivery_${index}`, Date.now(), body),
+				body,
+			};
 		});
 		// Each event twice at the same instant, then all of it once more while the first saves are still landing.
-		const deliverAll = () => Promise.all(deliveries.flatMap(({ headers, body }) => [post(trigger.url('production'), headers, body), post(trigger.url('production'), headers, body)]));
+		const deliverAll = () =>
+			Promise.all(
+				deliveries.flatMap(({ headers, body }) => [
+					post(trigger.url('production'), headers, body),
+					post(trigger.url('production'), headers, body),
+				]),
+			);
 		const answers = [...(await deliverAll()), ...(await deliverAll())];
 		await trigger.settled();
 
 		expect(answers.every((answer) => answer.status === 200)).toBe(true);
 		expect(answers.filter((answer) => answer.body.duplicate === true)).toHaveLength(60);
 		expect(trigger.executions).toHaveLength(20);
-		expect(new Set(trigger.executions.map((execution) => execution.items[0].json.event_id)).size).toBe(20);
+		expect(
+			new Set(trigger.executions.map((execution) => execution.items[0].json.event_id)).size,
+		).toBe(20);
 	});
 
 	it('runs twice for a duplicated delivery when duplicate skipping is off', async () => {
@@ -122,17 +159,26 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 		sandbox.webhooks.faults.duplicateNext(1);
 		inject('twice');
 		await waitFor(() => trigger.executions.length === 2);
-		expect(trigger.executions[0].items[0].json.event_id).toBe(trigger.executions[1].items[0].json.event_id);
+		expect(trigger.executions[0].items[0].json.event_id).toBe(
+			trigger.executions[1].items[0].json.event_id,
+		);
 	});
 
 	it('answers 401 to a tampered delivery and starts nothing', async () => {
 		await activeTrigger();
 		inject('original');
-		const attempt = await waitFor(() => trigger.executions.length === 1 && recordedDelivery(trigger.url('production')));
-		const tampered = Buffer.from((attempt.body as Buffer).toString('utf8').replace('original', 'tampered'));
+		const attempt = await waitFor(
+			() => trigger.executions.length === 1 && recordedDelivery(trigger.url('production')),
+		);
+		const tampered = Buffer.from(
+			(attempt.body as Buffer).toString('utf8').replace('original', 'tampered'),
+		);
 
 		const answer = await post(trigger.url('production'), attempt.headers, tampered);
-		expect(answer).toEqual({ status: 401, body: { error: 'invalid_signature', reason: 'signature_mismatch' } });
+		expect(answer).toEqual({
+			status: 401,
+			body: { error: 'invalid_signature', reason: 'signature_mismatch' },
+		});
 		const unsigned = await post(trigger.url('production'), {}, attempt.body as Buffer);
 		expect(unsigned.status).toBe(401);
 		expect(trigger.executions).toHaveLength(1);
@@ -141,25 +187,34 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 	it('suppresses a replay within the window and answers 401 once the timestamp is stale', async () => {
 		await activeTrigger();
 		inject('replay me');
-		const attempt = await waitFor(() => trigger.executions.length === 1 && recordedDelivery(trigger.url('production')));
+		const attempt = await waitFor(
+			() => trigger.executions.length === 1 && recordedDelivery(trigger.url('production')),
+		);
 
 		const replay = await post(trigger.url('production'), attempt.headers, attempt.body as Buffer);
 		expect(replay).toEqual({ status: 200, body: { received: true, duplicate: true } });
 
 		vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 301_000 });
 		const late = await post(trigger.url('production'), attempt.headers, attempt.body as Buffer);
-		expect(late).toEqual({ status: 401, body: { error: 'invalid_signature', reason: 'timestamp_too_old' } });
+		expect(late).toEqual({
+			status: 401,
+			body: { error: 'invalid_signature', reason: 'timestamp_too_old' },
+		});
 		expect(trigger.executions).toHaveLength(1);
 	});
 
 	it('downloads a QR attachment into binary data', async () => {
 		await activeTrigger({ options: { downloadAttachments: true } });
-		inject('see file', { attachment: { fileName: 'receipt.png', mimeType: 'image/png', content: 'PNG receipt bytes' } });
+		inject('see file', {
+			attachment: { fileName: 'receipt.png', mimeType: 'image/png', content: 'PNG receipt bytes' },
+		});
 
 		await waitFor(() => trigger.executions.length === 1);
 		const [item] = trigger.executions[0].items;
 		expect(item.binary?.data).toMatchObject({ fileName: 'receipt.png', mimeType: 'image/png' });
-		expect(Buffer.from(item.binary?.data.data ?? '', 'base64').toString()).toBe('PNG receipt bytes');
+		expect(Buffer.from(item.binary?.data.data ?? '', 'base64').toString()).toBe(
+			'PNG receipt bytes',
+		);
 		expect(sandbox.calls().filter((call) => call.tool === 'get_attachment_link')).toHaveLength(1);
 	});
 
@@ -169,15 +224,22 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 			trigger = await startTriggerHost({
 				baseUrl: proxy.url,
 				apiKey: sandbox.keys.owner,
-				parameters: { events: ['message.received'], options: { downloadAttachments: true, binaryPropertyName: 'file' } } as never,
+				parameters: {
+					events: ['message.received'],
+					options: { downloadAttachments: true, binaryPropertyName: 'file' },
+				} as never,
 			});
 			await trigger.activate('production');
-			inject('elsewhere', { attachment: { fileName: 'n.txt', mimeType: 'text/plain', content: 'note' } });
+			inject('elsewhere', {
+				attachment: { fileName: 'n.txt', mimeType: 'text/plain', content: 'note' },
+			});
 			await waitFor(() => trigger.executions.length === 1);
 			const [item] = trigger.executions[0].items;
 			// The service (the proxy) answered with a link on the sandbox's port: same host, another origin.
 			expect(item.binary).toBeUndefined();
-			expect(String((item.json.attachment_download as { error?: string }).error)).toMatch(/private, loopback or link-local address \(127\.0\.0\.1:\d+\)/);
+			expect(String((item.json.attachment_download as { error?: string }).error)).toMatch(
+				/private, loopback or link-local address \(127\.0\.0\.1:\d+\)/,
+			);
 			expect(proxy.seen).toContain('POST /api/v1/tools/get_attachment_link');
 			expect(proxy.seen.some((request) => request.includes('/files/'))).toBe(false);
 		} finally {
@@ -196,14 +258,21 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 			trigger = await startTriggerHost({
 				baseUrl: proxy.url,
 				apiKey: sandbox.keys.owner,
-				parameters: { events: ['message.received'], options: { downloadAttachments: true } } as never,
+				parameters: {
+					events: ['message.received'],
+					options: { downloadAttachments: true },
+				} as never,
 			});
 			await trigger.activate('production');
-			inject('redirected', { attachment: { fileName: 'r.txt', mimeType: 'text/plain', content: 'redirected' } });
+			inject('redirected', {
+				attachment: { fileName: 'r.txt', mimeType: 'text/plain', content: 'redirected' },
+			});
 			await waitFor(() => trigger.executions.length === 1);
 			const [item] = trigger.executions[0].items;
 			expect(item.binary).toBeUndefined();
-			expect(String((item.json.attachment_download as { error?: string }).error)).toMatch(/a redirect was refused: .*loopback/);
+			expect(String((item.json.attachment_download as { error?: string }).error)).toMatch(
+				/a redirect was refused: .*loopback/,
+			);
 			expect(proxy.counts.redirect307).toBe(1);
 			expect({ requests: trap.requests, keyed: trap.keyed }).toEqual({ requests: 0, keyed: 0 });
 		} finally {
@@ -217,12 +286,19 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 		inject('business file', {
 			channel: 'business',
 			from: DEMO.carol,
-			attachment: { fileName: 'a.pdf', mimeType: 'application/pdf', content: '%PDF', downloadAvailable: true },
+			attachment: {
+				fileName: 'a.pdf',
+				mimeType: 'application/pdf',
+				content: '%PDF',
+				downloadAvailable: true,
+			},
 		});
 		await waitFor(() => trigger.executions.length === 1);
 		const [item] = trigger.executions[0].items;
 		expect(item.binary).toBeUndefined();
-		expect(item.json.attachment_download).toEqual({ error: 'Business file downloads are not available through the API' });
+		expect(item.json.attachment_download).toEqual({
+			error: 'Business file downloads are not available through the API',
+		});
 		expect(sandbox.calls().filter((call) => call.tool === 'get_attachment_link')).toHaveLength(0);
 	});
 
@@ -230,9 +306,19 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 		await activeTrigger({ filters: { chatType: 'group' } });
 		inject('one to one');
 		inject('in the group', { group: DEMO.adminGroup.jid, from: DEMO.bob });
-		await waitFor(() => trigger.executions.length === 1 && messageAttempts(trigger.url('production')).length === 2);
-		expect(trigger.executions[0].items[0].json).toMatchObject({ text: 'in the group', conversation_id: DEMO.adminGroup.jid });
-		expect(trigger.requests.some((request) => (request.body as { ignored?: string })?.ignored?.includes('chat type'))).toBe(true);
+		await waitFor(
+			() =>
+				trigger.executions.length === 1 && messageAttempts(trigger.url('production')).length === 2,
+		);
+		expect(trigger.executions[0].items[0].json).toMatchObject({
+			text: 'in the group',
+			conversation_id: DEMO.adminGroup.jid,
+		});
+		expect(
+			trigger.requests.some((request) =>
+				(request.body as { ignored?: string })?.ignored?.includes('chat type'),
+			),
+		).toBe(true);
 	});
 
 	it('serves the test URL beside production; the test endpoint goes after its first execution', async () => {
@@ -241,26 +327,49 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 		inject('to both');
 
 		await waitFor(() => trigger.executions.length === 2 && !trigger.testListening);
-		expect(trigger.executions.map((execution) => execution.kind).sort()).toEqual(['production', 'test']);
+		expect(trigger.executions.map((execution) => execution.kind).sort()).toEqual([
+			'production',
+			'test',
+		]);
 		const live = sandbox.webhooks.endpoints().filter((endpoint) => endpoint.status !== 'deleted');
 		expect(live.map((endpoint) => endpoint.url)).toEqual([trigger.url('production')]);
 	});
 
 	it('verifies with the pasted secret in dashboard mode', async () => {
-		trigger = await startTriggerHost({ baseUrl: sandbox.url, apiKey: sandbox.keys.owner, parameters: { events: ['message.received'] } });
+		trigger = await startTriggerHost({
+			baseUrl: sandbox.url,
+			apiKey: sandbox.keys.owner,
+			parameters: { events: ['message.received'] },
+		});
 		const created = await fetch(`${sandbox.url}/api/v1/webhooks`, {
 			method: 'POST',
-			headers: { authorization: `Bearer ${sandbox.keys.owner}`, 'content-type': 'application/json', 'idempotency-key': 'dashboard-1' },
+			headers: {
+				authorization: `Bearer ${sandbox.keys.owner}`,
+				'content-type': 'application/json',
+				'idempotency-key': 'dashboard-1',
+			},
 			body: JSON.stringify({ url: trigger.url('production'), event_types: ['message.received'] }),
 		}).then(async (response) => (await response.json()) as { secret: string });
-		trigger.setParameters({ registration: 'dashboard', signingSecret: ` ${created.secret.slice('whsec_'.length)}\n`, events: ['message.received'] });
+		trigger.setParameters({
+			registration: 'dashboard',
+			signingSecret: ` ${created.secret.slice('whsec_'.length)}\n`,
+			events: ['message.received'],
+		});
 		await trigger.activate('production');
 
 		inject('from the dashboard endpoint');
 		await waitFor(() => trigger.executions.length === 1);
-		trigger.setParameters({ registration: 'dashboard', signingSecret: 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', events: ['message.received'] });
+		trigger.setParameters({
+			registration: 'dashboard',
+			signingSecret: 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+			events: ['message.received'],
+		});
 		inject('wrong secret now');
-		await waitFor(() => answered(401).some((request) => (request.body as { reason?: string }).reason === 'signature_mismatch'));
+		await waitFor(() =>
+			answered(401).some(
+				(request) => (request.body as { reason?: string }).reason === 'signature_mismatch',
+			),
+		);
 		expect(trigger.executions).toHaveLength(1);
 	});
 });

@@ -14,7 +14,9 @@ afterEach(async () => {
 	await Promise.all(hosts.splice(0).map(async (host) => await host.stop()));
 });
 
-async function host(options: { apiKey?: string; baseUrl?: string; parameters?: Record<string, unknown> } = {}) {
+async function host(
+	options: { apiKey?: string; baseUrl?: string; parameters?: Record<string, unknown> } = {},
+) {
 	const started = await startTriggerHost({
 		baseUrl: options.baseUrl ?? sandbox.url,
 		apiKey: options.apiKey ?? sandbox.keys.owner,
@@ -28,7 +30,11 @@ async function host(options: { apiKey?: string; baseUrl?: string; parameters?: R
 async function createEndpoint(url: string): Promise<{ id: string; secret: string }> {
 	const response = await fetch(`${sandbox.url}/api/v1/webhooks`, {
 		method: 'POST',
-		headers: { authorization: `Bearer ${sandbox.keys.owner}`, 'content-type': 'application/json', 'idempotency-key': `manual-${url.length}-${Date.now()}` },
+		headers: {
+			authorization: `Bearer ${sandbox.keys.owner}`,
+			'content-type': 'application/json',
+			'idempotency-key': `manual-${url.length}-${Date.now()}`,
+		},
 		body: JSON.stringify({ url, event_types: ['message.received'] }),
 	});
 	return (await response.json()) as { id: string; secret: string };
@@ -45,10 +51,18 @@ describe('trigger registration against the sandbox', () => {
 
 		const [endpoint] = liveFor(trigger.url('production'));
 		expect(live()).toHaveLength(1);
-		expect(endpoint).toMatchObject({ status: 'active', eventTypes: ['message.received', 'message.sent'] });
-		expect(trigger.url('production')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook\/[0-9a-f-]{36}\/webhook$/);
-		const stored = (trigger.savedStaticData['node:Trigger'] as { endpoints: Record<string, { id: string; secret: string }> })
-			.endpoints[trigger.url('production')];
+		expect(endpoint).toMatchObject({
+			status: 'active',
+			eventTypes: ['message.received', 'message.sent'],
+		});
+		expect(trigger.url('production')).toMatch(
+			/^http:\/\/127\.0\.0\.1:\d+\/webhook\/[0-9a-f-]{36}\/webhook$/,
+		);
+		const stored = (
+			trigger.savedStaticData['node:Trigger'] as {
+				endpoints: Record<string, { id: string; secret: string }>;
+			}
+		).endpoints[trigger.url('production')];
 		expect(stored).toMatchObject({ id: endpoint.id, secret: endpoint.secret });
 	});
 
@@ -60,7 +74,10 @@ describe('trigger registration against the sandbox', () => {
 		const [endpoint] = live();
 		await fetch(`${sandbox.url}/api/v1/webhooks/${endpoint.id}`, {
 			method: 'DELETE',
-			headers: { authorization: `Bearer ${sandbox.keys.owner}`, 'idempotency-key': 'manual-delete-1' },
+			headers: {
+				authorization: `Bearer ${sandbox.keys.owner}`,
+				'idempotency-key': 'manual-delete-1',
+			},
 		});
 		expect(await trigger.checkExists('production')).toBe(false);
 	});
@@ -98,14 +115,24 @@ describe('trigger registration against the sandbox', () => {
 		const old = await createEndpoint(oldUrl);
 		trigger.savedStaticData = {
 			'node:Trigger': {
-				endpoints: { [oldUrl]: { id: old.id, url: oldUrl, secret: old.secret, eventTypes: ['message.received', 'message.sent'], test: false } },
+				endpoints: {
+					[oldUrl]: {
+						id: old.id,
+						url: oldUrl,
+						secret: old.secret,
+						eventTypes: ['message.received', 'message.sent'],
+						test: false,
+					},
+				},
 			},
 		};
 
 		expect(await trigger.checkExists('production')).toBe(false);
 		await trigger.activate('production');
 		expect(live().map((endpoint) => endpoint.url)).toEqual([trigger.url('production')]);
-		expect(Object.keys((trigger.savedStaticData['node:Trigger'] as { endpoints: object }).endpoints)).toEqual([trigger.url('production')]);
+		expect(
+			Object.keys((trigger.savedStaticData['node:Trigger'] as { endpoints: object }).endpoints),
+		).toEqual([trigger.url('production')]);
 	});
 
 	it('keeps test and production endpoints side by side, each removed on its own', async () => {
@@ -113,7 +140,11 @@ describe('trigger registration against the sandbox', () => {
 		await trigger.activate('production');
 		await trigger.activate('test');
 
-		expect(live().map((endpoint) => endpoint.url).sort()).toEqual([trigger.url('production'), trigger.url('test')].sort());
+		expect(
+			live()
+				.map((endpoint) => endpoint.url)
+				.sort(),
+		).toEqual([trigger.url('production'), trigger.url('test')].sort());
 		expect(await trigger.checkExists('production')).toBe(true);
 
 		await trigger.deactivate('test');
@@ -126,10 +157,16 @@ describe('trigger registration against the sandbox', () => {
 		for (const other of others) await other.activate('production');
 		const trigger = await host();
 
-		const failure = await trigger.activate('production').catch((error: Error & { description?: string }) => error);
+		const failure = await trigger
+			.activate('production')
+			.catch((error: Error & { description?: string }) => error);
 		expect(failure).toBeInstanceOf(Error);
-		expect((failure as Error).message).toBe('The account already has the maximum of ten webhook endpoints');
-		expect((failure as { description?: string }).description).toContain(others[0].url('production'));
+		expect((failure as Error).message).toBe(
+			'The account already has the maximum of ten webhook endpoints',
+		);
+		expect((failure as { description?: string }).description).toContain(
+			others[0].url('production'),
+		);
 		expect(live()).toHaveLength(10);
 	});
 
@@ -143,13 +180,20 @@ describe('trigger registration against the sandbox', () => {
 
 	it('says the account needs the top plan', async () => {
 		const trigger = await host({ apiKey: sandbox.keys.lowPlan });
-		const failure = (await trigger.activate('production').catch((error: unknown) => error)) as Error & { description?: string };
+		const failure = (await trigger
+			.activate('production')
+			.catch((error: unknown) => error)) as Error & { description?: string };
 		expect(failure.message).toBe("Webhooks need the account's top plan (plan_required)");
 		expect(failure.description).toContain('highest paid plan');
 	});
 
 	it('registers nothing in dashboard mode', async () => {
-		const trigger = await host({ parameters: { registration: 'dashboard', signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } });
+		const trigger = await host({
+			parameters: {
+				registration: 'dashboard',
+				signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+			},
+		});
 		await trigger.activate('production');
 		expect(await trigger.checkExists('production')).toBe(true);
 		await trigger.deactivate('production');
@@ -159,7 +203,10 @@ describe('trigger registration against the sandbox', () => {
 	it('switching to dashboard mode removes the endpoint registered before', async () => {
 		const trigger = await host();
 		await trigger.activate('production');
-		trigger.setParameters({ registration: 'dashboard', signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
+		trigger.setParameters({
+			registration: 'dashboard',
+			signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+		});
 		expect(await trigger.checkExists('production')).toBe(false);
 		await trigger.activate('production');
 		expect(live()).toHaveLength(0);
@@ -183,10 +230,17 @@ describe('trigger registration when the service refuses management calls', () =>
 
 		await expect(trigger.deactivate('production')).resolves.toBeUndefined();
 		const [endpoint] = live();
-		expect(trigger.savedStaticData['node:Trigger']).toMatchObject({ endpoints: {}, orphans: [endpoint.id] });
+		expect(trigger.savedStaticData['node:Trigger']).toMatchObject({
+			endpoints: {},
+			orphans: [endpoint.id],
+		});
 
 		// Next activation, through a service that deletes again: the orphan goes first.
-		trigger.setCredentials('messagingAutomationApi', { apiKey: sandbox.keys.owner, baseUrl: sandbox.url, authScheme: 'bearer' });
+		trigger.setCredentials('messagingAutomationApi', {
+			apiKey: sandbox.keys.owner,
+			baseUrl: sandbox.url,
+			authScheme: 'bearer',
+		});
 		await trigger.activate('production');
 		expect(live().map((e) => e.id)).not.toContain(endpoint.id);
 		expect(live()).toHaveLength(1);
@@ -205,8 +259,12 @@ describe('trigger registration when the service refuses management calls', () =>
 	it('a refused create says the service does not offer registration and points to dashboard mode', async () => {
 		proxy.refuse('POST', /^\/api\/v1\/webhooks$/, 405);
 		const trigger = await host({ baseUrl: proxy.url });
-		const failure = (await trigger.activate('production').catch((error: unknown) => error)) as Error & { description?: string };
-		expect(failure.message).toBe('The service does not offer registering the webhook endpoint through the API (HTTP 405)');
+		const failure = (await trigger
+			.activate('production')
+			.catch((error: unknown) => error)) as Error & { description?: string };
+		expect(failure.message).toBe(
+			'The service does not offer registering the webhook endpoint through the API (HTTP 405)',
+		);
 		expect(failure.description).toContain('Endpoint Created in the Dashboard');
 	});
 });

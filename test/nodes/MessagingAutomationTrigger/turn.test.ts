@@ -41,7 +41,11 @@ afterEach(async () => {
 });
 
 async function activeTrigger(parameters: INodeParameters, apiKey = sandbox.keys.owner) {
-	trigger = await startTriggerHost({ baseUrl: sandbox.url, apiKey, parameters: { events: ['message.received'], ...parameters } });
+	trigger = await startTriggerHost({
+		baseUrl: sandbox.url,
+		apiKey,
+		parameters: { events: ['message.received'], ...parameters },
+	});
 	await trigger.activate('production');
 	return trigger;
 }
@@ -49,7 +53,14 @@ async function activeTrigger(parameters: INodeParameters, apiKey = sandbox.keys.
 type From = { phone: string; name?: string };
 
 /** An incoming message written `afterMs` after the previous one (sandbox time). */
-function say(text: string, { from = DEMO.alice as From, afterMs = 1000, ...extra }: { from?: From; afterMs?: number; group?: string; attachment?: IDataObject } = {}) {
+function say(
+	text: string,
+	{
+		from = DEMO.alice as From,
+		afterMs = 1000,
+		...extra
+	}: { from?: From; afterMs?: number; group?: string; attachment?: IDataObject } = {},
+) {
 	sandbox.clock.advance(afterMs);
 	const result = sandbox.inject.injectMessage({ from, text, ...(extra as object) });
 	expect(result.saved).toBe(true);
@@ -62,29 +73,46 @@ function say(text: string, { from = DEMO.alice as From, afterMs = 1000, ...extra
  */
 async function settledAfter(deliveries: number) {
 	const url = trigger.url('production');
-	const messageDeliveries = () => sandbox.webhooks.attempts().filter((attempt) => attempt.url === url && attempt.body?.includes('"message.received"'));
+	const messageDeliveries = () =>
+		sandbox.webhooks
+			.attempts()
+			.filter((attempt) => attempt.url === url && attempt.body?.includes('"message.received"'));
 	await waitFor(() => messageDeliveries().length >= deliveries, 20_000);
 	await trigger.settled();
 }
 
 const runs = () => trigger.executions.map((execution) => execution.items[0].json);
-const texts = (json: IDataObject) => (json.messages as Array<{ text: string }>).map((message) => message.text);
+const texts = (json: IDataObject) =>
+	(json.messages as Array<{ text: string }>).map((message) => message.text);
 const reads = () => sandbox.calls().filter((call) => call.tool === 'get_messages');
 
 describe('Group Quick Messages', () => {
 	it('starts one run per burst, messages in the order written, for two people at once', async () => {
 		await activeTrigger(grouping());
-		for (const text of ['hi', 'I ordered yesterday', 'order 4411', 'where is it??', 'thanks']) say(text, { afterMs: 300 });
+		for (const text of ['hi', 'I ordered yesterday', 'order 4411', 'where is it??', 'thanks'])
+			say(text, { afterMs: 300 });
 		say('hello from bob', { from: DEMO.bob, afterMs: 100 });
 		say('anyone there?', { from: DEMO.bob, afterMs: 300 });
 		await settledAfter(7);
 
 		expect(trigger.requests.every((request) => request.status === 200)).toBe(true);
-		expect(trigger.requests.filter((request) => (request.body as IDataObject)?.ignored === undefined)).toHaveLength(7);
+		expect(
+			trigger.requests.filter((request) => (request.body as IDataObject)?.ignored === undefined),
+		).toHaveLength(7);
 		expect(runs()).toHaveLength(2);
-		const alice = runs().find((json) => (json.sender as IDataObject).phone === DEMO.alice.phone) as IDataObject;
-		const bob = runs().find((json) => (json.sender as IDataObject).phone === DEMO.bob.phone) as IDataObject;
-		expect(texts(alice)).toEqual(['hi', 'I ordered yesterday', 'order 4411', 'where is it??', 'thanks']);
+		const alice = runs().find(
+			(json) => (json.sender as IDataObject).phone === DEMO.alice.phone,
+		) as IDataObject;
+		const bob = runs().find(
+			(json) => (json.sender as IDataObject).phone === DEMO.bob.phone,
+		) as IDataObject;
+		expect(texts(alice)).toEqual([
+			'hi',
+			'I ordered yesterday',
+			'order 4411',
+			'where is it??',
+			'thanks',
+		]);
 		expect(alice.text).toBe('hi\nI ordered yesterday\norder 4411\nwhere is it??\nthanks');
 		expect(alice.burst).toMatchObject({ message_count: 5, closed_by: 'quiet_window' });
 		expect(alice.message_id).toBe((alice.message_ids as string[])[4]);
@@ -111,7 +139,9 @@ describe('Group Quick Messages', () => {
 		say('second', { afterMs: 200 });
 		say('third', { afterMs: 200 });
 		await settledAfter(4);
-		expect(trigger.requests.filter((request) => (request.body as IDataObject)?.duplicate === true)).toHaveLength(1);
+		expect(
+			trigger.requests.filter((request) => (request.body as IDataObject)?.duplicate === true),
+		).toHaveLength(1);
 		expect(runs()).toHaveLength(1);
 		expect(texts(runs()[0])).toEqual(['first', 'second', 'third']);
 	});
@@ -133,7 +163,11 @@ describe('Group Quick Messages', () => {
 			['line 0', 'line 1', 'line 2', 'line 3'],
 			['line 4', 'line 5', 'line 6'],
 		]);
-		expect(runs().map((json) => (json.burst as IDataObject).closed_by).sort()).toEqual(['longest_wait', 'quiet_window']);
+		expect(
+			runs()
+				.map((json) => (json.burst as IDataObject).closed_by)
+				.sort(),
+		).toEqual(['longest_wait', 'quiet_window']);
 	});
 
 	it('groups per sender in a group chat', async () => {
@@ -159,8 +193,16 @@ describe('Group Quick Messages', () => {
 		sandbox.clock.advance(100);
 		const sent = await fetch(`${sandbox.url}/api/v1/tools/send_message`, {
 			method: 'POST',
-			headers: { authorization: `Bearer ${sandbox.keys.owner}`, 'content-type': 'application/json', 'idempotency-key': 'own-reply-0001' },
-			body: JSON.stringify({ channel: 'qr', phoneNumber: DEMO.alice.phone, text: 'a human answered' }),
+			headers: {
+				authorization: `Bearer ${sandbox.keys.owner}`,
+				'content-type': 'application/json',
+				'idempotency-key': 'own-reply-0001',
+			},
+			body: JSON.stringify({
+				channel: 'qr',
+				phoneNumber: DEMO.alice.phone,
+				text: 'a human answered',
+			}),
 		});
 		expect(sent.status).toBe(200);
 		say('question two', { afterMs: 100 });
@@ -172,8 +214,14 @@ describe('Group Quick Messages', () => {
 
 	it('downloads the attachments of a burst, one binary field each', async () => {
 		await activeTrigger(grouping({ options: { downloadAttachments: true } }));
-		say('here is the receipt', { afterMs: 100, attachment: { fileName: 'receipt.txt', mimeType: 'text/plain', content: 'receipt bytes' } });
-		say('and the label', { afterMs: 100, attachment: { fileName: 'label.txt', mimeType: 'text/plain', content: 'label bytes' } });
+		say('here is the receipt', {
+			afterMs: 100,
+			attachment: { fileName: 'receipt.txt', mimeType: 'text/plain', content: 'receipt bytes' },
+		});
+		say('and the label', {
+			afterMs: 100,
+			attachment: { fileName: 'label.txt', mimeType: 'text/plain', content: 'label bytes' },
+		});
 		say('thanks', { afterMs: 100 });
 		await settledAfter(3);
 		const [execution] = trigger.executions;
@@ -183,7 +231,11 @@ describe('Group Quick Messages', () => {
 		expect(Buffer.from(binary.data.data, 'base64').toString()).toBe('receipt bytes');
 		expect(Buffer.from(binary.data_1.data, 'base64').toString()).toBe('label bytes');
 		const messages = execution.items[0].json.messages as IDataObject[];
-		expect(messages.map((message) => message.binary_property ?? null)).toEqual(['data', 'data_1', null]);
+		expect(messages.map((message) => message.binary_property ?? null)).toEqual([
+			'data',
+			'data_1',
+			null,
+		]);
 	});
 
 	it('runs each message on its own, saying why, while the service cannot be read; none is lost', async () => {
@@ -192,16 +244,23 @@ describe('Group Quick Messages', () => {
 		for (const text of ['a', 'b', 'c']) say(text, { afterMs: 100 });
 		await settledAfter(3);
 		expect(runs().map(texts).sort()).toEqual([['a'], ['b'], ['c']]);
-		for (const json of runs()) expect(String((json.burst as IDataObject).error)).toMatch(/^Not grouped: The service is temporarily unavailable/);
+		for (const json of runs())
+			expect(String((json.burst as IDataObject).error)).toMatch(
+				/^Not grouped: The service is temporarily unavailable/,
+			);
 	});
 });
 
 describe('grouping off', () => {
-	it('runs every message on its own with today\'s output and reads nothing', async () => {
+	it("runs every message on its own with today's output and reads nothing", async () => {
 		await activeTrigger({});
 		for (const text of ['x', 'y']) say(text, { afterMs: 100 });
 		await settledAfter(2);
-		expect(runs().map((json) => json.text).sort()).toEqual(['x', 'y']);
+		expect(
+			runs()
+				.map((json) => json.text)
+				.sort(),
+		).toEqual(['x', 'y']);
 		for (const json of runs()) {
 			expect(json).not.toHaveProperty('messages');
 			expect(json).not.toHaveProperty('history');
@@ -222,14 +281,22 @@ describe('Include Conversation History', () => {
 		expect(texts(turn)).toEqual(['new one', 'second part']);
 		const history = turn.history as IDataObject[];
 		expect(history).toHaveLength(3);
-		expect(history[2]).toMatchObject({ role: 'person', name: DEMO.alice.name, text: 'earlier question' });
+		expect(history[2]).toMatchObject({
+			role: 'person',
+			name: DEMO.alice.name,
+			text: 'earlier question',
+		});
 		expect(history.some((entry) => entry.role === 'account' && entry.name === 'You')).toBe(true);
 		expect(String(turn.history_text).split('\n')).toHaveLength(3);
 		expect(String(turn.history_text)).toMatch(/\] Alice Example: earlier question$/);
 	});
 
 	it('still starts the run without history, saying why, when the key may not read messages', async () => {
-		const key = sandbox.inject.createKey({ name: 'no-read', scopes: ['messenger.send', 'messenger.webhooks:manage'], owner: true }).key;
+		const key = sandbox.inject.createKey({
+			name: 'no-read',
+			scopes: ['messenger.send', 'messenger.webhooks:manage'],
+			owner: true,
+		}).key;
 		await activeTrigger({ includeHistory: true }, key);
 		say('hello', { afterMs: 100 });
 		await settledAfter(1);

@@ -7,7 +7,9 @@ describe('sandbox authentication and plans', () => {
 	it('accepts the key as a Bearer token and in the X-API-Key header', async () => {
 		const bearer = await api.get('/api/v1/me');
 		expect(bearer.status).toBe(200);
-		const header = await raw(api.sandbox.url, 'GET', '/api/v1/me', { headers: { 'x-api-key': api.sandbox.apiKey } });
+		const header = await raw(api.sandbox.url, 'GET', '/api/v1/me', {
+			headers: { 'x-api-key': api.sandbox.apiKey },
+		});
 		expect(header.status).toBe(200);
 		expect(header.body).toEqual(bearer.body);
 	});
@@ -56,14 +58,18 @@ describe('sandbox authentication and plans', () => {
 			await api.get('/api/v1/webhooks', { as: 'lowPlan' }),
 		]) {
 			expect(reply.status).toBe(403);
-			expect(reply.body.error).toMatchObject({ code: 'plan_required', upgrade_url: expect.stringMatching(/^https:\/\//) });
+			expect(reply.body.error).toMatchObject({
+				code: 'plan_required',
+				upgrade_url: expect.stringMatching(/^https:\/\//),
+			});
 		}
 	});
 
 	it('allows at most ten active keys per account (revoked ones do not count)', async () => {
 		const created = [];
 		// The demo account starts with 4 active keys (owner, member, readOnly, noWebhooks).
-		for (let i = 0; i < 6; i++) created.push(await api.control('POST', '/keys', { name: `extra-${i}` }));
+		for (let i = 0; i < 6; i++)
+			created.push(await api.control('POST', '/keys', { name: `extra-${i}` }));
 		expect(created.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
 		const eleventh = await api.control('POST', '/keys', { name: 'one-too-many' });
 		expect(eleventh.status).toBe(422);
@@ -77,7 +83,11 @@ describe('sandbox authentication and plans', () => {
 		const { body } = await api.control('POST', '/keys', { name: 'fresh' });
 		expect(body.scopes).toEqual(['messenger.read', 'messenger.send']);
 		const me = await api.get('/api/v1/me', { key: body.key });
-		expect(me.body.key).toEqual({ name: 'fresh', scopes: ['messenger.read', 'messenger.send'], owner: false });
+		expect(me.body.key).toEqual({
+			name: 'fresh',
+			scopes: ['messenger.read', 'messenger.send'],
+			owner: false,
+		});
 	});
 
 	it('puts X-Request-Id on successes, errors and unknown routes alike', async () => {

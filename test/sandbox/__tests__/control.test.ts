@@ -17,7 +17,11 @@ async function receiver() {
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-	return { url, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+	return {
+		url,
+		received,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
 }
 
 async function until(check: () => boolean): Promise<void> {
@@ -29,15 +33,35 @@ describe('sandbox control API over HTTP', () => {
 	const api = useSandbox();
 
 	it('injects an incoming message, lists calls, sends and effects, and resets', async () => {
-		const injected = await api.control('POST', '/inject/message', { from: { phone: DEMO.alice.phone, name: 'Alice' }, text: 'Any news?' });
-		expect(injected.body).toMatchObject({ saved: true, message: { text: 'Any news?', channel: 'qr' } });
+		const injected = await api.control('POST', '/inject/message', {
+			from: { phone: DEMO.alice.phone, name: 'Alice' },
+			text: 'Any news?',
+		});
+		expect(injected.body).toMatchObject({
+			saved: true,
+			message: { text: 'Any news?', channel: 'qr' },
+		});
 		const key = newKey();
-		await api.call('send_message', { channel: 'qr', phoneNumber: DEMO.alice.phone, text: 'Tomorrow' }, { idempotencyKey: key });
-		expect((await api.control('GET', '/calls')).body.calls).toMatchObject([{ tool: 'send_message', idempotencyKey: key, status: 200 }]);
-		expect((await api.control('GET', '/sends')).body.sends).toMatchObject([{ text: 'Tomorrow', idempotency_key: key, status: 'sent' }]);
-		expect((await api.control('GET', '/effects')).body.effects).toMatchObject([{ tool: 'send_message', accountId: 'acc_demo' }]);
+		await api.call(
+			'send_message',
+			{ channel: 'qr', phoneNumber: DEMO.alice.phone, text: 'Tomorrow' },
+			{ idempotencyKey: key },
+		);
+		expect((await api.control('GET', '/calls')).body.calls).toMatchObject([
+			{ tool: 'send_message', idempotencyKey: key, status: 200 },
+		]);
+		expect((await api.control('GET', '/sends')).body.sends).toMatchObject([
+			{ text: 'Tomorrow', idempotency_key: key, status: 'sent' },
+		]);
+		expect((await api.control('GET', '/effects')).body.effects).toMatchObject([
+			{ tool: 'send_message', accountId: 'acc_demo' },
+		]);
 		const state = await api.control('GET', '/state');
-		expect(state.body.accounts[0]).toMatchObject({ id: 'acc_demo', plan: 'scale', filters: { mode: 'exclude' } });
+		expect(state.body.accounts[0]).toMatchObject({
+			id: 'acc_demo',
+			plan: 'scale',
+			filters: { mode: 'exclude' },
+		});
 		expect((await api.control('POST', '/reset', {})).body).toEqual({ reset: true });
 		expect((await api.control('GET', '/sends')).body.sends).toEqual([]);
 		// Keys survive a reset, so clients keep working.
@@ -45,7 +69,11 @@ describe('sandbox control API over HTTP', () => {
 	});
 
 	it('arms and clears faults, and moves the clock', async () => {
-		const fault = await api.control('POST', '/faults', { tool: 'get_account_context', kind: 'toolError503', times: 2 });
+		const fault = await api.control('POST', '/faults', {
+			tool: 'get_account_context',
+			kind: 'toolError503',
+			times: 2,
+		});
 		expect(fault.body.fault).toMatchObject({ remaining: 2 });
 		expect((await api.call('get_account_context', {})).status).toBe(503);
 		expect((await api.control('GET', '/faults')).body.faults).toMatchObject([{ remaining: 1 }]);
@@ -54,14 +82,20 @@ describe('sandbox control API over HTTP', () => {
 		expect((await api.control('POST', '/faults', { tool: 'x', kind: 'explode' })).status).toBe(400);
 		const clock = await api.control('POST', '/clock', { advanceMs: 90_000 });
 		expect(clock.body.now).toBe(new Date(START + 90_000).toISOString());
-		expect((await api.control('POST', '/clock', { set: '2026-12-01T00:00:00Z' })).body.now).toBe('2026-12-01T00:00:00.000Z');
+		expect((await api.control('POST', '/clock', { set: '2026-12-01T00:00:00Z' })).body.now).toBe(
+			'2026-12-01T00:00:00.000Z',
+		);
 		expect((await api.control('POST', '/clock', { speed: 'fast' })).status).toBe(400);
 	});
 
 	it('connects and disconnects channels, visible on /api/v1/me', async () => {
 		await api.control('POST', '/channels/business/disconnect', { reason: 'token_expired' });
 		const me = await api.get('/api/v1/me');
-		expect(me.body.numbers[1]).toEqual({ channel: 'business', phone: DEMO.businessPhone, connected: false });
+		expect(me.body.numbers[1]).toEqual({
+			channel: 'business',
+			phone: DEMO.businessPhone,
+			connected: false,
+		});
 		expect(me.body.ready).toBe(true);
 		await api.control('POST', '/channels/qr/disconnect', {});
 		expect((await api.get('/api/v1/me')).body.ready).toBe(false);
@@ -73,17 +107,27 @@ describe('sandbox control API over HTTP', () => {
 		try {
 			const register = await fetch(`${api.sandbox.url}/api/v1/webhooks`, {
 				method: 'POST',
-				headers: { authorization: `Bearer ${api.sandbox.apiKey}`, 'content-type': 'application/json' },
+				headers: {
+					authorization: `Bearer ${api.sandbox.apiKey}`,
+					'content-type': 'application/json',
+				},
 				body: JSON.stringify({ url: hook.url, event_types: ['message.received', 'message.sent'] }),
 			});
 			const endpoint = (await register.json()) as { id: string; secret: string };
 			expect(register.status).toBe(200);
 			expect(endpoint.secret).toMatch(/^whsec_/);
-			api.sandbox.inject.injectMessage({ from: { phone: DEMO.alice.phone, name: 'Alice' }, text: 'Ping' });
+			api.sandbox.inject.injectMessage({
+				from: { phone: DEMO.alice.phone, name: 'Alice' },
+				text: 'Ping',
+			});
 			await until(() => hook.received.some((r) => r.body.type === 'message.received'));
 			const delivery = hook.received.find((r) => r.body.type === 'message.received')!;
 			expect(delivery.headers['webhook-signature']).toMatch(/^v1,/);
-			expect(delivery.body).toMatchObject({ account_id: 'acc_demo', api_version: '2026-10-01', data: { message: { text: 'Ping', from_me: false } } });
+			expect(delivery.body).toMatchObject({
+				account_id: 'acc_demo',
+				api_version: '2026-10-01',
+				data: { message: { text: 'Ping', from_me: false } },
+			});
 			expect(delivery.body.id).toMatch(/^evt_/);
 		} finally {
 			await hook.close();

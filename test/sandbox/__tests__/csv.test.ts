@@ -22,7 +22,10 @@ describe('RFC 4180 parsing', () => {
 describe('analyze_campaign_csv', () => {
 	const api = useSandbox();
 	const analyze = (csv: string, requiredTemplateVariables?: number) =>
-		api.call('analyze_campaign_csv', { csv, ...(requiredTemplateVariables === undefined ? {} : { requiredTemplateVariables }) });
+		api.call('analyze_campaign_csv', {
+			csv,
+			...(requiredTemplateVariables === undefined ? {} : { requiredTemplateVariables }),
+		});
 
 	it('checks phone format, duplicates, declared opt-in and template parameters per row', async () => {
 		const csv = [
@@ -37,13 +40,27 @@ describe('analyze_campaign_csv', () => {
 		const { status, body } = await analyze(csv, 2);
 		expect(status).toBe(200);
 		expect(body).toMatchObject({
-			rows: 6, columns: ['phone', 'opt_in', 'param_1', 'param_2'],
-			valid_rows: 3, invalid_rows: 3, duplicate_rows: 1, opted_in_rows: 4, not_opted_in_rows: 1, eligible_rows: 2,
+			rows: 6,
+			columns: ['phone', 'opt_in', 'param_1', 'param_2'],
+			valid_rows: 3,
+			invalid_rows: 3,
+			duplicate_rows: 1,
+			opted_in_rows: 4,
+			not_opted_in_rows: 1,
+			eligible_rows: 2,
 		});
 		expect(body.issues).toEqual([
 			{ row: 2, column: 'phone', message: 'duplicates row 1' },
-			{ row: 4, column: 'phone', message: 'must be an international number: 7-15 digits, first digit not 0' },
-			{ row: 5, column: 'opt_in', message: 'must declare yes or no (yes/y/true/1 or no/n/false/0)' },
+			{
+				row: 4,
+				column: 'phone',
+				message: 'must be an international number: 7-15 digits, first digit not 0',
+			},
+			{
+				row: 5,
+				column: 'opt_in',
+				message: 'must declare yes or no (yes/y/true/1 or no/n/false/0)',
+			},
 			{ row: 5, column: 'param_2', message: 'is empty: the template needs a value' },
 		]);
 		// Most rows first; ties keep the order of first appearance. The duplicate is not counted twice.
@@ -68,7 +85,9 @@ describe('analyze_campaign_csv', () => {
 
 	it('reports rows whose field count differs from the header', async () => {
 		const { body } = await analyze('phone,opt_in\n4915112345678,yes,extra');
-		expect(body.issues).toEqual([{ row: 1, column: null, message: 'has 3 fields; the header has 2' }]);
+		expect(body.issues).toEqual([
+			{ row: 1, column: null, message: 'has 3 fields; the header has 2' },
+		]);
 	});
 
 	it('needs the phone and opt_in columns', async () => {
@@ -78,7 +97,11 @@ describe('analyze_campaign_csv', () => {
 	});
 
 	it('analyses 3,000 rows and refuses 3,001', async () => {
-		const rows = (n: number) => ['phone,opt_in', ...Array.from({ length: n }, (_, i) => `49151${String(i).padStart(8, '0')},yes`)].join('\n');
+		const rows = (n: number) =>
+			[
+				'phone,opt_in',
+				...Array.from({ length: n }, (_, i) => `49151${String(i).padStart(8, '0')},yes`),
+			].join('\n');
 		const ok = await analyze(rows(3000));
 		expect(ok.body).toMatchObject({ rows: 3000, valid_rows: 3000, eligible_rows: 3000 });
 		const over = await analyze(rows(3001));

@@ -15,7 +15,15 @@ function validForm() {
 					children: [
 						{ type: 'TextHeading', text: 'Book a visit' },
 						{ type: 'TextInput', name: 'email', label: 'Email', 'input-type': 'email' },
-						{ type: 'Footer', label: 'Next', 'on-click-action': { name: 'navigate', next: { type: 'screen', name: 'SLOT' }, payload: {} } },
+						{
+							type: 'Footer',
+							label: 'Next',
+							'on-click-action': {
+								name: 'navigate',
+								next: { type: 'screen', name: 'SLOT' },
+								payload: {},
+							},
+						},
 					],
 				},
 			},
@@ -28,14 +36,26 @@ function validForm() {
 				layout: {
 					type: 'SingleColumnLayout',
 					children: [
-						{ type: 'ChipsSelector', name: 'slot', label: 'Slot', 'data-source': [{ id: 'am', title: 'Morning' }, { id: 'pm', title: 'Afternoon' }] },
+						{
+							type: 'ChipsSelector',
+							name: 'slot',
+							label: 'Slot',
+							'data-source': [
+								{ id: 'am', title: 'Morning' },
+								{ id: 'pm', title: 'Afternoon' },
+							],
+						},
 						{ type: 'OptIn', name: 'reminder', label: 'Send me a reminder' },
 						{
 							type: 'Footer',
 							label: 'Book',
 							'on-click-action': {
 								name: 'complete',
-								payload: { slot: '${form.slot}', reminder: '${form.reminder}', email: '${screen.CONTACT.form.email}' },
+								payload: {
+									slot: '${form.slot}',
+									reminder: '${form.reminder}',
+									email: '${screen.CONTACT.form.email}',
+								},
 							},
 						},
 					],
@@ -48,12 +68,22 @@ function validForm() {
 describe('sandbox forms', () => {
 	const api = useSandbox();
 	const save = (definition: unknown, extra: Record<string, unknown> = {}) =>
-		write(api, 'create_messenger_form', { name: 'Visit booking', categories: ['APPOINTMENT_BOOKING'], definition, ...extra });
+		write(api, 'create_messenger_form', {
+			name: 'Visit booking',
+			categories: ['APPOINTMENT_BOOKING'],
+			definition,
+			...extra,
+		});
 
 	it('saves a valid form as a DRAFT with a preview_url, sending nothing', async () => {
 		const reply = await save(validForm());
 		expect(reply.status).toBe(200);
-		expect(reply.body).toMatchObject({ form_id: expect.stringMatching(/^\d+$/), status: 'DRAFT', name: 'Visit booking', replaced: false });
+		expect(reply.body).toMatchObject({
+			form_id: expect.stringMatching(/^\d+$/),
+			status: 'DRAFT',
+			name: 'Visit booking',
+			replaced: false,
+		});
 		expect(reply.body.preview_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/forms\/\d+\/preview$/);
 		expect(api.sandbox.inject.sends()).toEqual([]);
 	});
@@ -90,13 +120,44 @@ describe('sandbox forms', () => {
 	it.each([
 		['a reserved screen id', (f: any) => (f.screens[1].id = 'SUCCESS'), 'definition.screens[1].id'],
 		['a missing version', (f: any) => delete f.version, 'definition.version'],
-		['another layout type', (f: any) => (f.screens[0].layout.type = 'TwoColumnLayout'), 'definition.screens[0].layout.type'],
+		[
+			'another layout type',
+			(f: any) => (f.screens[0].layout.type = 'TwoColumnLayout'),
+			'definition.screens[0].layout.type',
+		],
 		['a screen without data', (f: any) => delete f.screens[0].data, 'definition.screens[0].data'],
-		['a screen not ending in a Footer', (f: any) => f.screens[0].layout.children.pop(), 'definition.screens[0].layout.children'],
-		['complete before the last screen', (f: any) => (f.screens[0].layout.children[2]['on-click-action'] = { name: 'complete', payload: {} }), 'definition.screens[0].layout.children[2].on-click-action.name'],
-		['navigate without a payload', (f: any) => delete f.screens[0].layout.children[2]['on-click-action'].payload, 'definition.screens[0].layout.children[2].on-click-action.payload'],
-		['duplicate input names', (f: any) => f.screens[1].layout.children.splice(1, 0, { type: 'TextArea', name: 'slot', label: 'Again' }), 'definition.screens[1].layout.children[1].name'],
-		['a reference to an input of another screen as ${form...}', (f: any) => (f.screens[1].layout.children[2]['on-click-action'].payload.email = '${form.email}'), 'definition.screens[1].layout.children[2].on-click-action.payload.email'],
+		[
+			'a screen not ending in a Footer',
+			(f: any) => f.screens[0].layout.children.pop(),
+			'definition.screens[0].layout.children',
+		],
+		[
+			'complete before the last screen',
+			(f: any) =>
+				(f.screens[0].layout.children[2]['on-click-action'] = { name: 'complete', payload: {} }),
+			'definition.screens[0].layout.children[2].on-click-action.name',
+		],
+		[
+			'navigate without a payload',
+			(f: any) => delete f.screens[0].layout.children[2]['on-click-action'].payload,
+			'definition.screens[0].layout.children[2].on-click-action.payload',
+		],
+		[
+			'duplicate input names',
+			(f: any) =>
+				f.screens[1].layout.children.splice(1, 0, {
+					type: 'TextArea',
+					name: 'slot',
+					label: 'Again',
+				}),
+			'definition.screens[1].layout.children[1].name',
+		],
+		[
+			'a reference to an input of another screen as ${form...}',
+			(f: any) =>
+				(f.screens[1].layout.children[2]['on-click-action'].payload.email = '${form.email}'),
+			'definition.screens[1].layout.children[2].on-click-action.payload.email',
+		],
 	])('refuses %s', async (_, mutate, path) => {
 		const form = validForm();
 		mutate(form);
@@ -108,8 +169,16 @@ describe('sandbox forms', () => {
 	it('checks inputs nested in If and Switch', async () => {
 		const form = validForm();
 		(form.screens[0].layout.children as unknown[]).splice(1, 0, {
-			type: 'If', condition: '${data.vip}', then: [{ type: 'TextInput', name: 'code' }],
-			else: [{ type: 'Switch', value: '${data.kind}', cases: { a: [{ type: 'Dropdown', label: 'Pick' }] } }],
+			type: 'If',
+			condition: '${data.vip}',
+			then: [{ type: 'TextInput', name: 'code' }],
+			else: [
+				{
+					type: 'Switch',
+					value: '${data.kind}',
+					cases: { a: [{ type: 'Dropdown', label: 'Pick' }] },
+				},
+			],
 		});
 		const reply = await save(form);
 		expect(reply.body.error.errors.map((e: { path: string }) => e.path)).toEqual([
@@ -123,7 +192,11 @@ describe('sandbox forms', () => {
 		const fixed = validForm();
 		fixed.screens[0].title = 'Contact details';
 		const replaced = await save(fixed, { form_id: first.body.form_id });
-		expect(replaced.body).toMatchObject({ form_id: first.body.form_id, replaced: true, status: 'DRAFT' });
+		expect(replaced.body).toMatchObject({
+			form_id: first.body.form_id,
+			replaced: true,
+			status: 'DRAFT',
+		});
 		const clash = await save(validForm());
 		expect(clash.status).toBe(422);
 		expect(clash.body.error.message).toMatch(/unique/);

@@ -38,7 +38,8 @@ export async function raw(
 	});
 	const text = await response.body.text();
 	const headers: Record<string, string> = {};
-	for (const [name, value] of Object.entries(response.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+	for (const [name, value] of Object.entries(response.headers))
+		headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
 	let body: unknown = text;
 	try {
 		body = text ? JSON.parse(text) : undefined;
@@ -70,16 +71,29 @@ export function apiFor(sandbox: SandboxHandle): Api {
 	return {
 		sandbox,
 		call(tool, body = {}, options = {}) {
-			const headers: Record<string, string> = { 'content-type': 'application/json', ...auth(sandbox, options), ...options.headers };
+			const headers: Record<string, string> = {
+				'content-type': 'application/json',
+				...auth(sandbox, options),
+				...options.headers,
+			};
 			if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
-			return raw(sandbox.url, 'POST', `/api/v1/tools/${tool}`, { headers, body: JSON.stringify(body) });
+			return raw(sandbox.url, 'POST', `/api/v1/tools/${tool}`, {
+				headers,
+				body: JSON.stringify(body),
+			});
 		},
 		get(path, options = {}) {
-			return raw(sandbox.url, 'GET', path, { headers: { ...auth(sandbox, options), ...options.headers } });
+			return raw(sandbox.url, 'GET', path, {
+				headers: { ...auth(sandbox, options), ...options.headers },
+			});
 		},
 		control(method, path, body) {
-			const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
-			return raw(sandbox.url, method, `/__sandbox${path}`, { headers, body: body === undefined ? undefined : JSON.stringify(body) });
+			const headers: Record<string, string> =
+				body === undefined ? {} : { 'content-type': 'application/json' };
+			return raw(sandbox.url, method, `/__sandbox${path}`, {
+				headers,
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
 		},
 	};
 }
@@ -91,7 +105,10 @@ export function apiFor(sandbox: SandboxHandle): Api {
 export function useSandbox(): Api {
 	const api = {} as Api;
 	beforeAll(async () => {
-		const sandbox = await startSandbox({ clock: new SandboxClock({ start: START, speed: 0 }), seed: 7 });
+		const sandbox = await startSandbox({
+			clock: new SandboxClock({ start: START, speed: 0 }),
+			seed: 7,
+		});
 		Object.assign(api, apiFor(sandbox));
 	});
 	beforeEach(() => {
@@ -105,6 +122,11 @@ export function useSandbox(): Api {
 }
 
 /** Writes a call with a fresh idempotency key. */
-export function write(api: Api, tool: string, body: Record<string, unknown>, options: CallOptions = {}): Promise<Reply> {
+export function write(
+	api: Api,
+	tool: string,
+	body: Record<string, unknown>,
+	options: CallOptions = {},
+): Promise<Reply> {
 	return api.call(tool, body, { idempotencyKey: newKey(tool), ...options });
 }

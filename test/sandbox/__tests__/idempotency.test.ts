@@ -10,7 +10,11 @@ describe('sandbox idempotency and uncertain outcomes', () => {
 	it('replays the first result for the same key and identical input, with no second effect', async () => {
 		const key = newKey();
 		const first = await api.call('send_message', SEND, { idempotencyKey: key });
-		const second = await api.call('send_message', { text: SEND.text, phoneNumber: SEND.phoneNumber, channel: 'qr' }, { idempotencyKey: key });
+		const second = await api.call(
+			'send_message',
+			{ text: SEND.text, phoneNumber: SEND.phoneNumber, channel: 'qr' },
+			{ idempotencyKey: key },
+		);
 		expect(first.status).toBe(200);
 		expect(first.headers['idempotent-replayed']).toBeUndefined();
 		expect(second.status).toBe(200);
@@ -23,7 +27,11 @@ describe('sandbox idempotency and uncertain outcomes', () => {
 	it('refuses the same key with different input, naming idempotencyKey', async () => {
 		const key = newKey();
 		await api.call('send_message', SEND, { idempotencyKey: key });
-		const clash = await api.call('send_message', { ...SEND, text: 'Something else' }, { idempotencyKey: key });
+		const clash = await api.call(
+			'send_message',
+			{ ...SEND, text: 'Something else' },
+			{ idempotencyKey: key },
+		);
 		expect(clash.status).toBe(400);
 		expect(clash.body.error).toMatchObject({ code: 'invalid_input', field: 'idempotencyKey' });
 		expect(sends()).toHaveLength(1);
@@ -33,14 +41,26 @@ describe('sandbox idempotency and uncertain outcomes', () => {
 		const bodyKey = newKey('body');
 		const created = await api.call(
 			'create_campaign',
-			{ idempotencyKey: bodyKey, name: 'A', templateName: 'order_update', templateLanguage: 'en', maxMessages: 5 },
+			{
+				idempotencyKey: bodyKey,
+				name: 'A',
+				templateName: 'order_update',
+				templateLanguage: 'en',
+				maxMessages: 5,
+			},
 			{ idempotencyKey: newKey('header') },
 		);
 		expect(created.status).toBe(200);
 		expect(api.sandbox.calls()[0].idempotencyKey).toBe(bodyKey);
 		const replay = await api.call(
 			'create_campaign',
-			{ idempotencyKey: bodyKey, name: 'A', templateName: 'order_update', templateLanguage: 'en', maxMessages: 5 },
+			{
+				idempotencyKey: bodyKey,
+				name: 'A',
+				templateName: 'order_update',
+				templateLanguage: 'en',
+				maxMessages: 5,
+			},
 			{ idempotencyKey: newKey('other-header') },
 		);
 		expect(replay.headers['idempotent-replayed']).toBe('true');
@@ -48,7 +68,11 @@ describe('sandbox idempotency and uncertain outcomes', () => {
 	});
 
 	it('takes the key from the header for tools whose schema requires idempotencyKey', async () => {
-		const reply = await api.call('create_campaign', { name: 'A', templateName: 'order_update', templateLanguage: 'en', maxMessages: 5 }, { idempotencyKey: newKey() });
+		const reply = await api.call(
+			'create_campaign',
+			{ name: 'A', templateName: 'order_update', templateLanguage: 'en', maxMessages: 5 },
+			{ idempotencyKey: newKey() },
+		);
 		expect(reply.status).toBe(200);
 	});
 
@@ -66,7 +90,11 @@ describe('sandbox idempotency and uncertain outcomes', () => {
 
 	it('does not store refused calls: the same key can carry the corrected input', async () => {
 		const key = newKey();
-		const refused = await api.call('send_message', { ...SEND, phoneNumber: '15550199999' }, { idempotencyKey: key });
+		const refused = await api.call(
+			'send_message',
+			{ ...SEND, phoneNumber: '15550199999' },
+			{ idempotencyKey: key },
+		);
 		expect(refused.status).toBe(422);
 		const fixed = await api.call('send_message', SEND, { idempotencyKey: key });
 		expect(fixed.status).toBe(200);
@@ -90,7 +118,10 @@ describe('sandbox idempotency and uncertain outcomes', () => {
 		const key = newKey();
 		const call = () =>
 			api.call('send_message', SEND, { idempotencyKey: key }).catch((error: Error) => error);
-		const timedOut = await Promise.race([call(), new Promise((resolve) => setTimeout(() => resolve('client gave up'), 100))]);
+		const timedOut = await Promise.race([
+			call(),
+			new Promise((resolve) => setTimeout(() => resolve('client gave up'), 100)),
+		]);
 		expect(timedOut).toBe('client gave up');
 		expect(sends()).toHaveLength(1);
 		const retry = await api.call('send_message', SEND, { idempotencyKey: key });
@@ -103,9 +134,16 @@ describe('sandbox idempotency and uncertain outcomes', () => {
 		const key = newKey();
 		const reply = await api.call('send_message', SEND, { idempotencyKey: key });
 		expect(reply.status).toBe(409);
-		expect(reply.body.error).toMatchObject({ code: 'outcome_unknown', operation_id: expect.stringMatching(/^op_/) });
+		expect(reply.body.error).toMatchObject({
+			code: 'outcome_unknown',
+			operation_id: expect.stringMatching(/^op_/),
+		});
 		const op = await api.call('get_operation', { operation_id: reply.body.error.operation_id });
-		expect(op.body).toMatchObject({ status: 'succeeded', tool: 'send_message', result: { status: 'accepted' } });
+		expect(op.body).toMatchObject({
+			status: 'succeeded',
+			tool: 'send_message',
+			result: { status: 'accepted' },
+		});
 		const status = await api.call('get_send_status', { idempotencyKey: key });
 		expect(status.body).toMatchObject({ status: 'sent', message_id: sends()[0].message_id });
 		const retry = await api.call('send_message', SEND, { idempotencyKey: key });
@@ -120,12 +158,16 @@ describe('sandbox idempotency and uncertain outcomes', () => {
 		expect(reply.status).toBe(409);
 		const op = await api.call('get_operation', { operation_id: reply.body.error.operation_id });
 		expect(op.body.status).toBe('failed');
-		expect((await api.call('get_send_status', { idempotencyKey: key })).body.status).toBe('not_found');
+		expect((await api.call('get_send_status', { idempotencyKey: key })).body.status).toBe(
+			'not_found',
+		);
 		expect(sends()).toHaveLength(0);
 		const retry = await api.call('send_message', SEND, { idempotencyKey: key });
 		expect(retry.status).toBe(200);
 		expect(retry.headers['idempotent-replayed']).toBeUndefined();
-		expect((await api.call('get_operation', { idempotencyKey: key })).body.status).toBe('succeeded');
+		expect((await api.call('get_operation', { idempotencyKey: key })).body.status).toBe(
+			'succeeded',
+		);
 		expect(sends()).toHaveLength(1);
 	});
 
@@ -144,7 +186,11 @@ describe('sandbox idempotency and uncertain outcomes', () => {
 		const key = newKey('hook');
 		const create = (url: string) =>
 			raw(api.sandbox.url, 'POST', '/api/v1/webhooks', {
-				headers: { 'content-type': 'application/json', authorization: `Bearer ${api.sandbox.keys.owner}`, 'idempotency-key': key },
+				headers: {
+					'content-type': 'application/json',
+					authorization: `Bearer ${api.sandbox.keys.owner}`,
+					'idempotency-key': key,
+				},
 				body: JSON.stringify({ url, event_types: ['message.received'] }),
 			});
 		const first = await create('https://hooks.example.com/a');

@@ -15,14 +15,27 @@ describe('sandbox limits on the sandbox clock', () => {
 
 	it('allows 120 write calls per sliding minute per key, then 429 rate_limited with Retry-After', async () => {
 		const key = newKey();
-		const body = { name: 'Batch', templateName: 'order_update', templateLanguage: 'en', maxMessages: 1 };
+		const body = {
+			name: 'Batch',
+			templateName: 'order_update',
+			templateLanguage: 'en',
+			maxMessages: 1,
+		};
 		// Replays are calls too, so one key exercises the window without 120 effects.
-		const replies = await Promise.all(Array.from({ length: 120 }, () => api.call('create_campaign', body, { idempotencyKey: key })));
+		const replies = await Promise.all(
+			Array.from({ length: 120 }, () => api.call('create_campaign', body, { idempotencyKey: key })),
+		);
 		expect(replies.every((r) => r.status === 200)).toBe(true);
 		api.sandbox.clock.advance(20_000);
-		expectRateLimited(await api.call('create_campaign', body, { idempotencyKey: key }), 'rate_limited', 40);
+		expectRateLimited(
+			await api.call('create_campaign', body, { idempotencyKey: key }),
+			'rate_limited',
+			40,
+		);
 		// Another key of the same account has its own window; reads are counted apart.
-		expect((await api.call('create_campaign', body, { idempotencyKey: newKey(), as: 'member' })).status).toBe(200);
+		expect(
+			(await api.call('create_campaign', body, { idempotencyKey: newKey(), as: 'member' })).status,
+		).toBe(200);
 		expect((await api.call('get_account_context', {})).status).toBe(200);
 		api.sandbox.clock.advance(40_000);
 		expect((await api.call('create_campaign', body, { idempotencyKey: key })).status).toBe(200);
@@ -30,7 +43,9 @@ describe('sandbox limits on the sandbox clock', () => {
 
 	it('allows 600 read calls per sliding minute per key', async () => {
 		for (let batch = 0; batch < 6; batch++) {
-			const replies = await Promise.all(Array.from({ length: 100 }, () => api.call('get_account_context', {})));
+			const replies = await Promise.all(
+				Array.from({ length: 100 }, () => api.call('get_account_context', {})),
+			);
 			expect(replies.every((r) => r.status === 200)).toBe(true);
 			api.sandbox.clock.advance(1000);
 		}
@@ -42,13 +57,23 @@ describe('sandbox limits on the sandbox clock', () => {
 
 	it('counts webhook management as read (GET) and write (POST) calls', async () => {
 		const key = newKey();
-		const body = { name: 'W', templateName: 'order_update', templateLanguage: 'en', maxMessages: 1 };
-		await Promise.all(Array.from({ length: 119 }, () => api.call('create_campaign', body, { idempotencyKey: key })));
+		const body = {
+			name: 'W',
+			templateName: 'order_update',
+			templateLanguage: 'en',
+			maxMessages: 1,
+		};
+		await Promise.all(
+			Array.from({ length: 119 }, () => api.call('create_campaign', body, { idempotencyKey: key })),
+		);
 		expect((await api.get('/api/v1/webhooks')).status).toBe(200);
 		const created = await api.call('create_campaign', body, { idempotencyKey: key });
 		expect(created.status).toBe(200);
 		const register = await raw(api.sandbox.url, 'POST', '/api/v1/webhooks', {
-			headers: { authorization: `Bearer ${api.sandbox.apiKey}`, 'content-type': 'application/json' },
+			headers: {
+				authorization: `Bearer ${api.sandbox.apiKey}`,
+				'content-type': 'application/json',
+			},
 			body: JSON.stringify({ url: 'http://127.0.0.1:9/hook', event_types: ['message.received'] }),
 		});
 		expectRateLimited(register, 'rate_limited', 60);
@@ -67,18 +92,34 @@ describe('sandbox limits on the sandbox clock', () => {
 
 	it('counts edit, delete and forward against the same QR budget', async () => {
 		const sent = await qrSend('first');
-		const edited = await write(api, 'edit_message', { targetMessageId: sent.body.message_id, text: 'first (edited)' });
+		const edited = await write(api, 'edit_message', {
+			targetMessageId: sent.body.message_id,
+			text: 'first (edited)',
+		});
 		expect(edited.status).toBe(200);
-		const forwarded = await write(api, 'forward_message', { phoneNumber: '447700900123', sourceMessageId: sent.body.message_id });
+		const forwarded = await write(api, 'forward_message', {
+			phoneNumber: '447700900123',
+			sourceMessageId: sent.body.message_id,
+		});
 		expect(forwarded.status).toBe(200);
-		expect((await write(api, 'delete_message', { targetMessageId: sent.body.message_id })).status).toBe(200);
+		expect(
+			(await write(api, 'delete_message', { targetMessageId: sent.body.message_id })).status,
+		).toBe(200);
 		expect((await qrSend('fifth')).status).toBe(200);
 		expectRateLimited(await qrSend('sixth'), 'rate_limited', 60);
 	});
 
 	it('counts group messages as sends', async () => {
 		for (let i = 0; i < 5; i++) {
-			expect((await write(api, 'send_message', { channel: 'qr', conversationId: '120363025246125486@g.us', text: `g${i}` })).status).toBe(200);
+			expect(
+				(
+					await write(api, 'send_message', {
+						channel: 'qr',
+						conversationId: '120363025246125486@g.us',
+						text: `g${i}`,
+					})
+				).status,
+			).toBe(200);
 		}
 		expect((await qrSend('direct')).status).toBe(429);
 	});
@@ -97,7 +138,11 @@ describe('sandbox limits on the sandbox clock', () => {
 
 	it('does not apply QR limits to the Business channel', async () => {
 		for (let i = 0; i < 7; i++) {
-			const reply = await write(api, 'send_message', { channel: 'business', phoneNumber: '5511987654321', text: `reply ${i}` });
+			const reply = await write(api, 'send_message', {
+				channel: 'business',
+				phoneNumber: '5511987654321',
+				text: `reply ${i}`,
+			});
 			expect(reply.status).toBe(200);
 		}
 	});
@@ -105,7 +150,10 @@ describe('sandbox limits on the sandbox clock', () => {
 	it('replays do not count as sends', async () => {
 		const key = newKey();
 		for (let i = 0; i < 8; i++) {
-			expect((await api.call('send_message', { ...ALICE, text: 'same' }, { idempotencyKey: key })).status).toBe(200);
+			expect(
+				(await api.call('send_message', { ...ALICE, text: 'same' }, { idempotencyKey: key }))
+					.status,
+			).toBe(200);
 		}
 		expect(api.sandbox.inject.sends()).toHaveLength(1);
 	});

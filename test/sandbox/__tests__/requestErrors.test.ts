@@ -19,7 +19,11 @@ describe('sandbox request handling and error codes', () => {
 
 	it('answers 413 invalid_input for an oversized body', async () => {
 		const csv = 'x'.repeat(MAX_BODY_BYTES + 10);
-		const reply = await post('analyze_campaign_csv', { 'content-type': 'application/json' }, JSON.stringify({ csv }));
+		const reply = await post(
+			'analyze_campaign_csv',
+			{ 'content-type': 'application/json' },
+			JSON.stringify({ csv }),
+		);
 		expect(reply.status).toBe(413);
 		expect(reply.body.error.code).toBe('invalid_input');
 	});
@@ -42,13 +46,24 @@ describe('sandbox request handling and error codes', () => {
 
 	it('names a nested failing field with its path and the rule', async () => {
 		const { body: campaign } = await write(api, 'create_campaign', {
-			name: 'Autumn', templateName: 'order_update', templateLanguage: 'en', maxMessages: 10,
+			name: 'Autumn',
+			templateName: 'order_update',
+			templateLanguage: 'en',
+			maxMessages: 10,
 		});
 		const reply = await write(api, 'add_campaign_recipients', {
 			campaignId: campaign.campaign_id,
 			recipients: [
-				{ phoneNumber: '4915112345678', consentSource: 'web form', consentAt: '2026-11-01T10:00:00Z' },
-				{ phoneNumber: '015112345678', consentSource: 'web form', consentAt: '2026-11-01T10:00:00Z' },
+				{
+					phoneNumber: '4915112345678',
+					consentSource: 'web form',
+					consentAt: '2026-11-01T10:00:00Z',
+				},
+				{
+					phoneNumber: '015112345678',
+					consentSource: 'web form',
+					consentAt: '2026-11-01T10:00:00Z',
+				},
 			],
 		});
 		expect(reply.status).toBe(400);
@@ -58,13 +73,23 @@ describe('sandbox request handling and error codes', () => {
 
 	it('answers 409 whatsapp_not_connected when the intended channel is down', async () => {
 		await api.control('POST', '/channels/qr/disconnect', {});
-		const send = await write(api, 'send_message', { channel: 'qr', phoneNumber: '4915112345678', text: 'hi' });
+		const send = await write(api, 'send_message', {
+			channel: 'qr',
+			phoneNumber: '4915112345678',
+			text: 'hi',
+		});
 		expect(send.status).toBe(409);
 		expect(send.body.error.code).toBe('whatsapp_not_connected');
-		const group = await write(api, 'create_group', { subject: 'x', participants: ['4915112345678'] });
+		const group = await write(api, 'create_group', {
+			subject: 'x',
+			participants: ['4915112345678'],
+		});
 		expect(group.body.error.code).toBe('whatsapp_not_connected');
 		// With only Business connected, an unspecified channel means Business.
-		const business = await write(api, 'send_message', { phoneNumber: '5511987654321', text: 'Yes, on Sundays too' });
+		const business = await write(api, 'send_message', {
+			phoneNumber: '5511987654321',
+			text: 'Yes, on Sundays too',
+		});
 		expect(business.status).toBe(200);
 		expect(business.body.channel).toBe('business');
 		await api.control('POST', '/channels/business/disconnect', {});
@@ -79,7 +104,9 @@ describe('sandbox request handling and error codes', () => {
 	});
 
 	it('answers 422 tool_error for a failed tool and 503 tool_error for an injected outage', async () => {
-		const missing = await write(api, 'cancel_campaign', { campaignId: '3f2b8c1e-0d4a-4e7b-9a51-6c2d9e8f1a00' });
+		const missing = await write(api, 'cancel_campaign', {
+			campaignId: '3f2b8c1e-0d4a-4e7b-9a51-6c2d9e8f1a00',
+		});
 		expect(missing.status).toBe(422);
 		expect(missing.body.error.code).toBe('tool_error');
 		api.sandbox.faults.add({ tool: 'get_business_health', kind: 'toolError503' });
@@ -91,11 +118,21 @@ describe('sandbox request handling and error codes', () => {
 
 	it('records every call with key name, idempotency key, status and error code', async () => {
 		const key = newKey();
-		await api.call('send_message', { channel: 'qr', phoneNumber: '4915112345678', text: 'hi' }, { idempotencyKey: key, as: 'member' });
+		await api.call(
+			'send_message',
+			{ channel: 'qr', phoneNumber: '4915112345678', text: 'hi' },
+			{ idempotencyKey: key, as: 'member' },
+		);
 		await api.call('send_fax', {});
 		const calls = api.sandbox.calls();
 		expect(calls).toHaveLength(2);
-		expect(calls[0]).toMatchObject({ tool: 'send_message', keyName: 'member', idempotencyKey: key, status: 200, replayed: false });
+		expect(calls[0]).toMatchObject({
+			tool: 'send_message',
+			keyName: 'member',
+			idempotencyKey: key,
+			status: 200,
+			replayed: false,
+		});
 		expect(calls[1]).toMatchObject({ tool: 'send_fax', status: 404, errorCode: 'unknown_tool' });
 	});
 });

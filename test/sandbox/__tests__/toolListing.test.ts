@@ -12,17 +12,29 @@ const EXTRA = [
 ];
 const GROUP_TOOLS = ['add_group_participants', 'create_group', 'demote_group_admins'];
 const OWNER_ONLY = ['add_number_filter', 'delete_chat'];
-const INBOX = ['delete_chat', 'forward_message', 'get_attachment_link', 'get_messages', 'list_conversations', 'search_attachments', 'search_messages'];
+const INBOX = [
+	'delete_chat',
+	'forward_message',
+	'get_attachment_link',
+	'get_messages',
+	'list_conversations',
+	'search_attachments',
+	'search_messages',
+];
 
 describe('sandbox tool listing and permissions', () => {
 	const api = useSandbox();
 	const names = async (as: Parameters<typeof api.get>[1]) =>
-		((await api.get('/api/v1/tools', as)).body.tools as { name: string }[]).map((t) => t.name).sort();
+		((await api.get('/api/v1/tools', as)).body.tools as { name: string }[])
+			.map((t) => t.name)
+			.sort();
 
 	it('lists every catalogue tool and the six schema-less extras for the owner, each with a strict JSON Schema', async () => {
 		const { body } = await api.get('/api/v1/tools');
 		const listed = body.tools.map((t: { name: string }) => t.name).sort();
-		expect(listed).toEqual([...catalogue.filter((t) => !t.shapeAssumed).map((t) => t.name), ...EXTRA].sort());
+		expect(listed).toEqual(
+			[...catalogue.filter((t) => !t.shapeAssumed).map((t) => t.name), ...EXTRA].sort(),
+		);
 		for (const tool of body.tools) {
 			expect(tool.access).toMatch(/^(read|write)$/);
 			expect(tool.description.length).toBeGreaterThan(20);
@@ -30,7 +42,11 @@ describe('sandbox tool listing and permissions', () => {
 		}
 		const messages = body.tools.find((t: { name: string }) => t.name === 'get_messages');
 		expect(messages.input_schema.required).toEqual(['conversationId']);
-		expect(Object.keys(messages.input_schema.properties)).toEqual(['conversationId', 'cursor', 'limit']);
+		expect(Object.keys(messages.input_schema.properties)).toEqual([
+			'conversationId',
+			'cursor',
+			'limit',
+		]);
 	});
 
 	it('hides group tools and owner-only tools from a default (member) key', async () => {
@@ -58,10 +74,25 @@ describe('sandbox tool listing and permissions', () => {
 	});
 
 	it.each([
-		['a missing scope', 'readOnly', 'send_message', { channel: 'qr', phoneNumber: '4915112345678', text: 'hi' }],
-		['the group permission', 'member', 'create_group', { subject: 'x', participants: ['4915112345678'] }],
+		[
+			'a missing scope',
+			'readOnly',
+			'send_message',
+			{ channel: 'qr', phoneNumber: '4915112345678', text: 'hi' },
+		],
+		[
+			'the group permission',
+			'member',
+			'create_group',
+			{ subject: 'x', participants: ['4915112345678'] },
+		],
 		['owner-only tools', 'member', 'add_number_filter', { phoneNumber: '+4915112345678' }],
-		['inbox storage consent', 'noConsent', 'get_messages', { conversationId: '4915112345678@s.whatsapp.net' }],
+		[
+			'inbox storage consent',
+			'noConsent',
+			'get_messages',
+			{ conversationId: '4915112345678@s.whatsapp.net' },
+		],
 	] as const)('answers 403 insufficient_permission for %s', async (_, as, tool, body) => {
 		const reply = await write(api, tool, body, { as });
 		expect(reply.status).toBe(403);
@@ -70,7 +101,9 @@ describe('sandbox tool listing and permissions', () => {
 	});
 
 	it('lets a noWebhooks key use tools but not webhook management', async () => {
-		expect((await api.get('/api/v1/webhooks', { as: 'noWebhooks' })).body.error.code).toBe('insufficient_permission');
+		expect((await api.get('/api/v1/webhooks', { as: 'noWebhooks' })).body.error.code).toBe(
+			'insufficient_permission',
+		);
 		expect((await api.get('/api/v1/webhooks')).status).toBe(200);
 	});
 });

@@ -1,7 +1,13 @@
 import type { MessageRecord } from '../model';
 import type { ToolContext, ToolHandler } from './context';
 import { candidateCountries } from './countries';
-import { BILLING_NOTE_DATE, FREE_SERVICE_PER_MONTH, round, usdRate, type Category } from './pricing';
+import {
+	BILLING_NOTE_DATE,
+	FREE_SERVICE_PER_MONTH,
+	round,
+	usdRate,
+	type Category,
+} from './pricing';
 
 const DAY_MS = 24 * 60 * 60_000;
 const PRICING_REFERENCE_URL = 'https://developers.messaging-automation.example/business/pricing';
@@ -10,7 +16,9 @@ const PRICING_REFERENCE_URL = 'https://developers.messaging-automation.example/b
 function recentSends(ctx: ToolContext): { days: number; sends: MessageRecord[] } {
 	const days = (ctx.input.days as number | undefined) ?? 30;
 	const since = ctx.state.clock.now() - days * DAY_MS;
-	const sends = ctx.account.messages.filter((m) => m.channel === 'business' && m.fromMe && m.timestamp >= since);
+	const sends = ctx.account.messages.filter(
+		(m) => m.channel === 'business' && m.fromMe && m.timestamp >= since,
+	);
 	return { days, sends };
 }
 
@@ -30,8 +38,20 @@ const getBusinessHealth: ToolHandler = (ctx) => ({
 	phone_quality: 'GREEN',
 	messaging_limit: { tier: 'TIER_1K', unique_recipients_per_24h: 1000 },
 	entities: [
-		{ entity_type: 'BUSINESS', id: `biz_${ctx.account.id}`, can_send_message: 'AVAILABLE', errors: [], suggested_fixes: [] },
-		{ entity_type: 'WABA', id: `waba_${ctx.account.id}`, can_send_message: 'AVAILABLE', errors: [], suggested_fixes: [] },
+		{
+			entity_type: 'BUSINESS',
+			id: `biz_${ctx.account.id}`,
+			can_send_message: 'AVAILABLE',
+			errors: [],
+			suggested_fixes: [],
+		},
+		{
+			entity_type: 'WABA',
+			id: `waba_${ctx.account.id}`,
+			can_send_message: 'AVAILABLE',
+			errors: [],
+			suggested_fixes: [],
+		},
 		{
 			entity_type: 'PHONE_NUMBER',
 			id: ctx.account.channels.business.phone,
@@ -77,13 +97,28 @@ const getBusinessPricingAnalytics: ToolHandler = (ctx) => {
 	const delivered = sends.filter((m) => m.status === 'delivered' || m.status === 'read');
 	const newRules = ctx.state.clock.now() >= BILLING_NOTE_DATE;
 	const byCategory = new Map<Category, MessageRecord[]>();
-	for (const m of delivered) byCategory.set(pricingCategory(m), [...(byCategory.get(pricingCategory(m)) ?? []), m]);
+	for (const m of delivered)
+		byCategory.set(pricingCategory(m), [...(byCategory.get(pricingCategory(m)) ?? []), m]);
 	const categories = [...byCategory].map(([category, list]) => {
-		const free = category === 'Service' ? (newRules ? Math.min(list.length, FREE_SERVICE_PER_MONTH) : list.length) : 0;
+		const free =
+			category === 'Service'
+				? newRules
+					? Math.min(list.length, FREE_SERVICE_PER_MONTH)
+					: list.length
+				: 0;
 		const cost = list
 			.slice(free)
-			.reduce((sum, m) => sum + usdRate(candidateCountries(m.conversationId)[0] ?? '', category), 0);
-		return { category, delivered: list.length, free, billable: list.length - free, cost: round(cost) };
+			.reduce(
+				(sum, m) => sum + usdRate(candidateCountries(m.conversationId)[0] ?? '', category),
+				0,
+			);
+		return {
+			category,
+			delivered: list.length,
+			free,
+			billable: list.length - free,
+			cost: round(cost),
+		};
 	});
 	return {
 		days,

@@ -26,9 +26,12 @@ const createCampaign: ToolHandler = (ctx) => {
 	const templateName = str(ctx.input, 'templateName') ?? '';
 	const templateLanguage = str(ctx.input, 'templateLanguage') ?? '';
 	const template = findTemplate(ctx.account, templateName, templateLanguage);
-	if (!template) throw toolError(`No Business template ${templateName} (${templateLanguage}) exists.`);
+	if (!template)
+		throw toolError(`No Business template ${templateName} (${templateLanguage}) exists.`);
 	if (template.status !== 'APPROVED') {
-		throw toolError(`Campaigns need an approved text template; ${templateName} (${templateLanguage}) is ${template.status}.`);
+		throw toolError(
+			`Campaigns need an approved text template; ${templateName} (${templateLanguage}) is ${template.status}.`,
+		);
 	}
 	const record: CampaignRecord = {
 		id: ctx.state.ids.uuid(),
@@ -64,7 +67,9 @@ function numbersOf(recipients: readonly CampaignRecipient[]): Set<string> {
 const addCampaignRecipients: ToolHandler = (ctx) => {
 	const record = campaign(ctx);
 	if (record.state !== 'draft') {
-		throw toolError(`Recipients can be added only to a draft campaign; this one is ${record.state}.`);
+		throw toolError(
+			`Recipients can be added only to a draft campaign; this one is ${record.state}.`,
+		);
 	}
 	const known = numbersOf(record.recipients);
 	const duplicates: string[] = [];
@@ -96,7 +101,8 @@ const addCampaignRecipients: ToolHandler = (ctx) => {
 /** Cancel is final: a cancelled campaign can never run again or take recipients. */
 const cancelCampaign: ToolHandler = (ctx) => {
 	const record = campaign(ctx);
-	if (record.state === 'cancelled') throw toolError('The campaign is already cancelled; cancellation is permanent.');
+	if (record.state === 'cancelled')
+		throw toolError('The campaign is already cancelled; cancellation is permanent.');
 	record.state = 'cancelled';
 	record.cancelledAt = ctx.state.clock.now();
 	return {

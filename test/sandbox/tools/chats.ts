@@ -1,14 +1,24 @@
-import { digits, isGroupConversation, passesFilters, phoneOfConversation, visibleMessages } from '../inbox';
+import {
+	digits,
+	isGroupConversation,
+	passesFilters,
+	phoneOfConversation,
+	visibleMessages,
+} from '../inbox';
 import { LIMITS } from '../limits';
 import { type ToolHandler, invalidInput, str, toolError } from './context';
 import { chooseChannel, resolveTarget, windowClosesAt } from './target';
 
-const NOT_PROVEN = 'This check does not prove that the number is registered or that the person opted in.';
+const NOT_PROVEN =
+	'This check does not prove that the number is registered or that the person opted in.';
 
 const checkRecipientSendOptions: ToolHandler = (ctx) => {
 	const { account } = ctx;
 	const channel = chooseChannel(account, ctx.input);
-	if (str(ctx.input, 'phoneNumber') === undefined && str(ctx.input, 'conversationId') === undefined) {
+	if (
+		str(ctx.input, 'phoneNumber') === undefined &&
+		str(ctx.input, 'conversationId') === undefined
+	) {
 		throw invalidInput('phoneNumber', 'or conversationId is required');
 	}
 	if (!channel) return { channel: null, connection_ready: false, notes: [NOT_PROVEN] };

@@ -29,7 +29,8 @@ function records(csv: string): string[][] {
 	try {
 		return parseCsv(csv).filter((r) => !(r.length === 1 && r[0].trim() === ''));
 	} catch (error) {
-		if (error instanceof CsvSyntaxError) throw toolError(`The CSV is not valid RFC 4180: ${error.message}.`, { line: error.line });
+		if (error instanceof CsvSyntaxError)
+			throw toolError(`The CSV is not valid RFC 4180: ${error.message}.`, { line: error.line });
 		throw error;
 	}
 }
@@ -39,8 +40,14 @@ const analyzeCampaignCsv: ToolHandler = (ctx) => {
 	const [header = [], ...rows] = records(str(ctx.input, 'csv') ?? '');
 	const columns = header.map((c) => c.trim().toLowerCase());
 	const missing = ['phone', 'opt_in'].filter((c) => !columns.includes(c));
-	if (missing.length > 0) throw toolError(`The CSV needs the header columns phone and opt_in; missing: ${missing.join(', ')}.`);
-	if (rows.length > MAX_CSV_ROWS) throw toolError(`The CSV has ${rows.length} data rows; at most ${MAX_CSV_ROWS} are analysed per call.`);
+	if (missing.length > 0)
+		throw toolError(
+			`The CSV needs the header columns phone and opt_in; missing: ${missing.join(', ')}.`,
+		);
+	if (rows.length > MAX_CSV_ROWS)
+		throw toolError(
+			`The CSV has ${rows.length} data rows; at most ${MAX_CSV_ROWS} are analysed per call.`,
+		);
 	const required = (ctx.input.requiredTemplateVariables as number | undefined) ?? 0;
 	const issues: Issue[] = [];
 	const paramColumns = new Map<number, number>();
@@ -49,10 +56,20 @@ const analyzeCampaignCsv: ToolHandler = (ctx) => {
 		if (!match) return;
 		const n = Number(match[1]);
 		paramColumns.set(n, index);
-		if (n < 1 || n > required) issues.push({ row: null, column: name, message: `is not used: the template has ${required} variable(s)` });
+		if (n < 1 || n > required)
+			issues.push({
+				row: null,
+				column: name,
+				message: `is not used: the template has ${required} variable(s)`,
+			});
 	});
 	for (let n = 1; n <= required; n++) {
-		if (!paramColumns.has(n)) issues.push({ row: null, column: `param_${n}`, message: 'is missing: the template needs it' });
+		if (!paramColumns.has(n))
+			issues.push({
+				row: null,
+				column: `param_${n}`,
+				message: 'is missing: the template needs it',
+			});
 	}
 	const seen = new Map<string, number>();
 	const countries = new Map<string, { calling_code: string; candidates: string[]; rows: number }>();
@@ -60,11 +77,21 @@ const analyzeCampaignCsv: ToolHandler = (ctx) => {
 	rows.forEach((cells, i) => {
 		const row = i + 1;
 		const before = issues.length;
-		if (cells.length !== columns.length) issues.push({ row, column: null, message: `has ${cells.length} fields; the header has ${columns.length}` });
+		if (cells.length !== columns.length)
+			issues.push({
+				row,
+				column: null,
+				message: `has ${cells.length} fields; the header has ${columns.length}`,
+			});
 		const cell = (name: string) => cells[columns.indexOf(name)] ?? '';
 		const phone = normalizePhone(cell('phone'));
 		const phoneOk = INTERNATIONAL.test(phone);
-		if (!phoneOk) issues.push({ row, column: 'phone', message: 'must be an international number: 7-15 digits, first digit not 0' });
+		if (!phoneOk)
+			issues.push({
+				row,
+				column: 'phone',
+				message: 'must be an international number: 7-15 digits, first digit not 0',
+			});
 		const duplicateOf = phoneOk ? seen.get(phone) : undefined;
 		if (duplicateOf !== undefined) {
 			tally.duplicates++;
@@ -74,18 +101,33 @@ const analyzeCampaignCsv: ToolHandler = (ctx) => {
 		const optedIn = OPT_IN_YES.has(optIn);
 		if (optedIn) tally.optedIn++;
 		else if (OPT_IN_NO.has(optIn)) tally.notOptedIn++;
-		else issues.push({ row, column: 'opt_in', message: 'must declare yes or no (yes/y/true/1 or no/n/false/0)' });
+		else
+			issues.push({
+				row,
+				column: 'opt_in',
+				message: 'must declare yes or no (yes/y/true/1 or no/n/false/0)',
+			});
 		for (let n = 1; n <= required; n++) {
 			const value = paramColumns.has(n) ? (cells[paramColumns.get(n) ?? -1] ?? '') : null;
-			if (value === '') issues.push({ row, column: `param_${n}`, message: 'is empty: the template needs a value' });
-			else if (value !== null && value.length > MAX_PARAMETER_CHARS) issues.push({ row, column: `param_${n}`, message: `must be at most ${MAX_PARAMETER_CHARS} characters` });
+			if (value === '')
+				issues.push({ row, column: `param_${n}`, message: 'is empty: the template needs a value' });
+			else if (value !== null && value.length > MAX_PARAMETER_CHARS)
+				issues.push({
+					row,
+					column: `param_${n}`,
+					message: `must be at most ${MAX_PARAMETER_CHARS} characters`,
+				});
 		}
 		const clean = issues.length === before;
 		tally[clean ? 'valid' : 'invalid']++;
 		if (clean && optedIn) tally.eligible++;
 		if (phoneOk && duplicateOf === undefined) {
 			const code = callingCode(phone) ?? 'unknown';
-			const entry = countries.get(code) ?? { calling_code: code, candidates: candidateCountries(phone), rows: 0 };
+			const entry = countries.get(code) ?? {
+				calling_code: code,
+				candidates: candidateCountries(phone),
+				rows: 0,
+			};
 			entry.rows++;
 			countries.set(code, entry);
 		}
@@ -109,4 +151,6 @@ const analyzeCampaignCsv: ToolHandler = (ctx) => {
 	};
 };
 
-export const csvHandlers: Record<string, ToolHandler> = { analyze_campaign_csv: analyzeCampaignCsv };
+export const csvHandlers: Record<string, ToolHandler> = {
+	analyze_campaign_csv: analyzeCampaignCsv,
+};

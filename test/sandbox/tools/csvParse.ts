@@ -26,7 +26,11 @@ export function parseCsv(text: string): string[][] {
 	while (i < input.length) {
 		const char = input[i];
 		if (char === '"') {
-			if (started) throw new CsvSyntaxError(line, 'a quote may only open a field; quote the whole field and double inner quotes');
+			if (started)
+				throw new CsvSyntaxError(
+					line,
+					'a quote may only open a field; quote the whole field and double inner quotes',
+				);
 			const opened = line;
 			started = true;
 			i++;

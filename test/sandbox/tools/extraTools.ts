@@ -1,11 +1,25 @@
 import { z } from 'zod/v4';
-import { channel, chars, integer, templateLanguage, templateName } from '../../../nodes/shared/catalogue/formats';
+import {
+	channel,
+	chars,
+	integer,
+	templateLanguage,
+	templateName,
+} from '../../../nodes/shared/catalogue/formats';
 import type { ToolDefinition } from '../../../nodes/shared/catalogue/types';
 
 /** What the sandbox needs of a tool: the node's operation metadata plays no part in the service. */
 export type ServiceTool = Omit<
 	ToolDefinition,
-	'operation' | 'layout' | 'shapeAssumed' | 'paging' | 'simplify' | 'downloadsLink' | 'csvAnalysis' | 'outcomeCheck' | 'answersLookup'
+	| 'operation'
+	| 'layout'
+	| 'shapeAssumed'
+	| 'paging'
+	| 'simplify'
+	| 'downloadsLink'
+	| 'csvAnalysis'
+	| 'outcomeCheck'
+	| 'answersLookup'
 >;
 
 /*
@@ -16,10 +30,14 @@ export type ServiceTool = Omit<
  */
 
 const page = {
-	cursor: chars(1, 200).optional().describe('next_cursor from the previous page; omit for the first page'),
+	cursor: chars(1, 200)
+		.optional()
+		.describe('next_cursor from the previous page; omit for the first page'),
 	limit: integer(1, 100).optional().describe('Items per page, 1-100 (default 20)'),
 };
-const conversationId = chars(1, 250).describe('Exact conversation id from list_conversations or an event');
+const conversationId = chars(1, 250).describe(
+	'Exact conversation id from list_conversations or an event',
+);
 
 function readTool(
 	name: string,
@@ -30,8 +48,16 @@ function readTool(
 	toolChannel: ToolDefinition['channel'] = 'none',
 ): ServiceTool {
 	return {
-		name, displayName, resource, access: 'read', scope: 'messenger.read', ownerOnly: false,
-		channel: toolChannel, countsAsSend: false, description, input,
+		name,
+		displayName,
+		resource,
+		access: 'read',
+		scope: 'messenger.read',
+		ownerOnly: false,
+		channel: toolChannel,
+		countsAsSend: false,
+		description,
+		input,
 	};
 }
 
@@ -41,7 +67,11 @@ export const extraTools: readonly ServiceTool[] = [
 		'List Conversations',
 		'chat',
 		'Lists saved chats, newest activity first, with their conversation_id for get_messages and send_message. Pages with cursor/next_cursor.',
-		z.strictObject({ channel: channel.optional(), chat_type: z.enum(['individual', 'group']).optional(), ...page }),
+		z.strictObject({
+			channel: channel.optional(),
+			chat_type: z.enum(['individual', 'group']).optional(),
+			...page,
+		}),
 	),
 	readTool(
 		'get_messages',
@@ -55,7 +85,12 @@ export const extraTools: readonly ServiceTool[] = [
 		'Search Messages',
 		'message',
 		'Finds saved messages whose text contains the query (case-insensitive), newest first. Pages with cursor/next_cursor.',
-		z.strictObject({ query: chars(1, 200), conversationId: conversationId.optional(), channel: channel.optional(), ...page }),
+		z.strictObject({
+			query: chars(1, 200),
+			conversationId: conversationId.optional(),
+			channel: channel.optional(),
+			...page,
+		}),
 	),
 	readTool(
 		'search_attachments',
@@ -64,7 +99,9 @@ export const extraTools: readonly ServiceTool[] = [
 		'Finds saved files by file name or caption and MIME type prefix; use get_attachment_link on items with download_available true.',
 		z.strictObject({
 			query: chars(1, 200).optional(),
-			mimeType: chars(1, 100).optional().describe('MIME type or prefix, e.g. image/ or application/pdf'),
+			mimeType: chars(1, 100)
+				.optional()
+				.describe('MIME type or prefix, e.g. image/ or application/pdf'),
 			conversationId: conversationId.optional(),
 			...page,
 		}),

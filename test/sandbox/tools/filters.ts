@@ -10,13 +10,18 @@ const addNumberFilter: ToolHandler = (ctx) => {
 	const single = str(ctx.input, 'phoneNumber');
 	const many = (ctx.input.phoneNumbers as string[] | undefined) ?? [];
 	// The spec leaves open what neither field means, and lets both be given: the service's own rules.
-	if (single === undefined && many.length === 0) throw invalidInput('phoneNumber', 'is required unless phoneNumbers is given');
+	if (single === undefined && many.length === 0)
+		throw invalidInput('phoneNumber', 'is required unless phoneNumbers is given');
 	const name = str(ctx.input, 'name') ?? null;
 	const added: string[] = [];
 	const alreadyListed: string[] = [];
-	const entries = [...(single === undefined ? [] : [{ phone: single, name }]), ...many.map((phone) => ({ phone, name: null }))];
+	const entries = [
+		...(single === undefined ? [] : [{ phone: single, name }]),
+		...many.map((phone) => ({ phone, name: null })),
+	];
 	for (const entry of entries) {
-		if (account.filters.some((listed) => digits(listed.phone) === digits(entry.phone))) alreadyListed.push(entry.phone);
+		if (account.filters.some((listed) => digits(listed.phone) === digits(entry.phone)))
+			alreadyListed.push(entry.phone);
 		else {
 			account.filters.push(entry);
 			added.push(entry.phone);

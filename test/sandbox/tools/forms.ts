@@ -16,17 +16,26 @@ const createMessengerForm: ToolHandler = (ctx) => {
 	const formId = str(ctx.input, 'form_id');
 	const name = str(ctx.input, 'name') ?? '';
 	const existing = formId !== undefined ? account.forms.get(formId) : undefined;
-	if (formId !== undefined && !existing) throw toolError(`No form ${formId} exists; omit form_id to create a new form.`);
-	if (existing && existing.status !== 'DRAFT') throw toolError(`Form ${formId} is not a DRAFT and cannot be replaced.`);
+	if (formId !== undefined && !existing)
+		throw toolError(`No form ${formId} exists; omit form_id to create a new form.`);
+	if (existing && existing.status !== 'DRAFT')
+		throw toolError(`Form ${formId} is not a DRAFT and cannot be replaced.`);
 	const clash = [...account.forms.values()].find((f) => f.name === name && f.id !== formId);
-	if (clash) throw toolError(`A form named "${name}" already exists (${clash.id}); names are unique on the account.`, { field: 'name' });
+	if (clash)
+		throw toolError(
+			`A form named "${name}" already exists (${clash.id}); names are unique on the account.`,
+			{ field: 'name' },
+		);
 	const definition = parseDefinition(ctx.input.definition);
 	const problems = checkFormDefinition(definition);
 	if (problems.length > 0) {
 		const list = problems.map((p) => `${p.path}: ${p.message}`).join('; ');
-		throw toolError(`The form definition has ${problems.length} problem(s): ${list}. Fix them and save again${formId ? ` with form_id ${formId}` : ''}.`, {
-			errors: problems,
-		});
+		throw toolError(
+			`The form definition has ${problems.length} problem(s): ${list}. Fix them and save again${formId ? ` with form_id ${formId}` : ''}.`,
+			{
+				errors: problems,
+			},
+		);
 	}
 	// Provider form ids are numeric strings.
 	const id = existing?.id ?? String(1e15 + Math.floor(ctx.state.ids.random() * 9e15));
@@ -51,4 +60,6 @@ const createMessengerForm: ToolHandler = (ctx) => {
 	};
 };
 
-export const formHandlers: Record<string, ToolHandler> = { create_messenger_form: createMessengerForm };
+export const formHandlers: Record<string, ToolHandler> = {
+	create_messenger_form: createMessengerForm,
+};

@@ -6,7 +6,8 @@ function adminGroup(ctx: ToolContext): GroupRecord {
 	const group = ctx.account.groups.get(jid);
 	if (!group) throw toolError(`The linked number is not in the group ${jid}.`);
 	const me = group.participants.find((p) => p.phone === ctx.account.channels.qr.phone);
-	if (!me?.admin) throw toolError(`The linked number is not an admin of ${jid}; this needs admin rights.`);
+	if (!me?.admin)
+		throw toolError(`The linked number is not an admin of ${jid}; this needs admin rights.`);
 	return group;
 }
 
@@ -22,7 +23,10 @@ const createGroup: ToolHandler = (ctx) => {
 	ctx.account.groups.set(jid, {
 		jid,
 		subject,
-		participants: [{ phone: ctx.account.channels.qr.phone, admin: true }, ...invited.map((phone) => ({ phone, admin: false }))],
+		participants: [
+			{ phone: ctx.account.channels.qr.phone, admin: true },
+			...invited.map((phone) => ({ phone, admin: false })),
+		],
 		selected: false,
 	});
 	return { jid, subject, participants: invited, syncing: false };

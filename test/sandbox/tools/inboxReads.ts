@@ -15,7 +15,8 @@ function page<T>(ctx: ToolContext, items: T[]): { items: T[]; next_cursor: strin
 		offset = Number(decoded[1]);
 	}
 	const limit = (ctx.input.limit as number | undefined) ?? DEFAULT_LIMIT;
-	const next = offset + limit < items.length ? Buffer.from(`o${offset + limit}`).toString('base64url') : null;
+	const next =
+		offset + limit < items.length ? Buffer.from(`o${offset + limit}`).toString('base64url') : null;
 	return { items: items.slice(offset, offset + limit), next_cursor: next };
 }
 
@@ -27,7 +28,10 @@ function scoped(ctx: ToolContext): MessageRecord[] {
 	const conversationId = str(ctx.input, 'conversationId');
 	const channel = str(ctx.input, 'channel');
 	return visibleMessages(ctx.account).filter(
-		(m) => !m.deleted && (conversationId === undefined || m.conversationId === conversationId) && (channel === undefined || m.channel === channel),
+		(m) =>
+			!m.deleted &&
+			(conversationId === undefined || m.conversationId === conversationId) &&
+			(channel === undefined || m.channel === channel),
 	);
 }
 
@@ -36,7 +40,11 @@ const listConversations: ToolHandler = (ctx) => {
 	const chatType = str(ctx.input, 'chat_type');
 	const messages = visibleMessages(ctx.account);
 	const chats = [...ctx.account.chats.values()]
-		.filter((c) => (channel === undefined || c.channel === channel) && (chatType === undefined || c.chatType === chatType))
+		.filter(
+			(c) =>
+				(channel === undefined || c.channel === channel) &&
+				(chatType === undefined || c.chatType === chatType),
+		)
 		.map((c) => {
 			const last = newestFirst(messages.filter((m) => m.conversationId === c.conversationId))[0];
 			return {
@@ -56,7 +64,8 @@ const listConversations: ToolHandler = (ctx) => {
 
 const getMessages: ToolHandler = (ctx) => {
 	const conversationId = str(ctx.input, 'conversationId') ?? '';
-	if (!ctx.account.chats.has(conversationId)) throw toolError(`No saved conversation ${conversationId} exists.`);
+	if (!ctx.account.chats.has(conversationId))
+		throw toolError(`No saved conversation ${conversationId} exists.`);
 	const { items, next_cursor } = page(ctx, newestFirst(scoped(ctx)).map(messageObject));
 	return { messages: items, next_cursor };
 };
@@ -75,7 +84,8 @@ const searchAttachments: ToolHandler = (ctx) => {
 		scoped(ctx).filter((m) => {
 			const file = m.attachment;
 			if (!file) return false;
-			const matchesQuery = query === undefined || `${file.fileName} ${m.text}`.toLowerCase().includes(query);
+			const matchesQuery =
+				query === undefined || `${file.fileName} ${m.text}`.toLowerCase().includes(query);
 			return matchesQuery && (mime === undefined || file.mimeType.toLowerCase().startsWith(mime));
 		}),
 	).map((m) => ({

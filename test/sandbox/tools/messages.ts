@@ -10,7 +10,9 @@ export const EDIT_WINDOW_MS = 15 * 60_000;
 
 function requireRecipientAllowed(account: AccountState, target: Target): void {
 	if (target.phone !== null && !passesFilters(account, target.phone)) {
-		throw toolError(`The number ${target.phone} does not pass the workspace number filters, so it cannot be messaged.`);
+		throw toolError(
+			`The number ${target.phone} does not pass the workspace number filters, so it cannot be messaged.`,
+		);
 	}
 }
 
@@ -27,16 +29,26 @@ function templateText(ctx: ToolContext): Partial<MessageRecord> {
 	const name = str(ctx.input, 'templateName') ?? '';
 	const language = str(ctx.input, 'templateLanguage') ?? '';
 	const template = findTemplate(ctx.account, name, language);
-	if (!template) throw toolError(`No Business template ${name} (${language}) exists on this account.`);
+	if (!template)
+		throw toolError(`No Business template ${name} (${language}) exists on this account.`);
 	if (template.status !== 'APPROVED') {
-		throw toolError(`Template ${name} (${language}) is ${template.status}; only approved templates can be sent.`);
+		throw toolError(
+			`Template ${name} (${language}) is ${template.status}; only approved templates can be sent.`,
+		);
 	}
 	const parameters = (ctx.input.templateParameters as string[] | undefined) ?? [];
 	const expected = templateVariableCount(template.body);
 	if (parameters.length !== expected) {
-		throw invalidInput('templateParameters', `must have ${expected} values for template ${name} (got ${parameters.length})`);
+		throw invalidInput(
+			'templateParameters',
+			`must have ${expected} values for template ${name} (got ${parameters.length})`,
+		);
 	}
-	return { type: 'template', text: renderTemplate(template.body, parameters), templateCategory: template.category };
+	return {
+		type: 'template',
+		text: renderTemplate(template.body, parameters),
+		templateCategory: template.category,
+	};
 }
 
 function freeFormText(ctx: ToolContext, channel: Channel, target: Target): Partial<MessageRecord> {
@@ -51,8 +63,14 @@ function freeFormText(ctx: ToolContext, channel: Channel, target: Target): Parti
 	return { type: 'text', text: str(ctx.input, 'text') ?? '' };
 }
 
-function ownMessage(ctx: ToolContext, channel: Channel, target: Target, content: Partial<MessageRecord>): MessageRecord {
-	const group = target.chatType === 'group' ? ctx.account.groups.get(target.conversationId) : undefined;
+function ownMessage(
+	ctx: ToolContext,
+	channel: Channel,
+	target: Target,
+	content: Partial<MessageRecord>,
+): MessageRecord {
+	const group =
+		target.chatType === 'group' ? ctx.account.groups.get(target.conversationId) : undefined;
 	return storeMessage(ctx.state, ctx.account, {
 		conversationId: target.conversationId,
 		channel,
@@ -74,17 +92,26 @@ function ownMessage(ctx: ToolContext, channel: Channel, target: Target, content:
 }
 
 function accepted(message: MessageRecord): Record<string, unknown> {
-	return { message_id: message.id, status: 'accepted', channel: message.channel, conversation_id: message.conversationId };
+	return {
+		message_id: message.id,
+		status: 'accepted',
+		channel: message.channel,
+		conversation_id: message.conversationId,
+	};
 }
 
 const sendMessage: ToolHandler = (ctx) => {
 	const channel = resolveSendChannel(ctx.account, ctx.input);
 	if (channel === 'qr' && ctx.input.templateName !== undefined) {
-		throw invalidInput('channel', "must be 'business' when templateName is given (templates always use Business)");
+		throw invalidInput(
+			'channel',
+			"must be 'business' when templateName is given (templates always use Business)",
+		);
 	}
 	const target = resolveTarget(ctx.account, channel, ctx.input);
 	requireRecipientAllowed(ctx.account, target);
-	const content = ctx.input.templateName !== undefined ? templateText(ctx) : freeFormText(ctx, channel, target);
+	const content =
+		ctx.input.templateName !== undefined ? templateText(ctx) : freeFormText(ctx, channel, target);
 	const replyTo = str(ctx.input, 'replyToMessageId');
 	if (replyTo !== undefined) {
 		const quoted = findMessage(ctx.account, replyTo);
@@ -92,7 +119,8 @@ const sendMessage: ToolHandler = (ctx) => {
 			throw toolError(`Message ${replyTo} is not in conversation ${target.conversationId}.`);
 		}
 	}
-	const send = () => ownMessage(ctx, channel, target, { ...content, quotedMessageId: replyTo ?? null });
+	const send = () =>
+		ownMessage(ctx, channel, target, { ...content, quotedMessageId: replyTo ?? null });
 	const message = channel === 'qr' ? withQrSend(ctx, send) : send();
 	emitMessage(ctx.events, message);
 	return accepted(message);
@@ -110,7 +138,8 @@ function ownQrMessage(ctx: ToolContext, id: string): MessageRecord {
 
 const editMessage: ToolHandler = (ctx) => {
 	const message = ownQrMessage(ctx, str(ctx.input, 'targetMessageId') ?? '');
-	if (message.type !== 'text') throw toolError(`Only text messages can be edited; ${message.id} is ${message.type}.`);
+	if (message.type !== 'text')
+		throw toolError(`Only text messages can be edited; ${message.id} is ${message.type}.`);
 	if (ctx.state.clock.now() - message.timestamp > EDIT_WINDOW_MS) {
 		throw toolError('Messages can be edited only within 15 minutes of sending.');
 	}
@@ -134,11 +163,21 @@ const deleteMessage: ToolHandler = (ctx) => {
 const forwardMessage: ToolHandler = (ctx) => {
 	const sourceId = str(ctx.input, 'sourceMessageId') ?? '';
 	const source = findMessage(ctx.account, sourceId);
-	if (!source || !source.saved || source.deleted || source.channel !== 'qr' || source.chatType !== 'individual') {
+	if (
+		!source ||
+		!source.saved ||
+		source.deleted ||
+		source.channel !== 'qr' ||
+		source.chatType !== 'individual'
+	) {
 		throw toolError(`Message ${sourceId} is not a stored one-to-one QR message.`);
 	}
 	const phone = digits(str(ctx.input, 'phoneNumber') ?? '');
-	const target: Target = { conversationId: `${phone}@s.whatsapp.net`, chatType: 'individual', phone };
+	const target: Target = {
+		conversationId: `${phone}@s.whatsapp.net`,
+		chatType: 'individual',
+		phone,
+	};
 	requireRecipientAllowed(ctx.account, target);
 	const message = withQrSend(ctx, () =>
 		ownMessage(ctx, 'qr', target, {

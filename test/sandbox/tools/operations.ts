@@ -7,8 +7,14 @@ const getOperation: ToolHandler = (ctx) => {
 	const key = str(ctx.input, 'idempotencyKey');
 	const mine = [...ctx.state.operations.values()].filter((op) => op.accountId === ctx.account.id);
 	// By key, the latest attempt tells the truth: a retry may have succeeded after a failed first try.
-	const op = id !== undefined ? mine.find((o) => o.id === id) : mine.filter((o) => o.idempotencyKey === key).at(-1);
-	if (!op) throw toolError(`No operation ${id ?? `with idempotency key ${key}`} is known; nothing was recorded for it.`);
+	const op =
+		id !== undefined
+			? mine.find((o) => o.id === id)
+			: mine.filter((o) => o.idempotencyKey === key).at(-1);
+	if (!op)
+		throw toolError(
+			`No operation ${id ?? `with idempotency key ${key}`} is known; nothing was recorded for it.`,
+		);
 	return {
 		operation_id: op.id,
 		tool: op.tool,
@@ -25,7 +31,8 @@ const getSendStatus: ToolHandler = (ctx) => {
 		id !== undefined
 			? findMessage(ctx.account, id)
 			: ctx.account.messages.find((m) => m.fromMe && m.idempotencyKey === key);
-	if (!message || !message.fromMe) return { status: 'not_found', ...(id !== undefined ? { message_id: id } : {}) };
+	if (!message || !message.fromMe)
+		return { status: 'not_found', ...(id !== undefined ? { message_id: id } : {}) };
 	return {
 		status: message.status,
 		message_id: message.id,

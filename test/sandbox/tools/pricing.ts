@@ -1,22 +1,81 @@
 import { type ToolHandler, str, toolError } from './context';
 
-export type Category = 'Marketing' | 'Utility' | 'Authentication' | 'Authentication International' | 'Service';
+export type Category =
+	| 'Marketing'
+	| 'Utility'
+	| 'Authentication'
+	| 'Authentication International'
+	| 'Service';
 
 /** Sandbox rate card in USD per delivered message (plausible figures, not the provider's). */
 const RATES: Record<string, Record<Category, number>> = {
-	US: { Marketing: 0.025, Utility: 0.004, Authentication: 0.0135, 'Authentication International': 0.0135, Service: 0.003 },
-	GB: { Marketing: 0.0529, Utility: 0.022, Authentication: 0.0358, 'Authentication International': 0.0358, Service: 0.004 },
-	DE: { Marketing: 0.1365, Utility: 0.0456, Authentication: 0.0768, 'Authentication International': 0.0768, Service: 0.006 },
-	BR: { Marketing: 0.0625, Utility: 0.008, Authentication: 0.0315, 'Authentication International': 0.0315, Service: 0.003 },
-	IN: { Marketing: 0.0107, Utility: 0.0014, Authentication: 0.0014, 'Authentication International': 0.028, Service: 0.001 },
-	ID: { Marketing: 0.0411, Utility: 0.025, Authentication: 0.03, 'Authentication International': 0.136, Service: 0.002 },
-	MX: { Marketing: 0.0305, Utility: 0.0085, Authentication: 0.0239, 'Authentication International': 0.0239, Service: 0.003 },
+	US: {
+		Marketing: 0.025,
+		Utility: 0.004,
+		Authentication: 0.0135,
+		'Authentication International': 0.0135,
+		Service: 0.003,
+	},
+	GB: {
+		Marketing: 0.0529,
+		Utility: 0.022,
+		Authentication: 0.0358,
+		'Authentication International': 0.0358,
+		Service: 0.004,
+	},
+	DE: {
+		Marketing: 0.1365,
+		Utility: 0.0456,
+		Authentication: 0.0768,
+		'Authentication International': 0.0768,
+		Service: 0.006,
+	},
+	BR: {
+		Marketing: 0.0625,
+		Utility: 0.008,
+		Authentication: 0.0315,
+		'Authentication International': 0.0315,
+		Service: 0.003,
+	},
+	IN: {
+		Marketing: 0.0107,
+		Utility: 0.0014,
+		Authentication: 0.0014,
+		'Authentication International': 0.028,
+		Service: 0.001,
+	},
+	ID: {
+		Marketing: 0.0411,
+		Utility: 0.025,
+		Authentication: 0.03,
+		'Authentication International': 0.136,
+		Service: 0.002,
+	},
+	MX: {
+		Marketing: 0.0305,
+		Utility: 0.0085,
+		Authentication: 0.0239,
+		'Authentication International': 0.0239,
+		Service: 0.003,
+	},
 };
 const REST_OF_WORLD: Record<Category, number> = {
-	Marketing: 0.0604, Utility: 0.0077, Authentication: 0.0224, 'Authentication International': 0.0224, Service: 0.004,
+	Marketing: 0.0604,
+	Utility: 0.0077,
+	Authentication: 0.0224,
+	'Authentication International': 0.0224,
+	Service: 0.004,
 };
 /** USD to the billing currency. */
-const FX: Record<string, number> = { USD: 1, EUR: 0.92, GBP: 0.79, INR: 83.2, BRL: 5.05, MXN: 17.1, IDR: 15600 };
+const FX: Record<string, number> = {
+	USD: 1,
+	EUR: 0.92,
+	GBP: 0.79,
+	INR: 83.2,
+	BRL: 5.05,
+	MXN: 17.1,
+	IDR: 15600,
+};
 
 /** Monthly volume tiers (per category and number) with their discount; marketing and service have none. */
 const TIERS = [
@@ -52,7 +111,8 @@ function freeMessages(i: Input): number {
 }
 
 function segments(start: number, count: number, category: Category) {
-	if (!TIERED.includes(category)) return [{ from: start, to: start + count, multiplier: 1, messages: count }];
+	if (!TIERED.includes(category))
+		return [{ from: start, to: start + count, multiplier: 1, messages: count }];
 	return TIERS.flatMap((tier) => {
 		const from = Math.max(start, tier.from);
 		const to = Math.min(start + count, tier.to);
@@ -71,7 +131,10 @@ const estimateBusinessPrice: ToolHandler = (ctx) => {
 	const market = (str(ctx.input, 'market') ?? '').toUpperCase();
 	const currency = (str(ctx.input, 'currency') ?? '').toUpperCase();
 	const fx = FX[currency];
-	if (fx === undefined) throw toolError(`Currency ${currency} is not offered; use one of ${Object.keys(FX).join(', ')}.`);
+	if (fx === undefined)
+		throw toolError(
+			`Currency ${currency} is not offered; use one of ${Object.keys(FX).join(', ')}.`,
+		);
 	const input: Input = {
 		category: ctx.input.category as Category,
 		messages: ctx.input.messages as number,
@@ -96,9 +159,12 @@ const estimateBusinessPrice: ToolHandler = (ctx) => {
 			? 'Since 2026-10-01: Service messages are billed after the first 1,000 per month per business number; utility templates inside the customer service window are billed; only a free entry point window makes messages free.'
 			: 'Before 2026-10-01: Service messages and utility templates inside the customer service window are free.',
 	];
-	if (!RATES[market]) notes.push(`No rate card for market ${market}; the rest-of-world rate was used.`);
+	if (!RATES[market])
+		notes.push(`No rate card for market ${market}; the rest-of-world rate was used.`);
 	if (input.category === 'Service' && !input.customerServiceWindow && !input.freeEntryPointWindow) {
-		notes.push('Service messages are free-form replies and can only be sent inside the 24-hour customer service window.');
+		notes.push(
+			'Service messages are free-form replies and can only be sent inside the 24-hour customer service window.',
+		);
 	}
 	return {
 		market,
@@ -117,4 +183,6 @@ const estimateBusinessPrice: ToolHandler = (ctx) => {
 	};
 };
 
-export const pricingHandlers: Record<string, ToolHandler> = { estimate_business_price: estimateBusinessPrice };
+export const pricingHandlers: Record<string, ToolHandler> = {
+	estimate_business_price: estimateBusinessPrice,
+};

@@ -9,7 +9,10 @@ const DAY_MS = 24 * 60 * 60_000;
  * The channel a send or check acts on: the given one, else the only connected one.
  * With both connected the caller must choose (spec: check_recipient_send_options).
  */
-export function chooseChannel(account: AccountState, input: Record<string, unknown>): Channel | null {
+export function chooseChannel(
+	account: AccountState,
+	input: Record<string, unknown>,
+): Channel | null {
 	const given = str(input, 'channel') as Channel | undefined;
 	if (given) return given;
 	const connected = (['qr', 'business'] as const).filter((c) => account.channels[c].connected);
@@ -18,7 +21,10 @@ export function chooseChannel(account: AccountState, input: Record<string, unkno
 }
 
 function failBoth(): never {
-	throw invalidInput('channel', "is required when both channels are connected: give 'qr' or 'business'");
+	throw invalidInput(
+		'channel',
+		"is required when both channels are connected: give 'qr' or 'business'",
+	);
 }
 
 export function resolveSendChannel(account: AccountState, input: Record<string, unknown>): Channel {
@@ -36,22 +42,35 @@ export interface Target {
 }
 
 /** phoneNumber or conversationId, checked against the id shapes of the chosen channel. */
-export function resolveTarget(account: AccountState, channel: Channel, input: Record<string, unknown>): Target {
+export function resolveTarget(
+	account: AccountState,
+	channel: Channel,
+	input: Record<string, unknown>,
+): Target {
 	const phone = str(input, 'phoneNumber');
 	if (phone !== undefined) {
-		return { conversationId: conversationIdFor(channel, phone), chatType: 'individual', phone: digits(phone) };
+		return {
+			conversationId: conversationIdFor(channel, phone),
+			chatType: 'individual',
+			phone: digits(phone),
+		};
 	}
 	const conversationId = str(input, 'conversationId');
-	if (conversationId === undefined) throw invalidInput('phoneNumber', 'or conversationId is required');
+	if (conversationId === undefined)
+		throw invalidInput('phoneNumber', 'or conversationId is required');
 	const shapes =
 		channel === 'qr'
 			? [CONVERSATION_ID_PATTERNS.qrDirect, CONVERSATION_ID_PATTERNS.qrGroup]
 			: [CONVERSATION_ID_PATTERNS.business];
 	if (!shapes.some((shape) => shape.test(conversationId))) {
-		throw invalidInput('conversationId', `is not a ${channel} conversation id (see the spec's identifier formats)`);
+		throw invalidInput(
+			'conversationId',
+			`is not a ${channel} conversation id (see the spec's identifier formats)`,
+		);
 	}
 	if (isGroupConversation(conversationId)) {
-		if (!account.groups.has(conversationId)) throw toolError(`The linked number is not in the group ${conversationId}.`);
+		if (!account.groups.has(conversationId))
+			throw toolError(`The linked number is not in the group ${conversationId}.`);
 		return { conversationId, chatType: 'group', phone: null };
 	}
 	return { conversationId, chatType: 'individual', phone: phoneOfConversation(conversationId) };

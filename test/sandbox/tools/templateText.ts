@@ -21,6 +21,10 @@ export function renderTemplate(body: string, parameters: readonly string[]): str
 	return body.replace(VARIABLE, (_, n: string) => parameters[Number(n) - 1] ?? '');
 }
 
-export function findTemplate(account: AccountState, name: string, language: string): TemplateRecord | undefined {
+export function findTemplate(
+	account: AccountState,
+	name: string,
+	language: string,
+): TemplateRecord | undefined {
 	return account.templates.find((t) => t.name === name && t.language === language);
 }

@@ -22,7 +22,9 @@ const createBusinessTemplate: ToolHandler = (ctx) => {
 	const language = str(ctx.input, 'language') ?? '';
 	const body = str(ctx.input, 'body') ?? '';
 	if (findTemplate(ctx.account, name, language)) {
-		throw toolError(`A template ${name} (${language}) already exists; choose another name or language.`);
+		throw toolError(
+			`A template ${name} (${language}) already exists; choose another name or language.`,
+		);
 	}
 	const variables = templateVariables(body);
 	const expected = variables.map((_, i) => i + 1);
@@ -56,10 +58,16 @@ const createBusinessTemplate: ToolHandler = (ctx) => {
 const getBusinessTemplate: ToolHandler = (ctx) => {
 	const name = str(ctx.input, 'name') ?? '';
 	const language = str(ctx.input, 'language');
-	const matches = ctx.account.templates.filter((t) => t.name === name && (language === undefined || t.language === language));
-	if (matches.length === 0) throw toolError(`No Business template ${name}${language ? ` (${language})` : ''} exists.`);
+	const matches = ctx.account.templates.filter(
+		(t) => t.name === name && (language === undefined || t.language === language),
+	);
+	if (matches.length === 0)
+		throw toolError(`No Business template ${name}${language ? ` (${language})` : ''} exists.`);
 	if (matches.length > 1) {
-		throw invalidInput('language', `is required: ${name} exists in ${matches.map((t) => t.language).join(', ')}`);
+		throw invalidInput(
+			'language',
+			`is required: ${name} exists in ${matches.map((t) => t.language).join(', ')}`,
+		);
 	}
 	return templateView(matches[0]);
 };

@@ -18,7 +18,12 @@ describe('retry schedule', () => {
 		for (let attempt = 1; attempt <= 8; attempt++) {
 			const delivery = await h.waitForDelivery(id, (d) => d.attemptLog.length === attempt);
 			const last = delivery.attemptLog[attempt - 1];
-			expect(delivery).toMatchObject({ status: 'queued', attempts: attempt, lastStatusCode: 500, lastError: 'http_500' });
+			expect(delivery).toMatchObject({
+				status: 'queued',
+				attempts: attempt,
+				lastStatusCode: 500,
+				lastError: 'http_500',
+			});
 			const delay = (delivery.nextAttemptAt as number) - last.completedAt;
 			expect(delay).toBeGreaterThanOrEqual(SCHEDULE_MS[attempt - 1] * 0.8);
 			expect(delay).toBeLessThanOrEqual(SCHEDULE_MS[attempt - 1] * 1.2);
@@ -56,16 +61,23 @@ describe('retry schedule', () => {
 	it('succeeds on a later attempt and stops retrying', async () => {
 		let failuresLeft = 2;
 		h = await setupWebhooks({
-			responder: (request) => (envelopeOf(request).type === 'webhook.test' || failuresLeft-- <= 0 ? 200 : 500),
+			responder: (request) =>
+				envelopeOf(request).type === 'webhook.test' || failuresLeft-- <= 0 ? 200 : 500,
 		});
 		await h.createEndpoint();
 		await h.receiver.waitFor(1);
 		const { id } = h.emitText();
 		for (const attempt of [1, 2]) {
-			const d = await h.waitForDelivery(id, (x) => x.attempts === attempt && x.status === 'queued' && x.attemptLog.length === attempt);
+			const d = await h.waitForDelivery(
+				id,
+				(x) => x.attempts === attempt && x.status === 'queued' && x.attemptLog.length === attempt,
+			);
 			h.clock.set(d.nextAttemptAt as number);
 		}
-		expect(await h.waitForDelivery(id, (d) => d.status === 'delivered')).toMatchObject({ attempts: 3, nextAttemptAt: null });
+		expect(await h.waitForDelivery(id, (d) => d.status === 'delivered')).toMatchObject({
+			attempts: 3,
+			nextAttemptAt: null,
+		});
 	});
 });
 
@@ -73,13 +85,18 @@ describe('failures that are not plain errors', () => {
 	it('does not follow redirects: a 3xx is a failed attempt', async () => {
 		const target = await startReceiver();
 		h = await setupWebhooks({
-			responder: (request) => (envelopeOf(request).type === 'webhook.test' ? 200 : { status: 307, location: target.url }),
+			responder: (request) =>
+				envelopeOf(request).type === 'webhook.test' ? 200 : { status: 307, location: target.url },
 		});
 		try {
 			await h.createEndpoint();
 			const { id } = h.emitText();
 			const d = await h.waitForDelivery(id, (x) => x.attemptLog.length === 1);
-			expect(d).toMatchObject({ status: 'queued', lastStatusCode: 307, lastError: 'redirect_not_followed' });
+			expect(d).toMatchObject({
+				status: 'queued',
+				lastStatusCode: 307,
+				lastError: 'redirect_not_followed',
+			});
 			expect(target.received).toHaveLength(0);
 		} finally {
 			await target.close();
@@ -91,7 +108,12 @@ describe('failures that are not plain errors', () => {
 		await h.createEndpoint();
 		const { id } = h.emitText();
 		const d = await h.waitForDelivery(id, (x) => x.attemptLog.length === 1);
-		expect(d).toMatchObject({ status: 'queued', lastStatusCode: null, lastError: 'timeout', attempts: 1 });
+		expect(d).toMatchObject({
+			status: 'queued',
+			lastStatusCode: null,
+			lastError: 'timeout',
+			attempts: 1,
+		});
 		expect(d.nextAttemptAt).not.toBeNull();
 	});
 
@@ -101,7 +123,9 @@ describe('failures that are not plain errors', () => {
 		h = await setupWebhooks();
 		await h.createEndpoint(['message.received'], closed.url);
 		const [test] = h.service.deliveries();
-		expect(await h.waitForDelivery(test.eventId, (x) => x.attemptLog.length === 1)).toMatchObject({ lastError: 'ECONNREFUSED' });
+		expect(await h.waitForDelivery(test.eventId, (x) => x.attemptLog.length === 1)).toMatchObject({
+			lastError: 'ECONNREFUSED',
+		});
 	});
 });
 
@@ -113,7 +137,10 @@ describe('disabling an endpoint', () => {
 		const first = h.emitText('one');
 		const second = h.emitText('two');
 		await h.waitForDelivery(first.id, (d) => d.status === 'failed');
-		expect((await h.api('GET', `/${endpoint.id}`)).body).toMatchObject({ status: 'disabled', disabled_reason: 'gone' });
+		expect((await h.api('GET', `/${endpoint.id}`)).body).toMatchObject({
+			status: 'disabled',
+			disabled_reason: 'gone',
+		});
 		expect(h.delivery(first.id)).toMatchObject({ attempts: 1, lastStatusCode: 410 });
 		expect(h.delivery(second.id)).toMatchObject({ status: 'failed', attempts: 0 });
 		expect(h.emitText('three').deliveryIds).toEqual([]);
@@ -142,7 +169,10 @@ describe('disabling an endpoint', () => {
 
 		const last = h.emitText('last');
 		await h.waitForDelivery(last.id, (d) => d.status === 'failed');
-		expect(await endpointStatus(endpoint.id)).toMatchObject({ status: 'disabled', disabled_reason: 'consecutive_failures' });
+		expect(await endpointStatus(endpoint.id)).toMatchObject({
+			status: 'disabled',
+			disabled_reason: 'consecutive_failures',
+		});
 		expect(h.receiver.received).toHaveLength(1 + 2 + 97 + 1);
 		expect(h.service.deliveries().filter((d) => d.status === 'queued')).toEqual([]);
 		expect(h.emitText().deliveryIds).toEqual([]);
@@ -162,7 +192,10 @@ describe('disabling an endpoint', () => {
 		h.clock.advance(1);
 		const tipping = h.emitText();
 		await h.waitForDelivery(tipping.id, (d) => d.status === 'failed');
-		expect(await endpointStatus(endpoint.id)).toMatchObject({ status: 'disabled', disabled_reason: 'consecutive_failures' });
+		expect(await endpointStatus(endpoint.id)).toMatchObject({
+			status: 'disabled',
+			disabled_reason: 'consecutive_failures',
+		});
 		expect(h.receiver.received).toHaveLength(202);
 	});
 });

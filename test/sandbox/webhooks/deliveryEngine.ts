@@ -8,7 +8,14 @@ import { WebhookFaults } from './faults';
 import type { PostOutcome, Poster } from './post';
 import { retryDelayMs } from './retrySchedule';
 import { activeSecrets, signatureHeaders } from './signing';
-import { LIMITS, type AttemptRecord, type DeliveryRecord, type EmittedEvent, type Endpoint, type EventType } from './types';
+import {
+	LIMITS,
+	type AttemptRecord,
+	type DeliveryRecord,
+	type EmittedEvent,
+	type Endpoint,
+	type EventType,
+} from './types';
 
 /** One request waiting to be sent. A delivery has at most one, plus a fault-injected duplicate. */
 interface Job {
@@ -47,10 +54,21 @@ export class DeliveryEngine {
 	}
 
 	/** Queues one event for `targets`, or for every subscribed endpoint of the account. */
-	emit(accountId: string, type: EventType, data: Record<string, unknown>, targets?: Endpoint[]): EmittedEvent {
+	emit(
+		accountId: string,
+		type: EventType,
+		data: Record<string, unknown>,
+		targets?: Endpoint[],
+	): EmittedEvent {
 		this.prune();
 		const now = this.clock.now();
-		const facts = { id: `evt_${randomBytes(12).toString('hex')}`, type, createdAt: now, accountId, data };
+		const facts = {
+			id: `evt_${randomBytes(12).toString('hex')}`,
+			type,
+			createdAt: now,
+			accountId,
+			data,
+		};
 		const recipients = (targets ?? this.store.subscribers(accountId, type)).map((endpoint) => ({
 			endpoint,
 			payload: serializeEnvelope(facts, endpoint.apiVersion),
@@ -74,7 +92,13 @@ export class DeliveryEngine {
 			};
 			this.deliveries.set(delivery.id, delivery);
 			if (plan.duplicate) this.duplicatePending.add(delivery.id);
-			this.jobs.push({ deliveryId: delivery.id, dueAt: now, order: this.nextOrder++, duplicate: false, held: plan.hold });
+			this.jobs.push({
+				deliveryId: delivery.id,
+				dueAt: now,
+				order: this.nextOrder++,
+				duplicate: false,
+				held: plan.hold,
+			});
 			return delivery.id;
 		});
 		if (plan.release.length > 0) this.release(plan.release);
@@ -85,15 +109,30 @@ export class DeliveryEngine {
 	/** A manual resend: one more attempt now, same event id and body, while the payload is kept. */
 	resend(delivery: DeliveryRecord, endpoint: Endpoint): void {
 		if (delivery.payload === null) {
-			throw new SandboxApiError(422, 'tool_error', 'payload no longer kept (payloads are kept 7 days); cannot resend');
+			throw new SandboxApiError(
+				422,
+				'tool_error',
+				'payload no longer kept (payloads are kept 7 days); cannot resend',
+			);
 		}
 		if (endpoint.status === 'disabled') {
-			throw new SandboxApiError(422, 'tool_error', 'endpoint is disabled; resume it before resending');
+			throw new SandboxApiError(
+				422,
+				'tool_error',
+				'endpoint is disabled; resume it before resending',
+			);
 		}
 		const now = this.clock.now();
 		const pending = this.pendingJob(delivery.id);
 		if (pending) pending.dueAt = now;
-		else this.jobs.push({ deliveryId: delivery.id, dueAt: now, order: this.nextOrder++, duplicate: false, held: false });
+		else
+			this.jobs.push({
+				deliveryId: delivery.id,
+				dueAt: now,
+				order: this.nextOrder++,
+				duplicate: false,
+				held: false,
+			});
 		delivery.status = 'queued';
 		delivery.nextAttemptAt = now;
 		this.pump();
@@ -109,13 +148,18 @@ export class DeliveryEngine {
 	}
 
 	/** Disabled and deleted endpoints drop their queue: those deliveries end as failed. */
-	retire(endpoint: Endpoint, status: 'disabled' | 'deleted', reason: Endpoint['disabledReason'] = null): void {
+	retire(
+		endpoint: Endpoint,
+		status: 'disabled' | 'deleted',
+		reason: Endpoint['disabledReason'] = null,
+	): void {
 		endpoint.status = status;
 		endpoint.disabledReason = reason;
 		this.jobs = this.jobs.filter((job) => {
 			const delivery = this.deliveries.get(job.deliveryId);
 			if (delivery?.endpointId !== endpoint.id) return true;
-			if (!job.duplicate && delivery.status === 'queued') this.markFailed(delivery, delivery.lastError ?? `endpoint_${status}`);
+			if (!job.duplicate && delivery.status === 'queued')
+				this.markFailed(delivery, delivery.lastError ?? `endpoint_${status}`);
 			return false;
 		});
 	}
@@ -140,10 +184,14 @@ export class DeliveryEngine {
 	private release(eventIds: string[]): void {
 		const now = this.clock.now();
 		const released = eventIds.flatMap((eventId) =>
-			this.jobs.filter((job) => job.held && this.deliveries.get(job.deliveryId)?.eventId === eventId),
+			this.jobs.filter(
+				(job) => job.held && this.deliveries.get(job.deliveryId)?.eventId === eventId,
+			),
 		);
 		const orders = released.map((job) => job.order).sort((a, b) => a - b);
-		released.forEach((job, index) => Object.assign(job, { held: false, dueAt: now, order: orders[index] }));
+		released.forEach((job, index) =>
+			Object.assign(job, { held: false, dueAt: now, order: orders[index] }),
+		);
 		this.pump();
 	}
 
@@ -157,7 +205,13 @@ export class DeliveryEngine {
 		for (const job of [...this.jobs].sort((a, b) => a.dueAt - b.dueAt || a.order - b.order)) {
 			const delivery = this.deliveries.get(job.deliveryId) as DeliveryRecord;
 			const endpoint = this.store.lookup(delivery.endpointId) as Endpoint;
-			if (job.held || endpoint.status !== 'active' || this.busy.has(endpoint.id) || started.has(endpoint.id)) continue;
+			if (
+				job.held ||
+				endpoint.status !== 'active' ||
+				this.busy.has(endpoint.id) ||
+				started.has(endpoint.id)
+			)
+				continue;
 			if (job.dueAt > now) {
 				wake = Math.min(wake ?? job.dueAt, job.dueAt);
 				started.add(endpoint.id);
@@ -227,7 +281,12 @@ export class DeliveryEngine {
 		}
 	}
 
-	private settle(job: Job, delivery: DeliveryRecord, endpoint: Endpoint, outcome: PostOutcome): void {
+	private settle(
+		job: Job,
+		delivery: DeliveryRecord,
+		endpoint: Endpoint,
+		outcome: PostOutcome,
+	): void {
 		delivery.lastStatusCode = outcome.statusCode;
 		delivery.lastError = outcome.error;
 		if (outcome.error === null) {
@@ -253,7 +312,13 @@ export class DeliveryEngine {
 		}
 		delivery.status = 'queued';
 		delivery.nextAttemptAt = this.clock.now() + delay;
-		this.jobs.push({ deliveryId: delivery.id, dueAt: delivery.nextAttemptAt, order: this.nextOrder++, duplicate: false, held: false });
+		this.jobs.push({
+			deliveryId: delivery.id,
+			dueAt: delivery.nextAttemptAt,
+			order: this.nextOrder++,
+			duplicate: false,
+			held: false,
+		});
 	}
 
 	private pendingJob(deliveryId: string): Job | undefined {
@@ -277,7 +342,8 @@ export class DeliveryEngine {
 				this.duplicatePending.delete(delivery.id);
 			} else if (age >= LIMITS.payloadRetentionMs && delivery.payload !== null) {
 				delivery.payload = null;
-				for (const record of delivery.attemptLog) Object.assign(record, { body: null, responseExcerpt: null });
+				for (const record of delivery.attemptLog)
+					Object.assign(record, { body: null, responseExcerpt: null });
 				if (delivery.status === 'queued') this.markFailed(delivery, 'payload_expired');
 			}
 		}

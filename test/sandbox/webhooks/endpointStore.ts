@@ -45,13 +45,16 @@ export class EndpointStore {
 
 	/** Endpoints the API still shows: every status but deleted, in creation order. */
 	list(accountId: string): Endpoint[] {
-		return [...this.byId.values()].filter((e) => e.accountId === accountId && e.status !== 'deleted');
+		return [...this.byId.values()].filter(
+			(e) => e.accountId === accountId && e.status !== 'deleted',
+		);
 	}
 
 	/** Another account's endpoint answers exactly like a missing one, so ids leak nothing. */
 	get(accountId: string, id: string): Endpoint {
 		const endpoint = this.byId.get(id);
-		if (!endpoint || endpoint.accountId !== accountId || endpoint.status === 'deleted') throw notFound('webhook endpoint', id);
+		if (!endpoint || endpoint.accountId !== accountId || endpoint.status === 'deleted')
+			throw notFound('webhook endpoint', id);
 		return endpoint;
 	}
 
@@ -64,7 +67,9 @@ export class EndpointStore {
 	}
 
 	subscribers(accountId: string, type: EventType): Endpoint[] {
-		return this.list(accountId).filter((e) => e.status !== 'disabled' && e.eventTypes.includes(type));
+		return this.list(accountId).filter(
+			(e) => e.status !== 'disabled' && e.eventTypes.includes(type),
+		);
 	}
 
 	patch(endpoint: Endpoint, input: EndpointInput): void {

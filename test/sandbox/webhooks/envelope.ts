@@ -31,7 +31,10 @@ export function serializeEnvelope(event: EventFacts, apiVersion: string): string
 	const text = message?.text;
 	if (typeof text !== 'string') throw tooLarge();
 	const withText = (length: number) =>
-		serialize({ ...event.data, message: { ...message, text: cutText(text, length), text_truncated: true } });
+		serialize({
+			...event.data,
+			message: { ...message, text: cutText(text, length), text_truncated: true },
+		});
 	if (!fits(withText(0))) throw tooLarge();
 
 	// Escaping makes byte size non-linear in text length, so search for the longest prefix that fits.
@@ -57,5 +60,9 @@ function cutText(text: string, length: number): string {
 }
 
 function tooLarge(): SandboxApiError {
-	return new SandboxApiError(413, 'invalid_input', `event payload exceeds ${LIMITS.payloadBytes} bytes even without message text`);
+	return new SandboxApiError(
+		413,
+		'invalid_input',
+		`event payload exceeds ${LIMITS.payloadBytes} bytes even without message text`,
+	);
 }

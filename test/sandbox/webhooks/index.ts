@@ -16,7 +16,14 @@ import {
 	type WebhookServiceOptions,
 } from './types';
 
-export type { AttemptRecord, DeliveryRecord, EmittedEvent, Endpoint, EventType, WebhookServiceOptions } from './types';
+export type {
+	AttemptRecord,
+	DeliveryRecord,
+	EmittedEvent,
+	Endpoint,
+	EventType,
+	WebhookServiceOptions,
+} from './types';
 export type { WebhookFaults } from './faults';
 export { EVENT_TYPES, LIMITS } from './types';
 
@@ -30,7 +37,12 @@ const TEST_EVENT_MESSAGE = 'Test event queued when this endpoint was created.';
  * calls `emit` for every event of a saved chat or connection change.
  */
 export function createWebhookService(options: WebhookServiceOptions) {
-	const { clock, random = Math.random, fetchTimeoutMs = LIMITS.requestTimeoutMs, strictUrls = false } = options;
+	const {
+		clock,
+		random = Math.random,
+		fetchTimeoutMs = LIMITS.requestTimeoutMs,
+		strictUrls = false,
+	} = options;
 	const store = new EndpointStore(clock);
 	const engine = new DeliveryEngine(clock, store, new Poster(fetchTimeoutMs), random);
 	const ctx = {
@@ -50,7 +62,9 @@ export function createWebhookService(options: WebhookServiceOptions) {
 
 		emit(accountId: string, type: string, data: Record<string, unknown>): EmittedEvent {
 			if (!(EVENT_TYPES as readonly string[]).includes(type)) {
-				throw new SandboxApiError(400, 'invalid_input', `unknown event type '${type}'`, { field: 'type' });
+				throw new SandboxApiError(400, 'invalid_input', `unknown event type '${type}'`, {
+					field: 'type',
+				});
 			}
 			return engine.emit(accountId, type as EventType, data);
 		},

@@ -16,9 +16,14 @@ interface DeliveryView {
 }
 
 const deliveriesOf = async (endpointId: string) =>
-	((await h.api('GET', `/${endpointId}/deliveries`)).body as { deliveries: DeliveryView[] }).deliveries;
+	((await h.api('GET', `/${endpointId}/deliveries`)).body as { deliveries: DeliveryView[] })
+		.deliveries;
 
-const errorOf = (call: Promise<unknown>) => call.then(() => undefined, (e: SandboxApiError) => e);
+const errorOf = (call: Promise<unknown>) =>
+	call.then(
+		() => undefined,
+		(e: SandboxApiError) => e,
+	);
 
 describe('paused and deleted endpoints', () => {
 	it('keeps deliveries queued while paused and sends them on resume', async () => {
@@ -33,7 +38,10 @@ describe('paused and deleted endpoints', () => {
 
 		await h.api('POST', `/${id}/resume`, {});
 		await h.waitForDelivery(event.id, (d) => d.status === 'delivered');
-		expect(h.receiver.received.map((r) => envelopeOf(r).id)).toEqual([h.service.deliveries()[0].eventId, event.id]);
+		expect(h.receiver.received.map((r) => envelopeOf(r).id)).toEqual([
+			h.service.deliveries()[0].eventId,
+			event.id,
+		]);
 	});
 
 	it('lets a request in flight finish after pause, without sending more', async () => {
@@ -70,7 +78,12 @@ describe('resend and retention', () => {
 		const event = h.emitText();
 		await h.waitForDelivery(event.id, (d) => d.status === 'delivered');
 		const [listed] = await deliveriesOf(id);
-		expect(listed).toMatchObject({ event_id: event.id, status: 'delivered', attempts: 1, payload_available: true });
+		expect(listed).toMatchObject({
+			event_id: event.id,
+			status: 'delivered',
+			attempts: 1,
+			payload_available: true,
+		});
 
 		h.clock.advance(3600e3);
 		expect((await h.api('POST', `/${id}/deliveries/${listed.id}/resend`, {})).body).toEqual({
@@ -81,7 +94,9 @@ describe('resend and retention', () => {
 		const [original, resent] = h.receiver.received.filter((r) => envelopeOf(r).id === event.id);
 		expect(resent.headers['webhook-id']).toBe(event.id);
 		expect(resent.body.equals(original.body)).toBe(true);
-		expect(Number(resent.headers['webhook-timestamp']) - Number(original.headers['webhook-timestamp'])).toBe(3600);
+		expect(
+			Number(resent.headers['webhook-timestamp']) - Number(original.headers['webhook-timestamp']),
+		).toBe(3600);
 	});
 
 	it('gives a failed delivery one more attempt on resend', async () => {
@@ -95,7 +110,9 @@ describe('resend and retention', () => {
 		const failed = await h.waitForDelivery(event.id, (d) => d.status === 'failed');
 		h.receiver.setResponder(() => 200);
 		await h.api('POST', `/${id}/deliveries/${failed.id}/resend`, {});
-		expect(await h.waitForDelivery(event.id, (d) => d.status === 'delivered')).toMatchObject({ attempts: 10 });
+		expect(await h.waitForDelivery(event.id, (d) => d.status === 'delivered')).toMatchObject({
+			attempts: 10,
+		});
 	});
 
 	it('drops payloads after 7 days (no resend) and all metadata after 30', async () => {
@@ -110,7 +127,9 @@ describe('resend and retention', () => {
 		h.clock.advance(1);
 		expect((await deliveriesOf(id)).map((d) => d.payload_available)).toEqual([false, false]);
 		expect(h.delivery(event.id).attemptLog[0].body).toBeNull();
-		expect(await errorOf(h.api('POST', `/${id}/deliveries/${deliveryId}/resend`, {}))).toMatchObject({
+		expect(
+			await errorOf(h.api('POST', `/${id}/deliveries/${deliveryId}/resend`, {})),
+		).toMatchObject({
 			status: 422,
 			code: 'tool_error',
 		});
@@ -118,6 +137,8 @@ describe('resend and retention', () => {
 		h.clock.advance(23 * DAY);
 		expect(await deliveriesOf(id)).toEqual([]);
 		expect(h.service.attempts()).toEqual([]);
-		expect(await errorOf(h.api('POST', `/${id}/deliveries/${deliveryId}/resend`, {}))).toMatchObject({ status: 404 });
+		expect(
+			await errorOf(h.api('POST', `/${id}/deliveries/${deliveryId}/resend`, {})),
+		).toMatchObject({ status: 404 });
 	});
 });

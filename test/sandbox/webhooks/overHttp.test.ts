@@ -20,35 +20,66 @@ async function call(method: string, path: string, body?: unknown) {
 		headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
-	return { status: response.status, requestId: response.headers.get('x-request-id'), body: (await response.json()) as Record<string, unknown> };
+	return {
+		status: response.status,
+		requestId: response.headers.get('x-request-id'),
+		body: (await response.json()) as Record<string, unknown>,
+	};
 }
 
 describe('webhook management through the sandbox server', () => {
 	it('manages an endpoint and delivers a capped, signed event end to end', async () => {
-		const bad = await call('POST', '', { url: receiver.url, event_types: ['message.received'], active: true });
-		expect(bad).toMatchObject({ status: 400, body: { error: { code: 'invalid_input', field: 'active' } } });
+		const bad = await call('POST', '', {
+			url: receiver.url,
+			event_types: ['message.received'],
+			active: true,
+		});
+		expect(bad).toMatchObject({
+			status: 400,
+			body: { error: { code: 'invalid_input', field: 'active' } },
+		});
 		expect(bad.requestId).toMatch(/^req_/);
 
-		const created = await call('POST', '', { url: receiver.url, event_types: ['message.received'] });
+		const created = await call('POST', '', {
+			url: receiver.url,
+			event_types: ['message.received'],
+		});
 		expect(created.status).toBe(200);
 		const { id, secret } = created.body as { id: string; secret: string };
 		await receiver.waitFor(1);
 
-		sandbox.inject.injectMessage({ from: { phone: DEMO.alice.phone, name: 'Alice' }, text: 'ü'.repeat(200_000) });
+		sandbox.inject.injectMessage({
+			from: { phone: DEMO.alice.phone, name: 'Alice' },
+			text: 'ü'.repeat(200_000),
+		});
 		const [, request] = await receiver.waitFor(2);
 		expect(request.body.length).toBeLessThanOrEqual(256 * 1024);
-		expect(envelopeOf(request)).toMatchObject({ type: 'message.received', data: { message: { text_truncated: true } } });
+		expect(envelopeOf(request)).toMatchObject({
+			type: 'message.received',
+			data: { message: { text_truncated: true } },
+		});
 		expect(matchingSignatures(request, [secret])).toBe(1);
 
 		const listed = await call('GET', `/${id}/deliveries`);
-		const delivery = (listed.body.deliveries as { id: string; event_id: string }[]).find((d) => d.event_id === envelopeOf(request).id);
+		const delivery = (listed.body.deliveries as { id: string; event_id: string }[]).find(
+			(d) => d.event_id === envelopeOf(request).id,
+		);
 		expect(delivery).toBeDefined();
 		const resent = await call('POST', `/${id}/deliveries/${delivery?.id}/resend`, {});
-		expect(resent).toMatchObject({ status: 200, body: { delivery_id: delivery?.id, status: 'queued' } });
+		expect(resent).toMatchObject({
+			status: 200,
+			body: { delivery_id: delivery?.id, status: 'queued' },
+		});
 		const [, , again] = await receiver.waitFor(3);
 		expect(again.headers['webhook-id']).toBe(request.headers['webhook-id']);
 
-		expect(await call('DELETE', `/${id}`)).toMatchObject({ status: 200, body: { id, deleted: true } });
-		expect(await call('GET', `/${id}`)).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
+		expect(await call('DELETE', `/${id}`)).toMatchObject({
+			status: 200,
+			body: { id, deleted: true },
+		});
+		expect(await call('GET', `/${id}`)).toMatchObject({
+			status: 404,
+			body: { error: { code: 'not_found' } },
+		});
 	});
 });

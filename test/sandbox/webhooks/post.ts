@@ -45,7 +45,11 @@ export class Poster {
 				});
 				res.on('end', () => {
 					const statusCode = res.statusCode ?? 0;
-					finish({ statusCode, error: classify(statusCode), responseExcerpt: Buffer.concat(chunks).toString('utf8') });
+					finish({
+						statusCode,
+						error: classify(statusCode),
+						responseExcerpt: Buffer.concat(chunks).toString('utf8'),
+					});
 				});
 				res.on('error', (error: NodeJS.ErrnoException) => fail(error.code ?? 'response_error'));
 			});
@@ -59,7 +63,8 @@ export class Poster {
 
 	/** Drops every open request; their outcomes are reported as `aborted`. */
 	abortAll(): void {
-		for (const req of this.inFlight) req.destroy(Object.assign(new Error('aborted'), { code: 'aborted' }));
+		for (const req of this.inFlight)
+			req.destroy(Object.assign(new Error('aborted'), { code: 'aborted' }));
 	}
 }
 

@@ -29,7 +29,9 @@ function expectEmpty(body: unknown): void {
 	}
 	const [unknown] = Object.keys(body);
 	if (unknown !== undefined) {
-		throw new SandboxApiError(400, 'invalid_input', `${unknown}: unknown property '${unknown}'`, { field: unknown });
+		throw new SandboxApiError(400, 'invalid_input', `${unknown}: unknown property '${unknown}'`, {
+			field: unknown,
+		});
 	}
 }
 
@@ -52,12 +54,20 @@ export function route(ctx: RouteContext, request: HandleRequest): HandleResponse
 	if (key === 'GET /') return ok({ webhooks: store.list(accountId).map((e) => endpointView(e)) });
 	if (key === 'POST /') {
 		const input = parseEndpointInput(body, 'create', ctx.strictUrls);
-		const endpoint = store.create(accountId, { url: input.url as string, eventTypes: input.eventTypes ?? [] });
+		const endpoint = store.create(accountId, {
+			url: input.url as string,
+			eventTypes: input.eventTypes ?? [],
+		});
 		ctx.sendTestEvent(endpoint);
 		return ok(endpointView(endpoint, true));
 	}
 	const action = endpointActions[key];
-	if (!action) throw new SandboxApiError(404, 'not_found', `no route ${method} /api/v1/webhooks${request.subpath}`);
+	if (!action)
+		throw new SandboxApiError(
+			404,
+			'not_found',
+			`no route ${method} /api/v1/webhooks${request.subpath}`,
+		);
 	if (method === 'POST') expectEmpty(body);
 	return ok(action({ ctx, endpoint: store.get(accountId, parts[0]), parts, body }));
 }
@@ -83,7 +93,11 @@ const endpointActions: Record<string, (input: ActionInput) => unknown> = {
 	},
 	'POST /:id/pause': ({ endpoint }) => {
 		if (endpoint.status === 'disabled') {
-			throw new SandboxApiError(422, 'tool_error', 'endpoint is disabled; resume it to re-enable it');
+			throw new SandboxApiError(
+				422,
+				'tool_error',
+				'endpoint is disabled; resume it to re-enable it',
+			);
 		}
 		endpoint.status = 'paused';
 		return endpointView(endpoint);
@@ -94,11 +108,18 @@ const endpointActions: Record<string, (input: ActionInput) => unknown> = {
 	},
 	'POST /:id/rotate-secret': ({ ctx, endpoint }) => {
 		ctx.store.rotate(endpoint);
-		return { id: endpoint.id, secret: endpoint.secret, previous_secret_expires_at: iso(endpoint.previousSecretExpiresAt) };
+		return {
+			id: endpoint.id,
+			secret: endpoint.secret,
+			previous_secret_expires_at: iso(endpoint.previousSecretExpiresAt),
+		};
 	},
 	// Newest first, as REST listings of deliveries usually are.
 	'GET /:id/deliveries': ({ ctx, endpoint }) => ({
-		deliveries: ctx.engine.list((d) => d.endpointId === endpoint.id).reverse().map(deliveryView),
+		deliveries: ctx.engine
+			.list((d) => d.endpointId === endpoint.id)
+			.reverse()
+			.map(deliveryView),
 	}),
 	'POST /:id/deliveries/:id/resend': ({ ctx, endpoint, parts }) => {
 		const [delivery] = ctx.engine.list((d) => d.id === parts[2] && d.endpointId === endpoint.id);

@@ -19,7 +19,14 @@ describe('event envelope and signature', () => {
 		const emitted = h.service.emit(ACCOUNT, 'message.received', data);
 		const [, request] = await h.receiver.waitFor(2);
 
-		expect(Object.keys(envelopeOf(request))).toEqual(['id', 'type', 'created_at', 'api_version', 'account_id', 'data']);
+		expect(Object.keys(envelopeOf(request))).toEqual([
+			'id',
+			'type',
+			'created_at',
+			'api_version',
+			'account_id',
+			'data',
+		]);
 		expect(envelopeOf(request)).toEqual({
 			id: emitted.id,
 			type: 'message.received',
@@ -38,9 +45,15 @@ describe('event envelope and signature', () => {
 		expect(matchingSignatures(request, [secret])).toBe(1);
 
 		// The reference library agrees, and a different secret or a changed byte fails.
-		expect(new Webhook(secret).verify(request.body, request.headers as Record<string, string>)).toEqual(envelopeOf(request));
-		const other = (await h.api('POST', `/${h.service.endpoints()[0].id}/rotate-secret`, {})).body as { secret: string };
-		const tampered = { ...request, body: Buffer.from(request.body.toString().replace('Grüße', 'Grusse')) };
+		expect(
+			new Webhook(secret).verify(request.body, request.headers as Record<string, string>),
+		).toEqual(envelopeOf(request));
+		const other = (await h.api('POST', `/${h.service.endpoints()[0].id}/rotate-secret`, {}))
+			.body as { secret: string };
+		const tampered = {
+			...request,
+			body: Buffer.from(request.body.toString().replace('Grüße', 'Grusse')),
+		};
 		expect(matchingSignatures(request, [other.secret])).toBe(0);
 		expect(matchingSignatures(tampered, [secret])).toBe(0);
 	});
@@ -53,7 +66,13 @@ describe('event envelope and signature', () => {
 		const [attempt] = (await h.waitForDelivery(id, (d) => d.status === 'delivered')).attemptLog;
 		expect(attempt.body?.equals(request.body)).toBe(true);
 		expect(attempt.headers['webhook-signature']).toBe(request.headers['webhook-signature']);
-		expect(attempt).toMatchObject({ statusCode: 200, error: null, attempt: 1, duplicate: false, at: h.clock.now() });
+		expect(attempt).toMatchObject({
+			statusCode: 200,
+			error: null,
+			attempt: 1,
+			duplicate: false,
+			at: h.clock.now(),
+		});
 	});
 
 	it('delivers only the event types an endpoint subscribed to, to every subscriber', async () => {
@@ -61,7 +80,9 @@ describe('event envelope and signature', () => {
 		await h.createEndpoint(['message.sent']);
 		const emitted = h.emitText();
 		expect(emitted.deliveryIds).toHaveLength(1);
-		expect(h.service.deliveries().find((d) => d.id === emitted.deliveryIds[0])?.endpointId).toBe(second.id);
+		expect(h.service.deliveries().find((d) => d.id === emitted.deliveryIds[0])?.endpointId).toBe(
+			second.id,
+		);
 		expect(() => h.service.emit(ACCOUNT, 'message.deleted', {})).toThrow(/unknown event type/);
 	});
 });
@@ -70,7 +91,9 @@ describe('secret rotation', () => {
 	it('signs with both secrets for 24 hours, then with the new one only', async () => {
 		const created = await h.createEndpoint();
 		await h.receiver.waitFor(1);
-		const rotated = (await h.api('POST', `/${created.id}/rotate-secret`, {})).body as { secret: string };
+		const rotated = (await h.api('POST', `/${created.id}/rotate-secret`, {})).body as {
+			secret: string;
+		};
 
 		h.emitText('during the overlap');
 		const [, during] = await h.receiver.waitFor(2);
@@ -104,16 +127,22 @@ describe('payload cap', () => {
 		expect(cut.body.length).toBeLessThanOrEqual(256 * 1024);
 		// As close to the cap as one more character allows: nothing is cut needlessly.
 		expect(cut.body.length).toBeGreaterThan(256 * 1024 - 8);
-		const message = (envelopeOf(cut).data as { message: { text: string; text_truncated?: boolean } }).message;
+		const message = (
+			envelopeOf(cut).data as { message: { text: string; text_truncated?: boolean } }
+		).message;
 		expect(message.text_truncated).toBe(true);
 		expect(long.startsWith(message.text)).toBe(true);
 		expect(message.text.length).toBeLessThan(long.length);
 		expect(matchingSignatures(cut, [secret])).toBe(1);
-		expect((envelopeOf(short).data as { message: object }).message).not.toHaveProperty('text_truncated');
+		expect((envelopeOf(short).data as { message: object }).message).not.toHaveProperty(
+			'text_truncated',
+		);
 	});
 
 	it('refuses an event that cannot fit even without its text', async () => {
 		await h.createEndpoint(['message.status']);
-		expect(() => h.service.emit(ACCOUNT, 'message.status', { errors: ['x'.repeat(300_000)] })).toThrow(/exceeds/);
+		expect(() =>
+			h.service.emit(ACCOUNT, 'message.status', { errors: ['x'.repeat(300_000)] }),
+		).toThrow(/exceeds/);
 	});
 });

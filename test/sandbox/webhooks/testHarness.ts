@@ -16,7 +16,9 @@ export interface CreatedEndpoint {
 }
 
 /** The parsed envelope of a received request. */
-export function envelopeOf(request: ReceivedRequest): Record<string, unknown> & { id: string; type: string } {
+export function envelopeOf(
+	request: ReceivedRequest,
+): Record<string, unknown> & { id: string; type: string } {
 	return JSON.parse(request.body.toString('utf8'));
 }
 
@@ -30,7 +32,9 @@ export function failingExceptTest(status: number | 'hang'): Responder {
  * only when a test moves it, so every schedule is asserted in exact sandbox milliseconds.
  */
 export async function setupWebhooks(
-	options: { responder?: Responder; speed?: number } & Partial<Omit<WebhookServiceOptions, 'clock'>> = {},
+	options: { responder?: Responder; speed?: number } & Partial<
+		Omit<WebhookServiceOptions, 'clock'>
+	> = {},
 ) {
 	const { responder, speed = 0, ...serviceOptions } = options;
 	// Starts at the real time so the standardwebhooks verifier's 5-minute check passes.
@@ -54,12 +58,17 @@ export async function setupWebhooks(
 	const waitForDelivery = async (eventId: string, done: (d: DeliveryRecord) => boolean) =>
 		vi.waitFor(() => {
 			const current = delivery(eventId);
-			if (!done(current)) throw new Error(`delivery ${current.id} is ${current.status} after ${current.attempts} attempts`);
+			if (!done(current))
+				throw new Error(
+					`delivery ${current.id} is ${current.status} after ${current.attempts} attempts`,
+				);
 			return current;
 		}, WAIT);
 
 	const emitText = (text = 'hello') =>
-		service.emit(ACCOUNT, 'message.received', { message: { id: 'wamid.1', conversation_id: '4915112345678', text } });
+		service.emit(ACCOUNT, 'message.received', {
+			message: { id: 'wamid.1', conversation_id: '4915112345678', text },
+		});
 
 	return {
 		clock,

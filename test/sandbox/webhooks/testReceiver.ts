@@ -14,7 +14,10 @@ export interface ReceivedRequest {
 export const WAIT = { timeout: 15_000, interval: 5 };
 
 /** Decides the answer to each request; returning 'hang' never answers (for time-outs). */
-export type Responder = (request: ReceivedRequest, index: number) => number | 'hang' | { status: number; location: string };
+export type Responder = (
+	request: ReceivedRequest,
+	index: number,
+) => number | 'hang' | { status: number; location: string };
 
 /** A real HTTP receiver on loopback that records every request it gets. */
 export async function startReceiver(responder: Responder = () => 200) {
@@ -25,14 +28,20 @@ export async function startReceiver(responder: Responder = () => 200) {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
-			const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
+			const request = {
+				method: req.method ?? '',
+				path: req.url ?? '',
+				headers: req.headers,
+				body: Buffer.concat(chunks),
+			};
 			received.push(request);
 			const answer = respond(request, received.length - 1);
 			if (answer === 'hang') {
 				hanging.add(res);
 				return;
 			}
-			const { status, location } = typeof answer === 'number' ? { status: answer, location: undefined } : answer;
+			const { status, location } =
+				typeof answer === 'number' ? { status: answer, location: undefined } : answer;
 			res.writeHead(status, location ? { location } : {}).end('ok');
 		});
 	});
@@ -78,7 +87,12 @@ export function matchingSignatures(request: ReceivedRequest, secrets: string[]):
 	const signedContent = Buffer.concat([Buffer.from(`${id}.${timestamp}.`), request.body]);
 	return secrets.filter((secret) => {
 		const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-		const expected = Buffer.from(`v1,${createHmac('sha256', key).update(signedContent).digest('base64')}`);
-		return sent.some((candidate) => candidate.length === expected.length && timingSafeEqual(Buffer.from(candidate), expected));
+		const expected = Buffer.from(
+			`v1,${createHmac('sha256', key).update(signedContent).digest('base64')}`,
+		);
+		return sent.some(
+			(candidate) =>
+				candidate.length === expected.length && timingSafeEqual(Buffer.from(candidate), expected),
+		);
 	}).length;
 }

@@ -23,7 +23,16 @@ const DAY = 24 * HOUR;
 export const LIMITS = {
 	endpointsPerAccount: 10,
 	payloadBytes: 256 * 1024,
-	retryDelaysMs: [30 * SECOND, 2 * MINUTE, 10 * MINUTE, 30 * MINUTE, HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR],
+	retryDelaysMs: [
+		30 * SECOND,
+		2 * MINUTE,
+		10 * MINUTE,
+		30 * MINUTE,
+		HOUR,
+		3 * HOUR,
+		6 * HOUR,
+		12 * HOUR,
+	],
 	jitter: 0.2,
 	maxAttempts: 9,
 	disableAfterFailures: 100,

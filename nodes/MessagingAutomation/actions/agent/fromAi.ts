@@ -59,9 +59,11 @@ export function modelParameterNames(parameters: INodeParameters): Record<string,
 			names[field] ??= key;
 			return;
 		}
-		if (Array.isArray(value)) for (const entry of value) visit(entry as NodeParameterValueType, field);
+		if (Array.isArray(value))
+			for (const entry of value) visit(entry as NodeParameterValueType, field);
 		else if (typeof value === 'object' && value !== null) {
-			for (const [name, entry] of Object.entries(value)) visit(entry as NodeParameterValueType, name);
+			for (const [name, entry] of Object.entries(value))
+				visit(entry as NodeParameterValueType, name);
 		}
 	};
 	for (const [name, value] of Object.entries(parameters)) visit(value, name);

@@ -13,10 +13,18 @@ function topField(issue: ValidationIssue): string {
 }
 
 /** The message of invalid input filled by a model; `names` maps fields to its parameter names. */
-export function modelIssueMessage(schema: JsonSchema | undefined, issues: readonly ValidationIssue[], names: FieldNames): string {
+export function modelIssueMessage(
+	schema: JsonSchema | undefined,
+	issues: readonly ValidationIssue[],
+	names: FieldNames,
+): string {
 	const text = `Invalid input: ${issueText(schema, issues, names)}. Nothing was sent.`;
-	const filled = [...new Set(issues.map((issue) => names[topField(issue)]).filter((name) => name !== undefined))];
-	if (filled.length > 0) return `${text} Call this tool again with ${filled.join(' and ')} corrected.`;
-	if (issues.every((issue) => issue.path === '')) return `${text} Call this tool again with the values corrected.`;
+	const filled = [
+		...new Set(issues.map((issue) => names[topField(issue)]).filter((name) => name !== undefined)),
+	];
+	if (filled.length > 0)
+		return `${text} Call this tool again with ${filled.join(' and ')} corrected.`;
+	if (issues.every((issue) => issue.path === ''))
+		return `${text} Call this tool again with the values corrected.`;
 	return `${text} The field is set in the tool's configuration in n8n, so a new call with other values will not help; tell the user.`;
 }

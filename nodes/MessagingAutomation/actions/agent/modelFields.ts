@@ -16,7 +16,10 @@ type DisplayOptions = NonNullable<INodeProperties['displayOptions']>;
 /** `property`, shown only in the plain node (`false`) or only in the tool (`true`). */
 export function onlyWhenTool(property: INodeProperties, tool: boolean): INodeProperties {
 	const displayOptions: DisplayOptions = property.displayOptions ?? {};
-	return { ...property, displayOptions: { ...displayOptions, show: { ...displayOptions.show, '@tool': [tool] } } };
+	return {
+		...property,
+		displayOptions: { ...displayOptions, show: { ...displayOptions.show, '@tool': [tool] } },
+	};
 }
 
 /* Hints meant for workflow authors only. */
@@ -25,7 +28,8 @@ const FOR_PEOPLE_ONLY = / \(or an expression returning a list\)/g;
 function placeholderType(schema: JsonSchema): FromAiType | undefined {
 	const kind = fieldKind(schema);
 	if (kind === 'integer' || kind === 'number') return 'number';
-	if (kind === 'string' || kind === 'dateTime' || kind === 'stringList' || kind === 'json') return 'string';
+	if (kind === 'string' || kind === 'dateTime' || kind === 'stringList' || kind === 'json')
+		return 'string';
 	// Choices and switches (channel, opt-in confirmations) stay with the workflow author.
 	return undefined;
 }
@@ -46,27 +50,42 @@ export function modelDescription(property: INodeProperties, schema: JsonSchema):
 	const example = unwrap(schema).examples?.[0];
 	const base = (property.description ?? '').replace(FOR_PEOPLE_ONLY, '');
 	const hasExample = base.includes('Example:');
-	return typeof example === 'string' && !hasExample ? `${base.replace(/[^.!?]$/, '$&.')} Example: ${example}` : base;
+	return typeof example === 'string' && !hasExample
+		? `${base.replace(/[^.!?]$/, '$&.')} Example: ${example}`
+		: base;
 }
 
 /**
  * The plain field and its tool variant. With `fill`, the variant's default is a placeholder the
  * model fills (keyed as the editor keys it: "Phone Number" → `Phone_Number`).
  */
-export function withModelVariant(property: INodeProperties, schema: JsonSchema, fill: boolean): INodeProperties[] {
+export function withModelVariant(
+	property: INodeProperties,
+	schema: JsonSchema,
+	fill: boolean,
+): INodeProperties[] {
 	const type = placeholderType(schema);
 	if (type === undefined) return [property];
 	const typed = typedForModel(property, schema);
 	if (!fill && typed === property) return [property];
 	const variant = { ...typed };
-	if (fill) variant.default = fromAiExpression(fromAiKey(property.displayName), modelDescription(typed, schema), type);
+	if (fill)
+		variant.default = fromAiExpression(
+			fromAiKey(property.displayName),
+			modelDescription(typed, schema),
+			type,
+		);
 	return [onlyWhenTool(property, false), onlyWhenTool(variant, true)];
 }
 
 /** Additional Fields for the tool: JSON values as JSON text. */
-export function collectionForModel(collection: INodeProperties, schemas: Record<string, JsonSchema>): INodeProperties[] {
+export function collectionForModel(
+	collection: INodeProperties,
+	schemas: Record<string, JsonSchema>,
+): INodeProperties[] {
 	const options = (collection.options ?? []) as INodeProperties[];
-	if (!options.some((option) => fieldKind(schemas[option.name] ?? {}) === 'json')) return [collection];
+	if (!options.some((option) => fieldKind(schemas[option.name] ?? {}) === 'json'))
+		return [collection];
 	const typed = options.map((option) => typedForModel(option, schemas[option.name] ?? {}));
 	return [onlyWhenTool(collection, false), onlyWhenTool({ ...collection, options: typed }, true)];
 }
@@ -85,7 +104,12 @@ export function inputModesForModels(properties: INodeProperties[]): INodePropert
 		const options = ((property.options ?? []) as INodePropertyOptions[]).filter((option) =>
 			MODES_FOR_MODELS.includes(String(option.value)),
 		);
-		const initial = options.some((option) => option.value === 'fields') ? 'fields' : options[0]?.value;
-		return [onlyWhenTool(property, false), onlyWhenTool({ ...property, options, default: initial ?? '' }, true)];
+		const initial = options.some((option) => option.value === 'fields')
+			? 'fields'
+			: options[0]?.value;
+		return [
+			onlyWhenTool(property, false),
+			onlyWhenTool({ ...property, options, default: initial ?? '' }, true),
+		];
 	});
 }

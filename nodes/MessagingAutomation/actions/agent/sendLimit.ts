@@ -29,13 +29,17 @@ const FIELD = {
 } as const;
 
 /** Shown on the sending operations when the node is an AI Agent's tool; one copy per resource. */
-export const sendLimitProperties: INodeProperties[] = [...new Set(SENDING_OPERATIONS.map((tool) => tool.resource))].map((resource) => ({
+export const sendLimitProperties: INodeProperties[] = [
+	...new Set(SENDING_OPERATIONS.map((tool) => tool.resource)),
+].map((resource) => ({
 	...FIELD,
 	displayOptions: {
 		show: {
 			'@tool': [true],
 			resource: [resource],
-			operation: SENDING_OPERATIONS.filter((tool) => tool.resource === resource).map((tool) => tool.operation.value),
+			operation: SENDING_OPERATIONS.filter((tool) => tool.resource === resource).map(
+				(tool) => tool.operation.value,
+			),
 		},
 	},
 }));

@@ -21,7 +21,9 @@ function lowerFirst(text: string): string {
 /** "Send a message: send a text or an approved template to a number or a chat. …" */
 export function operationToolDescription(resource: string, operation: ToolOperation): string {
 	const sentence = `${operation.action}: ${lowerFirst(operation.summary)}.`;
-	return findOperation(resource, operation.value)?.access === 'write' ? `${sentence} ${ONCE}` : sentence;
+	return findOperation(resource, operation.value)?.access === 'write'
+		? `${sentence} ${ONCE}`
+		: sentence;
 }
 
 const FIELD = {
@@ -35,12 +37,15 @@ const FIELD = {
 } as const;
 
 function resourceDescriptions(resource: string): INodeProperties[] {
-	const operations = resource === 'webhook' ? [] : operationsOf(resource as Parameters<typeof operationsOf>[0]);
+	const operations =
+		resource === 'webhook' ? [] : operationsOf(resource as Parameters<typeof operationsOf>[0]);
 	const own = operations.map(
 		(operation): INodeProperties => ({
 			...FIELD,
 			default: operationToolDescription(resource, operation),
-			displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation.value] } },
+			displayOptions: {
+				show: { '@tool': [true], resource: [resource], operation: [operation.value] },
+			},
 		}),
 	);
 	// Operations without a text of their own: left empty, n8n describes them from the operation's name.
@@ -50,7 +55,9 @@ function resourceDescriptions(resource: string): INodeProperties[] {
 		placeholder: 'Leave empty to describe the tool from its operation',
 		displayOptions: {
 			show: { '@tool': [true], resource: [resource] },
-			...(operations.length > 0 ? { hide: { operation: operations.map((operation) => operation.value) } } : {}),
+			...(operations.length > 0
+				? { hide: { operation: operations.map((operation) => operation.value) } }
+				: {}),
 		},
 	};
 	return [...own, rest];

@@ -1,4 +1,9 @@
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { checkRecipientSendOptionsTool } from '../../../shared/catalogue/tools/check_recipient_send_options';
 import { MessagingApiError } from '../../../shared/client/errors';
@@ -30,9 +35,14 @@ export function businessWindowProperties(show: Show): INodeProperties[] {
 			name: OUTSIDE_WINDOW,
 			type: 'options',
 			default: 'stop',
-			description: "Business sends free text only within 24 hours of the customer's last message. What to do outside that window.",
+			description:
+				"Business sends free text only within 24 hours of the customer's last message. What to do outside that window.",
 			options: [
-				{ name: 'Stop With an Error', value: 'stop', description: 'Nothing is sent; the error says why' },
+				{
+					name: 'Stop With an Error',
+					value: 'stop',
+					description: 'Nothing is sent; the error says why',
+				},
 				{
 					name: 'Ask With a Template',
 					value: 'template',
@@ -44,7 +54,10 @@ export function businessWindowProperties(show: Show): INodeProperties[] {
 		...TEMPLATE_FIELDS.map((name) => {
 			const field = fields.find((candidate) => candidate.name === name);
 			if (!field) throw new Error(`send_message has no field ${name}`);
-			return fieldProperty(name, field.schema, { required: name !== 'recipientOptInConfirmed', displayOptions: { show: withTemplate } });
+			return fieldProperty(name, field.schema, {
+				required: name !== 'recipientOptInConfirmed',
+				displayOptions: { show: withTemplate },
+			});
 		}),
 		{
 			displayName: 'Template Variables',
@@ -56,7 +69,8 @@ export function businessWindowProperties(show: Show): INodeProperties[] {
 				{
 					name: 'Message, Then Links',
 					value: 'messageAndLinks',
-					description: '{{1}} is the Message, {{2}} onwards one link per button (Approve, then Decline)',
+					description:
+						'{{1}} is the Message, {{2}} onwards one link per button (Approve, then Decline)',
 				},
 				{
 					name: 'Links Only',
@@ -76,17 +90,31 @@ function fillsMessage(context: IExecuteFunctions): boolean {
 
 async function freeFormAllowed(run: RunContext, recipient: IDataObject): Promise<boolean> {
 	const { channel, phoneNumber, conversationId } = recipient;
-	const { data } = await run.client.callTool<IDataObject>(checkRecipientSendOptionsTool.name, { channel, phoneNumber, conversationId });
+	const { data } = await run.client.callTool<IDataObject>(checkRecipientSendOptionsTool.name, {
+		channel,
+		phoneNumber,
+		conversationId,
+	});
 	return data.needs_approved_template !== true && data.free_form_allowed !== false;
 }
 
-function templateInput(context: IExecuteFunctions, recipient: IDataObject, message: string, links: readonly AnswerLink[]): IDataObject {
+function templateInput(
+	context: IExecuteFunctions,
+	recipient: IDataObject,
+	message: string,
+	links: readonly AnswerLink[],
+): IDataObject {
 	const withMessage = fillsMessage(context);
 	if (withMessage && message.length > MAX_TEMPLATE_VALUE) {
-		throw new NodeOperationError(context.getNode(), `Message must be at most ${MAX_TEMPLATE_VALUE} characters to fit a template variable`, {
-			description: 'Shorten the Message, or put the question in the template body and set Template Variables to Links Only. Nothing was sent.',
-			itemIndex: 0,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`Message must be at most ${MAX_TEMPLATE_VALUE} characters to fit a template variable`,
+			{
+				description:
+					'Shorten the Message, or put the question in the template body and set Template Variables to Links Only. Nothing was sent.',
+				itemIndex: 0,
+			},
+		);
 	}
 	const input: IDataObject = {
 		...recipient,
@@ -95,7 +123,8 @@ function templateInput(context: IExecuteFunctions, recipient: IDataObject, messa
 		templateParameters: [...(withMessage ? [message] : []), ...links.map((link) => link.url)],
 	};
 	// Left out when off, so the check names the field instead of sending a refusal to the service.
-	if (context.getNodeParameter('recipientOptInConfirmed', 0, false) === true) input.recipientOptInConfirmed = true;
+	if (context.getNodeParameter('recipientOptInConfirmed', 0, false) === true)
+		input.recipientOptInConfirmed = true;
 	return input;
 }
 
@@ -111,17 +140,25 @@ interface Question {
  * closed, the template chosen for that case. Says so before sending when neither is possible;
  * the free-text input is checked before any request.
  */
-export async function questionInput(context: IExecuteFunctions, run: RunContext, { recipient, links, check }: Question): Promise<IDataObject> {
+export async function questionInput(
+	context: IExecuteFunctions,
+	run: RunContext,
+	{ recipient, links, check }: Question,
+): Promise<IDataObject> {
 	const message = questionMessage(context);
 	const text = { ...recipient, text: questionText(message, links) };
 	check(text);
 	if (recipient.channel !== 'business' || (await freeFormAllowed(run, recipient))) return text;
 	if (context.getNodeParameter(OUTSIDE_WINDOW, 0, 'stop') !== 'template') {
-		throw new NodeOperationError(context.getNode(), "Business allows free text only within 24 hours of the customer's last message", {
-			description:
-				'This customer has not written within the last 24 hours, so the question cannot be sent as free text and nothing was sent. Set If the 24-Hour Window Is Closed to Ask With a Template, or ask over the QR channel.',
-			itemIndex: 0,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			"Business allows free text only within 24 hours of the customer's last message",
+			{
+				description:
+					'This customer has not written within the last 24 hours, so the question cannot be sent as free text and nothing was sent. Set If the 24-Hour Window Is Closed to Ask With a Template, or ask over the QR channel.',
+				itemIndex: 0,
+			},
+		);
 	}
 	const template = templateInput(context, recipient, message, links);
 	check(template);
@@ -132,12 +169,27 @@ export async function questionInput(context: IExecuteFunctions, run: RunContext,
  * The service's refusal of the template values, said in the node's terms: the person chose the
  * template, the node chose its values. Undefined for any other error.
  */
-export function templateRefusal(context: IExecuteFunctions, error: unknown, input: IDataObject): NodeOperationError | undefined {
+export function templateRefusal(
+	context: IExecuteFunctions,
+	error: unknown,
+	input: IDataObject,
+): NodeOperationError | undefined {
 	const values = input.templateParameters;
-	if (!(error instanceof MessagingApiError) || error.field !== 'templateParameters' || !Array.isArray(values)) return undefined;
-	const filled = fillsMessage(context) ? 'the Message, then one link per button' : 'one link per button';
-	return new NodeOperationError(context.getNode(), `Template ${String(input.templateName)} does not take the ${values.length} values Send and Wait fills`, {
-		description: `Send and Wait fills ${values.length} template variables: ${filled}. The service said "${error.serviceMessage ?? error.message}". Nothing was sent. Choose a template with ${values.length} variables, or change Template Variables.`,
-		itemIndex: 0,
-	});
+	if (
+		!(error instanceof MessagingApiError) ||
+		error.field !== 'templateParameters' ||
+		!Array.isArray(values)
+	)
+		return undefined;
+	const filled = fillsMessage(context)
+		? 'the Message, then one link per button'
+		: 'one link per button';
+	return new NodeOperationError(
+		context.getNode(),
+		`Template ${String(input.templateName)} does not take the ${values.length} values Send and Wait fills`,
+		{
+			description: `Send and Wait fills ${values.length} template variables: ${filled}. The service said "${error.serviceMessage ?? error.message}". Nothing was sent. Choose a template with ${values.length} variables, or change Template Variables.`,
+			itemIndex: 0,
+		},
+	);
 }

@@ -1,4 +1,8 @@
-import { SEND_AND_WAIT_OPERATION, type INodeProperties, type IWebhookDescription } from 'n8n-workflow';
+import {
+	SEND_AND_WAIT_OPERATION,
+	type INodeProperties,
+	type IWebhookDescription,
+} from 'n8n-workflow';
 
 import { generalOptions } from '../options.description';
 import { businessWindowProperties } from './businessWindow';
@@ -41,8 +45,16 @@ const limitWaitTime: INodeProperties = {
 					type: 'options',
 					default: 'afterTimeInterval',
 					options: [
-						{ name: 'After Time Interval', value: 'afterTimeInterval', description: 'Wait for a set time' },
-						{ name: 'At Specified Time', value: 'atSpecifiedTime', description: 'Wait until a date and time' },
+						{
+							name: 'After Time Interval',
+							value: 'afterTimeInterval',
+							description: 'Wait for a set time',
+						},
+						{
+							name: 'At Specified Time',
+							value: 'atSpecifiedTime',
+							description: 'Wait until a date and time',
+						},
 					],
 				},
 				{
@@ -78,13 +90,37 @@ const limitWaitTime: INodeProperties = {
 };
 
 const formOptions: INodeProperties[] = [
-	{ displayName: 'Message Button Label', name: 'messageButtonLabel', type: 'string', default: 'Respond', description: 'The words before the link in the message' },
-	{ displayName: 'Response Form Button Label', name: 'responseFormButtonLabel', type: 'string', default: 'Submit' },
-	{ displayName: 'Response Form Description', name: 'responseFormDescription', type: 'string', default: '', description: 'Shown under the title; the message itself when empty' },
-	{ displayName: 'Response Form Title', name: 'responseFormTitle', type: 'string', default: '', description: 'Title of the page the person answers on' },
+	{
+		displayName: 'Message Button Label',
+		name: 'messageButtonLabel',
+		type: 'string',
+		default: 'Respond',
+		description: 'The words before the link in the message',
+	},
+	{
+		displayName: 'Response Form Button Label',
+		name: 'responseFormButtonLabel',
+		type: 'string',
+		default: 'Submit',
+	},
+	{
+		displayName: 'Response Form Description',
+		name: 'responseFormDescription',
+		type: 'string',
+		default: '',
+		description: 'Shown under the title; the message itself when empty',
+	},
+	{
+		displayName: 'Response Form Title',
+		name: 'responseFormTitle',
+		type: 'string',
+		default: '',
+		description: 'Title of the page the person answers on',
+	},
 ];
 
-const byName = (a: INodeProperties, b: INodeProperties) => a.displayName.localeCompare(b.displayName);
+const byName = (a: INodeProperties, b: INodeProperties) =>
+	a.displayName.localeCompare(b.displayName);
 
 export const sendAndWaitDescription: INodeProperties[] = [
 	...recipientProperties(show),
@@ -105,9 +141,21 @@ export const sendAndWaitDescription: INodeProperties[] = [
 		type: 'options',
 		default: 'approval',
 		options: [
-			{ name: 'Approval', value: 'approval', description: 'The person taps a link to approve (or decline)' },
-			{ name: 'Free Text', value: 'freeText', description: 'The person writes an answer on a page' },
-			{ name: 'Custom Form', value: 'customForm', description: 'The person fills in a form you define' },
+			{
+				name: 'Approval',
+				value: 'approval',
+				description: 'The person taps a link to approve (or decline)',
+			},
+			{
+				name: 'Free Text',
+				value: 'freeText',
+				description: 'The person writes an answer on a page',
+			},
+			{
+				name: 'Custom Form',
+				value: 'customForm',
+				description: 'The person fills in a form you define',
+			},
 		],
 		displayOptions: { show },
 	},
@@ -124,7 +172,14 @@ export const sendAndWaitDescription: INodeProperties[] = [
 				displayName: 'Values',
 				name: 'values',
 				values: [
-					{ displayName: 'Field Label', name: 'fieldLabel', type: 'string', default: '', placeholder: 'e.g. Your name', required: true },
+					{
+						displayName: 'Field Label',
+						name: 'fieldLabel',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Your name',
+						required: true,
+					},
 					{
 						displayName: 'Field Type',
 						name: 'fieldType',
@@ -148,7 +203,13 @@ export const sendAndWaitDescription: INodeProperties[] = [
 						description: 'The choices of the list, separated by commas',
 						displayOptions: { show: { fieldType: ['dropdown'] } },
 					},
-					{ displayName: 'Required Field', name: 'requiredField', type: 'boolean', default: false, description: 'Whether the person must fill in this field' },
+					{
+						displayName: 'Required Field',
+						name: 'requiredField',
+						type: 'boolean',
+						default: false,
+						description: 'Whether the person must fill in this field',
+					},
 				],
 			},
 		],
@@ -175,7 +236,12 @@ export const sendAndWaitDescription: INodeProperties[] = [
 							{ name: 'Approve and Decline', value: 'double' },
 						],
 					},
-					{ displayName: 'Approve Button Label', name: 'approveLabel', type: 'string', default: 'Approve' },
+					{
+						displayName: 'Approve Button Label',
+						name: 'approveLabel',
+						type: 'string',
+						default: 'Approve',
+					},
 					{
 						displayName: 'Decline Button Label',
 						name: 'disapproveLabel',

@@ -26,13 +26,22 @@ import { waitTill } from './waitLimit';
 
 /** A key reused with different text: an earlier execution already asked for this event. */
 function alreadyAsked(error: unknown): boolean {
-	return error instanceof MessagingApiError && error.code === 'invalid_input' && error.field === 'idempotencyKey';
+	return (
+		error instanceof MessagingApiError &&
+		error.code === 'invalid_input' &&
+		error.field === 'idempotencyKey'
+	);
 }
 
 async function ask(context: IExecuteFunctions, run: RunContext): Promise<INodeExecutionData> {
 	const responseType = context.getNodeParameter('responseType', 0, 'approval') as ResponseType;
-	if (responseType === 'customForm' && formFields(context.getNodeParameter('formFields.values', 0, [])).length === 0) {
-		throw new NodeOperationError(context.getNode(), 'Add at least one field under Form Fields', { itemIndex: 0 });
+	if (
+		responseType === 'customForm' &&
+		formFields(context.getNodeParameter('formFields.values', 0, [])).length === 0
+	) {
+		throw new NodeOperationError(context.getNode(), 'Add at least one field under Form Fields', {
+			itemIndex: 0,
+		});
 	}
 	await assertToolAvailable(context, run, SEND_TOOL);
 	const recipient = readRecipient(context, 0);
@@ -40,13 +49,22 @@ async function ask(context: IExecuteFunctions, run: RunContext): Promise<INodeEx
 	const idempotencyKey = run.keys.choose(context, 0);
 	// The key rides along in the links, so the answer can name the question's message.
 	const links = answerLinks(context, responseType, { q: idempotencyKey });
-	const input = await questionInput(context, run, { recipient, links, check: (candidate) => assertValidInput(tool, candidate, idempotencyKey) });
+	const input = await questionInput(context, run, {
+		recipient,
+		links,
+		check: (candidate) => assertValidInput(tool, candidate, idempotencyKey),
+	});
 	const sent = await guardedCall(run, { tool, input, idempotencyKey }).catch((error: unknown) => {
-		if (!alreadyAsked(error)) throw templateRefusal(context, error, input) ?? toNodeError(context.getNode(), error, 0);
-		throw new NodeOperationError(context.getNode(), 'This question was already sent for this item by an earlier execution', {
-			description: `Nothing was sent again (idempotency key ${idempotencyKey}). Answer the earlier message, or set Options › Idempotency Key to ask anew.`,
-			itemIndex: 0,
-		});
+		if (!alreadyAsked(error))
+			throw templateRefusal(context, error, input) ?? toNodeError(context.getNode(), error, 0);
+		throw new NodeOperationError(
+			context.getNode(),
+			'This question was already sent for this item by an earlier execution',
+			{
+				description: `Nothing was sent again (idempotency key ${idempotencyKey}). Answer the earlier message, or set Options › Idempotency Key to ask anew.`,
+				itemIndex: 0,
+			},
+		);
 	});
 	const data = sent.data as IDataObject;
 	const question = { messageId: data.message_id, idempotencyKey };
@@ -55,12 +73,17 @@ async function ask(context: IExecuteFunctions, run: RunContext): Promise<INodeEx
 	// timed-out result here, it is what the workflow gets when the wait limit ends the wait.
 	const timedOut: IDataObject = { timedOut: true, respondedAt: null };
 	if (responseType === 'approval') timedOut.approved = false;
-	context.getExecuteData().data.main = [[{ json: { data: timedOut, ...question }, pairedItem: { item: 0 } }]];
+	context.getExecuteData().data.main = [
+		[{ json: { data: timedOut, ...question }, pairedItem: { item: 0 } }],
+	];
 	return { json: { data: { waiting: true }, ...question }, pairedItem: { item: 0 } };
 }
 
 /** One question per execution, for the first item, as n8n's own Send and Wait nodes do. */
-export async function executeSendAndWait(context: IExecuteFunctions, run: RunContext): Promise<INodeExecutionData[]> {
+export async function executeSendAndWait(
+	context: IExecuteFunctions,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
 	try {
 		return [await ask(context, run)];
 	} catch (error) {

@@ -47,9 +47,12 @@ const fieldName = (index: number) => `field-${index}`;
 function control(field: FormField, index: number): string {
 	const name = fieldName(index);
 	const required = field.required ? ' required' : '';
-	if (field.type === 'textarea') return `<textarea id="${name}" name="${name}"${required}></textarea>`;
+	if (field.type === 'textarea')
+		return `<textarea id="${name}" name="${name}"${required}></textarea>`;
 	if (field.type === 'dropdown') {
-		const options = field.options.map((option) => `<option>${escapeHtml(option)}</option>`).join('');
+		const options = field.options
+			.map((option) => `<option>${escapeHtml(option)}</option>`)
+			.join('');
 		return `<select id="${name}" name="${name}"${required}><option value=""></option>${options}</select>`;
 	}
 	return `<input id="${name}" name="${name}" type="${field.type}"${required}>`;
@@ -71,17 +74,27 @@ export function formPage(form: FormPage): string {
 }
 
 export function recordedPage(): string {
-	return page('Response recorded', '<h1>Got it, thanks</h1><p>Your response has been recorded. You can close this page now.</p>');
+	return page(
+		'Response recorded',
+		'<h1>Got it, thanks</h1><p>Your response has been recorded. You can close this page now.</p>',
+	);
 }
 
 /** Form values by field label, as the node outputs them. */
 export function formAnswers(fields: readonly FormField[], body: IDataObject): IDataObject {
-	const values = (typeof body.data === 'object' && body.data !== null ? body.data : body) as IDataObject;
+	const values = (
+		typeof body.data === 'object' && body.data !== null ? body.data : body
+	) as IDataObject;
 	const answers: IDataObject = {};
 	fields.forEach((field, index) => {
 		const raw = values[fieldName(index)];
-		const text = Array.isArray(raw) ? raw.map(String).join(', ') : raw === undefined ? '' : String(raw);
-		answers[field.label] = field.type === 'number' && text !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+		const text = Array.isArray(raw)
+			? raw.map(String).join(', ')
+			: raw === undefined
+				? ''
+				: String(raw);
+		answers[field.label] =
+			field.type === 'number' && text !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
 	});
 	return answers;
 }

@@ -14,13 +14,22 @@ export interface AnswerLink {
 }
 
 /** The links the person can tap, each a signed URL that resumes this execution. */
-export function answerLinks(context: IExecuteFunctions, responseType: ResponseType, extra: Record<string, string>): AnswerLink[] {
+export function answerLinks(
+	context: IExecuteFunctions,
+	responseType: ResponseType,
+	extra: Record<string, string>,
+): AnswerLink[] {
 	const link = (label: string, approved: boolean) => ({
 		label,
 		url: context.getSignedResumeUrl({ ...extra, approved: String(approved) }),
 	});
 	if (responseType !== 'approval') {
-		return [link(String(context.getNodeParameter('options.messageButtonLabel', 0, 'Respond') || 'Respond'), true)];
+		return [
+			link(
+				String(context.getNodeParameter('options.messageButtonLabel', 0, 'Respond') || 'Respond'),
+				true,
+			),
+		];
 	}
 	const approval = context.getNodeParameter('approvalOptions.values', 0, {}) as IDataObject;
 	const approve = link(String(approval.approveLabel || 'Approve'), true);
@@ -39,9 +48,13 @@ function reviewedParameters(context: IExecuteFunctions): string | undefined {
 	} catch {
 		return undefined;
 	}
-	if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) return undefined;
+	if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters))
+		return undefined;
 	return Object.entries(parameters)
-		.map(([name, value]) => `${name.replaceAll('_', ' ')}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+		.map(
+			([name, value]) =>
+				`${name.replaceAll('_', ' ')}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+		)
 		.join('\n');
 }
 

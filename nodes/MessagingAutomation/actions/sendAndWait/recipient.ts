@@ -37,18 +37,24 @@ export function recipientProperties(show: Record<string, string[]>): INodeProper
 		if (entry.kind === 'choice') return choiceProperty(entry.choice, { show });
 		const { field, required, when } = entry.placed;
 		const condition = when ? { [when.parameter]: [when.option] } : {};
-		return fieldProperty(field.name, field.schema, { required, displayOptions: { show: { ...show, ...condition } } });
+		return fieldProperty(field.name, field.schema, {
+			required,
+			displayOptions: { show: { ...show, ...condition } },
+		});
 	});
 }
 
 /** The recipient part of a send_message input, read from the parameters as the editor shows them. */
 export function readRecipient(context: IExecuteFunctions, itemIndex: number): IDataObject {
 	const input: IDataObject = {};
-	const placed = recipientEntries().flatMap((entry): PlacedField[] => (entry.kind === 'field' ? [entry.placed] : []));
+	const placed = recipientEntries().flatMap((entry): PlacedField[] =>
+		entry.kind === 'field' ? [entry.placed] : [],
+	);
 	for (const { field, when } of placed) {
 		if (when && context.getNodeParameter(when.parameter, itemIndex, '') !== when.option) continue;
 		const value = context.getNodeParameter(field.name, itemIndex, '');
-		if (typeof value === 'string' ? value.trim() !== '' : value !== undefined) input[field.name] = typeof value === 'string' ? value.trim() : value;
+		if (typeof value === 'string' ? value.trim() !== '' : value !== undefined)
+			input[field.name] = typeof value === 'string' ? value.trim() : value;
 	}
 	return input;
 }

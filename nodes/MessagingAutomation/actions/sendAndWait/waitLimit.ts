@@ -1,4 +1,9 @@
-import { NodeOperationError, WAIT_INDEFINITELY, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	WAIT_INDEFINITELY,
+	type IDataObject,
+	type IExecuteFunctions,
+} from 'n8n-workflow';
 
 /* Options › Limit Wait Time, with n8n's own parameter names, so its tooling reads them too. */
 
@@ -11,10 +16,15 @@ export function waitTill(context: IExecuteFunctions): Date {
 	const until =
 		limit.limitType === 'atSpecifiedTime'
 			? new Date(String(limit.maxDateAndTime ?? ''))
-			: new Date(Date.now() + Number(limit.resumeAmount ?? 1) * (UNIT_MS[String(limit.resumeUnit ?? 'hours')] ?? UNIT_MS.hours));
+			: new Date(
+					Date.now() +
+						Number(limit.resumeAmount ?? 1) *
+							(UNIT_MS[String(limit.resumeUnit ?? 'hours')] ?? UNIT_MS.hours),
+				);
 	if (Number.isNaN(until.getTime())) {
 		throw new NodeOperationError(context.getNode(), 'Limit Wait Time needs a valid date and time', {
-			description: 'Set Max Date and Time to a date such as 2026-12-01T09:00:00Z, or choose After Time Interval.',
+			description:
+				'Set Max Date and Time to a date such as 2026-12-01T09:00:00Z, or choose After Time Interval.',
 		});
 	}
 	return until;

@@ -14,7 +14,10 @@ import type { ResponseType } from './question';
  */
 
 /** The question's message id, looked up by the key its send used; an answer never waits on it. */
-async function questionMessageId(context: IWebhookFunctions, idempotencyKey: string | undefined): Promise<string | undefined> {
+async function questionMessageId(
+	context: IWebhookFunctions,
+	idempotencyKey: string | undefined,
+): Promise<string | undefined> {
 	if (!idempotencyKey) return undefined;
 	try {
 		const client = await createNodeClient(context, { ...EDITOR_LOOKUP, timeoutMs: 5_000 });
@@ -25,7 +28,10 @@ async function questionMessageId(context: IWebhookFunctions, idempotencyKey: str
 	}
 }
 
-async function resume(context: IWebhookFunctions, data: IDataObject): Promise<IWebhookResponseData> {
+async function resume(
+	context: IWebhookFunctions,
+	data: IDataObject,
+): Promise<IWebhookResponseData> {
 	const query = context.getQueryData() as IDataObject;
 	const idempotencyKey = typeof query.q === 'string' ? query.q : undefined;
 	const messageId = await questionMessageId(context, idempotencyKey);
@@ -49,7 +55,11 @@ function servePage(context: IWebhookFunctions, fields: FormField[]): IWebhookRes
 		buttonLabel: String(options.responseFormButtonLabel || 'Submit'),
 		fields,
 	});
-	context.getResponseObject().status(200).setHeader('Content-Type', 'text/html; charset=utf-8').send(html);
+	context
+		.getResponseObject()
+		.status(200)
+		.setHeader('Content-Type', 'text/html; charset=utf-8')
+		.send(html);
 	return { noWebhookResponse: true };
 }
 
@@ -58,7 +68,8 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	const responseType = this.getNodeParameter('responseType', 'approval') as ResponseType;
 	if (method !== 'GET' && method !== 'POST') return ignored(this, 405);
 	if (responseType === 'approval') {
-		if (method !== 'GET' || isPreviewRequest(this.getHeaderData()['user-agent'])) return ignored(this);
+		if (method !== 'GET' || isPreviewRequest(this.getHeaderData()['user-agent']))
+			return ignored(this);
 		const query = this.getQueryData() as IDataObject;
 		return await resume(this, { approved: query.approved === 'true' });
 	}

@@ -18,13 +18,20 @@ export async function downloadAttachment(
 	const link = readAttachmentLink(item.json);
 	if (!link) return item;
 	const property = context.getNodeParameter('downloadPropertyName', itemIndex, 'data') as string;
-	const file = await fetchAttachment(context, link, { timeoutMs, itemIndex }).catch((error: unknown) => {
-		if (!(error instanceof DownloadError)) throw error;
-		throw new NodeOperationError(context.getNode(), `The attachment was not downloaded: ${error.message}.`, {
-			itemIndex,
-			description: 'The link itself is in the output without Download File; a new link comes from Get Attachment Link.',
-		});
-	});
+	const file = await fetchAttachment(context, link, { timeoutMs, itemIndex }).catch(
+		(error: unknown) => {
+			if (!(error instanceof DownloadError)) throw error;
+			throw new NodeOperationError(
+				context.getNode(),
+				`The attachment was not downloaded: ${error.message}.`,
+				{
+					itemIndex,
+					description:
+						'The link itself is in the output without Download File; a new link comes from Get Attachment Link.',
+				},
+			);
+		},
+	);
 	const binary = await context.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
 	return { ...item, binary: { ...item.binary, [property]: binary } };
 }

@@ -53,12 +53,20 @@ function elementParts(tool: ToolSchema, spec: BatchSpec): ElementPart[] {
 	}));
 }
 
-function readElement(parameters: ItemParameters, itemIndex: number, tool: ToolSchema, parts: readonly ElementPart[]): unknown {
+function readElement(
+	parameters: ItemParameters,
+	itemIndex: number,
+	tool: ToolSchema,
+	parts: readonly ElementPart[],
+): unknown {
 	const issues: ValidationIssue[] = [];
 	const fields: Record<string, unknown> = {};
 	let element: unknown = fields;
 	for (const part of parts) {
-		const coerced = coerceToSchema(parameters.get(part.parameter, itemIndex, undefined), part.schema);
+		const coerced = coerceToSchema(
+			parameters.get(part.parameter, itemIndex, undefined),
+			part.schema,
+		);
 		if ('issue' in coerced) issues.push({ path: part.path, message: coerced.issue });
 		const value = 'value' in coerced ? coerced.value : undefined;
 		if (part.property === undefined) element = value;
@@ -75,22 +83,38 @@ interface ItemReading {
 	sharedByAll?: Record<string, unknown>;
 }
 
-function readShared(reading: ItemReading, itemIndex: number, tool: ToolSchema, spec: BatchSpec): Record<string, unknown> {
+function readShared(
+	reading: ItemReading,
+	itemIndex: number,
+	tool: ToolSchema,
+	spec: BatchSpec,
+): Record<string, unknown> {
 	if (reading.sharedByAll) return reading.sharedByAll;
-	const { value, same } = reading.parameters.sameForEveryItem(() => readFields(reading.parameters.view(), itemIndex, tool, [spec.field]));
+	const { value, same } = reading.parameters.sameForEveryItem(() =>
+		readFields(reading.parameters.view(), itemIndex, tool, [spec.field]),
+	);
 	if (same) reading.sharedByAll = value;
 	return value;
 }
 
 /** Checks one item's element as if sent alone, naming it by item: `recipients[3].phoneNumber`. */
-function readEntry(reading: ItemReading, itemIndex: number, tool: ToolSchema, spec: BatchSpec): Entry {
+function readEntry(
+	reading: ItemReading,
+	itemIndex: number,
+	tool: ToolSchema,
+	spec: BatchSpec,
+): Entry {
 	const shared = readShared(reading, itemIndex, tool, spec);
 	const element = readElement(reading.parameters, itemIndex, tool, reading.parts);
 	const own = `${spec.field}[0]`;
-	const issues = inputIssues(tool, { ...shared, [spec.field]: [element] }, 'batch-validation').map((issue) => ({
-		...issue,
-		path: issue.path.startsWith(own) ? `${spec.field}[${itemIndex}]${issue.path.slice(own.length)}` : issue.path,
-	}));
+	const issues = inputIssues(tool, { ...shared, [spec.field]: [element] }, 'batch-validation').map(
+		(issue) => ({
+			...issue,
+			path: issue.path.startsWith(own)
+				? `${spec.field}[${itemIndex}]${issue.path.slice(own.length)}`
+				: issue.path,
+		}),
+	);
 	if (issues.length > 0) throw invalidInput(tool, issues);
 	return { itemIndex, shared, element };
 }
@@ -139,19 +163,37 @@ export function planBatches(entries: Entry[], spec: BatchSpec): Batch[] {
  */
 const IN_FLIGHT = 4;
 
-async function sendBatch(context: IExecuteFunctions, run: RunContext, tool: ToolSchema, batch: Batch, index: number): Promise<INodeExecutionData> {
+async function sendBatch(
+	context: IExecuteFunctions,
+	run: RunContext,
+	tool: ToolSchema,
+	batch: Batch,
+	index: number,
+): Promise<INodeExecutionData> {
 	const spec = tool.definition?.batch as BatchSpec;
 	const first = batch.itemIndexes[0];
-	const batchInfo = { index, size: batch.elements.length, items: batch.itemIndexes.length, duplicates_removed: batch.duplicates };
+	const batchInfo = {
+		index,
+		size: batch.elements.length,
+		items: batch.itemIndexes.length,
+		duplicates_removed: batch.duplicates,
+	};
 	try {
 		const idempotencyKey = run.keys.choose(context, first, index);
 		// Every element was checked with its item; what is left to check is the batch's own key.
-		assertValidInput(tool, { ...batch.shared, [spec.field]: batch.elements.slice(0, 1) }, idempotencyKey);
+		assertValidInput(
+			tool,
+			{ ...batch.shared, [spec.field]: batch.elements.slice(0, 1) },
+			idempotencyKey,
+		);
 		const input = { ...batch.shared, [spec.field]: batch.elements };
 		const { data } = await guardedCall(run, { tool, input, idempotencyKey });
 		return { json: { ...data, batch: batchInfo }, pairedItem: pairedWith(batch.itemIndexes) };
 	} catch (error) {
-		return failedItem(context, error, first, { pairedItem: pairedWith(batch.itemIndexes), extra: { batch: batchInfo } });
+		return failedItem(context, error, first, {
+			pairedItem: pairedWith(batch.itemIndexes),
+			extra: { batch: batchInfo },
+		});
 	}
 }
 
@@ -159,7 +201,10 @@ async function sendBatch(context: IExecuteFunctions, run: RunContext, tool: Tool
  * Sends every batch, up to IN_FLIGHT at a time, and answers in batch order. Once one fails the
  * run, no further batch starts (those already in flight finish) and the earliest failure is thrown.
  */
-export async function sendInOrder<T>(batches: readonly Batch[], send: (batch: Batch, index: number) => Promise<T>): Promise<T[]> {
+export async function sendInOrder<T>(
+	batches: readonly Batch[],
+	send: (batch: Batch, index: number) => Promise<T>,
+): Promise<T[]> {
 	const results: T[] = [];
 	const failures: Array<{ index: number; error: unknown }> = [];
 	let next = 0;
@@ -174,15 +219,25 @@ export async function sendInOrder<T>(batches: readonly Batch[], send: (batch: Ba
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, batches.length) }, worker));
-	if (failures.length > 0) throw failures.reduce((earliest, failure) => (failure.index < earliest.index ? failure : earliest)).error;
+	if (failures.length > 0)
+		throw failures.reduce((earliest, failure) =>
+			failure.index < earliest.index ? failure : earliest,
+		).error;
 	return results;
 }
 
-export async function executeBatches(context: IExecuteFunctions, run: RunContext, tool: ToolSchema): Promise<INodeExecutionData[]> {
+export async function executeBatches(
+	context: IExecuteFunctions,
+	run: RunContext,
+	tool: ToolSchema,
+): Promise<INodeExecutionData[]> {
 	const spec = tool.definition?.batch as BatchSpec;
 	const output: INodeExecutionData[] = [];
 	const entries: Entry[] = [];
-	const reading: ItemReading = { parameters: new ItemParameters(context), parts: elementParts(tool, spec) };
+	const reading: ItemReading = {
+		parameters: new ItemParameters(context),
+		parts: elementParts(tool, spec),
+	};
 	const itemCount = context.getInputData().length;
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
@@ -192,6 +247,11 @@ export async function executeBatches(context: IExecuteFunctions, run: RunContext
 		}
 	}
 	const batches = planBatches(entries, spec);
-	output.push(...(await sendInOrder(batches, async (batch, index) => await sendBatch(context, run, tool, batch, index))));
+	output.push(
+		...(await sendInOrder(
+			batches,
+			async (batch, index) => await sendBatch(context, run, tool, batch, index),
+		)),
+	);
 	return output;
 }

@@ -25,7 +25,10 @@ const LIST_SCHEMA = { type: 'array', items: { type: 'string' } };
 /** One row per input item: phone, opt_in, param_1..param_n (n = the most any item gives). */
 function csvFromItems(context: IExecuteFunctions): string {
 	const rows = context.getInputData().map((_, itemIndex) => {
-		const parameters = coerceToSchema(context.getNodeParameter('csvParameters', itemIndex, ''), LIST_SCHEMA);
+		const parameters = coerceToSchema(
+			context.getNodeParameter('csvParameters', itemIndex, ''),
+			LIST_SCHEMA,
+		);
 		return [
 			context.getNodeParameter('csvPhone', itemIndex, ''),
 			context.getNodeParameter('csvOptIn', itemIndex, ''),
@@ -33,11 +36,20 @@ function csvFromItems(context: IExecuteFunctions): string {
 		];
 	});
 	const width = Math.max(0, ...rows.map((row) => row.length - 2));
-	const header = ['phone', 'opt_in', ...Array.from({ length: width }, (_, index) => `param_${index + 1}`)];
+	const header = [
+		'phone',
+		'opt_in',
+		...Array.from({ length: width }, (_, index) => `param_${index + 1}`),
+	];
 	return [header, ...rows].map(csvLine).join('\r\n');
 }
 
-async function csvOfItem(context: IExecuteFunctions, itemIndex: number, mode: InputMode, field: string): Promise<string> {
+async function csvOfItem(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	mode: InputMode,
+	field: string,
+): Promise<string> {
 	if (mode === 'csvBinary') {
 		const property = context.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
 		context.helpers.assertBinaryData(itemIndex, property);
@@ -45,13 +57,19 @@ async function csvOfItem(context: IExecuteFunctions, itemIndex: number, mode: In
 		return buffer.toString('utf8').replace(/^\uFEFF/, '');
 	}
 	const text = scalarText(context.getNodeParameter(field, itemIndex, ''));
-	if (text === undefined) throw new InputValidationError('The CSV must be text. Nothing was sent.', { code: 'input_validation', field });
+	if (text === undefined)
+		throw new InputValidationError('The CSV must be text. Nothing was sent.', {
+			code: 'input_validation',
+			field,
+		});
 	return text;
 }
 
 /** Phones that occur in more than one part: no single call can see those duplicates. */
 function duplicatesAcrossParts(parts: CsvPart[]): IDataObject[] {
-	const phoneColumn = csvValues(parts[0]?.header ?? '').findIndex((name) => name.trim().toLowerCase() === 'phone');
+	const phoneColumn = csvValues(parts[0]?.header ?? '').findIndex(
+		(name) => name.trim().toLowerCase() === 'phone',
+	);
 	if (parts.length < 2 || phoneColumn < 0) return [];
 	const rowsByPhone = new Map<string, { parts: Set<number>; rows: number[] }>();
 	parts.forEach((part, partIndex) => {
@@ -87,16 +105,22 @@ async function analyze(
 	const maxChars = tool.schema?.properties?.[field]?.maxLength ?? DEFAULT_MAX_CHARS;
 	const parts = splitCsv(csv, maxRows, maxChars);
 	if (parts.length === 0) {
-		throw new InputValidationError('The CSV is empty: it needs a header row (phone, opt_in) and rows below it. Nothing was sent.', {
-			code: 'input_validation',
-			field,
-		});
+		throw new InputValidationError(
+			'The CSV is empty: it needs a header row (phone, opt_in) and rows below it. Nothing was sent.',
+			{
+				code: 'input_validation',
+				field,
+			},
+		);
 	}
 	const answers: Array<{ data: Record<string, unknown>; rowOffset: number }> = [];
 	for (const part of parts) {
 		const input = { ...options, [field]: part.text };
 		assertValidInput(tool, input);
-		answers.push({ data: (await guardedCall(run, { tool, input })).data, rowOffset: part.rowOffset });
+		answers.push({
+			data: (await guardedCall(run, { tool, input })).data,
+			rowOffset: part.rowOffset,
+		});
 	}
 	const merged = answers.length === 1 ? answers[0].data : mergeFindings(answers);
 	const crossPart = duplicatesAcrossParts(parts);
@@ -122,6 +146,15 @@ export async function executeCsvAnalysis(
 		}
 	}
 	return await forEachItem(context, async (itemIndex) => [
-		{ json: await analyze(context, run, tool, await csvOfItem(context, itemIndex, mode, csvSpec(tool).field), itemIndex), pairedItem: { item: itemIndex } },
+		{
+			json: await analyze(
+				context,
+				run,
+				tool,
+				await csvOfItem(context, itemIndex, mode, csvSpec(tool).field),
+				itemIndex,
+			),
+			pairedItem: { item: itemIndex },
+		},
 	]);
 }

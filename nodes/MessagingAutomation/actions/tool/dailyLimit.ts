@@ -28,9 +28,13 @@ export class DailyLimitGate {
 		if (!this.reached || !this.isQrSend(tool, input)) return;
 		const { error, at } = this.reached;
 		const retryAfter =
-			error.retryAfter === undefined ? undefined : Math.max(0, error.retryAfter - Math.floor((Date.now() - at) / 1000));
+			error.retryAfter === undefined
+				? undefined
+				: Math.max(0, error.retryAfter - Math.floor((Date.now() - at) / 1000));
 		throw new DailyLimitReachedError(
-			this.phrase(`Not sent: the personal (QR) number reached its daily API send limit earlier in this run. ${resetText(retryAfter)}`),
+			this.phrase(
+				`Not sent: the personal (QR) number reached its daily API send limit earlier in this run. ${resetText(retryAfter)}`,
+			),
 			{ code: error.code, status: error.status, requestId: error.requestId, retryAfter },
 		);
 	}

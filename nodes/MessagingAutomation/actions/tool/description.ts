@@ -16,7 +16,11 @@ const MAPPER_MODE = {
 	value: 'mapper',
 	description: 'Map every field the service lists for this tool',
 };
-const JSON_MODE = { name: 'JSON', value: 'json', description: 'Give the whole input as one JSON object' };
+const JSON_MODE = {
+	name: 'JSON',
+	value: 'json',
+	description: 'Give the whole input as one JSON object',
+};
 
 const plainTools = toolsThat((tool) => inputModeSet(tool) === 'plain');
 const batchTools = toolsThat((tool) => inputModeSet(tool) === 'batch');
@@ -63,7 +67,8 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 			{
 				name: 'One per Item, Batched',
 				value: 'batch',
-				description: 'Each input item gives one entry; the node makes as few calls as the limits allow, without duplicates',
+				description:
+					'Each input item gives one entry; the node makes as few calls as the limits allow, without duplicates',
 			},
 			JSON_MODE,
 			MAPPER_MODE,
@@ -77,8 +82,16 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 		noDataExpression: true,
 		displayOptions,
 		options: [
-			{ name: 'Build From Input Items', value: 'csvItems', description: 'One CSV row per input item' },
-			{ name: 'CSV File (Binary)', value: 'csvBinary', description: 'A CSV file in a binary field of each item' },
+			{
+				name: 'Build From Input Items',
+				value: 'csvItems',
+				description: 'One CSV row per input item',
+			},
+			{
+				name: 'CSV File (Binary)',
+				value: 'csvBinary',
+				description: 'A CSV file in a binary field of each item',
+			},
 			{ name: 'CSV Text', value: 'fields', description: 'CSV text in a field' },
 			JSON_MODE,
 		],
@@ -123,41 +136,57 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 			'The input as one JSON object. It is checked before sending; properties the tool does not accept are refused.',
 	},
 	...curatedFields,
-	...forTools(csvTools, (displayOptions) => ({
-		displayName: 'Phone',
-		name: 'csvPhone',
-		type: 'string',
-		default: '={{ $json.phone }}',
-		required: true,
-		displayOptions,
-		description: 'Phone number of the row (the phone column)',
-	}), { inputMode: ['csvItems'] }),
-	...forTools(csvTools, (displayOptions) => ({
-		displayName: 'Opt-In',
-		name: 'csvOptIn',
-		type: 'string',
-		default: '={{ $json.opt_in }}',
-		displayOptions,
-		description: 'Declared opt-in of the row (the opt-in column), such as yes or a date',
-	}), { inputMode: ['csvItems'] }),
-	...forTools(csvTools, (displayOptions) => ({
-		displayName: 'Template Values',
-		name: 'csvParameters',
-		type: 'string',
-		default: '',
-		displayOptions,
-		description:
-			'Values for the template columns, in order. Separate values with new lines or commas, or give a JSON array (or an expression returning a list).',
-	}), { inputMode: ['csvItems'] }),
-	...forTools(csvTools, (displayOptions) => ({
-		displayName: 'Input Binary Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		displayOptions,
-		description: 'Name of the binary field that holds the CSV file',
-	}), { inputMode: ['csvBinary'] }),
+	...forTools(
+		csvTools,
+		(displayOptions) => ({
+			displayName: 'Phone',
+			name: 'csvPhone',
+			type: 'string',
+			default: '={{ $json.phone }}',
+			required: true,
+			displayOptions,
+			description: 'Phone number of the row (the phone column)',
+		}),
+		{ inputMode: ['csvItems'] },
+	),
+	...forTools(
+		csvTools,
+		(displayOptions) => ({
+			displayName: 'Opt-In',
+			name: 'csvOptIn',
+			type: 'string',
+			default: '={{ $json.opt_in }}',
+			displayOptions,
+			description: 'Declared opt-in of the row (the opt-in column), such as yes or a date',
+		}),
+		{ inputMode: ['csvItems'] },
+	),
+	...forTools(
+		csvTools,
+		(displayOptions) => ({
+			displayName: 'Template Values',
+			name: 'csvParameters',
+			type: 'string',
+			default: '',
+			displayOptions,
+			description:
+				'Values for the template columns, in order. Separate values with new lines or commas, or give a JSON array (or an expression returning a list).',
+		}),
+		{ inputMode: ['csvItems'] },
+	),
+	...forTools(
+		csvTools,
+		(displayOptions) => ({
+			displayName: 'Input Binary Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			required: true,
+			displayOptions,
+			description: 'Name of the binary field that holds the CSV file',
+		}),
+		{ inputMode: ['csvBinary'] },
+	),
 	...forTools(pagedTools, (displayOptions) => ({
 		displayName: 'Return All',
 		name: 'returnAll',
@@ -166,31 +195,40 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 		displayOptions,
 		description: 'Whether to return all results or only up to a given limit',
 	})),
-	...forTools(pagedTools, (displayOptions) => ({
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		default: 50,
-		typeOptions: { minValue: 1 },
-		displayOptions,
-		description: 'Max number of results to return',
-	}), { returnAll: [false] }),
+	...forTools(
+		pagedTools,
+		(displayOptions) => ({
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			default: 50,
+			typeOptions: { minValue: 1 },
+			displayOptions,
+			description: 'Max number of results to return',
+		}),
+		{ returnAll: [false] },
+	),
 	...forTools(linkTools, (displayOptions) => ({
 		displayName: 'Download File',
 		name: 'download',
 		type: 'boolean',
 		default: false,
 		displayOptions,
-		description: 'Whether to download the file into a binary field while the 15-minute link is valid (QR files only)',
+		description:
+			'Whether to download the file into a binary field while the 15-minute link is valid (QR files only)',
 	})),
-	...forTools(linkTools, (displayOptions) => ({
-		displayName: 'Put Output File in Field',
-		name: 'downloadPropertyName',
-		type: 'string',
-		default: 'data',
-		displayOptions,
-		hint: 'The name of the output binary field to put the file in',
-	}), { download: [true] }),
+	...forTools(
+		linkTools,
+		(displayOptions) => ({
+			displayName: 'Put Output File in Field',
+			name: 'downloadPropertyName',
+			type: 'string',
+			default: 'data',
+			displayOptions,
+			hint: 'The name of the output binary field to put the file in',
+		}),
+		{ download: [true] },
+	),
 	...historyOutputProperties,
 	...forTools(simplifiedTools, (displayOptions) => ({
 		displayName: 'Simplify',

@@ -13,17 +13,27 @@ import { inputModeOf, readToolInput } from './toolInput';
 import { assertValidInput, toolSchema } from './toolSchema';
 
 /** Runs the chosen tool for the input items, in the way its input mode and kind call for. */
-export async function executeTool(context: IExecuteFunctions, run: RunContext, name: string): Promise<INodeExecutionData[]> {
+export async function executeTool(
+	context: IExecuteFunctions,
+	run: RunContext,
+	name: string,
+): Promise<INodeExecutionData[]> {
 	const agent = runsAsAgentTool(context);
 	const known = await toolSchema(run, name);
 	// A model knows fields only by the parameters it filled: errors name those.
-	const tool = agent ? { ...known, modelNames: modelParameterNames(context.getNode().parameters) } : known;
+	const tool = agent
+		? { ...known, modelNames: modelParameterNames(context.getNode().parameters) }
+		: known;
 	const mode = inputModeOf(context, tool);
 	if (mode === 'batch' && tool.definition?.batch) return await executeBatches(context, run, tool);
 	const declared = tool.definition;
-	if (declared?.csvAnalysis && mode !== 'json' && mode !== 'mapper') return await executeCsvAnalysis(context, run, tool, mode);
+	if (declared?.csvAnalysis && mode !== 'json' && mode !== 'mapper')
+		return await executeCsvAnalysis(context, run, tool, mode);
 	if (declared?.paging) {
-		return await forEachItem(context, async (itemIndex) => await listAll(context, run, tool, mode, itemIndex));
+		return await forEachItem(
+			context,
+			async (itemIndex) => await listAll(context, run, tool, mode, itemIndex),
+		);
 	}
 	return await forEachItem(context, async (itemIndex) => {
 		const input = readToolInput(context, itemIndex, tool, mode);
@@ -43,6 +53,10 @@ export async function executeTool(context: IExecuteFunctions, run: RunContext, n
 			json: shouldSimplify ? simplify(data) : (data as IDataObject),
 			pairedItem: { item: itemIndex },
 		};
-		return [declared?.downloadsLink ? await downloadAttachment(context, item, itemIndex, run.timeoutMs) : item];
+		return [
+			declared?.downloadsLink
+				? await downloadAttachment(context, item, itemIndex, run.timeoutMs)
+				: item,
+		];
 	});
 }

@@ -55,13 +55,22 @@ async function send(run: RunContext, call: ToolCall): Promise<ToolAnswer> {
 async function ask(run: RunContext, lookup: OutcomeLookup, input: Record<string, unknown>) {
 	const tool = lookupTool(lookup)?.name;
 	if (!tool) return undefined;
-	const answer = await settle(run.client.callTool<Record<string, unknown>>(tool, input, { access: 'read', timeoutMs: run.timeoutMs }));
+	const answer = await settle(
+		run.client.callTool<Record<string, unknown>>(tool, input, {
+			access: 'read',
+			timeoutMs: run.timeoutMs,
+		}),
+	);
 	return answer.ok ? { tool, ...answer.value } : undefined;
 }
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 
-async function inspect(run: RunContext, call: ToolCall, error: MessagingApiError): Promise<Verdict> {
+async function inspect(
+	run: RunContext,
+	call: ToolCall,
+	error: MessagingApiError,
+): Promise<Verdict> {
 	const key = call.idempotencyKey as string;
 	const lookups = call.tool.definition?.outcomeCheck ?? UNKNOWN_WRITE_CHECK;
 	const lookup = error.operationId ? { operation_id: error.operationId } : { idempotencyKey: key };
@@ -71,7 +80,11 @@ async function inspect(run: RunContext, call: ToolCall, error: MessagingApiError
 	if (operation && status === 'succeeded') {
 		const result = isRecord(operation.data.result) ? operation.data.result : {};
 		const check = { tool: operation.tool, status, operationId };
-		return { kind: 'done', data: { ...result, outcomeCheck: check }, requestId: operation.requestId };
+		return {
+			kind: 'done',
+			data: { ...result, outcomeCheck: check },
+			requestId: operation.requestId,
+		};
 	}
 	if (status === 'pending') return { kind: 'pending', operationId };
 	if (status !== 'failed' && lookups.includes('sendStatus')) {
@@ -79,7 +92,11 @@ async function inspect(run: RunContext, call: ToolCall, error: MessagingApiError
 		const sendStatus = sent?.data.status;
 		if (sent && typeof sendStatus === 'string' && sendStatus !== 'not_found') {
 			const check = { tool: sent.tool, status: sendStatus };
-			return { kind: 'done', data: { ...sent.data, outcomeCheck: check }, requestId: sent.requestId };
+			return {
+				kind: 'done',
+				data: { ...sent.data, outcomeCheck: check },
+				requestId: sent.requestId,
+			};
 		}
 		if (sendStatus === 'not_found') return { kind: 'resend', notDone: true, operationId };
 	}
@@ -87,7 +104,12 @@ async function inspect(run: RunContext, call: ToolCall, error: MessagingApiError
 }
 
 /** The error an item ends with when nobody could say whether its write happened. */
-function stillUnknown(call: ToolCall, first: MessagingApiError, last: MessagingApiError, operationId: string | undefined): MessagingApiError {
+function stillUnknown(
+	call: ToolCall,
+	first: MessagingApiError,
+	last: MessagingApiError,
+	operationId: string | undefined,
+): MessagingApiError {
 	const uncertain = finalWriteError(last, first);
 	uncertain.operationId ??= operationId;
 	const operation = uncertain.operationId ? ` (operation ${uncertain.operationId})` : '';
@@ -96,7 +118,11 @@ function stillUnknown(call: ToolCall, first: MessagingApiError, last: MessagingA
 }
 
 /** Checks an uncertain write and sends it again, with the same key, only while it is known not done. */
-async function resolveOutcome(run: RunContext, call: ToolCall, first: MessagingApiError): Promise<ToolAnswer> {
+async function resolveOutcome(
+	run: RunContext,
+	call: ToolCall,
+	first: MessagingApiError,
+): Promise<ToolAnswer> {
 	let error = first;
 	let waits = 0;
 	let rounds = 0;
@@ -104,7 +130,14 @@ async function resolveOutcome(run: RunContext, call: ToolCall, first: MessagingA
 	while (rounds < RESEND_ROUNDS) {
 		const verdict = await inspect(run, call, error);
 		if (verdict.kind === 'done') {
-			return { data: verdict.data, requestId: verdict.requestId, status: 200, attempts: error.attempts ?? 1, replayed: false, idempotencyKey: call.idempotencyKey };
+			return {
+				data: verdict.data,
+				requestId: verdict.requestId,
+				status: 200,
+				attempts: error.attempts ?? 1,
+				replayed: false,
+				idempotencyKey: call.idempotencyKey,
+			};
 		}
 		operationId = verdict.operationId ?? operationId;
 		if (verdict.kind === 'pending' && waits < PENDING_WAITS_MS.length) {
@@ -135,7 +168,11 @@ export async function guardedCall(run: RunContext, call: ToolCall): Promise<Tool
 	const { error } = sent;
 	if (error instanceof DailyLimitReachedError) throw run.dailyLimit.record(call.tool.name, error);
 	// The client marks failures after which the write may or may not have happened.
-	if (call.idempotencyKey !== undefined && error instanceof MessagingApiError && error.actionTaken === 'unknown') {
+	if (
+		call.idempotencyKey !== undefined &&
+		error instanceof MessagingApiError &&
+		error.actionTaken === 'unknown'
+	) {
 		return await resolveOutcome(run, call, error);
 	}
 	throw error;

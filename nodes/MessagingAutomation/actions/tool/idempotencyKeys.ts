@@ -1,15 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { deriveIdempotencyKey, generateIdempotencyKey, shortHash } from '../../../shared/client/idempotency';
+import {
+	deriveIdempotencyKey,
+	generateIdempotencyKey,
+	shortHash,
+} from '../../../shared/client/idempotency';
 
 const EVENT_ID_PREFIX = 'evt_';
 
 /** The trigger's event id of an item: its `event_id` field, or the `id` of a raw event envelope. */
 export function eventIdOf(item: INodeExecutionData | undefined): string | undefined {
 	const json = (item?.json ?? {}) as IDataObject;
-	if (typeof json.event_id === 'string' && json.event_id.startsWith(EVENT_ID_PREFIX)) return json.event_id;
+	if (typeof json.event_id === 'string' && json.event_id.startsWith(EVENT_ID_PREFIX))
+		return json.event_id;
 	const isEnvelope = typeof json.type === 'string' && typeof json.data === 'object';
-	if (isEnvelope && typeof json.id === 'string' && json.id.startsWith(EVENT_ID_PREFIX)) return json.id;
+	if (isEnvelope && typeof json.id === 'string' && json.id.startsWith(EVENT_ID_PREFIX))
+		return json.id;
 	return undefined;
 }
 
@@ -32,10 +38,15 @@ export class IdempotencyKeys {
 		if (override !== '') return batchIndex ? `${override}:${batchIndex}` : override;
 		const eventId = eventIdOf(context.getInputData()[itemIndex]);
 		if (eventId === undefined) return generateIdempotencyKey();
-		if (batchIndex !== undefined) return deriveIdempotencyKey(eventId, this.nodeDiscriminator, batchIndex);
+		if (batchIndex !== undefined)
+			return deriveIdempotencyKey(eventId, this.nodeDiscriminator, batchIndex);
 		const occurrence = this.seen.get(eventId) ?? 0;
 		this.seen.set(eventId, occurrence + 1);
-		return deriveIdempotencyKey(eventId, this.nodeDiscriminator, occurrence === 0 ? undefined : occurrence);
+		return deriveIdempotencyKey(
+			eventId,
+			this.nodeDiscriminator,
+			occurrence === 0 ? undefined : occurrence,
+		);
 	}
 
 	/**
@@ -47,11 +58,20 @@ export class IdempotencyKeys {
 	 * identical call repeated within the event (or the run) gets the same one and is carried out
 	 * once, and a retry re-derives the key it started with.
 	 */
-	forAgentCall(context: IExecuteFunctions, itemIndex: number, tool: string, input: Record<string, unknown>): string {
+	forAgentCall(
+		context: IExecuteFunctions,
+		itemIndex: number,
+		tool: string,
+		input: Record<string, unknown>,
+	): string {
 		const override = optionKey(context, itemIndex);
-		const scope = override || eventIdOf(context.getInputData()[itemIndex]) || executionScope(context);
+		const scope =
+			override || eventIdOf(context.getInputData()[itemIndex]) || executionScope(context);
 		if (scope === undefined) return generateIdempotencyKey();
-		return deriveIdempotencyKey(scope, `${this.nodeDiscriminator}\n${tool}\n${canonicalJson(input)}`);
+		return deriveIdempotencyKey(
+			scope,
+			`${this.nodeDiscriminator}\n${tool}\n${canonicalJson(input)}`,
+		);
 	}
 }
 

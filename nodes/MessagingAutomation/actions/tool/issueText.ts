@@ -20,9 +20,15 @@ function labelPath(schema: JsonSchema | undefined, path: string, names: FieldNam
 			const [, name = segment, indexes = ''] = /^([^[]*)((?:\[\d+\])*)$/.exec(segment) ?? [];
 			const property = current ? unwrap(current).properties?.[name] : undefined;
 			// A name the schema does not know is the caller's own: quoted as given, not renamed.
-			const label = depth === 0 && names[name] ? names[name] : property || !current ? fieldLabel(name, property) : `"${name}"`;
+			const label =
+				depth === 0 && names[name]
+					? names[name]
+					: property || !current
+						? fieldLabel(name, property)
+						: `"${name}"`;
 			current = property;
-			for (let depth = indexes.split('[').length - 1; depth > 0 && current; depth--) current = asSchema(unwrap(current).items);
+			for (let depth = indexes.split('[').length - 1; depth > 0 && current; depth--)
+				current = asSchema(unwrap(current).items);
 			return `${label}${indexes}`;
 		})
 		.join(' › ');
@@ -33,10 +39,22 @@ const IDENTIFIER = /\b[a-z]+(?:[A-Z][a-z]*|_[a-z]+)+\b/g;
 
 function labelWords(schema: JsonSchema | undefined, message: string, names: FieldNames): string {
 	const properties = schema?.properties ?? {};
-	return message.replace(IDENTIFIER, (word) => names[word] ?? (word in properties ? fieldLabel(word, properties[word]) : word));
+	return message.replace(
+		IDENTIFIER,
+		(word) => names[word] ?? (word in properties ? fieldLabel(word, properties[word]) : word),
+	);
 }
 
 /** One sentence per issue; `schema` is the tool's input schema, `names` any names that replace labels. */
-export function issueText(schema: JsonSchema | undefined, issues: readonly ValidationIssue[], names: FieldNames = {}): string {
-	return issues.map((issue) => `${labelPath(schema, issue.path, names)} ${labelWords(schema, issue.message, names)}`).join('; ');
+export function issueText(
+	schema: JsonSchema | undefined,
+	issues: readonly ValidationIssue[],
+	names: FieldNames = {},
+): string {
+	return issues
+		.map(
+			(issue) =>
+				`${labelPath(schema, issue.path, names)} ${labelWords(schema, issue.message, names)}`,
+		)
+		.join('; ');
 }

@@ -45,7 +45,10 @@ function isPlainJson(value: unknown): boolean {
 }
 
 /** The value at `steps` inside `json`, or undefined where plain JavaScript could differ from n8n's reading. */
-export function readReference(json: IDataObject, steps: readonly Step[]): { value: unknown } | undefined {
+export function readReference(
+	json: IDataObject,
+	steps: readonly Step[],
+): { value: unknown } | undefined {
 	let current: unknown = json;
 	for (const step of steps) {
 		if (Array.isArray(current) && typeof step === 'number') {
@@ -91,7 +94,8 @@ export class ItemParameters {
 	get(name: string, itemIndex: number, fallback?: unknown): unknown {
 		const kind = this.kindOf(name);
 		if ('constant' in kind) {
-			if (!this.constants.has(name)) this.constants.set(name, this.context.getNodeParameter(name, itemIndex, fallback));
+			if (!this.constants.has(name))
+				this.constants.set(name, this.context.getNodeParameter(name, itemIndex, fallback));
 			return this.constants.get(name);
 		}
 		// Not set: n8n answers with the fallback, for every item alike.
@@ -114,8 +118,11 @@ export class ItemParameters {
 
 	/** The node's context, its parameters read through this reader. */
 	view(): IExecuteFunctions {
-		const getNodeParameter = (name: string, itemIndex: number, fallback?: unknown) => this.get(name, itemIndex, fallback);
-		return Object.create(this.context, { getNodeParameter: { value: getNodeParameter } }) as IExecuteFunctions;
+		const getNodeParameter = (name: string, itemIndex: number, fallback?: unknown) =>
+			this.get(name, itemIndex, fallback);
+		return Object.create(this.context, {
+			getNodeParameter: { value: getNodeParameter },
+		}) as IExecuteFunctions;
 	}
 
 	private kindOf(name: string): Kind {

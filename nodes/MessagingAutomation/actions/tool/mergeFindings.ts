@@ -19,14 +19,19 @@ function renumber(value: unknown, offset: number, key = ''): unknown {
 	if (!isRecord(value)) return value;
 	const result: Record<string, unknown> = {};
 	for (const [name, item] of Object.entries(value)) {
-		result[name] = ROW_NUMBER_FIELDS.has(name) && typeof item === 'number' ? item + offset : renumber(item, offset, name);
+		result[name] =
+			ROW_NUMBER_FIELDS.has(name) && typeof item === 'number'
+				? item + offset
+				: renumber(item, offset, name);
 	}
 	return result;
 }
 
 /** What makes two findings the same finding: everything but their counts. */
 function identity(entry: Record<string, unknown>): string {
-	const kept = Object.entries(entry).filter(([name, value]) => typeof value !== 'number' || ROW_NUMBER_FIELDS.has(name));
+	const kept = Object.entries(entry).filter(
+		([name, value]) => typeof value !== 'number' || ROW_NUMBER_FIELDS.has(name),
+	);
 	return JSON.stringify(kept);
 }
 
@@ -35,7 +40,8 @@ function mergeLists(left: unknown[], right: unknown[]): unknown[] {
 	const findings = new Map<string, number>();
 	for (const item of [...left, ...right]) {
 		if (!isRecord(item)) {
-			if (!result.some((existing) => JSON.stringify(existing) === JSON.stringify(item))) result.push(item);
+			if (!result.some((existing) => JSON.stringify(existing) === JSON.stringify(item)))
+				result.push(item);
 			continue;
 		}
 		const key = identity(item);
@@ -64,9 +70,12 @@ function merge(left: unknown, right: unknown): unknown {
 	return left;
 }
 
-export function mergeFindings(answers: ReadonlyArray<{ data: Record<string, unknown>; rowOffset: number }>): Record<string, unknown> {
+export function mergeFindings(
+	answers: ReadonlyArray<{ data: Record<string, unknown>; rowOffset: number }>,
+): Record<string, unknown> {
 	return answers.reduce<Record<string, unknown>>(
-		(merged, answer) => merge(merged, renumber(answer.data, answer.rowOffset)) as Record<string, unknown>,
+		(merged, answer) =>
+			merge(merged, renumber(answer.data, answer.rowOffset)) as Record<string, unknown>,
 		{},
 	);
 }

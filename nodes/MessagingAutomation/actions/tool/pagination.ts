@@ -21,7 +21,10 @@ const LIST_OUTPUTS = ['items', 'data', 'results'];
 const PAGE_SIZE_INPUTS = ['limit', 'page_size', 'pageSize', 'per_page'];
 const DEFAULT_PAGE_MAX = 100;
 
-function firstPresent(names: string[], properties: Record<string, unknown> | undefined): string | undefined {
+function firstPresent(
+	names: string[],
+	properties: Record<string, unknown> | undefined,
+): string | undefined {
 	return names.find((name) => properties !== undefined && name in properties);
 }
 
@@ -37,7 +40,9 @@ export function nextCursorOf(data: Record<string, unknown>): string | undefined 
 	if (data.has_more === false || data.hasMore === false) return undefined;
 	const places = [data, data.pagination, data.meta, data.page].filter(isRecord);
 	for (const place of places) {
-		const name = CURSOR_OUTPUTS.find((candidate) => typeof place[candidate] === 'string' && place[candidate] !== '');
+		const name = CURSOR_OUTPUTS.find(
+			(candidate) => typeof place[candidate] === 'string' && place[candidate] !== '',
+		);
 		if (name) return place[name] as string;
 	}
 	return undefined;
@@ -51,17 +56,28 @@ export async function listAll(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? Number.POSITIVE_INFINITY : (context.getNodeParameter('limit', itemIndex, 50) as number);
+	const limit = returnAll
+		? Number.POSITIVE_INFINITY
+		: (context.getNodeParameter('limit', itemIndex, 50) as number);
 	const shouldSimplify = context.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const properties = tool.schema?.properties;
 	const declared = tool.definition?.paging;
-	const cursorField = firstPresent([...(declared ? [declared.cursor] : []), ...CURSOR_INPUTS], properties) ?? declared?.cursor ?? 'cursor';
-	const sizeField = firstPresent([...(declared ? [declared.limit] : []), ...PAGE_SIZE_INPUTS], properties);
+	const cursorField =
+		firstPresent([...(declared ? [declared.cursor] : []), ...CURSOR_INPUTS], properties) ??
+		declared?.cursor ??
+		'cursor';
+	const sizeField = firstPresent(
+		[...(declared ? [declared.limit] : []), ...PAGE_SIZE_INPUTS],
+		properties,
+	);
 	const pageMax = (sizeField && properties?.[sizeField]?.maximum) || DEFAULT_PAGE_MAX;
 
 	const base = readToolInput(context, itemIndex, tool, mode);
 	// A page size the user set stays the page size; the node's Limit caps the total.
-	const pageSize = sizeField && typeof base[sizeField] === 'number' ? Math.min(base[sizeField] as number, pageMax) : pageMax;
+	const pageSize =
+		sizeField && typeof base[sizeField] === 'number'
+			? Math.min(base[sizeField] as number, pageMax)
+			: pageMax;
 	const results: unknown[] = [];
 	const seen = new Set<string>();
 	let cursor = typeof base[cursorField] === 'string' ? (base[cursorField] as string) : undefined;
@@ -77,7 +93,8 @@ export async function listAll(
 		if (!cursor || seen.has(cursor) || page.length === 0 || results.length >= limit) break;
 		seen.add(cursor);
 	}
-	if (wantsHistory(context, tool, itemIndex)) return [historyItem(results.slice(0, limit), base.conversationId, itemIndex)];
+	if (wantsHistory(context, tool, itemIndex))
+		return [historyItem(results.slice(0, limit), base.conversationId, itemIndex)];
 	return results.slice(0, limit).map((element) => {
 		const json = (isRecord(element) ? element : { value: element }) as IDataObject;
 		return { json: shouldSimplify ? simplify(json) : json, pairedItem: { item: itemIndex } };

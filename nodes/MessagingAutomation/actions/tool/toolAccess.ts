@@ -11,7 +11,11 @@ import type { RunContext } from '../runContext';
  * refused: the service decides.
  */
 
-export async function assertToolAvailable(context: IExecuteFunctions, run: RunContext, name: string): Promise<void> {
+export async function assertToolAvailable(
+	context: IExecuteFunctions,
+	run: RunContext,
+	name: string,
+): Promise<void> {
 	if ((await isListed(context, run.client, name)) !== false) return;
 	const tool = findTool(name);
 	if (!tool) {
@@ -20,7 +24,10 @@ export async function assertToolAvailable(context: IExecuteFunctions, run: RunCo
 			{ code: 'unknown_tool' },
 		);
 	}
-	const needs = [`the scope "${tool.scope}"`, ...(tool.ownerOnly ? ["the account owner's key"] : [])].join(' and ');
+	const needs = [
+		`the scope "${tool.scope}"`,
+		...(tool.ownerOnly ? ["the account owner's key"] : []),
+	].join(' and ');
 	throw new InsufficientPermissionError(
 		`This API key may not use "${tool.operation.action}": the service does not list it for the key. It needs ${needs}; actions that read saved chats also need inbox storage consent. Change the key in the dashboard, or use another key. Nothing was sent.`,
 		{ code: 'insufficient_permission', scope: tool.scope },

@@ -28,16 +28,29 @@ export interface ToolSchema {
 export async function toolSchema(run: RunContext, name: string): Promise<ToolSchema> {
 	const definition = findTool(name);
 	if (definition) {
-		const known = { name, definition, schema: asSchema(toolJsonSchema(definition)), access: definition.access };
+		const known = {
+			name,
+			definition,
+			schema: asSchema(toolJsonSchema(definition)),
+			access: definition.access,
+		};
 		if (!definition.shapeAssumed) return known;
 		const live = (await run.liveTool(name))?.inputSchema;
 		return { ...known, liveSchema: live ? asSchema(live) : undefined };
 	}
 	const listing = await run.liveTool(name);
-	return { name, listing, schema: listing?.inputSchema ? asSchema(listing.inputSchema) : undefined, access: listing?.access };
+	return {
+		name,
+		listing,
+		schema: listing?.inputSchema ? asSchema(listing.inputSchema) : undefined,
+		access: listing?.access,
+	};
 }
 
-export function invalidInput(tool: ToolSchema, issues: readonly ValidationIssue[]): InputValidationError {
+export function invalidInput(
+	tool: ToolSchema,
+	issues: readonly ValidationIssue[],
+): InputValidationError {
 	const message = tool.modelNames
 		? modelIssueMessage(tool.schema, issues, tool.modelNames)
 		: `${issueText(tool.schema, issues)}. Nothing was sent.`;
@@ -53,9 +66,15 @@ export function invalidInput(tool: ToolSchema, issues: readonly ValidationIssue[
  * for the others. The idempotency key the client will add is taken into account, so a required body key
  * is not reported missing.
  */
-export function inputIssues(tool: ToolSchema, input: Record<string, unknown>, idempotencyKey?: string): ValidationIssue[] {
-	const takesKey = idempotencyKey !== undefined && tool.schema?.properties?.idempotencyKey !== undefined;
-	const checked = takesKey && input.idempotencyKey === undefined ? { ...input, idempotencyKey } : input;
+export function inputIssues(
+	tool: ToolSchema,
+	input: Record<string, unknown>,
+	idempotencyKey?: string,
+): ValidationIssue[] {
+	const takesKey =
+		idempotencyKey !== undefined && tool.schema?.properties?.idempotencyKey !== undefined;
+	const checked =
+		takesKey && input.idempotencyKey === undefined ? { ...input, idempotencyKey } : input;
 	if (tool.definition && !tool.definition.shapeAssumed) {
 		const result = validateToolInput(tool.definition, checked);
 		return result.ok ? [] : result.issues;
@@ -74,7 +93,11 @@ export function inputIssues(tool: ToolSchema, input: Record<string, unknown>, id
 	return issues;
 }
 
-export function assertValidInput(tool: ToolSchema, input: Record<string, unknown>, idempotencyKey?: string): void {
+export function assertValidInput(
+	tool: ToolSchema,
+	input: Record<string, unknown>,
+	idempotencyKey?: string,
+): void {
 	const issues = inputIssues(tool, input, idempotencyKey);
 	if (issues.length > 0) throw invalidInput(tool, issues);
 }

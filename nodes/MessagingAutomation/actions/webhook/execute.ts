@@ -19,7 +19,12 @@ const id = (parameter: (name: string) => unknown) => String(parameter('webhookId
 
 const HANDLERS: Record<string, Handler> = {
 	register: async (webhooks, parameter, key) =>
-		(await webhooks.create({ url: String(parameter('url')), event_types: parameter('eventTypes') as string[] }, key())).data,
+		(
+			await webhooks.create(
+				{ url: String(parameter('url')), event_types: parameter('eventTypes') as string[] },
+				key(),
+			)
+		).data,
 	list: async (webhooks) => (await webhooks.list()).data.webhooks,
 	get: async (webhooks, parameter) => (await webhooks.get(id(parameter))).data,
 	update: async (webhooks, parameter) => {
@@ -33,7 +38,8 @@ const HANDLERS: Record<string, Handler> = {
 	resume: async (webhooks, parameter) => (await webhooks.resume(id(parameter))).data,
 	delete: async (webhooks, parameter) => (await webhooks.delete(id(parameter))).data,
 	rotateSecret: async (webhooks, parameter) => (await webhooks.rotateSecret(id(parameter))).data,
-	listDeliveries: async (webhooks, parameter) => (await webhooks.listDeliveries(id(parameter))).data.deliveries,
+	listDeliveries: async (webhooks, parameter) =>
+		(await webhooks.listDeliveries(id(parameter))).data.deliveries,
 	resendDelivery: async (webhooks, parameter) =>
 		(await webhooks.resendDelivery(id(parameter), String(parameter('deliveryId')))).data,
 };
@@ -46,8 +52,11 @@ export async function executeWebhook(
 	const handler = HANDLERS[operation];
 	return await forEachItem(context, async (itemIndex) => {
 		if (!handler) throw new Error(`The webhook operation "${operation}" is not supported`);
-		const parameter = (name: string, fallback?: unknown) => context.getNodeParameter(name, itemIndex, fallback);
-		const result = await handler(run.client.webhooks, parameter, () => run.keys.choose(context, itemIndex));
+		const parameter = (name: string, fallback?: unknown) =>
+			context.getNodeParameter(name, itemIndex, fallback);
+		const result = await handler(run.client.webhooks, parameter, () =>
+			run.keys.choose(context, itemIndex),
+		);
 		const list = Array.isArray(result) ? result : [result];
 		return list.map((json) => ({ json: json as IDataObject, pairedItem: { item: itemIndex } }));
 	});

@@ -10,7 +10,9 @@ const recipient = z.strictObject({
 		.meta({ title: 'Consent Source' })
 		.describe('Where the recipient declared opt-in, such as a signup form')
 		.meta({ examples: ['Website newsletter form'] }),
-	consentAt: dateTime.meta({ title: 'Consent Date' }).describe('When the recipient declared opt-in'),
+	consentAt: dateTime
+		.meta({ title: 'Consent Date' })
+		.describe('When the recipient declared opt-in'),
 });
 
 export const addCampaignRecipientsTool = defineTool({
@@ -31,7 +33,9 @@ export const addCampaignRecipientsTool = defineTool({
 		'recipient records the declared opt-in source and time plus its template values. Sends nothing. ' +
 		'The declared opt-in is evidence you supply, not proof of consent.',
 	input: writeInput({
-		campaignId: uuid.meta({ title: 'Campaign ID' }).describe('The draft campaign, as Create a Campaign returned it'),
+		campaignId: uuid
+			.meta({ title: 'Campaign ID' })
+			.describe('The draft campaign, as Create a Campaign returned it'),
 		recipients: list(recipient, 1, 500).describe('Recipients to append, 1-500 per call'),
 	}),
 });

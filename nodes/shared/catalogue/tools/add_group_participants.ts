@@ -18,6 +18,8 @@ export const addGroupParticipantsTool = defineTool({
 		'Success means the request was accepted, not that every person joined.',
 	input: writeInput({
 		jid: groupJid,
-		participants: groupParticipants.meta({ title: 'Participants' }).describe('Phone numbers to add, 1-50 per call: digits only, international format, no +'),
+		participants: groupParticipants
+			.meta({ title: 'Participants' })
+			.describe('Phone numbers to add, 1-50 per call: digits only, international format, no +'),
 	}),
 });

@@ -23,7 +23,10 @@ export const addNumberFilterTool = defineTool({
 		'eligible for future sending and syncing; it does not prove opt-in and does not delete history.',
 	input: writeInput({
 		phoneNumber: filterPhone.optional(),
-		phoneNumbers: list(filterPhone, 1, 100).optional().meta({ title: 'Phone Numbers' }).describe('Several numbers at once, 1-100'),
+		phoneNumbers: list(filterPhone, 1, 100)
+			.optional()
+			.meta({ title: 'Phone Numbers' })
+			.describe('Several numbers at once, 1-100'),
 		name: chars(1, 120)
 			.optional()
 			.meta({ title: 'Label' })

@@ -28,6 +28,8 @@ export const analyzeCampaignCsvTool = defineTool({
 		requiredTemplateVariables: integer(0, 20)
 			.optional()
 			.meta({ title: 'Required Template Values' })
-			.describe('How many template values (CSV columns <code>param_1</code>, <code>param_2</code>, ...) each row must fill, 0-20'),
+			.describe(
+				'How many template values (CSV columns <code>param_1</code>, <code>param_2</code>, ...) each row must fill, 0-20',
+			),
 	}),
 });

@@ -21,7 +21,9 @@ export const createBusinessTemplateTool = defineTool({
 		'The provider decides the final category and whether it is approved; submission is not approval. ' +
 		'Body variables are written {{1}}, {{2}}, ...; give one bodyExamples value per variable, in order.',
 	input: writeInput({
-		name: templateName.meta({ title: 'Name' }).describe('Template name: lowercase letters, digits and underscores, 1-512'),
+		name: templateName
+			.meta({ title: 'Name' })
+			.describe('Template name: lowercase letters, digits and underscores, 1-512'),
 		language: templateLanguage,
 		category: z
 			.enum(['UTILITY', 'MARKETING'])

@@ -22,9 +22,9 @@ export const createCampaignTool = defineTool({
 		name: chars(1, 120)
 			.describe('Campaign name, 1-120 characters')
 			.meta({ examples: ['October newsletter'] }),
-		templateName: templateName.meta({ title: 'Template Name' }).describe(
-			'Approved template: lowercase letters, digits and underscores, 1-512',
-		),
+		templateName: templateName
+			.meta({ title: 'Template Name' })
+			.describe('Approved template: lowercase letters, digits and underscores, 1-512'),
 		templateLanguage,
 		maxMessages: integer(1, 1_000_000)
 			.meta({ title: 'Message Limit' })

@@ -20,6 +20,8 @@ export const createGroupTool = defineTool({
 		subject: chars(1, 100)
 			.describe('Group name, 1-100 characters')
 			.meta({ examples: ['Project team'] }),
-		participants: groupParticipants.meta({ title: 'Participants' }).describe('Phone numbers to invite, 1-50: digits only, international format, no +'),
+		participants: groupParticipants
+			.meta({ title: 'Participants' })
+			.describe('Phone numbers to invite, 1-50: digits only, international format, no +'),
 	}),
 });

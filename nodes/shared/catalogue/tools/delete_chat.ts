@@ -25,6 +25,10 @@ export const deleteChatTool = defineTool({
 			.meta({ title: 'Conversation ID' })
 			.describe('The QR chat, exactly as a trigger event or another operation gave it')
 			.meta({ examples: ['4915112345678@s.whatsapp.net'] }),
-		stopSaving: z.boolean().optional().meta({ title: 'Stop Saving' }).describe('Whether to also stop saving this chat from now on'),
+		stopSaving: z
+			.boolean()
+			.optional()
+			.meta({ title: 'Stop Saving' })
+			.describe('Whether to also stop saving this chat from now on'),
 	}),
 });

@@ -18,8 +18,8 @@ export const demoteGroupAdminsTool = defineTool({
 		'The linked number must itself be an admin.',
 	input: writeInput({
 		jid: groupJid,
-		participants: groupParticipants.meta({ title: 'Admins' }).describe(
-			'Phone numbers of the admins to demote, 1-50 per call',
-		),
+		participants: groupParticipants
+			.meta({ title: 'Admins' })
+			.describe('Phone numbers of the admins to demote, 1-50 per call'),
 	}),
 });

@@ -36,7 +36,9 @@ export const estimateBusinessPriceTool = defineTool({
 			.describe('Currency code, 3 characters')
 			.meta({ examples: ['EUR'] }),
 		category: z.enum(PRICE_CATEGORIES).describe('Pricing category of the messages'),
-		messages: integer(1, 1_000_000_000).meta({ title: 'Messages' }).describe('Delivered messages to price, 1-1,000,000,000'),
+		messages: integer(1, 1_000_000_000)
+			.meta({ title: 'Messages' })
+			.describe('Delivered messages to price, 1-1,000,000,000'),
 		alreadyDelivered: integer(0, 1_000_000_000)
 			.optional()
 			.describe('Volume already delivered this month for the same category and number'),

@@ -19,7 +19,9 @@ export const forwardMessageTool = defineTool({
 		'Forwards a stored one-to-one QR message to another person. Counts against the shared QR send ' +
 		'limits (5 per minute, 50 per day per number). Acceptance is not confirmed delivery.',
 	input: writeInput({
-		phoneNumber: sendPhone.describe("Recipient's phone number: digits only, international format, no + (7-15 digits, no spaces)"),
+		phoneNumber: sendPhone.describe(
+			"Recipient's phone number: digits only, international format, no + (7-15 digits, no spaces)",
+		),
 		sourceMessageId: messageId.describe('The saved one-to-one message to forward'),
 	}),
 });

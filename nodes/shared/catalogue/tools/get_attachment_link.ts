@@ -22,7 +22,9 @@ export const getAttachmentLinkTool = defineTool({
 	input: z.strictObject({
 		message_id: messageId
 			.meta({ title: 'Saved Message ID' })
-			.describe('The saved message whose file is marked as downloadable (its stored message ID in the trigger event)')
+			.describe(
+				'The saved message whose file is marked as downloadable (its stored message ID in the trigger event)',
+			)
 			.meta({ examples: ['msg_01HZX3K9Q2'] }),
 	}),
 });

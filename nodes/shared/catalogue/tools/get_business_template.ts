@@ -19,7 +19,9 @@ export const getBusinessTemplateTool = defineTool({
 		'Reads one Business template with its review status and body. Give the language when the ' +
 		'name exists in several.',
 	input: z.strictObject({
-		name: templateName.meta({ title: 'Template Name' }).describe('Name of the template: lowercase letters, digits and underscores'),
+		name: templateName
+			.meta({ title: 'Template Name' })
+			.describe('Name of the template: lowercase letters, digits and underscores'),
 		language: templateLanguage.optional(),
 	}),
 });

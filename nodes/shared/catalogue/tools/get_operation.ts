@@ -15,7 +15,11 @@ export const getOperationTool = defineTool({
 		summary: 'Whether an uncertain write succeeded, failed or is still pending',
 	},
 	resource: 'other',
-	layout: lookUpByLayout('operation_id', 'Operation ID', 'From an uncertain error or a write result'),
+	layout: lookUpByLayout(
+		'operation_id',
+		'Operation ID',
+		'From an uncertain error or a write result',
+	),
 	access: 'read',
 	channel: 'none',
 	answersLookup: 'operation',

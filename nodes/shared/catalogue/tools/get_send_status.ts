@@ -26,7 +26,10 @@ export const getSendStatusTool = defineTool({
 	input: z
 		.strictObject({
 			message_id: messageId.optional().describe('The message ID that Send returned'),
-			idempotencyKey: idempotencyKey.optional().meta({ title: 'Idempotency Key' }).describe('The idempotency key the send used'),
+			idempotencyKey: idempotencyKey
+				.optional()
+				.meta({ title: 'Idempotency Key' })
+				.describe('The idempotency key the send used'),
 		})
 		.check(crossFieldRules(oneOf(['message_id', 'idempotencyKey'], { exclusive: false }))),
 });

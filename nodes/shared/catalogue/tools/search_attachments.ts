@@ -20,7 +20,10 @@ export const searchAttachmentsTool = defineTool({
 		'Finds saved files by file name or caption and file type. Files marked as downloadable can ' +
 		'then be fetched with Get Attachment.',
 	input: z.strictObject({
-		query: chars(1, 200).optional().meta({ title: 'Search Term', examples: ['invoice'] }).describe('Text in the file name or caption'),
+		query: chars(1, 200)
+			.optional()
+			.meta({ title: 'Search Term', examples: ['invoice'] })
+			.describe('Text in the file name or caption'),
 		mimeType: chars(1, 100)
 			.optional()
 			.meta({ title: 'File Type', examples: ['image/'] })

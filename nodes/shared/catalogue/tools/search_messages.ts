@@ -18,7 +18,9 @@ export const searchMessagesTool = defineTool({
 	channel: 'none',
 	description: 'Finds saved messages whose text contains the search term, newest first.',
 	input: z.strictObject({
-		query: chars(1, 200).meta({ title: 'Search Term', examples: ['invoice'] }).describe('Text to look for'),
+		query: chars(1, 200)
+			.meta({ title: 'Search Term', examples: ['invoice'] })
+			.describe('Text to look for'),
 		conversationId: conversationId.optional(),
 		channel: channel.optional(),
 		...pageFields,

@@ -44,7 +44,11 @@ export const sendMessageTool = defineTool({
 				displayName: 'To',
 				description: 'Who gets the message',
 				options: [
-					{ field: 'phoneNumber', name: 'Phone Number', description: 'A phone number, for a one-to-one chat' },
+					{
+						field: 'phoneNumber',
+						name: 'Phone Number',
+						description: 'A phone number, for a one-to-one chat',
+					},
 					{
 						field: 'conversationId',
 						name: 'Conversation',
@@ -86,13 +90,22 @@ export const sendMessageTool = defineTool({
 	input: z
 		.strictObject({
 			channel: channel.optional(),
-			phoneNumber: sendPhone.optional().describe("Recipient's phone number: digits only, international format, no + (7-15 digits, no spaces)"),
+			phoneNumber: sendPhone
+				.optional()
+				.describe(
+					"Recipient's phone number: digits only, international format, no + (7-15 digits, no spaces)",
+				),
 			conversationId: chars(1, 250)
 				.optional()
 				.meta({ title: 'Conversation ID' })
-				.describe('An existing chat (one-to-one or group), exactly as a trigger event or another operation gave it')
+				.describe(
+					'An existing chat (one-to-one or group), exactly as a trigger event or another operation gave it',
+				)
 				.meta({ examples: ['120363025246125486@g.us'] }),
-			text: chars(1, 4096).optional().meta({ title: 'Text' }).describe('Message text, 1-4096 characters'),
+			text: chars(1, 4096)
+				.optional()
+				.meta({ title: 'Text' })
+				.describe('Message text, 1-4096 characters'),
 			templateName: templateName
 				.optional()
 				.meta({ title: 'Template Name' })
@@ -103,7 +116,9 @@ export const sendMessageTool = defineTool({
 				.literal(true)
 				.optional()
 				.meta({ title: 'Recipient Opted In' })
-				.describe('Whether you confirm the recipient opted in to messages from you; must be on to send a template'),
+				.describe(
+					'Whether you confirm the recipient opted in to messages from you; must be on to send a template',
+				),
 			replyToMessageId: messageId
 				.optional()
 				.meta({ title: 'Reply To Message ID' })

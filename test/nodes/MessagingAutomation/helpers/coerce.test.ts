@@ -8,9 +8,18 @@ describe('coerceToSchema', () => {
 		expect(coerceToSchema('4x', { type: 'integer' })).toEqual({ value: '4x' });
 		expect(coerceToSchema(4915112345678, { type: 'string' })).toEqual({ value: '4915112345678' });
 		expect(coerceToSchema('true', { type: 'boolean' })).toEqual({ value: true });
-		expect(coerceToSchema('2026-10-01T09:30:00', { type: 'string', format: 'date-time' })).toEqual({ value: '2026-10-01T09:30:00Z' });
-		expect(coerceToSchema(new Date(Date.UTC(2026, 9, 1)), { type: 'string', format: 'date-time' })).toEqual({ value: '2026-10-01T00:00:00.000Z' });
-		expect(coerceToSchema({ toISO: () => '2026-10-01T09:30:00.000+02:00' }, { type: 'string', format: 'date-time' })).toEqual({
+		expect(coerceToSchema('2026-10-01T09:30:00', { type: 'string', format: 'date-time' })).toEqual({
+			value: '2026-10-01T09:30:00Z',
+		});
+		expect(
+			coerceToSchema(new Date(Date.UTC(2026, 9, 1)), { type: 'string', format: 'date-time' }),
+		).toEqual({ value: '2026-10-01T00:00:00.000Z' });
+		expect(
+			coerceToSchema(
+				{ toISO: () => '2026-10-01T09:30:00.000+02:00' },
+				{ type: 'string', format: 'date-time' },
+			),
+		).toEqual({
 			value: '2026-10-01T09:30:00.000+02:00',
 		});
 	});
@@ -21,7 +30,9 @@ describe('coerceToSchema', () => {
 		expect(coerceToSchema('Smith, Anna\nBob', list)).toEqual({ value: ['Smith, Anna', 'Bob'] });
 		expect(coerceToSchema('["x, y", "z"]', list)).toEqual({ value: ['x, y', 'z'] });
 		expect(coerceToSchema([1, '', 2], list)).toEqual({ value: ['1', '2'] });
-		expect(coerceToSchema('[broken', list)).toEqual({ issue: expect.stringMatching(/must be a list/) });
+		expect(coerceToSchema('[broken', list)).toEqual({
+			issue: expect.stringMatching(/must be a list/),
+		});
 		expect(coerceToSchema('', list)).toEqual({ value: undefined });
 	});
 
@@ -41,20 +52,44 @@ describe('coerceToSchema', () => {
 	it('never writes "NaN", "Infinity", "[object Object]" or "null" as text, and never calls an object\'s own toString', () => {
 		const list = { type: 'array', items: { type: 'string' } };
 		const ownToString = { toString: 1 }; // String() of this throws "Cannot convert object to primitive value"
-		expect(coerceToSchema(Number.NaN, { type: 'string' })).toEqual({ issue: 'must be text, not NaN' });
-		expect(coerceToSchema(Number.POSITIVE_INFINITY, { type: 'string' })).toEqual({ issue: 'must be text, not Infinity' });
+		expect(coerceToSchema(Number.NaN, { type: 'string' })).toEqual({
+			issue: 'must be text, not NaN',
+		});
+		expect(coerceToSchema(Number.POSITIVE_INFINITY, { type: 'string' })).toEqual({
+			issue: 'must be text, not Infinity',
+		});
 		expect(coerceToSchema(ownToString, { type: 'string' })).toEqual({ value: ownToString });
-		expect(coerceToSchema([{ a: 1 }], list)).toEqual({ issue: 'must be a list of texts; item 1 is an object' });
-		expect(coerceToSchema(['a', ownToString], list)).toEqual({ issue: 'must be a list of texts; item 2 is an object' });
-		expect(coerceToSchema([1, Number.NaN], list)).toEqual({ issue: 'must be a list of texts; item 2 is NaN' });
-		expect(coerceToSchema(ownToString, list)).toEqual({ issue: 'must be a list of texts, not an object' });
+		expect(coerceToSchema([{ a: 1 }], list)).toEqual({
+			issue: 'must be a list of texts; item 1 is an object',
+		});
+		expect(coerceToSchema(['a', ownToString], list)).toEqual({
+			issue: 'must be a list of texts; item 2 is an object',
+		});
+		expect(coerceToSchema([1, Number.NaN], list)).toEqual({
+			issue: 'must be a list of texts; item 2 is NaN',
+		});
+		expect(coerceToSchema(ownToString, list)).toEqual({
+			issue: 'must be a list of texts, not an object',
+		});
 		expect(coerceToSchema([null, 'a', null], list)).toEqual({ value: ['a'] });
 		expect(coerceToSchema('Infinity', { type: 'number' })).toEqual({ value: 'Infinity' });
-		expect(coerceToSchema(new Date(Number.NaN), { type: 'string', format: 'date-time' })).toEqual({ value: new Date(Number.NaN) });
+		expect(coerceToSchema(new Date(Number.NaN), { type: 'string', format: 'date-time' })).toEqual({
+			value: new Date(Number.NaN),
+		});
 	});
 
 	it('reads scalars only', () => {
-		expect([scalarText('a'), scalarText(1.5), scalarText(false), scalarText(10n)]).toEqual(['a', '1.5', 'false', '10']);
-		expect([scalarText(Number.NaN), scalarText(null), scalarText({}), scalarText([])]).toEqual([undefined, undefined, undefined, undefined]);
+		expect([scalarText('a'), scalarText(1.5), scalarText(false), scalarText(10n)]).toEqual([
+			'a',
+			'1.5',
+			'false',
+			'10',
+		]);
+		expect([scalarText(Number.NaN), scalarText(null), scalarText({}), scalarText([])]).toEqual([
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+		]);
 	});
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import { csvLine, csvRecords, csvValues, splitCsv } from '../../../../nodes/MessagingAutomation/helpers/csv';
+import {
+	csvLine,
+	csvRecords,
+	csvValues,
+	splitCsv,
+} from '../../../../nodes/MessagingAutomation/helpers/csv';
 
 describe('CSV', () => {
 	it('quotes per RFC 4180', () => {
@@ -22,7 +27,11 @@ describe('CSV', () => {
 			['h\r\nr3\r\nr4', 2],
 			['h\r\nr5', 4],
 		]);
-		expect(splitCsv(text, 100, 9).map((part) => part.rows)).toEqual([['r1', 'r2'], ['r3', 'r4'], ['r5']]);
+		expect(splitCsv(text, 100, 9).map((part) => part.rows)).toEqual([
+			['r1', 'r2'],
+			['r3', 'r4'],
+			['r5'],
+		]);
 		expect(() => splitCsv('h\nrow-too-long', 10, 8)).toThrow(/row 1 is longer than 8 characters/);
 		expect(splitCsv('h', 10, 100)).toEqual([{ text: 'h', header: 'h', rowOffset: 0, rows: [] }]);
 	});

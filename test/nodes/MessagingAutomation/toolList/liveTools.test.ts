@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { liveTools, MAX_CACHED_KEYS } from '../../../../nodes/MessagingAutomation/toolList/liveTools';
+import {
+	liveTools,
+	MAX_CACHED_KEYS,
+} from '../../../../nodes/MessagingAutomation/toolList/liveTools';
 import { MessagingClient } from '../../../../nodes/shared/client/client';
 import { credentialProbe } from '../../../support/credentialProbe';
 
@@ -13,10 +16,21 @@ describe('liveTools cache', () => {
 			sleep: async () => {},
 			transport: async () => {
 				listings++;
-				return { status: 200, headers: {}, body: { tools: [{ name: 'send_message', access: 'write', input_schema: { type: 'object' } }] } };
+				return {
+					status: 200,
+					headers: {},
+					body: {
+						tools: [{ name: 'send_message', access: 'write', input_schema: { type: 'object' } }],
+					},
+				};
 			},
 		});
-		const context = (key: number) => credentialProbe({ apiKey: `mk_cache_key_${key}`, baseUrl: 'http://127.0.0.1:9', authScheme: 'bearer' });
+		const context = (key: number) =>
+			credentialProbe({
+				apiKey: `mk_cache_key_${key}`,
+				baseUrl: 'http://127.0.0.1:9',
+				authScheme: 'bearer',
+			});
 
 		await liveTools(context(0), client);
 		await liveTools(context(0), client);

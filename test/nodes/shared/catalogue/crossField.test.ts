@@ -53,7 +53,15 @@ describe('add_number_filter: one number or many, no rule the spec does not state
 	it('leaves to the service what the spec does not rule: both fields, neither, a name with a list', () => {
 		// The spec lists both fields as optional and states no rule between them (issue 11, point 12).
 		expect(issuesOf('add_number_filter', key)).toEqual([]);
-		expect(issuesOf('add_number_filter', { ...key, phoneNumber: '+49 151 1234567', phoneNumbers: ['+49 151 7654321'] })).toEqual([]);
-		expect(issuesOf('add_number_filter', { ...key, phoneNumbers: ['+49 151 1234567'], name: 'Team' })).toEqual([]);
+		expect(
+			issuesOf('add_number_filter', {
+				...key,
+				phoneNumber: '+49 151 1234567',
+				phoneNumbers: ['+49 151 7654321'],
+			}),
+		).toEqual([]);
+		expect(
+			issuesOf('add_number_filter', { ...key, phoneNumbers: ['+49 151 1234567'], name: 'Team' }),
+		).toEqual([]);
 	});
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { catalogue, findTool } from '../../../../nodes/shared/catalogue';
-import { ASSUMED_TOOLS, DOCUMENTED_TOOLS, SHAPELESS_TOOLS, SPEC_ROWS, SPEC_TABLE_TOOLS } from './specTable';
+import {
+	ASSUMED_TOOLS,
+	DOCUMENTED_TOOLS,
+	SHAPELESS_TOOLS,
+	SPEC_ROWS,
+	SPEC_TABLE_TOOLS,
+} from './specTable';
 
 /*
  * The spec's statements about its tools, checked on the entries of the tools it documents: a tool
@@ -17,11 +23,18 @@ const names = (predicate: (tool: (typeof catalogue)[number]) => boolean) =>
 describe('catalogue', () => {
 	it('holds every tool of the spec table plus send_message, get_operation and get_send_status', () => {
 		expect(DOCUMENTED_TOOLS.filter((name) => !findTool(name))).toEqual([]);
-		expect(names((tool) => !tool.shapeAssumed)).toEqual([...SPEC_TABLE_TOOLS, ...ASSUMED_TOOLS].sort());
+		expect(names((tool) => !tool.shapeAssumed)).toEqual(
+			[...SPEC_TABLE_TOOLS, ...ASSUMED_TOOLS].sort(),
+		);
 	});
 
 	it('marks the tools whose request shape the spec does not show as assumed, and only those', () => {
-		expect(catalogue.filter((tool) => tool.shapeAssumed).map((tool) => tool.name).sort()).toEqual([...SHAPELESS_TOOLS].sort());
+		expect(
+			catalogue
+				.filter((tool) => tool.shapeAssumed)
+				.map((tool) => tool.name)
+				.sort(),
+		).toEqual([...SHAPELESS_TOOLS].sort());
 		for (const name of SHAPELESS_TOOLS) expect(findTool(name)?.access, name).toBe('read');
 	});
 
@@ -30,7 +43,9 @@ describe('catalogue', () => {
 		expect(seen.size).toBe(catalogue.length);
 		const resources = new Set(catalogue.map((tool) => tool.resource));
 		for (const resource of resources) {
-			const defaults = catalogue.filter((tool) => tool.resource === resource && tool.operation.default);
+			const defaults = catalogue.filter(
+				(tool) => tool.resource === resource && tool.operation.default,
+			);
 			expect(defaults.length, resource).toBeLessThanOrEqual(1);
 		}
 	});
@@ -92,7 +107,12 @@ describe('catalogue', () => {
 
 	it('declares the outcome check of every write, and which read tools answer it', () => {
 		for (const tool of catalogue) {
-			const expected = tool.access === 'read' ? [] : tool.countsAsSend ? ['operation', 'sendStatus'] : ['operation'];
+			const expected =
+				tool.access === 'read'
+					? []
+					: tool.countsAsSend
+						? ['operation', 'sendStatus']
+						: ['operation'];
 			expect(tool.outcomeCheck, tool.name).toEqual(expected);
 		}
 		expect(names((tool) => tool.answersLookup === 'operation')).toEqual(['get_operation']);

@@ -95,7 +95,11 @@ export const SHAPELESS_TOOLS = [
 ];
 
 /** Every tool the spec documents: the tests that restate the spec cover these, a new tool adds to them. */
-export const DOCUMENTED_TOOLS: readonly string[] = [...SPEC_TABLE_TOOLS, ...ASSUMED_TOOLS, ...SHAPELESS_TOOLS];
+export const DOCUMENTED_TOOLS: readonly string[] = [
+	...SPEC_TABLE_TOOLS,
+	...ASSUMED_TOOLS,
+	...SHAPELESS_TOOLS,
+];
 
 export const SPEC_ROWS: readonly SpecRow[] = [
 	{

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { finalWriteError, mayHaveActed, readResponse } from '../../../../nodes/shared/client/answer';
+import {
+	finalWriteError,
+	mayHaveActed,
+	readResponse,
+} from '../../../../nodes/shared/client/answer';
 import {
 	ConnectionError,
 	connectionError,
@@ -13,7 +17,11 @@ import { useScriptedClient } from '../../../support/testClient';
 
 const KEY = 'mk_test_answer_key';
 const fixture = useScriptedClient(KEY);
-const failure = async (promise: Promise<unknown>) => await promise.then(() => undefined, (thrown: unknown) => thrown as MessagingApiError);
+const failure = async (promise: Promise<unknown>) =>
+	await promise.then(
+		() => undefined,
+		(thrown: unknown) => thrown as MessagingApiError,
+	);
 
 describe('readResponse: what a response means', () => {
 	const response = (status: number, body: unknown) => ({ status, headers: {}, body });
@@ -39,17 +47,26 @@ describe('readResponse: what a response means', () => {
 	});
 
 	it('takes a bare JSON array from a GET listing only', () => {
-		expect(readResponse(response(200, [{ name: 'send_message' }]), {}, true)).toEqual({ ok: true, data: [{ name: 'send_message' }] });
+		expect(readResponse(response(200, [{ name: 'send_message' }]), {}, true)).toEqual({
+			ok: true,
+			data: [{ name: 'send_message' }],
+		});
 		expect(readResponse(response(200, [{ name: 'send_message' }]), {}).ok).toBe(false);
 	});
 
 	it('treats every 3xx as an answer the API does not give', () => {
-		const answer = readResponse({ status: 302, headers: { location: 'http://elsewhere/' }, body: undefined }, {});
+		const answer = readResponse(
+			{ status: 302, headers: { location: 'http://elsewhere/' }, body: undefined },
+			{},
+		);
 		expect(answer.ok || answer.error.code).toBe('unexpected_redirect');
 	});
 
 	it('leaves API errors to errorFromResponse', () => {
-		const answer = readResponse(response(503, { error: { code: 'tool_error', message: 'busy' } }), {});
+		const answer = readResponse(
+			response(503, { error: { code: 'tool_error', message: 'busy' } }),
+			{},
+		);
 		expect(answer.ok || answer.error).toBeInstanceOf(ToolError);
 	});
 });
@@ -60,18 +77,28 @@ describe('mayHaveActed', () => {
 		expect(mayHaveActed(connectionError('reset'))).toBe(true);
 		expect(mayHaveActed(connectionError('refused', undefined, 'connection_refused'))).toBe(false);
 		expect(mayHaveActed(new ProtocolError('html', { code: 'invalid_response' }))).toBe(true);
-		expect(mayHaveActed(new MessagingApiError('gateway', { code: 'http_502', status: 502 }))).toBe(true);
+		expect(mayHaveActed(new MessagingApiError('gateway', { code: 'http_502', status: 502 }))).toBe(
+			true,
+		);
 		expect(mayHaveActed(new ToolError('busy', { code: 'tool_error', status: 503 }))).toBe(false);
-		expect(mayHaveActed(new MessagingApiError('odd', { code: 'http_404', status: 404 }))).toBe(false);
+		expect(mayHaveActed(new MessagingApiError('odd', { code: 'http_404', status: 404 }))).toBe(
+			false,
+		);
 	});
 
 	it('a definitive last answer after an uncertain attempt is still uncertain', () => {
 		const earlier = connectionError('reset');
-		const last = new ToolError('The service is temporarily unavailable. Try again in a moment.', { code: 'tool_error', status: 503 });
+		const last = new ToolError('The service is temporarily unavailable. Try again in a moment.', {
+			code: 'tool_error',
+			status: 503,
+		});
 		const final = finalWriteError(last, earlier);
 		expect(final).toBeInstanceOf(UncertainOutcomeError);
 		expect(final).toMatchObject({ code: 'outcome_uncertain', actionTaken: 'unknown', status: 503 });
-		expect(finalWriteError(new ToolError('x', { code: 'tool_error', status: 503 }), undefined).actionTaken).toBe('no');
+		expect(
+			finalWriteError(new ToolError('x', { code: 'tool_error', status: 503 }), undefined)
+				.actionTaken,
+		).toBe('no');
 	});
 });
 
@@ -85,22 +112,46 @@ describe('the request loop under answers the API does not give', () => {
 			{ status: 200, body: { message_id: 'msg_1', status: 'accepted' } },
 		]);
 		const client = fixture.client();
-		const result = await client.callTool('send_message', { text: 'hi' }, { idempotencyKey: 'n8n-answer-key-1' });
+		const result = await client.callTool(
+			'send_message',
+			{ text: 'hi' },
+			{ idempotencyKey: 'n8n-answer-key-1' },
+		);
 		expect(result).toMatchObject({ attempts: 5, data: { message_id: 'msg_1' } });
-		expect(new Set(fixture.server.requests.map((request) => request.headers['idempotency-key']))).toEqual(new Set(['n8n-answer-key-1']));
+		expect(
+			new Set(fixture.server.requests.map((request) => request.headers['idempotency-key'])),
+		).toEqual(new Set(['n8n-answer-key-1']));
 	});
 
 	it('a dropped connection after the commit, then 503s: the write ends uncertain, not "try again"', async () => {
-		fixture.server.script([{ drop: true }, { status: 503, body: { error: { code: 'tool_error', message: 'busy' } } }]);
-		const error = await failure(fixture.client().callTool('send_message', { text: 'hi' }, { idempotencyKey: 'n8n-answer-key-2' }));
+		fixture.server.script([
+			{ drop: true },
+			{ status: 503, body: { error: { code: 'tool_error', message: 'busy' } } },
+		]);
+		const error = await failure(
+			fixture
+				.client()
+				.callTool('send_message', { text: 'hi' }, { idempotencyKey: 'n8n-answer-key-2' }),
+		);
 		expect(error).toBeInstanceOf(UncertainOutcomeError);
-		expect(error).toMatchObject({ code: 'outcome_uncertain', actionTaken: 'unknown', attempts: 5, idempotencyKey: 'n8n-answer-key-2' });
+		expect(error).toMatchObject({
+			code: 'outcome_uncertain',
+			actionTaken: 'unknown',
+			attempts: 5,
+			idempotencyKey: 'n8n-answer-key-2',
+		});
 		expect(error?.message).toMatch(/not known whether the call took effect/);
 	});
 
 	it('a write refused on every attempt says it was not done; a read says nothing about actions', async () => {
-		fixture.server.script([{ status: 503, body: { error: { code: 'tool_error', message: 'busy' } } }]);
-		const write = await failure(fixture.client().callTool('send_message', { text: 'hi' }, { idempotencyKey: 'n8n-answer-key-3' }));
+		fixture.server.script([
+			{ status: 503, body: { error: { code: 'tool_error', message: 'busy' } } },
+		]);
+		const write = await failure(
+			fixture
+				.client()
+				.callTool('send_message', { text: 'hi' }, { idempotencyKey: 'n8n-answer-key-3' }),
+		);
 		expect(write).toMatchObject({ code: 'tool_error', actionTaken: 'no' });
 		const read = await failure(fixture.client().callTool('get_account_context'));
 		expect(read).toBeInstanceOf(ToolError);
@@ -108,14 +159,23 @@ describe('the request loop under answers the API does not give', () => {
 	});
 
 	it('still lists tools from a service that answers GET /api/v1/tools with a bare array', async () => {
-		fixture.server.script([{ status: 200, body: [{ name: 'send_message', access: 'write', input_schema: { type: 'object' } }] }]);
+		fixture.server.script([
+			{
+				status: 200,
+				body: [{ name: 'send_message', access: 'write', input_schema: { type: 'object' } }],
+			},
+		]);
 		const { data } = await fixture.client().listTools();
 		expect(data.map((tool) => tool.name)).toEqual(['send_message']);
 	});
 
 	it('a single dropped connection is uncertain', async () => {
 		fixture.server.script([{ drop: true }]);
-		const error = await failure(fixture.client({ retry: { maxAttempts: 1 } }).callTool('send_message', { text: 'hi' }, { idempotencyKey: 'n8n-answer-key-4' }));
+		const error = await failure(
+			fixture
+				.client({ retry: { maxAttempts: 1 } })
+				.callTool('send_message', { text: 'hi' }, { idempotencyKey: 'n8n-answer-key-4' }),
+		);
 		expect(error).toBeInstanceOf(ConnectionError);
 		expect(error?.actionTaken).toBe('unknown');
 	});

@@ -16,12 +16,20 @@ import {
 	WhatsappNotConnectedError,
 } from '../../../../nodes/shared/client/errors';
 import { redactSecrets } from '../../../../nodes/shared/client/redaction';
-import { type ScriptedServer, type ScriptStep, startScriptedServer } from '../../../support/scriptedServer';
+import {
+	type ScriptedServer,
+	type ScriptStep,
+	startScriptedServer,
+} from '../../../support/scriptedServer';
 import { testClient, type TestClient } from '../../../support/testClient';
 
 const API_KEY = 'mk_live_Sup3rSecretKeyValue_0123456789';
 
-function apiError(status: number, error: Record<string, unknown>, headers?: Record<string, string>): ScriptStep {
+function apiError(
+	status: number,
+	error: Record<string, unknown>,
+	headers?: Record<string, string>,
+): ScriptStep {
 	return { status, body: { error }, headers };
 }
 
@@ -37,7 +45,10 @@ afterAll(async () => {
 	await server.stop();
 });
 
-async function failureOf(step: ScriptStep, tool = 'get_account_context'): Promise<MessagingApiError> {
+async function failureOf(
+	step: ScriptStep,
+	tool = 'get_account_context',
+): Promise<MessagingApiError> {
 	server.script([step]);
 	const error = await harness.client.callTool(tool).then(
 		() => undefined,
@@ -77,17 +88,27 @@ describe('errorFromResponse over HTTP: every documented code becomes its class',
 
 	it('rate_limited carries Retry-After from the header, else from the body', async () => {
 		const fromHeader = await failureOf(
-			apiError(429, { code: 'rate_limited', message: 'slow down', retry_after: 99 }, { 'Retry-After': '12' }),
+			apiError(
+				429,
+				{ code: 'rate_limited', message: 'slow down', retry_after: 99 },
+				{ 'Retry-After': '12' },
+			),
 		);
 		expect(fromHeader.retryAfter).toBe(12);
 		expect(fromHeader.message).toContain('in 12 s');
-		const fromBody = await failureOf(apiError(429, { code: 'rate_limited', message: 'slow down', retry_after: 30 }));
+		const fromBody = await failureOf(
+			apiError(429, { code: 'rate_limited', message: 'slow down', retry_after: 30 }),
+		);
 		expect(fromBody.retryAfter).toBe(30);
 	});
 
 	it('plan_required carries and names the upgrade URL', async () => {
 		const error = await failureOf(
-			apiError(403, { code: 'plan_required', message: 'Upgrade needed.', upgrade_url: 'https://example.test/pricing' }),
+			apiError(403, {
+				code: 'plan_required',
+				message: 'Upgrade needed.',
+				upgrade_url: 'https://example.test/pricing',
+			}),
 		);
 		expect(error.upgradeUrl).toBe('https://example.test/pricing');
 		expect(error.message).toContain('https://example.test/pricing');
@@ -95,7 +116,11 @@ describe('errorFromResponse over HTTP: every documented code becomes its class',
 
 	it('daily_limit_reached says the counter resets at 00:00 UTC and in how long', async () => {
 		const error = await failureOf(
-			apiError(429, { code: 'daily_limit_reached', message: 'Daily limit of 50 sends reached.' }, { 'Retry-After': String(5 * 3600 + 11 * 60 + 30) }),
+			apiError(
+				429,
+				{ code: 'daily_limit_reached', message: 'Daily limit of 50 sends reached.' },
+				{ 'Retry-After': String(5 * 3600 + 11 * 60 + 30) },
+			),
 			'send_message',
 		);
 		expect(error).toBeInstanceOf(DailyLimitReachedError);
@@ -105,29 +130,43 @@ describe('errorFromResponse over HTTP: every documented code becomes its class',
 	});
 
 	it('insufficient_permission names the scope from the body, the message, or the tool', async () => {
-		const fromField = await failureOf(apiError(403, { code: 'insufficient_permission', message: 'no', scope: 'messenger.groups' }));
+		const fromField = await failureOf(
+			apiError(403, { code: 'insufficient_permission', message: 'no', scope: 'messenger.groups' }),
+		);
 		expect(fromField.scope).toBe('messenger.groups');
 		expect(fromField.message).toContain('"messenger.groups"');
 		const fromText = await failureOf(
-			apiError(403, { code: 'insufficient_permission', message: 'The key lacks messenger.webhooks:manage.' }),
+			apiError(403, {
+				code: 'insufficient_permission',
+				message: 'The key lacks messenger.webhooks:manage.',
+			}),
 		);
 		expect(fromText.scope).toBe('messenger.webhooks:manage');
-		const fromTool = await failureOf(apiError(403, { code: 'insufficient_permission', message: 'Missing scope.' }), 'create_group');
+		const fromTool = await failureOf(
+			apiError(403, { code: 'insufficient_permission', message: 'Missing scope.' }),
+			'create_group',
+		);
 		expect(fromTool.scope).toBe('messenger.groups');
 	});
 
 	it('invalid_input and outcome_unknown carry field and operation id', async () => {
-		const invalid = await failureOf(apiError(400, { code: 'invalid_input', message: 'bad', field: 'recipients[3].phoneNumber' }));
+		const invalid = await failureOf(
+			apiError(400, { code: 'invalid_input', message: 'bad', field: 'recipients[3].phoneNumber' }),
+		);
 		expect(invalid.field).toBe('recipients[3].phoneNumber');
 		expect(invalid.message).toContain('recipients[3].phoneNumber');
-		const unknown = await failureOf(apiError(409, { code: 'outcome_unknown', message: 'uncertain', operation_id: 'op_123' }));
+		const unknown = await failureOf(
+			apiError(409, { code: 'outcome_unknown', message: 'uncertain', operation_id: 'op_123' }),
+		);
 		expect(unknown.operationId).toBe('op_123');
 		expect(unknown.message).toMatch(/Get Operation Outcome \(or Message › Get Status\)/);
 		expect(unknown.message).toContain('op_123');
 	});
 
 	it('tool_error asks to quote the request id', async () => {
-		const error = await failureOf(apiError(422, { code: 'tool_error', message: 'provider said no' }));
+		const error = await failureOf(
+			apiError(422, { code: 'tool_error', message: 'provider said no' }),
+		);
 		expect(error.message).toContain(error.requestId);
 	});
 
@@ -148,7 +187,11 @@ describe('errorFromResponse over HTTP: every documented code becomes its class',
 
 	it('the API key never appears in messages or bodies, even when the server echoes it', async () => {
 		const error = await failureOf(
-			apiError(401, { code: 'invalid_api_key', message: `Key ${API_KEY} is revoked`, field: API_KEY }),
+			apiError(401, {
+				code: 'invalid_api_key',
+				message: `Key ${API_KEY} is revoked`,
+				field: API_KEY,
+			}),
 		);
 		expect(error.message).not.toContain(API_KEY);
 		expect(JSON.stringify(error.body)).not.toContain(API_KEY);
@@ -159,7 +202,9 @@ describe('errorFromResponse over HTTP: every documented code becomes its class',
 
 describe('errorFromResponse without HTTP', () => {
 	it('takes an object error without a code as unknown_error and an empty body as http_<status>', () => {
-		expect(errorFromResponse({ status: 500, headers: {}, body: { error: { message: 'x' } } }).code).toBe('unknown_error');
+		expect(
+			errorFromResponse({ status: 500, headers: {}, body: { error: { message: 'x' } } }).code,
+		).toBe('unknown_error');
 		const empty = errorFromResponse({ status: 504, headers: {}, body: undefined });
 		expect(empty.code).toBe('http_504');
 		expect(empty.message).toContain('HTTP 504');
@@ -167,17 +212,25 @@ describe('errorFromResponse without HTTP', () => {
 
 	it('redacts a key that JSON escapes (quotes, backslashes, control characters) in text and in bodies', () => {
 		const key = 'mk_"quoted\\slash\ttab';
-		const echoed = { error: { code: 'invalid_api_key', message: `Key ${key} revoked`, detail: { key } } };
+		const echoed = {
+			error: { code: 'invalid_api_key', message: `Key ${key} revoked`, detail: { key } },
+		};
 		const error = errorFromResponse({ status: 401, headers: {}, body: echoed }, { secrets: [key] });
 		expect(error.message).not.toContain(key);
 		expect(JSON.stringify(error.body)).not.toContain(JSON.stringify(key).slice(1, -1));
 		expect(JSON.stringify(error.body)).toContain('[redacted]');
-		expect(redactSecrets(`raw ${JSON.stringify(key)} and ${key}`, [key])).toBe('raw "[redacted]" and [redacted]');
+		expect(redactSecrets(`raw ${JSON.stringify(key)} and ${key}`, [key])).toBe(
+			'raw "[redacted]" and [redacted]',
+		);
 	});
 
 	it('redacts secrets given in the context', () => {
 		const error = errorFromResponse(
-			{ status: 400, headers: {}, body: { error: { code: 'invalid_input', message: 'echo abc-secret-xyz' } } },
+			{
+				status: 400,
+				headers: {},
+				body: { error: { code: 'invalid_input', message: 'echo abc-secret-xyz' } },
+			},
 			{ secrets: ['abc-secret-xyz'] },
 		);
 		expect(error.message).not.toContain('abc-secret-xyz');

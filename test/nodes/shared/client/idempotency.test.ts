@@ -16,7 +16,8 @@ describe('isValidIdempotencyKey', () => {
 	it('rejects too short, too long and other characters', () => {
 		expect(isValidIdempotencyKey('abcdefg')).toBe(false);
 		expect(isValidIdempotencyKey('x'.repeat(129))).toBe(false);
-		for (const bad of ['abcdefg h', 'abcdefgh/', 'abcdéfgh', 'abcd+efgh']) expect(isValidIdempotencyKey(bad)).toBe(false);
+		for (const bad of ['abcdefg h', 'abcdefgh/', 'abcdéfgh', 'abcd+efgh'])
+			expect(isValidIdempotencyKey(bad)).toBe(false);
 	});
 });
 

@@ -54,11 +54,13 @@ async function runSequence(clock: FakeClock, gate: Pacer, buckets: PaceBucket[][
 /** Most calls any window of `windowMs` sees, counting each call at `time + offset`. */
 function busiestWindow(times: number[], windowMs: number): number {
 	let best = 0;
-	for (const end of times) best = Math.max(best, times.filter((t) => t > end - windowMs && t <= end).length);
+	for (const end of times)
+		best = Math.max(best, times.filter((t) => t > end - windowMs && t <= end).length);
 	return best;
 }
 
-const times = (count: number, buckets: PaceBucket[]) => Array.from({ length: count }, () => buckets);
+const times = (count: number, buckets: PaceBucket[]) =>
+	Array.from({ length: count }, () => buckets);
 
 describe('Pacer', () => {
 	it('bursts the write budget, then waits exactly until the oldest call leaves the window', async () => {
@@ -73,14 +75,22 @@ describe('Pacer', () => {
 
 	it('paces QR sends at 5 per minute per number while writes still fit', async () => {
 		const clock = new FakeClock();
-		const starts = await clock.run(runSequence(clock, pacer(clock), times(12, ['write', 'qr:4915112345678'])));
-		expect(starts).toEqual([0, 0, 0, 0, 0, 60_000, 60_000, 60_000, 60_000, 60_000, 120_000, 120_000]);
+		const starts = await clock.run(
+			runSequence(clock, pacer(clock), times(12, ['write', 'qr:4915112345678'])),
+		);
+		expect(starts).toEqual([
+			0, 0, 0, 0, 0, 60_000, 60_000, 60_000, 60_000, 60_000, 120_000, 120_000,
+		]);
 	});
 
 	it('keeps separate QR numbers, reads and writes in separate windows', async () => {
 		const clock = new FakeClock();
 		const gate = pacer(clock);
-		const plan: PaceBucket[][] = [...times(5, ['write', 'qr:1']), ...times(5, ['write', 'qr:2']), ...times(600, ['read'])];
+		const plan: PaceBucket[][] = [
+			...times(5, ['write', 'qr:1']),
+			...times(5, ['write', 'qr:2']),
+			...times(600, ['read']),
+		];
 		const starts = await clock.run(runSequence(clock, gate, plan));
 		expect(starts.every((t) => t === 0)).toBe(true);
 		expect(await clock.run(runSequence(clock, gate, [['read']]))).toEqual([60_000]);
@@ -88,10 +98,17 @@ describe('Pacer', () => {
 
 	it('counts a slot from when its call finished, so slow calls never crowd the server window', async () => {
 		const clock = new FakeClock();
-		const starts = await clock.run(runSequence(clock, pacer(clock, { budgets: { write: 10 } }), times(40, ['write']), 700));
+		const starts = await clock.run(
+			runSequence(clock, pacer(clock, { budgets: { write: 10 } }), times(40, ['write']), 700),
+		);
 		// The server sees each call somewhere between its start and its end: judge by both.
 		expect(busiestWindow(starts, 60_000)).toBeLessThanOrEqual(10);
-		expect(busiestWindow(starts.map((t) => t + 700), 60_000)).toBeLessThanOrEqual(10);
+		expect(
+			busiestWindow(
+				starts.map((t) => t + 700),
+				60_000,
+			),
+		).toBeLessThanOrEqual(10);
 		// And no slower than necessary: the 11th starts when the 1st's end leaves the window.
 		expect(starts[10]).toBe(700 + 60_000);
 	});
@@ -109,12 +126,18 @@ describe('Pacer', () => {
 				}),
 			),
 		);
-		expect(starts.sort((a, b) => a - b)).toEqual([0, 0, 0, 0, 0, 60_000, 60_000, 60_000, 60_000, 60_000, 120_000, 120_000]);
+		expect(starts.sort((a, b) => a - b)).toEqual([
+			0, 0, 0, 0, 0, 60_000, 60_000, 60_000, 60_000, 60_000, 120_000, 120_000,
+		]);
 	});
 
 	it('adds a safety margin by default and honours scaled windows (sped-up sandbox clocks)', async () => {
 		const clock = new FakeClock();
-		const gate = new Pacer({ now: clock.now, sleep: clock.sleep, budgets: { write: 2, windowMs: 1_000 } });
+		const gate = new Pacer({
+			now: clock.now,
+			sleep: clock.sleep,
+			budgets: { write: 2, windowMs: 1_000 },
+		});
 		await clock.run(runSequence(clock, gate, times(3, ['write'])));
 		expect(clock.sleeps).toEqual([1_000 + 5]);
 		const minuteGate = new Pacer({ now: clock.now, sleep: clock.sleep, budgets: { read: 1 } });
@@ -131,7 +154,11 @@ describe('Pacer', () => {
 	});
 
 	it('keeps defaults for options given as undefined and allows at least one call per window', async () => {
-		const gate = new Pacer({ now: () => 0, sleep: async () => {}, budgets: { write: undefined, read: 0 } });
+		const gate = new Pacer({
+			now: () => 0,
+			sleep: async () => {},
+			budgets: { write: undefined, read: 0 },
+		});
 		expect(gate.budgets.write).toBe(120);
 		expect(gate.budgetOf('read')).toBe(1);
 		const clock = new FakeClock();

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { mayHoldSecret, redactHeaders, redactValue } from '../../../../nodes/shared/client/redaction';
+import {
+	mayHoldSecret,
+	redactHeaders,
+	redactValue,
+} from '../../../../nodes/shared/client/redaction';
 
 const KEY = 'mk_live_owner_Abc123';
 
@@ -15,7 +19,12 @@ function parsed(raw: string): unknown {
 
 describe('mayHoldSecret', () => {
 	it('clears answers without the key, so the happy path returns them untouched', () => {
-		const raw = JSON.stringify({ account: { id: 'acc_1', name: 'Demo' }, scopes: ['messenger.read'], ready: true, n: 1.5e3 });
+		const raw = JSON.stringify({
+			account: { id: 'acc_1', name: 'Demo' },
+			scopes: ['messenger.read'],
+			ready: true,
+			n: 1.5e3,
+		});
 		expect(mayHoldSecret(raw, [KEY])).toBe(false);
 		expect(mayHoldSecret('<html><body>Gateway "timeout"</body></html>', [KEY])).toBe(false);
 		expect(mayHoldSecret(raw, [])).toBe(false);
@@ -60,8 +69,12 @@ describe('redactHeaders', () => {
 	it('returns clean headers as they are and redacts an echoed key, plain or JSON-escaped', () => {
 		const clean = { 'x-request-id': 'req_1', 'content-type': 'application/json' };
 		expect(redactHeaders(clean, [KEY])).toBe(clean);
-		expect(redactHeaders({ 'x-echo': `Bearer ${KEY}` }, [KEY])).toEqual({ 'x-echo': 'Bearer [redacted]' });
+		expect(redactHeaders({ 'x-echo': `Bearer ${KEY}` }, [KEY])).toEqual({
+			'x-echo': 'Bearer [redacted]',
+		});
 		const quoted = 'k"ey_with_quote';
-		expect(JSON.stringify(redactHeaders({ 'x-echo': `a ${quoted}` }, [quoted]))).not.toContain('ey_with_quote');
+		expect(JSON.stringify(redactHeaders({ 'x-echo': `a ${quoted}` }, [quoted]))).not.toContain(
+			'ey_with_quote',
+		);
 	});
 });

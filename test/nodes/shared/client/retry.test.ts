@@ -11,19 +11,29 @@ import {
 	TimeoutError,
 	ToolError,
 } from '../../../../nodes/shared/client/errors';
-import { backoffDelay, DEFAULT_RETRY_OPTIONS, retryDecision } from '../../../../nodes/shared/client/retry';
+import {
+	backoffDelay,
+	DEFAULT_RETRY_OPTIONS,
+	retryDecision,
+} from '../../../../nodes/shared/client/retry';
 import type { ScriptStep } from '../../../support/scriptedServer';
 import { useScriptedClient } from '../../../support/testClient';
 
 const OK: ScriptStep = { status: 200, body: { operation_id: 'op_1', ok: true } };
 const KEY = 'retry-test-key-0001';
 
-function apiError(status: number, code: string, extra: Record<string, unknown> = {}, headers?: Record<string, string>): ScriptStep {
+function apiError(
+	status: number,
+	code: string,
+	extra: Record<string, unknown> = {},
+	headers?: Record<string, string>,
+): ScriptStep {
 	return { status, body: { error: { code, message: `${code} happened`, ...extra } }, headers };
 }
 
 const fixture = useScriptedClient('mk_test_retry_key');
-const client = (options: Parameters<typeof fixture.client>[0] = {}) => fixture.client({ timeoutMs: 2_000, ...options });
+const client = (options: Parameters<typeof fixture.client>[0] = {}) =>
+	fixture.client({ timeoutMs: 2_000, ...options });
 
 /** A write call whose schema has `idempotencyKey`, so the key travels in header and body. */
 async function createCampaign(retryClient = client()) {
@@ -35,23 +45,37 @@ async function createCampaign(retryClient = client()) {
 }
 
 function keysSent() {
-	return fixture.server.requests.map((request) => [request.headers['idempotency-key'], (request.body as { idempotencyKey?: string }).idempotencyKey]);
+	return fixture.server.requests.map((request) => [
+		request.headers['idempotency-key'],
+		(request.body as { idempotencyKey?: string }).idempotencyKey,
+	]);
 }
 
 async function rejection(promise: Promise<unknown>): Promise<MessagingApiError> {
-	const error = await promise.then(() => undefined, (thrown: unknown) => thrown);
+	const error = await promise.then(
+		() => undefined,
+		(thrown: unknown) => thrown,
+	);
 	expect(error).toBeInstanceOf(MessagingApiError);
 	return error as MessagingApiError;
 }
 
 describe('rate_limited', () => {
 	it('waits Retry-After and retries with the same idempotency key in header and body', async () => {
-		fixture.server.script([apiError(429, 'rate_limited', {}, { 'Retry-After': '2' }), apiError(429, 'rate_limited', {}, { 'Retry-After': '3' }), OK]);
+		fixture.server.script([
+			apiError(429, 'rate_limited', {}, { 'Retry-After': '2' }),
+			apiError(429, 'rate_limited', {}, { 'Retry-After': '3' }),
+			OK,
+		]);
 		const result = await createCampaign();
 		expect(result.attempts).toBe(3);
 		expect(result.idempotencyKey).toBe(KEY);
 		expect(fixture.sleeps).toEqual([2_000, 3_000]);
-		expect(keysSent()).toEqual([[KEY, KEY], [KEY, KEY], [KEY, KEY]]);
+		expect(keysSent()).toEqual([
+			[KEY, KEY],
+			[KEY, KEY],
+			[KEY, KEY],
+		]);
 		expect(new Set(fixture.server.requests.map((request) => request.rawBody)).size).toBe(1);
 	});
 
@@ -92,7 +116,12 @@ describe('rate_limited', () => {
 
 describe('transient failures back off exponentially with the same key', () => {
 	it('tool_error 503', async () => {
-		fixture.server.script([apiError(503, 'tool_error'), apiError(503, 'tool_error'), apiError(503, 'tool_error'), OK]);
+		fixture.server.script([
+			apiError(503, 'tool_error'),
+			apiError(503, 'tool_error'),
+			apiError(503, 'tool_error'),
+			OK,
+		]);
 		const result = await createCampaign();
 		expect(result.attempts).toBe(4);
 		// random() = 0.5: half of 500, 1000, 2000 ms.
@@ -103,11 +132,16 @@ describe('transient failures back off exponentially with the same key', () => {
 	it('a connection dropped after the request arrived', async () => {
 		fixture.server.script([{ drop: true }, OK]);
 		const attempts: number[] = [];
-		const result = await createCampaign(client({ onAttempt: (info) => void attempts.push(info.attempt) }));
+		const result = await createCampaign(
+			client({ onAttempt: (info) => void attempts.push(info.attempt) }),
+		);
 		expect(result.attempts).toBe(2);
 		expect(attempts).toEqual([1, 2]);
 		expect(fixture.server.requests).toHaveLength(2);
-		expect(keysSent()).toEqual([[KEY, KEY], [KEY, KEY]]);
+		expect(keysSent()).toEqual([
+			[KEY, KEY],
+			[KEY, KEY],
+		]);
 	});
 
 	it('a time-out (the service may have acted: same key again)', async () => {
@@ -115,7 +149,10 @@ describe('transient failures back off exponentially with the same key', () => {
 		// Long enough that the answer to the second attempt comes in time on a busy machine too.
 		const result = await createCampaign(client({ timeoutMs: 1_000 }));
 		expect(result.attempts).toBe(2);
-		expect(keysSent()).toEqual([[KEY, KEY], [KEY, KEY]]);
+		expect(keysSent()).toEqual([
+			[KEY, KEY],
+			[KEY, KEY],
+		]);
 	});
 
 	it('a gateway page without an API code', async () => {
@@ -134,7 +171,9 @@ describe('transient failures back off exponentially with the same key', () => {
 
 	it('exhausted time-outs surface as TimeoutError carrying the key, for a get_send_status lookup', async () => {
 		fixture.server.script([{ hang: true }]);
-		const error = await rejection(createCampaign(client({ timeoutMs: 100, retry: { maxAttempts: 2 } })));
+		const error = await rejection(
+			createCampaign(client({ timeoutMs: 100, retry: { maxAttempts: 2 } })),
+		);
 		expect(error).toBeInstanceOf(TimeoutError);
 		expect(error.idempotencyKey).toBe(KEY);
 		expect(error.attempts).toBe(2);
@@ -149,8 +188,16 @@ describe('transient failures back off exponentially with the same key', () => {
 
 describe('never retried', () => {
 	const cases: Array<[string, ScriptStep, new (...args: never[]) => MessagingApiError]> = [
-		['daily_limit_reached', apiError(429, 'daily_limit_reached', {}, { 'Retry-After': '600' }), DailyLimitReachedError],
-		['outcome_unknown', apiError(409, 'outcome_unknown', { operation_id: 'op_9' }), OutcomeUnknownError],
+		[
+			'daily_limit_reached',
+			apiError(429, 'daily_limit_reached', {}, { 'Retry-After': '600' }),
+			DailyLimitReachedError,
+		],
+		[
+			'outcome_unknown',
+			apiError(409, 'outcome_unknown', { operation_id: 'op_9' }),
+			OutcomeUnknownError,
+		],
 		['invalid_input 400', apiError(400, 'invalid_input', { field: 'name' }), InvalidInputError],
 		['invalid_api_key 401', apiError(401, 'invalid_api_key'), InvalidApiKeyError],
 		['tool_error 422', apiError(422, 'tool_error'), ToolError],
@@ -176,7 +223,12 @@ describe('policy functions', () => {
 
 	it('stops at maxAttempts whatever the error', () => {
 		const error = new ToolError('x', { code: 'tool_error', status: 503 });
-		expect(retryDecision(error, 4, { ...DEFAULT_RETRY_OPTIONS, maxAttempts: 5 }, () => 0)).toEqual({ retry: true, delayMs: 0 });
-		expect(retryDecision(error, 5, { ...DEFAULT_RETRY_OPTIONS, maxAttempts: 5 }, () => 0)).toEqual({ retry: false });
+		expect(retryDecision(error, 4, { ...DEFAULT_RETRY_OPTIONS, maxAttempts: 5 }, () => 0)).toEqual({
+			retry: true,
+			delayMs: 0,
+		});
+		expect(retryDecision(error, 5, { ...DEFAULT_RETRY_OPTIONS, maxAttempts: 5 }, () => 0)).toEqual({
+			retry: false,
+		});
 	});
 });

@@ -7,7 +7,9 @@ const RULES: BurstRules = { quietMs: 3000, longestMs: 10_000 };
 const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
 
 /** Messages as get_messages answers them (newest first); `at` in seconds after T0. */
-function timeline(entries: Array<{ id: string; at: number; from?: string; me?: boolean; conversation?: string }>): TimelineMessage[] {
+function timeline(
+	entries: Array<{ id: string; at: number; from?: string; me?: boolean; conversation?: string }>,
+): TimelineMessage[] {
 	const messages = entries.map(({ id, at, from = 'alice', me = false, conversation = 'chat' }) => ({
 		id,
 		conversation_id: conversation,
@@ -19,7 +21,8 @@ function timeline(entries: Array<{ id: string; at: number; from?: string; me?: b
 	return timelineOf({ messages: messages.reverse() });
 }
 
-const ids = (verdict: ReturnType<typeof burstOf>) => (verdict.kind === 'last' ? verdict.messages.map((entry) => entry.id) : verdict.kind);
+const ids = (verdict: ReturnType<typeof burstOf>) =>
+	verdict.kind === 'last' ? verdict.messages.map((entry) => entry.id) : verdict.kind;
 
 describe('burstOf', () => {
 	const chat = timeline([
@@ -39,7 +42,9 @@ describe('burstOf', () => {
 	});
 
 	it('cuts a chain at the longest wait from its first message, and the rest starts the next burst', () => {
-		const typing = timeline(Array.from({ length: 9 }, (_, index) => ({ id: `m${index}`, at: index * 2 })));
+		const typing = timeline(
+			Array.from({ length: 9 }, (_, index) => ({ id: `m${index}`, at: index * 2 })),
+		);
 		// 0, 2, … 16 s: the first burst takes what was written less than 10 s after 0.
 		expect(ids(burstOf(typing, 'm4', RULES, true))).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
 		expect(burstOf(typing, 'm4', RULES, true)).toMatchObject({ closedBy: 'longest_wait' });
@@ -53,7 +58,10 @@ describe('burstOf', () => {
 			{ id: 'reply', at: 1, me: true },
 			{ id: 'q2', at: 2 },
 		]);
-		expect(burstOf(replied, 'q1', RULES, true)).toMatchObject({ kind: 'last', closedBy: 'own_message' });
+		expect(burstOf(replied, 'q1', RULES, true)).toMatchObject({
+			kind: 'last',
+			closedBy: 'own_message',
+		});
 		expect(ids(burstOf(replied, 'q2', RULES, true))).toEqual(['q2']);
 	});
 

@@ -9,10 +9,35 @@ describe('conversation history', () => {
 	const timeline = timelineOf({
 		// As get_messages answers: newest first, in the Message shape of the spec.
 		messages: [
-			{ id: 'now', from: { phone: '49151', name: 'Alice' }, from_me: false, text: 'where is it?', timestamp: at(5) },
-			{ id: 'm3', from: { phone: '4915550100001', name: '' }, from_me: true, text: 'On its way.', timestamp: at(3) },
-			{ id: 'm2', from: { phone: '49151', name: '' }, from_me: false, type: 'image', attachment: { file_name: 'label.png' }, timestamp: at(2) },
-			{ id: 'm1', from: { phone: '49151', name: 'Alice' }, from_me: false, text: 'hi', timestamp: at(1) },
+			{
+				id: 'now',
+				from: { phone: '49151', name: 'Alice' },
+				from_me: false,
+				text: 'where is it?',
+				timestamp: at(5),
+			},
+			{
+				id: 'm3',
+				from: { phone: '4915550100001', name: '' },
+				from_me: true,
+				text: 'On its way.',
+				timestamp: at(3),
+			},
+			{
+				id: 'm2',
+				from: { phone: '49151', name: '' },
+				from_me: false,
+				type: 'image',
+				attachment: { file_name: 'label.png' },
+				timestamp: at(2),
+			},
+			{
+				id: 'm1',
+				from: { phone: '49151', name: 'Alice' },
+				from_me: false,
+				text: 'hi',
+				timestamp: at(1),
+			},
 			{ id: 'broken', text: 'no timestamp' },
 		],
 	});
@@ -33,7 +58,9 @@ describe('conversation history', () => {
 	});
 
 	it('also reads a list under items', () => {
-		expect(timelineOf({ items: [{ id: 'a', timestamp: at(1) }] }).map((entry) => entry.id)).toEqual(['a']);
+		expect(timelineOf({ items: [{ id: 'a', timestamp: at(1) }] }).map((entry) => entry.id)).toEqual(
+			['a'],
+		);
 		expect(timelineOf(null)).toEqual([]);
 	});
 });

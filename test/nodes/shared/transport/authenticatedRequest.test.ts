@@ -1,4 +1,9 @@
-import type { IAllExecuteFunctions, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type {
+	IAllExecuteFunctions,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+} from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { MessagingAutomationApi } from '../../../../credentials/MessagingAutomationApi.credentials';
@@ -33,7 +38,12 @@ const sender: INodeType = {
 	},
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const transport = await createHttpRequestTransport(this);
-		const outcome = await transport({ method: 'POST', path: '/api/v1/tools/x', body: {}, timeoutMs: 300 }).then(
+		const outcome = await transport({
+			method: 'POST',
+			path: '/api/v1/tools/x',
+			body: {},
+			timeoutMs: 300,
+		}).then(
 			(response) => ({ status: response.status, body: response.body }),
 			(error: Error) => ({ error: error.name }),
 		);
@@ -45,13 +55,37 @@ async function sendInAnExecution() {
 	const engine = new N8nEngine({
 		nodeTypes: { sender },
 		credentialTypes: [new MessagingAutomationApi()],
-		credentials: { messagingAutomationApi: { apiKey: 'mk_test_deadline_key', baseUrl: server.url, authScheme: 'bearer' } },
+		credentials: {
+			messagingAutomationApi: {
+				apiKey: 'mk_test_deadline_key',
+				baseUrl: server.url,
+				authScheme: 'bearer',
+			},
+		},
 	});
 	const nodes = [
-		{ id: 'start', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0] as [number, number], parameters: {} },
-		{ id: 'sender', name: 'Sender', type: 'sender', typeVersion: 1, position: [200, 0] as [number, number], parameters: {}, credentials: { messagingAutomationApi: { id: 'c', name: 'Test' } } },
+		{
+			id: 'start',
+			name: 'Start',
+			type: START_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0] as [number, number],
+			parameters: {},
+		},
+		{
+			id: 'sender',
+			name: 'Sender',
+			type: 'sender',
+			typeVersion: 1,
+			position: [200, 0] as [number, number],
+			parameters: {},
+			credentials: { messagingAutomationApi: { id: 'c', name: 'Test' } },
+		},
 	];
-	const run = await engine.run({ nodes, connections: { Start: { main: [[{ node: 'Sender', type: 'main', index: 0 }]] } } }, { node: 'Start', items: [{ json: {} }] });
+	const run = await engine.run(
+		{ nodes, connections: { Start: { main: [[{ node: 'Sender', type: 'main', index: 0 }]] } } },
+		{ node: 'Start', items: [{ json: {} }] },
+	);
 	return run.output('Sender')[0]?.json;
 }
 
@@ -70,13 +104,18 @@ describe('exchangeDeadline', () => {
 
 	it('stops the exchange when the execution is cancelled, and lets go of the cancel signal once done', () => {
 		const cancel = new AbortController();
-		const context = { getExecutionCancelSignal: () => cancel.signal } as unknown as IAllExecuteFunctions;
+		const context = {
+			getExecutionCancelSignal: () => cancel.signal,
+		} as unknown as IAllExecuteFunctions;
 		const exchange = exchangeDeadline(context, new DeadlineClock(clock).start(1_000));
 		cancel.abort();
 		expect(exchange.signal.aborted).toBe(true);
 
 		const later = new AbortController();
-		const done = exchangeDeadline({ getExecutionCancelSignal: () => later.signal } as unknown as IAllExecuteFunctions, new DeadlineClock(clock).start(1_000));
+		const done = exchangeDeadline(
+			{ getExecutionCancelSignal: () => later.signal } as unknown as IAllExecuteFunctions,
+			new DeadlineClock(clock).start(1_000),
+		);
 		done.done();
 		later.abort();
 		expect(done.signal.aborted).toBe(false);

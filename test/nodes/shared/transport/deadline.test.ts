@@ -8,7 +8,8 @@ function virtualClock() {
 	const timers: Array<{ at: number; fire: () => void }> = [];
 	return {
 		now: () => now,
-		sleep: async (ms: number) => await new Promise<void>((fire) => void timers.push({ at: now + ms, fire })),
+		sleep: async (ms: number) =>
+			await new Promise<void>((fire) => void timers.push({ at: now + ms, fire })),
 		timers,
 		async advanceTo(time: number) {
 			now = time;

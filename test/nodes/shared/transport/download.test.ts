@@ -55,8 +55,15 @@ afterAll(async () => {
 	await new Promise<void>((resolve) => service.close(() => resolve()));
 });
 
-async function download(path: string, options: { timeoutMs?: number; maxBytes?: number; link?: string } = {}) {
-	const context = credentialProbe({ apiKey: API_KEY, baseUrl: `${serviceUrl}/`, authScheme: 'bearer' });
+async function download(
+	path: string,
+	options: { timeoutMs?: number; maxBytes?: number; link?: string } = {},
+) {
+	const context = credentialProbe({
+		apiKey: API_KEY,
+		baseUrl: `${serviceUrl}/`,
+		authScheme: 'bearer',
+	});
 	seen.length = 0;
 	const credential = await readServiceCredential(context);
 	return await downloadLink(context, options.link ?? `${serviceUrl}${path}`, {
@@ -96,7 +103,11 @@ describe('downloadLink', () => {
 		['file: URLs', 'file:///etc/passwd', /only http and https/],
 		['the metadata address', 'http://169.254.169.254/latest/meta-data', /link-local/],
 		['another port of the loopback', 'http://127.0.0.1:1/file', /loopback/],
-		['a malformed percent-escape, before downloading', 'SERVICE/fi%zzle', /malformed percent-escape/],
+		[
+			'a malformed percent-escape, before downloading',
+			'SERVICE/fi%zzle',
+			/malformed percent-escape/,
+		],
 	])('refuses %s', async (_name, link, reason) => {
 		const { error } = await download('', { link: link.replace('SERVICE', serviceUrl) });
 		expect(error).toBeInstanceOf(DownloadError);
@@ -111,8 +122,12 @@ describe('downloadLink', () => {
 	});
 
 	it('caps the size, whether the body declares it or streams it', async () => {
-		expect((await download('/big-declared', { maxBytes: 1_000 })).error?.message).toMatch(/larger than the .* download limit/);
-		expect((await download('/big-streamed', { maxBytes: 1_000 })).error?.message).toMatch(/larger than the .* download limit/);
+		expect((await download('/big-declared', { maxBytes: 1_000 })).error?.message).toMatch(
+			/larger than the .* download limit/,
+		);
+		expect((await download('/big-streamed', { maxBytes: 1_000 })).error?.message).toMatch(
+			/larger than the .* download limit/,
+		);
 		expect((await download('/big-streamed', { maxBytes: 10_000 })).file?.data).toHaveLength(4_000);
 	});
 

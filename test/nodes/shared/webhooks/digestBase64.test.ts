@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decodeDigest, DIGEST_BASE64_LENGTH, DIGEST_BYTES } from '../../../../nodes/shared/webhooks/digestBase64';
+import {
+	decodeDigest,
+	DIGEST_BASE64_LENGTH,
+	DIGEST_BYTES,
+} from '../../../../nodes/shared/webhooks/digestBase64';
 
 /** Oracle: Node's own decoder plus a round trip, the rule the verifier used before it decoded by hand. */
 function canonicalDigest(text: string): Buffer | undefined {
@@ -46,14 +50,19 @@ describe('decodeDigest', () => {
 	it('rejects every non-canonical last character, which Node would decode to the same bytes', () => {
 		const text = Buffer.alloc(DIGEST_BYTES, 0xff).toString('base64');
 		const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-		const accepted = [...alphabet].filter((last) => decoded(`${text.slice(0, 42)}${last}=`) !== undefined);
+		const accepted = [...alphabet].filter(
+			(last) => decoded(`${text.slice(0, 42)}${last}=`) !== undefined,
+		);
 		expect(accepted.join('')).toBe('AEIMQUYcgkosw048');
 	});
 
 	it.each([
 		['missing padding', (text: string) => text.slice(0, 43)],
 		['double padding', (text: string) => `${text.slice(0, 42)}==`],
-		['base64url alphabet', (text: string) => text.replace(/\+/g, '-').replace(/\//g, '_').replace(/^./, '-')],
+		[
+			'base64url alphabet',
+			(text: string) => text.replace(/\+/g, '-').replace(/\//g, '_').replace(/^./, '-'),
+		],
 		['too short for the offset', (text: string) => text.slice(1)],
 	])('rejects %s', (_name, change) => {
 		const text = Buffer.alloc(DIGEST_BYTES, 0xfb).toString('base64');

@@ -44,14 +44,21 @@ function upFrontField(tool: ToolDefinition, placed: PlacedField): INodePropertie
 }
 
 /** The selector of a choice: its options are the fields it chooses between. */
-export function choiceProperty(choice: FieldChoice, displayOptions: INodeProperties['displayOptions']): INodeProperties {
+export function choiceProperty(
+	choice: FieldChoice,
+	displayOptions: INodeProperties['displayOptions'],
+): INodeProperties {
 	const initial = choice.options[0].field;
 	return {
 		displayName: choice.displayName,
 		name: choice.parameter,
 		type: 'options',
 		noDataExpression: true,
-		options: choice.options.map((option) => ({ name: option.name, value: option.field, description: option.description })),
+		options: choice.options.map((option) => ({
+			name: option.name,
+			value: option.field,
+			description: option.description,
+		})),
 		default: initial,
 		description: choice.description,
 		displayOptions,

@@ -22,14 +22,19 @@ export interface PlacedField {
 }
 
 /** What the editor shows up front, in order: fields, and choice selectors before their fields. */
-export type UpFrontEntry = { kind: 'field'; placed: PlacedField } | { kind: 'choice'; choice: FieldChoice };
+export type UpFrontEntry =
+	| { kind: 'field'; placed: PlacedField }
+	| { kind: 'choice'; choice: FieldChoice };
 
 export interface FieldPlan {
 	upFront: UpFrontEntry[];
 	additional: PlacedField[];
 }
 
-function choiceOf(tool: ToolDefinition, field: string): { choice: FieldChoice; option: string; own: boolean } | undefined {
+function choiceOf(
+	tool: ToolDefinition,
+	field: string,
+): { choice: FieldChoice; option: string; own: boolean } | undefined {
 	for (const choice of tool.layout?.choices ?? []) {
 		for (const option of choice.options) {
 			if (option.field === field) return { choice, option: option.field, own: true };
@@ -46,13 +51,17 @@ export function planFields(tool: ToolDefinition, fields: readonly SchemaField[])
 	for (const field of fields) {
 		const inChoice = choiceOf(tool, field.name);
 		if (inChoice) {
-			if (!announced.has(inChoice.choice)) plan.upFront.push({ kind: 'choice', choice: inChoice.choice });
+			if (!announced.has(inChoice.choice))
+				plan.upFront.push({ kind: 'choice', choice: inChoice.choice });
 			announced.add(inChoice.choice);
 			const when = { parameter: inChoice.choice.parameter, option: inChoice.option };
 			const placed = { field, upFront: true, required: field.required || inChoice.own, when };
 			plan.upFront.push({ kind: 'field', placed });
 		} else if (field.required || primary.has(field.name)) {
-			plan.upFront.push({ kind: 'field', placed: { field, upFront: true, required: field.required } });
+			plan.upFront.push({
+				kind: 'field',
+				placed: { field, upFront: true, required: field.required },
+			});
 		} else {
 			plan.additional.push({ field, upFront: false, required: false });
 		}

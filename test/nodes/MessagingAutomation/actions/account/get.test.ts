@@ -25,7 +25,12 @@ describe('Account > Get', () => {
 	});
 
 	it('reports the account context tool under the same resource', async () => {
-		const result = await h.run({ parameters: { resource: 'account', operation: 'getCapabilities', simplify: false } });
-		expect(result.json[0]).toMatchObject({ account: { id: DEMO.accountId }, capabilities: { read: true, send: true } });
+		const result = await h.run({
+			parameters: { resource: 'account', operation: 'getCapabilities', simplify: false },
+		});
+		expect(result.json[0]).toMatchObject({
+			account: { id: DEMO.accountId },
+			capabilities: { read: true, send: true },
+		});
 	});
 });

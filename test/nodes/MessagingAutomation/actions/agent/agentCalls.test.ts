@@ -18,7 +18,12 @@ import { MODEL_CALL_TYPE } from '../../modelCall';
 const h = useHarness();
 
 const SEND: INodeParameters = { resource: 'message', operation: 'send', channel: 'qr' };
-const event = { event_id: 'evt_agent_run_1', event_type: 'message.received', text: 'Please tell Alice and Bob', channel: 'qr' };
+const event = {
+	event_id: 'evt_agent_run_1',
+	event_type: 'message.received',
+	text: 'Please tell Alice and Bob',
+	channel: 'qr',
+};
 let callCounter = 0;
 
 /** One call of the model with its arguments (the keys of the tool's parameters). */
@@ -35,12 +40,32 @@ interface AsAgentTool {
 }
 
 /** One agent run making `calls` in order, through the tool node configured with `parameters`. */
-async function agentRun(calls: IDataObject[], parameters: INodeParameters = SEND, asAgentTool?: AsAgentTool) {
-	const nodes: INode[] = [{ id: 'start', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} }];
+async function agentRun(
+	calls: IDataObject[],
+	parameters: INodeParameters = SEND,
+	asAgentTool?: AsAgentTool,
+) {
+	const nodes: INode[] = [
+		{
+			id: 'start',
+			name: 'Start',
+			type: START_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+	];
 	const connections: IConnections = { Start: { main: [[]] } };
 	calls.forEach((item, index) => {
 		const position: [number, number] = [200, index * 200];
-		nodes.push({ id: `call-${index}`, name: `Call ${index}`, type: MODEL_CALL_TYPE, typeVersion: 1, position, parameters: { item: JSON.stringify(item) } });
+		nodes.push({
+			id: `call-${index}`,
+			name: `Call ${index}`,
+			type: MODEL_CALL_TYPE,
+			typeVersion: 1,
+			position,
+			parameters: { item: JSON.stringify(item) },
+		});
 		nodes.push({
 			id: 'agent-tool-node',
 			name: `Tool ${index}`,
@@ -49,24 +74,34 @@ async function agentRun(calls: IDataObject[], parameters: INodeParameters = SEND
 			position: [400, index * 200],
 			parameters,
 			credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } },
-			...(asAgentTool ? { rewireOutputLogTo: 'ai_tool' as const, onError: asAgentTool.onError } : {}),
+			...(asAgentTool
+				? { rewireOutputLogTo: 'ai_tool' as const, onError: asAgentTool.onError }
+				: {}),
 		});
 		connections.Start.main[0]?.push({ node: `Call ${index}`, type: 'main', index: 0 });
 		connections[`Call ${index}`] = { main: [[{ node: `Tool ${index}`, type: 'main', index: 0 }]] };
 	});
 	const before = h.sandbox.calls().length;
-	const result = await h.engine.run({ nodes, connections }, { node: 'Start', items: [{ json: {} }] });
+	const result = await h.engine.run(
+		{ nodes, connections },
+		{ node: 'Start', items: [{ json: {} }] },
+	);
 	const tools = calls.map((_, index) => `Tool ${index}`);
 	return {
 		json: tools.map((name) => result.output(name, 0, asAgentTool ? 'ai_tool' : 'main')[0]?.json),
-		error: tools.map((name) => result.nodeError(name)).find((error) => error !== undefined) ?? result.error,
+		error:
+			tools.map((name) => result.nodeError(name)).find((error) => error !== undefined) ??
+			result.error,
 		calls: h.sandbox.calls().slice(before),
 	};
 }
 
 const toAlice = { Phone_Number: DEMO.alice.phone, Text: 'Your order shipped' };
 const toBob = { Phone_Number: DEMO.bob.phone, Text: 'Your order is delayed' };
-const sent = () => h.sandbox.state.accounts.get(DEMO.accountId)?.messages.filter((message) => message.fromMe && message.idempotencyKey) ?? [];
+const sent = () =>
+	h.sandbox.state.accounts
+		.get(DEMO.accountId)
+		?.messages.filter((message) => message.fromMe && message.idempotencyKey) ?? [];
 
 describe('the node as an AI Agent tool', () => {
 	it('sends two different messages of one agent run, each with a key of its own', async () => {
@@ -92,7 +127,10 @@ describe('the node as an AI Agent tool', () => {
 		expect(run.json[1].message_id).toBe(run.json[0].message_id);
 		// A second execution for the same event (a duplicate delivery, a rerun) derives the same key.
 		const again = await agentRun([modelCall(toAlice)]);
-		expect(again.calls[0]).toMatchObject({ idempotencyKey: run.calls[0].idempotencyKey, replayed: true });
+		expect(again.calls[0]).toMatchObject({
+			idempotencyKey: run.calls[0].idempotencyKey,
+			replayed: true,
+		});
 		expect(sent()).toHaveLength(1);
 	});
 
@@ -133,7 +171,13 @@ describe('the node as an AI Agent tool', () => {
 		const invalid = [modelCall({ ...toAlice, Phone_Number: '+49 151 1234 5678' })];
 		const answered = await agentRun(invalid, SEND, {});
 		expect(answered.error).toBeUndefined();
-		expect(answered.json).toEqual([{ error: expect.stringMatching(/^Invalid input: Phone_Number must be 7-15 digits.* Call this tool again with Phone_Number corrected\.$/) }]);
+		expect(answered.json).toEqual([
+			{
+				error: expect.stringMatching(
+					/^Invalid input: Phone_Number must be 7-15 digits.* Call this tool again with Phone_Number corrected\.$/,
+				),
+			},
+		]);
 		expect(answered.calls).toEqual([]);
 		const stopped = await agentRun(invalid, SEND, { onError: 'stopWorkflow' });
 		expect(stopped.error?.message).toMatch(/^Invalid input: Phone_Number must be 7-15 digits/);
@@ -143,7 +187,9 @@ describe('the node as an AI Agent tool', () => {
 	it('says when the fault lies in the settings, not in what the model gave', async () => {
 		const fixedText = { ...SEND, text: 'x'.repeat(5000) };
 		const result = await agentRun([modelCall({ Phone_Number: DEMO.alice.phone })], fixedText);
-		expect(result.error?.message).toMatch(/^Invalid input: Text must be 1-4096 characters\. Nothing was sent\. .*configuration/);
+		expect(result.error?.message).toMatch(
+			/^Invalid input: Text must be 1-4096 characters\. Nothing was sent\. .*configuration/,
+		);
 		expect(result.calls).toEqual([]);
 	});
 
@@ -152,20 +198,32 @@ describe('the node as an AI Agent tool', () => {
 		const raw = await h.run({ parameters: { ...health, simplify: false } });
 		const asTool = await agentRun([modelCall({})], health);
 		const campaign = await agentRun(
-			[modelCall({ Name: 'Autumn sale', Template_Name: 'order_update', Template_Language: 'en', Message_Limit: 10 })],
+			[
+				modelCall({
+					Name: 'Autumn sale',
+					Template_Name: 'order_update',
+					Template_Language: 'en',
+					Message_Limit: 10,
+				}),
+			],
 			operationOf('create_campaign'),
 		);
-		const empties = (json: IDataObject | undefined) => JSON.stringify(json ?? {}).match(/:(null|""|\[\]|\{\})/g) ?? [];
+		const empties = (json: IDataObject | undefined) =>
+			JSON.stringify(json ?? {}).match(/:(null|""|\[\]|\{\})/g) ?? [];
 		expect(raw.error ?? asTool.error ?? campaign.error).toBeUndefined();
 		expect(empties(raw.json[0]).length).toBeGreaterThan(0);
-		expect(asTool.json[0]).toEqual(expect.objectContaining({ phone_quality: raw.json[0].phone_quality }));
+		expect(asTool.json[0]).toEqual(
+			expect.objectContaining({ phone_quality: raw.json[0].phone_quality }),
+		);
 		expect(empties(asTool.json[0])).toEqual([]);
 		expect(campaign.json[0]).toEqual(expect.objectContaining({ campaign_id: expect.any(String) }));
 		expect(empties(campaign.json[0])).toEqual([]);
 	});
 
 	it('stops an agent that keeps sending at the Message Limit per Execution: the rest is refused to the model, nothing sent', async () => {
-		const calls = Array.from({ length: 4 }, (_, index) => modelCall({ ...toAlice, Text: `loop ${index}` }));
+		const calls = Array.from({ length: 4 }, (_, index) =>
+			modelCall({ ...toAlice, Text: `loop ${index}` }),
+		);
 		const run = await agentRun(calls, { ...SEND, agentSendLimit: 2 }, {});
 		expect(run.error).toBeUndefined();
 		expect(run.calls.filter((call) => call.tool === 'send_message')).toHaveLength(2);
@@ -176,17 +234,32 @@ describe('the node as an AI Agent tool', () => {
 			);
 		}
 		// The allowance is per execution: the next one sends again.
-		await agentRun([modelCall({ ...toAlice, Text: 'next execution' })], { ...SEND, agentSendLimit: 2 }, {});
+		await agentRun(
+			[modelCall({ ...toAlice, Text: 'next execution' })],
+			{ ...SEND, agentSendLimit: 2 },
+			{},
+		);
 		expect(sent()).toHaveLength(3);
 	});
 
 	it('allows 10 sends per execution by default, and any number with the limit set to 0', async () => {
-		const toCarol = (index: number) => modelCall({ Phone_Number: DEMO.carol.phone, Text: `update ${index}` });
+		const toCarol = (index: number) =>
+			modelCall({ Phone_Number: DEMO.carol.phone, Text: `update ${index}` });
 		const business = { ...SEND, channel: 'business' };
-		const capped = await agentRun(Array.from({ length: 12 }, (_, index) => toCarol(index)), business, {});
+		const capped = await agentRun(
+			Array.from({ length: 12 }, (_, index) => toCarol(index)),
+			business,
+			{},
+		);
 		expect(capped.calls.filter((call) => call.tool === 'send_message')).toHaveLength(10);
-		expect(capped.json.slice(10).every((json) => String(json?.error).startsWith('Not sent: '))).toBe(true);
-		const unlimited = await agentRun(Array.from({ length: 12 }, (_, index) => toCarol(100 + index)), { ...business, agentSendLimit: 0 }, {});
+		expect(
+			capped.json.slice(10).every((json) => String(json?.error).startsWith('Not sent: ')),
+		).toBe(true);
+		const unlimited = await agentRun(
+			Array.from({ length: 12 }, (_, index) => toCarol(100 + index)),
+			{ ...business, agentSendLimit: 0 },
+			{},
+		);
 		expect(unlimited.calls.filter((call) => call.tool === 'send_message')).toHaveLength(12);
 	});
 });

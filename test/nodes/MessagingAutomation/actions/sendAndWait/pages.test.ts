@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { formAnswers, formPage, recordedPage } from '../../../../../nodes/MessagingAutomation/actions/sendAndWait/pages';
+import {
+	formAnswers,
+	formPage,
+	recordedPage,
+} from '../../../../../nodes/MessagingAutomation/actions/sendAndWait/pages';
 import { isPreviewRequest } from '../../../../../nodes/MessagingAutomation/actions/sendAndWait/previewBots';
 
 describe('link previews are not answers', () => {
@@ -11,11 +15,20 @@ describe('link previews are not answers', () => {
 		['Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', true],
 		['Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)', true],
 		['Mozilla/5.0 (Windows NT 10.0; Win64; x64) SkypeUriPreview Preview/0.5', true],
-		['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_1) AppleWebKit/601.2.4 (KHTML, like Gecko) Version/9.0.1 Safari/601.2.4 facebookexternalhit/1.1 Facebot Twitterbot/1.0', true],
+		[
+			'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_1) AppleWebKit/601.2.4 (KHTML, like Gecko) Version/9.0.1 Safari/601.2.4 facebookexternalhit/1.1 Facebot Twitterbot/1.0',
+			true,
+		],
 		['curl/8.5.0', true],
 		['', true],
-		['Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1', false],
-		['Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36', false],
+		[
+			'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+			false,
+		],
+		[
+			'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
+			false,
+		],
 		['Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0', false],
 	])('%s → preview %s', (agent, preview) => {
 		expect(isPreviewRequest(agent)).toBe(preview);
@@ -42,7 +55,13 @@ describe('answer pages', () => {
 			{ label: 'Name', type: 'text' as const, options: [], required: true },
 			{ label: 'Amount', type: 'number' as const, options: [], required: false },
 		];
-		expect(formAnswers(fields, { 'field-0': 'Ann', 'field-1': '42' })).toEqual({ Name: 'Ann', Amount: 42 });
-		expect(formAnswers(fields, { data: { 'field-0': 'Ann' } })).toEqual({ Name: 'Ann', Amount: '' });
+		expect(formAnswers(fields, { 'field-0': 'Ann', 'field-1': '42' })).toEqual({
+			Name: 'Ann',
+			Amount: 42,
+		});
+		expect(formAnswers(fields, { data: { 'field-0': 'Ann' } })).toEqual({
+			Name: 'Ann',
+			Amount: '',
+		});
 	});
 });

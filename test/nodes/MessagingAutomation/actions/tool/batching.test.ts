@@ -16,7 +16,12 @@ const h = useHarness();
 
 async function newCampaign(): Promise<string> {
 	const created = await h.run({
-		parameters: fieldsParameters('create_campaign', { name: 'Big list', templateName: 'order_update', templateLanguage: 'en', maxMessages: 5000 }),
+		parameters: fieldsParameters('create_campaign', {
+			name: 'Big list',
+			templateName: 'order_update',
+			templateLanguage: 'en',
+			maxMessages: 5000,
+		}),
 	});
 	return String(created.json[0].campaign_id);
 }
@@ -45,16 +50,24 @@ describe('batched recipients', () => {
 		const items = Array.from({ length: 1234 }, (_, index) => recipient(index));
 		const result = await h.run({ parameters: recipientsBatch(campaignId) }, items);
 		expect(result.error).toBeUndefined();
-		expect(result.calls.map((call) => (call.input as { recipients: unknown[] }).recipients.length)).toEqual([500, 500, 234]);
+		expect(
+			result.calls.map((call) => (call.input as { recipients: unknown[] }).recipients.length),
+		).toEqual([500, 500, 234]);
 		expect(result.json.map((json) => [json.added, json.recipient_count])).toEqual([
 			[500, 500],
 			[500, 1000],
 			[234, 1234],
 		]);
-		expect(result.json[2].batch).toEqual({ index: 2, size: 234, items: 234, duplicates_removed: 0 });
+		expect(result.json[2].batch).toEqual({
+			index: 2,
+			size: 234,
+			items: 234,
+			duplicates_removed: 0,
+		});
 		expect(result.output[0].pairedItem).toHaveLength(500);
 		expect(result.output[2].pairedItem).toContainEqual({ item: 1233 });
-		const first = (result.calls[0].input as { recipients: Array<Record<string, unknown>> }).recipients[0];
+		const first = (result.calls[0].input as { recipients: Array<Record<string, unknown>> })
+			.recipients[0];
 		expect(first).toEqual({
 			phoneNumber: '491700000000',
 			parameters: ['Customer 0', '1000', 'shipped'],
@@ -75,14 +88,28 @@ describe('batched recipients', () => {
 
 	it('items for different campaigns go in separate calls', async () => {
 		const [a, b] = [await newCampaign(), await newCampaign()];
-		const items = [0, 1, 2, 3].map((index) => ({ ...recipient(index), campaign: index % 2 === 0 ? a : b }));
-		const result = await h.run({ parameters: { ...recipientsBatch('={{ $json.campaign }}') } }, items);
-		expect(result.calls.map((call) => (call.input as { campaignId: string }).campaignId)).toEqual([a, b]);
+		const items = [0, 1, 2, 3].map((index) => ({
+			...recipient(index),
+			campaign: index % 2 === 0 ? a : b,
+		}));
+		const result = await h.run(
+			{ parameters: { ...recipientsBatch('={{ $json.campaign }}') } },
+			items,
+		);
+		expect(result.calls.map((call) => (call.input as { campaignId: string }).campaignId)).toEqual([
+			a,
+			b,
+		]);
 	});
 
 	it('checks every item before the first call, naming the item in the path', async () => {
 		const campaignId = await newCampaign();
-		const items = [recipient(0), recipient(1), recipient(2), { ...recipient(3), phone: '0049 170' }];
+		const items = [
+			recipient(0),
+			recipient(1),
+			recipient(2),
+			{ ...recipient(3), phone: '0049 170' },
+		];
 		const result = await h.run({ parameters: recipientsBatch(campaignId) }, items);
 		expect(result.error?.message).toBe(
 			'Recipients[3] › Phone Number must be 7-15 digits, first digit not 0. Nothing was sent.',
@@ -92,7 +119,10 @@ describe('batched recipients', () => {
 
 	it('checks the batch key, the one part of a call its items could not, before sending it', async () => {
 		const campaignId = await newCampaign();
-		const parameters = { ...recipientsBatch(campaignId), options: { idempotencyKey: 'no spaces allowed' } };
+		const parameters = {
+			...recipientsBatch(campaignId),
+			options: { idempotencyKey: 'no spaces allowed' },
+		};
 		const result = await h.run({ parameters }, [recipient(0), recipient(1)]);
 		expect(result.error?.message).toBe(
 			"Idempotency Key must be 8-128 characters from letters, digits, '.', '_', ':' and '-'. Nothing was sent.",
@@ -102,8 +132,14 @@ describe('batched recipients', () => {
 
 	it('batch keys derive from the trigger event and the batch index', async () => {
 		const campaignId = await newCampaign();
-		const items = Array.from({ length: 501 }, (_, index) => ({ ...recipient(index), event_id: 'evt_import_7' }));
-		const result = await h.run({ id: 'node-import', parameters: recipientsBatch(campaignId) }, items);
+		const items = Array.from({ length: 501 }, (_, index) => ({
+			...recipient(index),
+			event_id: 'evt_import_7',
+		}));
+		const result = await h.run(
+			{ id: 'node-import', parameters: recipientsBatch(campaignId) },
+			items,
+		);
 		expect(result.calls.map((call) => call.idempotencyKey)).toEqual([
 			deriveIdempotencyKey('evt_import_7', 'node-import', 0),
 			deriveIdempotencyKey('evt_import_7', 'node-import', 1),
@@ -113,11 +149,20 @@ describe('batched recipients', () => {
 
 describe('batched numbers and participants', () => {
 	it('250 filter numbers take 3 calls of at most 100', async () => {
-		const parameters: INodeParameters = { resource: 'numberFilter', operation: 'add', inputMode: 'batch', batchValue: '={{ $json.phone }}' };
-		const items = Array.from({ length: 250 }, (_, index) => ({ phone: `+49 30 ${String(index).padStart(7, '0')}` }));
+		const parameters: INodeParameters = {
+			resource: 'numberFilter',
+			operation: 'add',
+			inputMode: 'batch',
+			batchValue: '={{ $json.phone }}',
+		};
+		const items = Array.from({ length: 250 }, (_, index) => ({
+			phone: `+49 30 ${String(index).padStart(7, '0')}`,
+		}));
 		const result = await h.run({ parameters }, items);
 		expect(result.error).toBeUndefined();
-		expect(result.calls.map((call) => (call.input as { phoneNumbers: unknown[] }).phoneNumbers.length)).toEqual([100, 100, 50]);
+		expect(
+			result.calls.map((call) => (call.input as { phoneNumbers: unknown[] }).phoneNumbers.length),
+		).toEqual([100, 100, 50]);
 	});
 
 	it('120 group participants take 3 calls of at most 50', async () => {
@@ -128,16 +173,25 @@ describe('batched numbers and participants', () => {
 			jid: DEMO.adminGroup.jid,
 			batchValue: '={{ $json.participant }}',
 		};
-		const items = Array.from({ length: 120 }, (_, index) => ({ participant: `4475${String(index).padStart(8, '0')}` }));
+		const items = Array.from({ length: 120 }, (_, index) => ({
+			participant: `4475${String(index).padStart(8, '0')}`,
+		}));
 		const result = await h.run({ parameters }, items);
 		expect(result.error).toBeUndefined();
-		expect(result.calls.map((call) => (call.input as { participants: unknown[] }).participants.length)).toEqual([50, 50, 20]);
+		expect(
+			result.calls.map((call) => (call.input as { participants: unknown[] }).participants.length),
+		).toEqual([50, 50, 20]);
 		expect(result.json).toHaveLength(3);
 	});
 });
 
 describe('sendInOrder', () => {
-	const batches = Array.from({ length: 10 }, (_, index) => ({ shared: {}, elements: [index], itemIndexes: [index], duplicates: 0 }));
+	const batches = Array.from({ length: 10 }, (_, index) => ({
+		shared: {},
+		elements: [index],
+		itemIndexes: [index],
+		duplicates: 0,
+	}));
 
 	it('answers in batch order whatever order the calls finish in, never more than four in flight', async () => {
 		let inFlight = 0;

@@ -21,7 +21,13 @@ const chaos = useChaosRun();
 
 describe('sends through a chaos proxy', () => {
 	it(`${SENDS} sends, half of all requests faulty: 0 duplicates, 0 lost, 0 false successes, 0 raw errors, 0 keys at the other port`, async () => {
-		const { counts, dealt } = await chaos.run({ sends: SENDS, faultRate: 0.5, seed: SEED, from: 0, inTurn: true });
+		const { counts, dealt } = await chaos.run({
+			sends: SENDS,
+			faultRate: 0.5,
+			seed: SEED,
+			from: 0,
+			inTurn: true,
+		});
 		expect(counts).toMatchObject(CLEAN);
 		// The run really met every fault, each several times.
 		for (const fault of FAULTS) expect(dealt[fault] ?? 0).toBeGreaterThanOrEqual(5);
@@ -30,24 +36,52 @@ describe('sends through a chaos proxy', () => {
 
 	it('sends that never get a clean answer fail saying it is unknown whether they went out: get_operation said no, the resends could not tell', async () => {
 		const doomed = new Set([chaosPhone(50_001), chaosPhone(50_004), chaosPhone(50_007)]);
-		const { counts } = await chaos.run({ sends: EXECUTIONS, faultRate: 0, seed: SEED + 1, from: 50_000, doomed });
-		expect(counts).toMatchObject({ ...CLEAN, succeeded: EXECUTIONS - doomed.size, failedUnknown: doomed.size });
+		const { counts } = await chaos.run({
+			sends: EXECUTIONS,
+			faultRate: 0,
+			seed: SEED + 1,
+			from: 50_000,
+			doomed,
+		});
+		expect(counts).toMatchObject({
+			...CLEAN,
+			succeeded: EXECUTIONS - doomed.size,
+			failedUnknown: doomed.size,
+		});
 	});
 
 	it('an answer trickled past the time-out is given up at the time-out in every attempt, then settled by its key', async () => {
 		// n8n's request helper replaces the abort signal a node passes with the execution's own, so
 		// only a deadline the transport keeps itself ends the call before the answer's last byte.
 		const { h } = chaos;
-		const proxy = await startChaosProxy({ target: h.sandbox.url, redirectTo: h.sandbox.url, choose: ({ path }) => (path.endsWith('/send_message') ? 'slowDrip' : 'pass') });
+		const proxy = await startChaosProxy({
+			target: h.sandbox.url,
+			redirectTo: h.sandbox.url,
+			choose: ({ path }) => (path.endsWith('/send_message') ? 'slowDrip' : 'pass'),
+		});
 		try {
-			h.engine.credentialsHelper.set('messagingAutomationApi', { apiKey: h.sandbox.keys.owner, baseUrl: proxy.url, authScheme: 'bearer' });
-			const parameters = fieldsParameters('send_message', { channel: 'qr', phoneNumber: DEMO.alice.phone, text: 'Your table is ready' }, { options: { timeoutSeconds: 0.5 } });
+			h.engine.credentialsHelper.set('messagingAutomationApi', {
+				apiKey: h.sandbox.keys.owner,
+				baseUrl: proxy.url,
+				authScheme: 'bearer',
+			});
+			const parameters = fieldsParameters(
+				'send_message',
+				{ channel: 'qr', phoneNumber: DEMO.alice.phone, text: 'Your table is ready' },
+				{ options: { timeoutSeconds: 0.5 } },
+			);
 			const before = h.sandbox.calls().length;
 			const result = await h.run({ parameters });
-			const sends = h.sandbox.calls().slice(before).filter((call) => call.tool === 'send_message');
+			const sends = h.sandbox
+				.calls()
+				.slice(before)
+				.filter((call) => call.tool === 'send_message');
 			expect(sends).toHaveLength(5);
 			expect(sends.filter((call) => call.replayed)).toHaveLength(4);
-			expect(result.json[0]).toMatchObject({ status: 'accepted', outcomeCheck: { tool: 'get_operation', status: 'succeeded' } });
+			expect(result.json[0]).toMatchObject({
+				status: 'accepted',
+				outcomeCheck: { tool: 'get_operation', status: 'succeeded' },
+			});
 		} finally {
 			await proxy.stop();
 		}

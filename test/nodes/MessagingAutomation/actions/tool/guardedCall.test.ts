@@ -21,7 +21,11 @@ describe('a run of sends under injected faults', () => {
 
 describe('uncertain outcomes, one at a time', () => {
 	// The default time-out, so a busy machine never turns a slow answer into one more attempt.
-	const qrSend = fieldsParameters('send_message', { channel: 'qr', phoneNumber: DEMO.alice.phone, text: 'Your table is ready' });
+	const qrSend = fieldsParameters('send_message', {
+		channel: 'qr',
+		phoneNumber: DEMO.alice.phone,
+		text: 'Your table is ready',
+	});
 	const sendsOf = (calls: RecordedCall[]) => calls.filter((call) => call.tool === 'send_message');
 
 	beforeEach(() => {
@@ -34,7 +38,10 @@ describe('uncertain outcomes, one at a time', () => {
 		const result = await h.run({ parameters: qrSend });
 		expect(sendsOf(result.calls)).toHaveLength(1);
 		expect(result.calls.map((call) => call.tool)).toEqual(['send_message', 'get_operation']);
-		expect(result.json[0]).toMatchObject({ status: 'accepted', outcomeCheck: { tool: 'get_operation', status: 'succeeded' } });
+		expect(result.json[0]).toMatchObject({
+			status: 'accepted',
+			outcomeCheck: { tool: 'get_operation', status: 'succeeded' },
+		});
 	});
 
 	it('outcome_unknown when the write did not happen: sent again with the same key, once', async () => {
@@ -54,15 +61,25 @@ describe('uncertain outcomes, one at a time', () => {
 		const sends = sendsOf(result.calls);
 		expect(sends).toHaveLength(5);
 		expect(sends.filter((call) => call.replayed)).toHaveLength(4);
-		expect(result.json[0]).toMatchObject({ status: 'accepted', outcomeCheck: { tool: 'get_operation', status: 'succeeded' } });
+		expect(result.json[0]).toMatchObject({
+			status: 'accepted',
+			outcomeCheck: { tool: 'get_operation', status: 'succeeded' },
+		});
 	});
 
 	it('falls back to get_send_status when get_operation cannot answer', async () => {
 		h.sandbox.faults.add({ tool: 'send_message', kind: 'outcomeUnknown', commit: true });
 		h.sandbox.faults.add({ tool: 'get_operation', kind: 'toolError422' });
 		const result = await h.run({ parameters: qrSend });
-		expect(result.calls.map((call) => call.tool)).toEqual(['send_message', 'get_operation', 'get_send_status']);
-		expect(result.json[0]).toMatchObject({ status: 'sent', outcomeCheck: { tool: 'get_send_status', status: 'sent' } });
+		expect(result.calls.map((call) => call.tool)).toEqual([
+			'send_message',
+			'get_operation',
+			'get_send_status',
+		]);
+		expect(result.json[0]).toMatchObject({
+			status: 'sent',
+			outcomeCheck: { tool: 'get_send_status', status: 'sent' },
+		});
 		expect(sendsOf(result.calls)).toHaveLength(1);
 	});
 });

@@ -3,7 +3,11 @@ import { isDeepStrictEqual } from 'node:util';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { ItemParameters, plainReference, readReference } from '../../../../../nodes/MessagingAutomation/actions/tool/itemParameters';
+import {
+	ItemParameters,
+	plainReference,
+	readReference,
+} from '../../../../../nodes/MessagingAutomation/actions/tool/itemParameters';
 import { N8nEngine, START_NODE_TYPE } from '../../../../support/n8nEngine';
 
 /*
@@ -30,7 +34,13 @@ const ITEMS: IDataObject[] = [
 		emptyArr: [],
 		parameters: ['Customer 1', '10001', 'confirmed'],
 	},
-	{ phoneNumber: 4915200000002, n: '42', nested: { a: null }, arr: [], date: new Date(Date.UTC(2026, 0, 2)) },
+	{
+		phoneNumber: 4915200000002,
+		n: '42',
+		nested: { a: null },
+		arr: [],
+		date: new Date(Date.UTC(2026, 0, 2)),
+	},
 	{},
 ];
 
@@ -104,7 +114,12 @@ const probe: INodeType = {
 		defaults: { name: 'Probe' },
 		inputs: ['main'],
 		outputs: ['main'],
-		properties: PARAMETERS.map((_, index) => ({ displayName: nameOf(index), name: nameOf(index), type: 'string', default: '' })),
+		properties: PARAMETERS.map((_, index) => ({
+			displayName: nameOf(index),
+			name: nameOf(index),
+			type: 'string',
+			default: '',
+		})),
 	},
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const fast = new ItemParameters(this);
@@ -115,7 +130,13 @@ const probe: INodeType = {
 				const n8n = reading(() => this.getNodeParameter(nameOf(index), itemIndex));
 				const ours = reading(() => fast.get(nameOf(index), itemIndex));
 				compared++;
-				if (!isDeepStrictEqual(n8n, ours)) mismatches.push({ parameter, itemIndex, n8n: JSON.stringify(n8n), ours: JSON.stringify(ours) });
+				if (!isDeepStrictEqual(n8n, ours))
+					mismatches.push({
+						parameter,
+						itemIndex,
+						n8n: JSON.stringify(n8n),
+						ours: JSON.stringify(ours),
+					});
 			});
 		}
 		return [[{ json: { compared, mismatches } }]];
@@ -127,15 +148,32 @@ describe('ItemParameters', () => {
 		const engine = new N8nEngine({ nodeTypes: { probe }, credentialTypes: [] });
 		const parameters = Object.fromEntries(PARAMETERS.map((value, index) => [nameOf(index), value]));
 		const nodes = [
-			{ id: 'start', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0] as [number, number], parameters: {} },
-			{ id: 'probe', name: 'Probe', type: 'probe', typeVersion: 1, position: [200, 0] as [number, number], parameters },
+			{
+				id: 'start',
+				name: 'Start',
+				type: START_NODE_TYPE,
+				typeVersion: 1,
+				position: [0, 0] as [number, number],
+				parameters: {},
+			},
+			{
+				id: 'probe',
+				name: 'Probe',
+				type: 'probe',
+				typeVersion: 1,
+				position: [200, 0] as [number, number],
+				parameters,
+			},
 		];
 		const run = await engine.run(
 			{ nodes, connections: { Start: { main: [[{ node: 'Probe', type: 'main', index: 0 }]] } } },
 			{ node: 'Start', items: ITEMS.map((json) => ({ json })) },
 		);
 		expect(run.error).toBeUndefined();
-		expect(run.output('Probe')[0]?.json).toEqual({ compared: PARAMETERS.length * ITEMS.length, mismatches: [] });
+		expect(run.output('Probe')[0]?.json).toEqual({
+			compared: PARAMETERS.length * ITEMS.length,
+			mismatches: [],
+		});
 	});
 
 	it('takes the fast path for plain references to plain JSON only', () => {

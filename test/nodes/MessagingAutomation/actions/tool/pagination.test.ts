@@ -1,7 +1,10 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { listOf, nextCursorOf } from '../../../../../nodes/MessagingAutomation/actions/tool/pagination';
+import {
+	listOf,
+	nextCursorOf,
+} from '../../../../../nodes/MessagingAutomation/actions/tool/pagination';
 import { useHarness } from '../../harness';
 
 /* Return All / Limit for the list and search tools, following the cursor each answer returns. */
@@ -9,7 +12,10 @@ import { useHarness } from '../../harness';
 const h = useHarness({}, { resetEach: false });
 beforeAll(async () => {
 	for (let index = 0; index < 30; index++) {
-		h.sandbox.inject.injectMessage({ from: { phone: `4916${String(index).padStart(8, '0')}`, name: `Fan ${index}` }, text: `Hello number ${index}` });
+		h.sandbox.inject.injectMessage({
+			from: { phone: `4916${String(index).padStart(8, '0')}`, name: `Fan ${index}` },
+			text: `Hello number ${index}`,
+		});
 	}
 });
 
@@ -23,10 +29,14 @@ const listJson = (input: object, rest: INodeParameters = {}): INodeParameters =>
 
 describe('Return All and Limit', () => {
 	it('Return All follows next_cursor to the last page', async () => {
-		const result = await h.run({ parameters: listJson({ channel: 'qr', limit: 5 }, { returnAll: true }) });
+		const result = await h.run({
+			parameters: listJson({ channel: 'qr', limit: 5 }, { returnAll: true }),
+		});
 		expect(result.error).toBeUndefined();
 		const total = h.sandbox.state.accounts.get('acc_demo')?.chats.size ?? 0;
-		const qrChats = [...(h.sandbox.state.accounts.get('acc_demo')?.chats.values() ?? [])].filter((chat) => chat.channel === 'qr');
+		const qrChats = [...(h.sandbox.state.accounts.get('acc_demo')?.chats.values() ?? [])].filter(
+			(chat) => chat.channel === 'qr',
+		);
 		expect(total).toBeGreaterThan(30);
 		expect(result.json).toHaveLength(qrChats.length);
 		expect(new Set(result.json.map((json) => json.conversation_id)).size).toBe(qrChats.length);
@@ -37,10 +47,14 @@ describe('Return All and Limit', () => {
 	});
 
 	it('Limit stops at the limit and asks only for what it still needs', async () => {
-		const result = await h.run({ parameters: listJson({ limit: 5 }, { returnAll: false, limit: 12 }) });
+		const result = await h.run({
+			parameters: listJson({ limit: 5 }, { returnAll: false, limit: 12 }),
+		});
 		expect(result.json).toHaveLength(12);
 		expect(result.calls.map((call) => (call.input as { limit: number }).limit)).toEqual([5, 5, 2]);
-		expect(result.output.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
+		expect(result.output.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(
+			true,
+		);
 	});
 
 	it('Simplify keeps the fields of a message a workflow needs', async () => {
@@ -76,13 +90,27 @@ describe('finding lists and cursors in answers of unknown layout', () => {
 describe('Message › Get Many as conversation history', () => {
 	it('gives one item with who spoke, text and time, oldest first, in the shape the trigger gives', async () => {
 		const conversationId = '4915112345678@s.whatsapp.net';
-		const parameters = { resource: 'message', operation: 'getAll', conversationId, returnAll: true, output: 'history' };
+		const parameters = {
+			resource: 'message',
+			operation: 'getAll',
+			conversationId,
+			returnAll: true,
+			output: 'history',
+		};
 		const result = await h.run({ parameters });
 		expect(result.error).toBeUndefined();
 		expect(result.json).toHaveLength(1);
-		const { history, history_text: text } = result.json[0] as { history: Array<Record<string, unknown>>; history_text: string };
-		const saved = h.sandbox.state.accounts.get('acc_demo')?.messages.filter((message) => message.conversationId === conversationId) ?? [];
-		expect(history.map((entry) => entry.message_id)).toEqual([...saved].sort((a, b) => a.timestamp - b.timestamp).map((message) => message.id));
+		const { history, history_text: text } = result.json[0] as {
+			history: Array<Record<string, unknown>>;
+			history_text: string;
+		};
+		const saved =
+			h.sandbox.state.accounts
+				.get('acc_demo')
+				?.messages.filter((message) => message.conversationId === conversationId) ?? [];
+		expect(history.map((entry) => entry.message_id)).toEqual(
+			[...saved].sort((a, b) => a.timestamp - b.timestamp).map((message) => message.id),
+		);
 		expect(new Set(history.map((entry) => entry.role))).toEqual(new Set(['person', 'account']));
 		expect(Object.keys(history[0]).sort()).toEqual(['message_id', 'name', 'role', 'text', 'time']);
 		expect(text.split('\n')).toHaveLength(history.length);

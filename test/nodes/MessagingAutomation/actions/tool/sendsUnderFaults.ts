@@ -17,7 +17,8 @@ export const SPEED = 60;
 const START = Date.UTC(2026, 9, 1, 8, 0, 0);
 
 /** A sandbox for the whole file (not reset between tests) whose clock runs at SPEED. */
-export const useFastHarness = (): Harness => useHarness({ clock: new SandboxClock({ start: START, speed: SPEED }) }, { resetEach: false });
+export const useFastHarness = (): Harness =>
+	useHarness({ clock: new SandboxClock({ start: START, speed: SPEED }) }, { resetEach: false });
 
 // ---- The sandbox's own faults, dealt in a fixed cycle to one execution ------------------------
 
@@ -42,19 +43,32 @@ const FAULT_CYCLE = [
  * every item must end with its message sent once and reported with its real id. Each round adds
  * at least three resends, one to two outcome checks and one confirmed outcome.
  */
-export async function expectExactlyOnceUnderFaults(h: Harness, { sends, rounds }: { sends: number; rounds: number }): Promise<void> {
+export async function expectExactlyOnceUnderFaults(
+	h: Harness,
+	{ sends, rounds }: { sends: number; rounds: number },
+): Promise<void> {
 	const phoneOf = (index: number) => `4915100${String(index).padStart(5, '0')}`;
-	const parameters = templateSendParameters({ timeoutSeconds: 0.5, rateLimitBudget: { budget: { windowSeconds: 60 / SPEED } } });
+	const parameters = templateSendParameters({
+		timeoutSeconds: 0.5,
+		rateLimitBudget: { budget: { windowSeconds: 60 / SPEED } },
+	});
 	for (let round = 0; round < rounds; round++) {
 		for (const fault of FAULT_CYCLE) h.sandbox.faults.add({ tool: 'send_message', ...fault });
 	}
-	const items = Array.from({ length: sends }, (_, index) => ({ phone: phoneOf(index), name: `Customer ${index}`, order: 5000 + index }));
+	const items = Array.from({ length: sends }, (_, index) => ({
+		phone: phoneOf(index),
+		name: `Customer ${index}`,
+		order: 5000 + index,
+	}));
 
 	const result = await h.run({ parameters, continueOnFail: true }, items);
 
 	expect(result.error).toBeUndefined();
 	expect(result.json.filter((json) => json.error)).toEqual([]);
-	const sent = h.sandbox.state.accounts.get(DEMO.accountId)?.messages.filter((message) => message.fromMe && message.channel === 'business') ?? [];
+	const sent =
+		h.sandbox.state.accounts
+			.get(DEMO.accountId)
+			?.messages.filter((message) => message.fromMe && message.channel === 'business') ?? [];
 	const byPhone = new Map(sent.map((message) => [message.to, message]));
 	// zero duplicates, zero lost
 	expect(sent).toHaveLength(sends);
@@ -75,7 +89,9 @@ export async function expectExactlyOnceUnderFaults(h: Harness, { sends, rounds }
 	// the faults really happened, and the uncertain ones were checked, not guessed
 	expect(sendCalls.length).toBeGreaterThan(sends + Math.ceil((rounds * 10) / 3));
 	expect(sendCalls.some((call) => call.replayed)).toBe(true);
-	expect(result.calls.filter((call) => call.tool === 'get_operation').length).toBeGreaterThanOrEqual(Math.ceil((rounds * 5) / 3));
+	expect(
+		result.calls.filter((call) => call.tool === 'get_operation').length,
+	).toBeGreaterThanOrEqual(Math.ceil((rounds * 5) / 3));
 	expect(result.calls.filter((call) => call.errorCode === 'rate_limited')).toEqual([]);
 	const confirmed = result.json.filter((json) => json.outcomeCheck);
 	expect(confirmed.length).toBeGreaterThanOrEqual(Math.ceil((rounds * 5) / 6));
@@ -88,12 +104,29 @@ export const EXECUTIONS = 10;
 
 /** The codes a failed item may carry: every one of them is a decision, none a raw error. */
 const TYPED_CODES = new Set([
-	'connection_error', 'connection_refused', 'response_interrupted', 'timeout', 'invalid_response', 'unexpected_redirect',
-	'outcome_unknown', 'outcome_uncertain', 'rate_limited', 'tool_error', 'http_502',
+	'connection_error',
+	'connection_refused',
+	'response_interrupted',
+	'timeout',
+	'invalid_response',
+	'unexpected_redirect',
+	'outcome_unknown',
+	'outcome_uncertain',
+	'rate_limited',
+	'tool_error',
+	'http_502',
 ]);
 
 /** What must be zero after any chaos run. */
-export const CLEAN = { duplicates: 0, lost: 0, falseSuccesses: 0, rawErrors: 0, silentFailures: 0, keysAtOtherPort: 0, requestsAtOtherPort: 0 };
+export const CLEAN = {
+	duplicates: 0,
+	lost: 0,
+	falseSuccesses: 0,
+	rawErrors: 0,
+	silentFailures: 0,
+	keysAtOtherPort: 0,
+	requestsAtOtherPort: 0,
+};
 
 export const chaosPhone = (index: number) => `4915200${String(index).padStart(5, '0')}`;
 
@@ -110,7 +143,12 @@ export interface ChaosScenario {
 }
 
 export interface ChaosOutcome {
-	counts: typeof CLEAN & { writes: number; succeeded: number; failedNotDone: number; failedUnknown: number };
+	counts: typeof CLEAN & {
+		writes: number;
+		succeeded: number;
+		failedNotDone: number;
+		failedUnknown: number;
+	};
 	dealt: Partial<Record<Fault, number>>;
 }
 
@@ -128,12 +166,18 @@ export function useChaosRun(): { h: Harness; run(scenario: ChaosScenario): Promi
 }
 
 /** Runs `sends` through a fresh chaos proxy and counts what the sandbox holds against what the items say. */
-async function runChaos(h: Harness, trap: KeyTrap, { sends, faultRate, seed, from, doomed = new Set(), inTurn = false }: ChaosScenario): Promise<ChaosOutcome> {
+async function runChaos(
+	h: Harness,
+	trap: KeyTrap,
+	{ sends, faultRate, seed, from, doomed = new Set(), inTurn = false }: ChaosScenario,
+): Promise<ChaosOutcome> {
 	const { random } = createIds(seed);
 	let turn = 0;
-	const anyFault = () => FAULTS[inTurn ? turn++ % FAULTS.length : Math.floor(random() * FAULTS.length)];
+	const anyFault = () =>
+		FAULTS[inTurn ? turn++ % FAULTS.length : Math.floor(random() * FAULTS.length)];
 	const unforwarded = ['resetBeforeForward', 'html200', 'redirect302', 'redirect307'] as const;
-	const isDoomed = (body: string) => [...doomed].some((phone) => body.includes(`"phoneNumber":"${phone}"`));
+	const isDoomed = (body: string) =>
+		[...doomed].some((phone) => body.includes(`"phoneNumber":"${phone}"`));
 	const proxy = await startChaosProxy({
 		target: h.sandbox.url,
 		redirectTo: trap.url,
@@ -142,20 +186,35 @@ async function runChaos(h: Harness, trap: KeyTrap, { sends, faultRate, seed, fro
 			return random() < faultRate ? anyFault() : 'pass';
 		},
 	});
-	h.engine.credentialsHelper.set('messagingAutomationApi', { apiKey: h.sandbox.keys.owner, baseUrl: proxy.url, authScheme: 'bearer' });
+	h.engine.credentialsHelper.set('messagingAutomationApi', {
+		apiKey: h.sandbox.keys.owner,
+		baseUrl: proxy.url,
+		authScheme: 'bearer',
+	});
 	const parameters = templateSendParameters({
 		timeoutSeconds: 0.5,
 		// One execution's share of the key's 120 writes and 600 reads per (sandbox) minute.
-		rateLimitBudget: { budget: { write: 120 / EXECUTIONS, read: 600 / EXECUTIONS, windowSeconds: 60 / SPEED } },
+		rateLimitBudget: {
+			budget: { write: 120 / EXECUTIONS, read: 600 / EXECUTIONS, windowSeconds: 60 / SPEED },
+		},
 	});
-	const items = Array.from({ length: sends }, (_, index) => ({ phone: chaosPhone(from + index), name: `Customer ${index}`, order: 9000 + index }));
+	const items = Array.from({ length: sends }, (_, index) => ({
+		phone: chaosPhone(from + index),
+		name: `Customer ${index}`,
+		order: 9000 + index,
+	}));
 	const share = sends / EXECUTIONS;
 	try {
 		const runs = await Promise.all(
-			Array.from({ length: EXECUTIONS }, (_, run) => h.run({ parameters, continueOnFail: true }, items.slice(run * share, (run + 1) * share))),
+			Array.from({ length: EXECUTIONS }, (_, run) =>
+				h.run({ parameters, continueOnFail: true }, items.slice(run * share, (run + 1) * share)),
+			),
 		);
 		const outputs = runs.flatMap((run) => run.json);
-		const sent = h.sandbox.state.accounts.get(DEMO.accountId)?.messages.filter((message) => message.fromMe && message.channel === 'business') ?? [];
+		const sent =
+			h.sandbox.state.accounts
+				.get(DEMO.accountId)
+				?.messages.filter((message) => message.fromMe && message.channel === 'business') ?? [];
 		const effects = new Map<string, string[]>();
 		for (const { to, id } of sent) if (to) effects.set(to, [...(effects.get(to) ?? []), id]);
 
@@ -173,7 +232,8 @@ async function runChaos(h: Harness, trap: KeyTrap, { sends, faultRate, seed, fro
 			}
 			if (typeof error.code !== 'string' || !TYPED_CODES.has(error.code)) counts.rawErrors++;
 			// "Unknown" is only useful with the key that lets get_operation, or a rerun, settle it.
-			if (error.actionTaken === 'unknown' && typeof error.idempotencyKey === 'string') counts.failedUnknown++;
+			if (error.actionTaken === 'unknown' && typeof error.idempotencyKey === 'string')
+				counts.failedUnknown++;
 			else if (error.actionTaken === 'no') {
 				counts.failedNotDone++;
 				// Said "not done" while the message exists: the user would resend it.
@@ -182,8 +242,12 @@ async function runChaos(h: Harness, trap: KeyTrap, { sends, faultRate, seed, fro
 		});
 		counts.keysAtOtherPort = trap.keyed;
 		counts.requestsAtOtherPort = trap.requests;
-		const dealt = Object.fromEntries(Object.entries(proxy.counts).filter(([, count]) => count > 0)) as Partial<Record<Fault, number>>;
-		console.log(`chaos proxy, ${sends} sends at fault rate ${faultRate}: ${JSON.stringify(counts)}\nfaults dealt: ${JSON.stringify(dealt)}`);
+		const dealt = Object.fromEntries(
+			Object.entries(proxy.counts).filter(([, count]) => count > 0),
+		) as Partial<Record<Fault, number>>;
+		console.log(
+			`chaos proxy, ${sends} sends at fault rate ${faultRate}: ${JSON.stringify(counts)}\nfaults dealt: ${JSON.stringify(dealt)}`,
+		);
 		expect(outputs).toHaveLength(sends);
 		return { counts, dealt };
 	} finally {

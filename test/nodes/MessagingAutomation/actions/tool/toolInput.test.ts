@@ -14,7 +14,9 @@ import { fieldsParameters, mapperValue, useHarness } from '../../harness';
 const h = useHarness();
 
 async function searchFields(): Promise<ResourceMapperFields> {
-	return await getToolFields.call(h.loadOptions({ resource: 'message', operation: 'search', inputMode: 'mapper' }));
+	return await getToolFields.call(
+		h.loadOptions({ resource: 'message', operation: 'search', inputMode: 'mapper' }),
+	);
 }
 
 const searchJson = (json: IDataObject | string): INodeParameters => ({
@@ -27,7 +29,13 @@ const searchJson = (json: IDataObject | string): INodeParameters => ({
 
 describe('validation before any request', () => {
 	it('names the field and the rule, and sends nothing (fields mode)', async () => {
-		const result = await h.run({ parameters: fieldsParameters('send_message', { channel: 'qr', phoneNumber: '0151 234', text: 'Hi' }) });
+		const result = await h.run({
+			parameters: fieldsParameters('send_message', {
+				channel: 'qr',
+				phoneNumber: '0151 234',
+				text: 'Hi',
+			}),
+		});
 		expect(result.error?.message).toBe(
 			'Phone Number must be 7-15 digits, first digit not 0. Nothing was sent.',
 		);
@@ -35,9 +43,16 @@ describe('validation before any request', () => {
 	});
 
 	it('checks cross-field rules of the catalogue', async () => {
-		const parameters = { resource: 'message', operation: 'send', inputMode: 'json', jsonInput: JSON.stringify({ channel: 'qr', text: 'No recipient' }) };
+		const parameters = {
+			resource: 'message',
+			operation: 'send',
+			inputMode: 'json',
+			jsonInput: JSON.stringify({ channel: 'qr', text: 'No recipient' }),
+		};
 		const result = await h.run({ parameters });
-		expect(result.error?.message).toMatch(/Phone Number is required unless Conversation ID is given/);
+		expect(result.error?.message).toMatch(
+			/Phone Number is required unless Conversation ID is given/,
+		);
 		expect(result.calls).toEqual([]);
 	});
 
@@ -46,31 +61,64 @@ describe('validation before any request', () => {
 			resource: 'message',
 			operation: 'send',
 			inputMode: 'json',
-			jsonInput: JSON.stringify({ channel: 'qr', phoneNumber: DEMO.alice.phone, text: 'Hi', priority: 'high' }),
+			jsonInput: JSON.stringify({
+				channel: 'qr',
+				phoneNumber: DEMO.alice.phone,
+				text: 'Hi',
+				priority: 'high',
+			}),
 		};
 		const result = await h.run({ parameters, continueOnFail: true });
 		expect(result.json[0].error).toMatchObject({ code: 'input_validation', field: 'priority' });
-		expect(String((result.json[0].error as IDataObject).message)).toMatch(/"priority" is not an accepted property/);
+		expect(String((result.json[0].error as IDataObject).message)).toMatch(
+			/"priority" is not an accepted property/,
+		);
 		expect(result.calls).toEqual([]);
 	});
 
 	it('a broken item under Continue On Fail fails alone; the others are sent', async () => {
-		const parameters = fieldsParameters('send_message', { channel: 'qr', phoneNumber: '={{ $json.phone }}', text: 'Hi' });
-		const result = await h.run({ parameters, continueOnFail: true }, [{ phone: DEMO.alice.phone }, { phone: '12' }, { phone: DEMO.bob.phone }]);
-		expect(result.json.map((json) => (json.error ? 'error' : json.status))).toEqual(['accepted', 'error', 'accepted']);
-		expect(result.output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		const parameters = fieldsParameters('send_message', {
+			channel: 'qr',
+			phoneNumber: '={{ $json.phone }}',
+			text: 'Hi',
+		});
+		const result = await h.run({ parameters, continueOnFail: true }, [
+			{ phone: DEMO.alice.phone },
+			{ phone: '12' },
+			{ phone: DEMO.bob.phone },
+		]);
+		expect(result.json.map((json) => (json.error ? 'error' : json.status))).toEqual([
+			'accepted',
+			'error',
+			'accepted',
+		]);
+		expect(result.output.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 		expect(result.calls).toHaveLength(2);
 	});
 
 	it('coerces editor values to the schema types (lists, numbers, dates)', async () => {
 		const created = await h.run({
-			parameters: fieldsParameters('create_campaign', { name: 'Q4', templateName: 'order_update', templateLanguage: 'en', maxMessages: '250' }),
+			parameters: fieldsParameters('create_campaign', {
+				name: 'Q4',
+				templateName: 'order_update',
+				templateLanguage: 'en',
+				maxMessages: '250',
+			}),
 		});
 		expect(created.calls[0].input).toMatchObject({ maxMessages: 250 });
 		const group = await h.run({
-			parameters: fieldsParameters('create_group', { subject: 'Crew', participants: `${DEMO.alice.phone}\n${DEMO.bob.phone}` }),
+			parameters: fieldsParameters('create_group', {
+				subject: 'Crew',
+				participants: `${DEMO.alice.phone}\n${DEMO.bob.phone}`,
+			}),
 		});
-		expect(group.calls[0].input).toMatchObject({ participants: [DEMO.alice.phone, DEMO.bob.phone] });
+		expect(group.calls[0].input).toMatchObject({
+			participants: [DEMO.alice.phone, DEMO.bob.phone],
+		});
 	});
 });
 
@@ -82,7 +130,9 @@ describe('tools only the live service describes', () => {
 			['conversationId', 'string', false],
 			['channel', 'options', false],
 		]);
-		expect(fields.find((field) => field.id === 'channel')?.options?.map((option) => option.value)).toEqual(['business', 'qr']);
+		expect(
+			fields.find((field) => field.id === 'channel')?.options?.map((option) => option.value),
+		).toEqual(['business', 'qr']);
 	});
 
 	it('runs from the resource mapper; fields the schema does not name are not sent', async () => {
@@ -102,7 +152,7 @@ describe('tools only the live service describes', () => {
 		expect(result.json.length).toBeGreaterThan(0);
 	});
 
-	it('maps input items automatically, taking only the fields the schema names; paging stays the node\'s', async () => {
+	it("maps input items automatically, taking only the fields the schema names; paging stays the node's", async () => {
 		const { fields } = await searchFields();
 		const result = await h.run(
 			{
@@ -136,19 +186,25 @@ describe('tools only the live service describes', () => {
 		h.usePersona('noConsent');
 		const account = h.sandbox.state.accounts.get('acc_noconsent');
 		// Caches the list for this key while the account lacks inbox consent (no search_messages).
-		await getToolFields.call(h.loadOptions({ resource: 'message', operation: 'search', inputMode: 'mapper' }));
+		await getToolFields.call(
+			h.loadOptions({ resource: 'message', operation: 'search', inputMode: 'mapper' }),
+		);
 		if (!account) throw new Error('seed changed');
 		account.inboxStorageConsent = true;
 		const result = await h.run({ parameters: searchJson({ query: 'order' }) });
 		expect(result.error).toBeUndefined();
-		expect(result.calls.map((call) => [call.tool, call.status])).toEqual([['search_messages', 200]]);
+		expect(result.calls.map((call) => [call.tool, call.status])).toEqual([
+			['search_messages', 200],
+		]);
 	});
 });
 
 describe('property names that reach the prototype', () => {
 	it('are refused by live-schema validation with a clear message, and nothing is sent', async () => {
 		for (const name of ['constructor', '__proto__', 'prototype']) {
-			const result = await h.run({ parameters: searchJson(`{ "query": "x", "${name}": { "polluted": true } }`) });
+			const result = await h.run({
+				parameters: searchJson(`{ "query": "x", "${name}": { "polluted": true } }`),
+			});
 			expect(result.error?.message).toMatch(/__proto__, constructor and prototype are refused/);
 			expect(result.calls).toEqual([]);
 		}
@@ -157,8 +213,19 @@ describe('property names that reach the prototype', () => {
 	it('are left out in mapper mode, without a misleading "not valid JSON"', async () => {
 		const { fields } = await searchFields();
 		const result = await h.run(
-			{ parameters: { resource: 'message', operation: 'search', inputMode: 'mapper', toolInput: mapperValue(fields, {}, 'autoMapInputData') } },
-			[JSON.parse('{ "query": "ticket", "constructor": "x", "__proto__": { "polluted": true } }') as IDataObject],
+			{
+				parameters: {
+					resource: 'message',
+					operation: 'search',
+					inputMode: 'mapper',
+					toolInput: mapperValue(fields, {}, 'autoMapInputData'),
+				},
+			},
+			[
+				JSON.parse(
+					'{ "query": "ticket", "constructor": "x", "__proto__": { "polluted": true } }',
+				) as IDataObject,
+			],
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.calls[0].input).toEqual({ query: 'ticket', limit: 50 });

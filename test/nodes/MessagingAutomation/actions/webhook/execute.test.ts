@@ -27,14 +27,24 @@ const webhook = async (operation: string, rest: INodeParameters = {}): Promise<I
 
 describe('webhook endpoints', () => {
 	it('manages an endpoint through its whole life', async () => {
-		const [created] = await webhook('register', { url: receiverUrl, eventTypes: ['message.received', 'message.status'] });
-		expect(created).toMatchObject({ url: receiverUrl, status: 'active', event_types: ['message.received', 'message.status'] });
+		const [created] = await webhook('register', {
+			url: receiverUrl,
+			eventTypes: ['message.received', 'message.status'],
+		});
+		expect(created).toMatchObject({
+			url: receiverUrl,
+			status: 'active',
+			event_types: ['message.received', 'message.status'],
+		});
 		expect(String(created.secret)).toMatch(/^whsec_/);
 		const webhookId = String(created.id);
 
 		expect((await webhook('list')).map((endpoint) => endpoint.id)).toContain(webhookId);
 		expect((await webhook('get', { webhookId }))[0]).not.toHaveProperty('secret');
-		const [updated] = await webhook('update', { webhookId, updateFields: { eventTypes: ['message.received'] } });
+		const [updated] = await webhook('update', {
+			webhookId,
+			updateFields: { eventTypes: ['message.received'] },
+		});
 		expect(updated.event_types).toEqual(['message.received']);
 		expect((await webhook('pause', { webhookId }))[0].status).toBe('paused');
 		expect((await webhook('resume', { webhookId }))[0].status).toBe('active');
@@ -44,7 +54,10 @@ describe('webhook endpoints', () => {
 
 		const deliveries = await webhook('listDeliveries', { webhookId });
 		expect(deliveries.length).toBeGreaterThan(0);
-		const [resent] = await webhook('resendDelivery', { webhookId, deliveryId: String(deliveries[0].id) });
+		const [resent] = await webhook('resendDelivery', {
+			webhookId,
+			deliveryId: String(deliveries[0].id),
+		});
 		expect(resent).toMatchObject({ delivery_id: deliveries[0].id, status: 'queued' });
 
 		expect((await webhook('delete', { webhookId }))[0]).toEqual({ id: webhookId, deleted: true });
@@ -53,9 +66,14 @@ describe('webhook endpoints', () => {
 
 	it('needs the webhook-management scope', async () => {
 		h.usePersona('noWebhooks');
-		const result = await h.run({ parameters: { resource: 'webhook', operation: 'list' }, continueOnFail: true });
+		const result = await h.run({
+			parameters: { resource: 'webhook', operation: 'list' },
+			continueOnFail: true,
+		});
 		h.usePersona('owner');
 		expect(result.json[0].error).toMatchObject({ code: 'insufficient_permission', httpCode: 403 });
-		expect(String((result.json[0].error as IDataObject).message)).toMatch(/messenger\.webhooks:manage/);
+		expect(String((result.json[0].error as IDataObject).message)).toMatch(
+			/messenger\.webhooks:manage/,
+		);
 	});
 });
