@@ -1,5 +1,6 @@
-import { finalWriteError, mayHaveActed, readResponse } from './answer';
+import { finalWriteError, readResponse } from './answer';
 import { withDefaults } from './defaults';
+import { mayHaveActed } from './errorCodes';
 import { MessagingApiError } from './errors';
 import type { PaceBucket, ReleasePace } from './pacer';
 import { redactSecrets } from './redaction';
