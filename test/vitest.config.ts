@@ -1,20 +1,43 @@
-import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
-const require = createRequire(import.meta.url);
+import { common, ENGINE_SETUP, ENGINE_TESTS, SETUP, SOAK_TESTS } from './vitest.shared';
 
+/**
+ * Tests that need modules of their own: a vi.mock of node:crypto or of the catalogue's tool list
+ * that the modules under test must import afresh, and the trigger's in-process claims, which
+ * assume a clock that never goes back.
+ */
+const OWN_MODULES = [
+	'test/nodes/shared/webhooks/verifySignature.test.ts',
+	'test/nodes/MessagingAutomationTrigger/dedupe.test.ts',
+	'test/nodes/shared/catalogue/addingATool.test.ts',
+];
+const NOT_HERE = ['test/e2e/**', 'node_modules/**', ...SOAK_TESTS];
+
+/*
+ * `npm test`. Files of one fork share their modules (isolate: false), so n8n-core is imported once
+ * per fork, not once per file; every test file starts its own sandbox and engine.
+ */
 export default defineConfig({
-	// n8n-core loads n8n-workflow's CommonJS build; without this alias the tests would load its ESM
-	// build beside it, and n8n's error classes (instanceof checks, error reporting) would exist twice.
-	resolve: { alias: { 'n8n-workflow': require.resolve('n8n-workflow') } },
+	...common,
 	test: {
-		root: new URL('..', import.meta.url).pathname,
-		include: ['test/**/*.test.ts'],
-		exclude: ['test/e2e/**', 'node_modules/**'],
-		environment: 'node',
-		setupFiles: ['test/support/setupEnv.ts'],
-		testTimeout: 60_000,
-		hookTimeout: 60_000,
-		pool: 'forks',
+		...common.test,
+		projects: [
+			{
+				extends: true,
+				test: { name: 'engine', include: ENGINE_TESTS, exclude: [...NOT_HERE, ...OWN_MODULES], setupFiles: ENGINE_SETUP, isolate: false },
+			},
+			{
+				extends: true,
+				test: {
+					name: 'unit',
+					include: ['test/**/*.test.ts'],
+					exclude: [...NOT_HERE, ...OWN_MODULES, ...ENGINE_TESTS],
+					setupFiles: SETUP,
+					isolate: false,
+				},
+			},
+			{ extends: true, test: { name: 'own-modules', include: OWN_MODULES, setupFiles: SETUP, isolate: true } },
+		],
 	},
 });

@@ -1,3 +1,4 @@
+import { getMessagesTool } from '../shared/catalogue/tools/get_messages';
 import type { MessagingClient } from '../shared/client';
 import { burstOf, type BurstRules, type BurstVerdict } from '../shared/conversation/bursts';
 import { mergeTimelines, timelineOf, type TimelineMessage } from '../shared/conversation/timeline';
@@ -34,7 +35,7 @@ export async function readConversation(client: MessagingClient, conversationId: 
 
 async function readOlder(client: MessagingClient, read: ConversationRead, limit = PAGE_SIZE): Promise<void> {
 	const input = { conversationId: read.conversationId, limit, ...(read.cursor ? { cursor: read.cursor } : {}) };
-	const { data } = await client.callTool<MessagesPage>('get_messages', input);
+	const { data } = await client.callTool<MessagesPage>(getMessagesTool.name, input);
 	read.reads++;
 	read.timeline = mergeTimelines(timelineOf(data), read.timeline);
 	read.cursor = typeof data?.next_cursor === 'string' && data.next_cursor !== '' ? data.next_cursor : undefined;

@@ -1,7 +1,7 @@
 import type { IBinaryData, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { downloadStoredAttachment } from '../shared/attachments/fetchAttachment';
 import type { MessagingClient } from '../shared/client';
-import { downloadAttachment } from '../shared/webhooks/attachmentDownload';
 import { eventMessage, parseEnvelope, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
 import { verifySignature, type DeliveryHeaders, type VerificationResult } from '../shared/webhooks/verifySignature';
 import { createNodeClient } from '../shared/transport/nodeClient';
@@ -94,7 +94,7 @@ async function attachmentOf(
 	if (message.attachment?.download_available !== true || typeof message.stored_message_id !== 'string') {
 		return { error: 'The file is not saved yet (download_available is false); fetch it later with get_attachment_link' };
 	}
-	const result = await downloadAttachment(context, await client(), message.stored_message_id, DOWNLOAD_TIMEOUT_MS);
+	const result = await downloadStoredAttachment(context, await client(), message.stored_message_id, DOWNLOAD_TIMEOUT_MS);
 	if (!result.ok) {
 		context.logger.warn(`Messaging Automation Trigger: attachment of message ${String(message.id)} not downloaded: ${result.reason}`);
 		return { error: result.reason };

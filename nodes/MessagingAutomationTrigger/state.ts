@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isRecord } from '../shared/guards';
+
 /**
  * Layout of the node's static data (`getWorkflowStaticData('node')`):
  *
@@ -49,7 +51,7 @@ export class TriggerState {
 
 	private endpointMap(): IDataObject {
 		const endpoints = this.data.endpoints;
-		return typeof endpoints === 'object' && endpoints !== null && !Array.isArray(endpoints) ? (endpoints as IDataObject) : {};
+		return isRecord(endpoints) ? (endpoints as IDataObject) : {};
 	}
 
 	endpoint(url: string): RegisteredEndpoint | undefined {

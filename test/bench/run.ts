@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 
 import { campaignUploadRow } from './campaignUpload';
 import { clientOverheadRow } from './clientOverhead';
+import { groupingRow } from './grouping';
 import { rateLimitedRow } from './rateLimited';
 import { startSandboxProcess, type SandboxProcess } from './sandboxProcess';
 import { signatureRows } from './signature';
@@ -36,6 +37,7 @@ const ROWS: RowSpec[] = [
 	{ id: '3', title: 'Campaign upload', run: async ({ sandbox }) => [await campaignUploadRow(await sandbox())] },
 	{ id: '4', title: 'Client overhead on loopback', run: async ({ sandbox }) => [await clientOverheadRow(await sandbox())] },
 	{ id: '5', title: 'Trigger in real n8n', run: async ({ withN8n }) => [await triggerRow(withN8n)] },
+	{ id: '6', title: 'Group Quick Messages', run: async ({ sandbox }) => [await groupingRow(await sandbox())] },
 ];
 
 function machine(): string {

@@ -19,8 +19,11 @@ const { freePort, OWNER } = await import('../support/n8nProcess.mjs');
 // (ESM and CommonJS, which the sandbox's .ts files are in this package), like `node --import tsx`.
 await import('tsx');
 const { exampleWorkflows, sandboxCredentialData, startStack, upsertCredential, withCredential, NODE_TYPES } = await import('./stack.mjs');
+const { startScriptedModel } = await import('../e2e/support/scriptedModel.mts');
+const { replyBotPlan } = await import('./replyBotModel.mts');
 
 const CREDENTIAL_NAME = 'Messaging Automation (sandbox)';
+const MODEL_CREDENTIAL_NAME = 'Scripted model (sandbox)';
 // One instance per n8n version: a database migrated by 2.x cannot be opened by 1.x.
 const USER_FOLDER = join(cacheRoot, N8N_VERSION === DEFAULT_N8N_VERSION ? 'dev-n8n' : `dev-n8n-${N8N_VERSION}`);
 const log = (line) => process.stdout.write(`[dev] ${line}\n`);
@@ -40,11 +43,11 @@ async function portFor(preferred) {
  * Imports each example once (by name) so edits made in the editor survive the next `npm run dev`,
  * and publishes the trigger workflows so they listen without a click.
  */
-async function importExamples(api, credential, filesDir) {
+async function importExamples(api, credential, filesDir, modelCredential) {
 	const existing = new Map((await api.listWorkflows()).map((workflow) => [workflow.name, workflow]));
 	const lines = [];
 	for (const example of Object.values(exampleWorkflows(filesDir))) {
-		const workflow = existing.get(example.name) ?? (await api.createWorkflow(withCredential(example, credential)));
+		const workflow = existing.get(example.name) ?? (await api.createWorkflow(withCredential(example, credential, modelCredential)));
 		const hasTrigger = example.nodes.some((node) => node.type === NODE_TYPES.trigger);
 		if (hasTrigger && !workflow.active) await api.activateWorkflow(workflow.id);
 		lines.push(`${example.name}${hasTrigger ? ' (active)' : ''}: ${api.baseUrl}/workflow/${workflow.id}`);
@@ -87,6 +90,7 @@ async function main() {
 		portFor(Number(process.env.SANDBOX_PORT ?? 4010)),
 	]);
 	let stack;
+	let model;
 	let stopping = false;
 	// Registered before anything starts: a stop during the first run's install or n8n's start-up exits,
 	// and n8nProcess's exit hook kills the processes already started.
@@ -95,6 +99,7 @@ async function main() {
 		stopping = true;
 		log(`${reason}: stopping n8n and the sandbox`);
 		await stack?.stop();
+		await model?.stop();
 		process.exit(0);
 	};
 	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void shutdown(signal));
@@ -110,9 +115,16 @@ async function main() {
 	try {
 		const { sandbox, n8n, api, worker, webhook } = stack;
 		const credential = await upsertCredential(api, CREDENTIAL_NAME, sandboxCredentialData(sandbox));
+		// The AI reply bot's chat model: an OpenAI-compatible server on 127.0.0.1 that follows a script.
+		model = await startScriptedModel((prompt) => replyBotPlan(prompt));
+		const modelCredential = await upsertCredential(api, MODEL_CREDENTIAL_NAME, { apiKey: 'sk-scripted-model', url: model.url, header: false }, 'openAiApi');
 		await republishTriggers(api);
-		const workflows = await importExamples(api, credential, n8n.filesDir);
-		const inject = `curl -s -X POST ${sandbox.url}/__sandbox/inject/message -H 'content-type: application/json' -d '{"from":{"phone":"4915112345678","name":"Alice"},"text":"Hello!"}'`;
+		const workflows = await importExamples(api, credential, n8n.filesDir, modelCredential);
+		const injectFrom = (body) => `curl -s -X POST ${sandbox.url}/__sandbox/inject/message -H 'content-type: application/json' -d '${JSON.stringify(body)}'`;
+		const inject = injectFrom({ from: { phone: '4915112345678', name: 'Alice' }, text: 'Hello!' });
+		const quick = ['hi', 'I ordered yesterday', 'order 4411', 'where is it??'].map((text) =>
+			injectFrom({ channel: 'business', from: { phone: '4915198765432', name: 'Dana' }, text }),
+		);
 		process.stdout.write(
 			[
 				'',
@@ -124,8 +136,10 @@ async function main() {
 				'workflows:',
 				...workflows.map((line) => `  - ${line}`),
 				'',
-				'Send the reply bot a message (it answers through the sandbox):',
+				'Send the reply bot a message on the QR number (it answers through the sandbox):',
 				`  ${inject}`,
+				'Write to the AI reply bot on Business in four quick messages; it answers once, 5 s after the last:',
+				...quick.map((line) => `  ${line}`),
 				`Then see what was sent: curl -s ${sandbox.url}/__sandbox/sends`,
 				`Files saved by the attachment saver land in ${n8n.filesDir}.`,
 				'',

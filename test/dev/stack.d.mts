@@ -55,6 +55,11 @@ export declare function sandboxCredentialData(
 	sandbox: Pick<SandboxHandle, 'url' | 'apiKey'>,
 	apiKey?: string,
 ): { apiKey: string; baseUrl: string; authScheme: 'bearer'; headerName: string };
-export declare function upsertCredential(api: N8nRestApi, name: string, data: Record<string, unknown>): Promise<{ id: string; name: string }>;
-export declare function withCredential<T extends N8nWorkflowInput>(workflow: T, credential: { id: string; name: string }): T;
+export declare function upsertCredential(api: N8nRestApi, name: string, data: Record<string, unknown>, type?: string): Promise<{ id: string; name: string }>;
+export declare const OPENAI_MODEL_TYPE: string;
+export declare function withCredential<T extends N8nWorkflowInput>(
+	workflow: T,
+	credential: { id: string; name: string },
+	modelCredential?: { id: string; name: string },
+): T;
 export declare function exampleWorkflows(filesDir: string): Record<string, N8nWorkflowInput & { nodes: Array<N8nWorkflowInput['nodes'][number] & { webhookId?: string }> }>;

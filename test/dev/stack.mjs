@@ -152,25 +152,37 @@ export function sandboxCredentialData(sandbox, apiKey = sandbox.apiKey) {
 	return { apiKey, baseUrl: sandbox.url, authScheme: 'bearer', headerName: 'X-API-Key' };
 }
 
-/** Creates the named credential, or points the existing one at the current sandbox; returns `{ id, name }`. */
-export async function upsertCredential(api, name, data) {
+/** Creates the named credential, or points the existing one at this run's service; returns `{ id, name }`. */
+export async function upsertCredential(api, name, data, type = CREDENTIAL_TYPE) {
 	const existing = (await api.listCredentials()).find((credential) => credential.name === name);
 	if (existing) {
-		await api.updateCredential(existing.id, { name, type: CREDENTIAL_TYPE, data });
+		await api.updateCredential(existing.id, { name, type, data });
 		return { id: existing.id, name };
 	}
-	const created = await api.createCredential({ name, type: CREDENTIAL_TYPE, data });
+	const created = await api.createCredential({ name, type, data });
 	return { id: created.id, name };
 }
 
-/** Attaches the credential to every node of this package (workflow files do not carry credential ids). */
-export function withCredential(workflow, credential) {
-	const ours = new Set(Object.values(NODE_TYPES));
+/** The node type of n8n's OpenAI Chat Model, which the AI examples point at the scripted model. */
+export const OPENAI_MODEL_TYPE = '@n8n/n8n-nodes-langchain.lmChatOpenAi';
+
+/**
+ * Attaches the credential to every node of this package, the AI Agent tool variant included, and
+ * `modelCredential` (an OpenAI credential) to chat model nodes: workflow files carry no credential ids.
+ */
+export function withCredential(workflow, credential, modelCredential) {
+	const ours = new Set([...Object.values(NODE_TYPES), `${NODE_TYPES.action}Tool`]);
+	const credentialsOf = (node) => {
+		if (ours.has(node.type)) return { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } };
+		if (node.type === OPENAI_MODEL_TYPE && modelCredential) return { openAiApi: { id: modelCredential.id, name: modelCredential.name } };
+		return undefined;
+	};
 	return {
 		...workflow,
-		nodes: workflow.nodes.map((node) =>
-			ours.has(node.type) ? { ...node, credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } } } : node,
-		),
+		nodes: workflow.nodes.map((node) => {
+			const credentials = credentialsOf(node);
+			return credentials ? { ...node, credentials } : node;
+		}),
 	};
 }
 

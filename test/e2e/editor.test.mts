@@ -57,8 +57,10 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		const { sandboxUrl, keys } = e2e();
 		// What `npm run dev` sets up: the sandbox credential and the example workflows using it.
 		credential = await upsertCredential(api, CREDENTIAL_NAME, sandboxCredentialData({ url: sandboxUrl, apiKey: keys.owner }));
+		// The AI example's chat model credential, as `npm run dev` makes it (no model answers here: the page only opens).
+		const model = await upsertCredential(api, 'Scripted model (sandbox)', { apiKey: 'sk-scripted-model', url: 'http://127.0.0.1:9/v1', header: false }, 'openAiApi');
 		for (const [file, workflow] of Object.entries(examples)) {
-			exampleIds[file] = (await api.createWorkflow(withCredential(workflow, credential))).id;
+			exampleIds[file] = (await api.createWorkflow(withCredential(workflow, credential, model))).id;
 		}
 		const [description] = await api.request('POST', '/node-types', { nodeInfos: [{ name: NODE_TYPES.action, version: 1 }] });
 		properties = description.properties;
@@ -291,5 +293,25 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 			'On message status changed',
 			'On test event',
 		]);
+	});
+
+	it('h: the AI reply bot shows the trigger\'s grouping and history fields and the tool\'s Message Limit per Execution', async () => {
+		pictureOnFailure('h-conversation-fields');
+		const ui = editor(page);
+		await page.goto(`${e2e().n8nUrl}/workflow/${exampleIds['ai-reply-bot']}`);
+		await ui.canvasNode('On Incoming Messages').dblclick();
+		await ui.parameters.waitFor();
+		const triggerLabels = await visibleParameterLabels(ui.parameters);
+		await screenshot(page, 'h-trigger-grouping-and-history');
+		await page.keyboard.press('Escape');
+		await ui.canvasNode('Reply in Chat').dblclick();
+		await ui.parameters.waitFor();
+		const toolLabels = await visibleParameterLabels(ui.parameters);
+		await ui.parameterInput('agentSendLimit').scrollIntoViewIfNeeded();
+		await screenshot(page, 'h-tool-message-limit');
+		expect(triggerLabels).toEqual(
+			expect.arrayContaining(['Group Quick Messages', 'Quiet Window (Seconds)', 'Longest Wait (Seconds)', 'Include Conversation History', 'History Messages']),
+		);
+		expect(toolLabels).toEqual(expect.arrayContaining(['Message Limit per Execution']));
 	});
 });

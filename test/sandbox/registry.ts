@@ -49,7 +49,13 @@ function build(): Map<string, SandboxTool> {
 	return tools;
 }
 
-export const registry: ReadonlyMap<string, SandboxTool> = build();
+let built: ReadonlyMap<string, SandboxTool> | undefined;
+
+/** Built on first use, so that a test can register the handler of a fixture tool first. */
+function registry(): ReadonlyMap<string, SandboxTool> {
+	built ??= build();
+	return built;
+}
 
 function denial(tool: SandboxTool, caller: Caller): string | null {
 	if (!caller.key.scopes.includes(tool.def.scope)) {
@@ -64,7 +70,7 @@ function denial(tool: SandboxTool, caller: Caller): string | null {
 
 /** 404 for names the service does not know, 403 for tools this key may not use. */
 export function permittedTool(name: string, caller: Caller): SandboxTool {
-	const tool = registry.get(name);
+	const tool = registry().get(name);
 	if (!tool) {
 		throw new SandboxApiError(404, 'unknown_tool', `Unknown tool "${name}"; GET /api/v1/tools lists the tools this key may use.`);
 	}
@@ -82,7 +88,7 @@ export interface ListedTool {
 
 /** GET /api/v1/tools: only the tools the key may use, with their input JSON Schema. */
 export function toolListing(caller: Caller): ListedTool[] {
-	return [...registry.values()]
+	return [...registry().values()]
 		.filter((tool) => denial(tool, caller) === null)
 		.map((tool) => ({
 			name: tool.def.name,

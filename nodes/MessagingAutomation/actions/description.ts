@@ -1,11 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { sendLimitProperties } from './agent/sendLimit';
 import { toolDescriptionProperties } from './agent/toolDescription';
 import { optionsDescription } from './options.description';
 import { RESOURCE_OPTIONS } from './resources';
 import { sendAndWaitDescription } from './sendAndWait/description';
 import { operationProperties } from './operations';
-import { callToolDescription, toolInputDescription } from './tool/description';
+import { anotherToolDescription, toolInputDescription } from './tool/description';
 import { webhookDescription } from './webhook/description';
 
 /** Every parameter of the node, in the order the editor shows them. */
@@ -21,8 +22,9 @@ export const nodeProperties: INodeProperties[] = [
 	...operationProperties,
 	...toolDescriptionProperties,
 	...webhookDescription,
-	...callToolDescription,
+	...anotherToolDescription,
 	...toolInputDescription,
 	...sendAndWaitDescription,
+	...sendLimitProperties,
 	...optionsDescription,
 ];

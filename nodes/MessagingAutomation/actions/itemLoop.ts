@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { errorJson, toNodeError } from './errors';
 
@@ -16,11 +16,25 @@ export async function forEachItem(
 		try {
 			output.push(...(await handle(itemIndex)));
 		} catch (error) {
-			if (!context.continueOnFail()) throw toNodeError(context.getNode(), error, itemIndex);
-			output.push({ json: { error: errorJson(error) }, pairedItem: { item: itemIndex } });
+			output.push(failedItem(context, error, itemIndex));
 		}
 	}
 	return output;
+}
+
+/**
+ * Continue On Fail, for every loop of the node: the error stops the node, named for `itemIndex`;
+ * or, when the node continues on fail, it becomes an output item (`json.error`, beside `extra`)
+ * paired with the items it stands for (by default the one item).
+ */
+export function failedItem(
+	context: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+	output: { pairedItem?: INodeExecutionData['pairedItem']; extra?: IDataObject } = {},
+): INodeExecutionData {
+	if (!context.continueOnFail()) throw toNodeError(context.getNode(), error, itemIndex);
+	return { json: { error: errorJson(error), ...output.extra }, pairedItem: output.pairedItem ?? { item: itemIndex } };
 }
 
 /** The output of a call that covered several items: paired with all of them. */

@@ -19,7 +19,7 @@ export const ACCOUNT_GET: ToolOperation = {
 };
 
 /** Any tool by name, for tools the catalogue does not know; its input follows the live schema. */
-export const CALL_TOOL: ToolOperation = {
+export const CALL_ANOTHER_TOOL: ToolOperation = {
 	value: 'callTool',
 	name: 'Call Another Tool',
 	action: 'Call another tool',
@@ -38,7 +38,7 @@ export const SEND_AND_WAIT: ToolOperation = {
 const NON_TOOL_OPERATIONS: Partial<Record<NodeResource, ToolOperation[]>> = {
 	account: [ACCOUNT_GET],
 	message: [SEND_AND_WAIT],
-	other: [CALL_TOOL],
+	other: [CALL_ANOTHER_TOOL],
 };
 
 export function operationsOf(resource: NodeResource): ToolOperation[] {
@@ -88,6 +88,6 @@ export function operationSubtitle(properties: readonly INodeProperties[]): strin
  * Another Tool. Undefined for operations that are not tools (Account › Get, webhooks).
  */
 export function toolOfOperation(resource: string, operation: string, toolName: () => string): string | undefined {
-	if (resource === 'other' && operation === CALL_TOOL.value) return toolName().trim();
+	if (resource === 'other' && operation === CALL_ANOTHER_TOOL.value) return toolName().trim();
 	return findOperation(resource, operation)?.name;
 }

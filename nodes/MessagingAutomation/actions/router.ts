@@ -1,11 +1,12 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { getAccount } from './account/get';
+import { reserveAgentSends } from './agent/sendLimit';
 import { answersModelOnFailure, failedToolCall } from './agent/toolFailure';
 import { forEachItem } from './itemLoop';
-import { ACCOUNT_GET, CALL_TOOL, SEND_AND_WAIT, toolOfOperation } from './operations';
+import { ACCOUNT_GET, CALL_ANOTHER_TOOL, SEND_AND_WAIT, toolOfOperation } from './operations';
 import type { NodeResource } from './resources';
-import { createRunContext } from './runContext';
+import { createRunContext, runsAsAgentTool } from './runContext';
 import { executeSendAndWait } from './sendAndWait/execute';
 import { executeTool } from './tool/execute';
 import { assertToolAvailable } from './tool/toolAccess';
@@ -26,7 +27,7 @@ async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	if (resource === 'message' && operation === SEND_AND_WAIT.value) return [await executeSendAndWait(this, run)];
 	const tool = toolOfOperation(resource, operation, () => this.getNodeParameter('toolName', 0, '') as string);
 	if (!tool) {
-		const what = operation === CALL_TOOL.value ? 'Choose the tool to call in Tool Name or ID' : `The operation "${operation}" is not known for this resource; choose one from the list`;
+		const what = operation === CALL_ANOTHER_TOOL.value ? 'Choose the tool to call in Tool Name or ID' : `The operation "${operation}" is not known for this resource; choose one from the list`;
 		throw new NodeOperationError(this.getNode(), what);
 	}
 	const refusal = await assertToolAvailable(this, run, tool).then(
@@ -35,5 +36,6 @@ async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	);
 	// Refused for the key, so for every item alike (each its own error under Continue On Fail).
 	if (refusal) return [await forEachItem(this, async () => await Promise.reject(refusal))];
+	if (runsAsAgentTool(this)) reserveAgentSends(this, tool, this.getInputData().length);
 	return [await executeTool(this, run, tool)];
 }

@@ -1,7 +1,10 @@
+import { isRecord } from '../../shared/guards';
+
 /**
  * The subset of JSON Schema the node reads: tool inputs come either from the catalogue
  * (`z.toJSONSchema`) or from GET /api/v1/tools, so nothing here assumes who wrote them.
  */
+
 export interface JsonSchema {
 	type?: string | string[];
 	title?: string;
@@ -40,10 +43,6 @@ export type FieldKind =
 	| 'stringList'
 	| 'optionsList'
 	| 'json';
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Keys that reach an object's prototype rather than a property: never looked up, never sent. */
 const UNSAFE_PROPERTY_NAMES = new Set(['__proto__', 'constructor', 'prototype']);

@@ -1,5 +1,6 @@
 import type { ValidationIssue } from '../../shared/catalogue/validate';
-import { asSchema, isRecord, isUnsafePropertyName, primaryType, propertySchema, type JsonSchema } from './jsonSchema';
+import { isRecord } from '../../shared/guards';
+import { asSchema, isUnsafePropertyName, primaryType, propertySchema, type JsonSchema } from './jsonSchema';
 
 /*
  * Checks input against a tool's live JSON Schema (tools the catalogue does not know) before

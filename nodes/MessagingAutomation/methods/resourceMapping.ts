@@ -73,7 +73,8 @@ export async function getToolFields(this: ILoadOptionsFunctions): Promise<Resour
 		return { fields: [], emptyFieldsNotice: 'No input schema is known for this tool. Use the JSON input mode instead.' };
 	}
 	const required = new Set(schema.required ?? []);
-	const managed = managedFields({ name, access: findTool(name)?.access });
+	const definition = findTool(name);
+	const managed = managedFields({ definition, access: definition?.access });
 	const fields = Object.entries(schema.properties ?? {})
 		.filter(([property]) => !managed.includes(property))
 		.map(([property, value]) => mapperField({ name: property, schema: asSchema(value), required: required.has(property) }));

@@ -1,5 +1,7 @@
 import { z } from 'zod/v4';
 
+import { isRecord } from '../guards';
+
 /*
  * The flow JSON is checked here only for its outer shape (an object, or a string holding one);
  * screen and component rules are the provider's (and the sandbox's) to report.
@@ -9,8 +11,7 @@ const MAX_DEFINITION_CHARS = 1_000_000;
 
 function holdsJsonObject(text: string): boolean {
 	try {
-		const parsed: unknown = JSON.parse(text);
-		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+		return isRecord(JSON.parse(text));
 	} catch {
 		return false;
 	}

@@ -15,15 +15,17 @@ export function writeInput<Shape extends z.ZodRawShape>(shape: Shape) {
 
 /**
  * Metadata shared by the three group tools: QR only, the group permission (assumed scope name
- * `messenger.groups`), and participants split into calls of at most 50.
+ * `messenger.groups`).
  */
 export const groupToolMetadata = {
 	resource: 'group',
 	access: 'write',
 	scope: 'messenger.groups',
 	channel: 'qr',
-	batch: { field: 'participants', max: 50 },
 } as const;
+
+/** Participants of an existing group, split into calls of at most 50. */
+export const groupBatch = { field: 'participants', max: 50 } as const;
 
 /*
  * Paging of the list and search tools the spec names without shapes (README "Assumptions"):
@@ -36,6 +38,9 @@ export const pageFields = {
 		.describe('Where the previous page ended; leave empty for the first page'),
 	limit: integer(1, 100).optional().meta({ title: 'Page Size' }).describe('Results per call, 1-100'),
 };
+
+/** What a list tool with `pageFields` declares: Return All follows its cursor; its answers get Simplify. */
+export const pagedList = { paging: { cursor: 'cursor', limit: 'limit' }, simplify: true } as const;
 
 /** Read tools the spec names but does not shape: the node's fields follow the README's assumption. */
 export const assumedReadTool = { access: 'read', shapeAssumed: true } as const;

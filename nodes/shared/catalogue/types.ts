@@ -22,7 +22,11 @@ export type ToolAccess = 'read' | 'write';
  */
 export type ToolChannel = 'qr' | 'business' | 'input' | 'none';
 
-/** How a tool's array input is split across calls when items are batched. */
+/**
+ * How a tool's array input is split across calls when items are batched (the node then offers
+ * "One per Item, Batched"). Declared only where splitting is harmless: a creating tool keeps its
+ * list in one call, since splitting create_group would create several groups.
+ */
 export interface BatchSpec {
 	/** Name of the array property that is split, e.g. `recipients`. */
 	field: string;
@@ -31,6 +35,32 @@ export interface BatchSpec {
 	/** Property of an element that identifies duplicates; omitted for arrays of strings. */
 	dedupeBy?: string;
 }
+
+/**
+ * A list tool: Return All and Limit follow its cursor. These input fields are the node's to fill,
+ * never shown as fields (the live schema may name them otherwise; see actions/tool/pagination.ts).
+ */
+export interface PagingSpec {
+	cursor: string;
+	limit: string;
+}
+
+/**
+ * A tool that analyses a CSV: the node builds the CSV from input items, a binary file or text, and
+ * splits what is longer than one call takes into parts (actions/tool/csvAnalysis.ts).
+ */
+export interface CsvAnalysisSpec {
+	/** The input field that carries the CSV text. */
+	field: string;
+	/** Most data rows one call takes, from the spec. */
+	maxRows: number;
+}
+
+/**
+ * The look-ups that tell whether a write whose outcome is uncertain happened: `operation` by
+ * operation id or idempotency key, `sendStatus` by the idempotency key of a send.
+ */
+export type OutcomeLookup = 'operation' | 'sendStatus';
 
 /**
  * How the tool appears as an operation of the action node. The nodes panel, the automatic node
@@ -88,6 +118,21 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
 	/** Counts against the QR number's shared send limits (5/min, 50/day). */
 	countsAsSend: boolean;
 	batch?: BatchSpec;
+	paging?: PagingSpec;
+	/** Answers large enough to deserve a Simplify switch (on by default). */
+	simplify?: true;
+	/** The answer holds a short-lived link to a file: the node offers Download File. */
+	downloadsLink?: true;
+	csvAnalysis?: CsvAnalysisSpec;
+	/** Its answer lists a conversation's messages: the node can give them as history for a prompt. */
+	conversationHistory?: true;
+	/**
+	 * Writes: the look-ups that settle an uncertain outcome, in order (defineTool: `operation`, and
+	 * `sendStatus` too for sends). Empty for reads, which are simply asked again.
+	 */
+	outcomeCheck: readonly OutcomeLookup[];
+	/** A read tool that answers one of the outcome look-ups. */
+	answersLookup?: OutcomeLookup;
 	/** One or two sentences for people and AI agents: what it does, what it does not prove. */
 	description: string;
 	/** Strict zod object: unknown properties are rejected. */

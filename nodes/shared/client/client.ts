@@ -7,20 +7,11 @@ import { redactSecrets } from './redaction';
 import { DEFAULT_RETRY_OPTIONS, retryDecision, type RetryOptions } from './retry';
 import { type CallToolOptions, planToolCall } from './toolCall';
 import { parseToolListing, type ToolListing } from './toolListing';
+import type { ApiResult, RequestSpec } from './request';
 import type { Transport, TransportRequest, TransportResponse } from './transport';
 import { WebhookEndpoints } from './webhookEndpoints';
 
-/** What every client method resolves with. */
-export interface ApiResult<T> {
-	data: T;
-	requestId?: string;
-	status: number;
-	/** Requests made, retries included. */
-	attempts: number;
-	/** The service answered with the stored result of an earlier call with the same key. */
-	replayed: boolean;
-	idempotencyKey?: string;
-}
+export type { ApiResult, RequestSpec } from './request';
 
 export interface MeResponse {
 	account: { id: string; name: string; plan: string };
@@ -61,20 +52,6 @@ export interface MessagingClientOptions {
 	onRetry?: (info: RetryInfo) => void | Promise<void>;
 	/** Values never to appear in error text, such as the API key. */
 	secrets?: readonly string[];
-}
-
-/** One request as the loop sends it, every attempt identical. */
-export interface RequestSpec {
-	method: TransportRequest['method'];
-	path: string;
-	body?: unknown;
-	headers?: Record<string, string>;
-	idempotencyKey?: string;
-	pace: readonly PaceBucket[];
-	timeoutMs?: number;
-	/** For error messages. */
-	tool?: string;
-	scope?: string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;

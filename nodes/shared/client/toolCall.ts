@@ -1,5 +1,6 @@
 import { findTool } from '../catalogue';
-import type { ToolAccess, ToolDefinition } from '../catalogue/types';
+import { isQrSend } from '../catalogue/qrSend';
+import type { ToolAccess } from '../catalogue/types';
 import { InputValidationError } from './errors';
 import { generateIdempotencyKey, isValidIdempotencyKey } from './idempotency';
 import type { PaceBucket } from './pacer';
@@ -31,18 +32,6 @@ export interface ToolCallPlan {
 	idempotencyKey?: string;
 	pace: PaceBucket[];
 	scope?: string;
-}
-
-function isQrSend(
-	definition: ToolDefinition | undefined,
-	input: Record<string, unknown>,
-	options: CallToolOptions,
-): boolean {
-	if (options.qrSend !== undefined) return options.qrSend;
-	if (!definition?.countsAsSend) return false;
-	if (definition.channel === 'qr') return true;
-	// A send whose channel the input chooses: only an explicit Business send escapes the QR budget.
-	return definition.channel === 'input' && input.channel !== 'business';
 }
 
 function resolveKey(input: Record<string, unknown>, options: CallToolOptions): string {
@@ -87,6 +76,6 @@ export function planToolCall(
 		? 'idempotencyKey' in definition.input.shape
 		: schemaHasProperty(options.inputSchema, 'idempotencyKey');
 	if (bodyTakesKey) plan.body.idempotencyKey = key;
-	if (isQrSend(definition, plan.body, options)) plan.pace.push(`qr:${options.qrNumber ?? 'default'}`);
+	if (options.qrSend ?? isQrSend(definition, plan.body)) plan.pace.push(`qr:${options.qrNumber ?? 'default'}`);
 	return plan;
 }

@@ -1,4 +1,5 @@
 import type { ToolAccess } from '../catalogue/types';
+import { isRecord } from '../guards';
 
 /** One tool the key may use, as GET /api/v1/tools describes it. */
 export interface ToolListing {
@@ -10,10 +11,6 @@ export interface ToolListing {
 }
 
 type Entry = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Entry {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const LIST_KEYS = ['tools', 'data', 'items', 'results'] as const;
 const SCHEMA_KEYS = ['input_schema', 'inputSchema', 'parameters', 'schema', 'json_schema'] as const;

@@ -1,4 +1,4 @@
-import type { ApiResult, RequestSpec } from './client';
+import type { ApiResult, RequestSpec } from './request';
 import { generateIdempotencyKey } from './idempotency';
 
 export const WEBHOOK_EVENT_TYPES = [

@@ -4,6 +4,8 @@
  * (The event type names live with the endpoint API: WEBHOOK_EVENT_TYPES in ../client.)
  */
 
+import { isRecord } from '../guards';
+
 export type Channel = 'qr' | 'business';
 
 export interface EventEnvelope<Data = Record<string, unknown>> {
@@ -37,10 +39,6 @@ export interface EventMessage {
 	has_attachment?: boolean;
 	attachment?: MessageAttachment | null;
 	timestamp?: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -3,7 +3,10 @@ import { channel, chars, integer, templateLanguage, templateName } from '../../.
 import type { ToolDefinition } from '../../../nodes/shared/catalogue/types';
 
 /** What the sandbox needs of a tool: the node's operation metadata plays no part in the service. */
-export type ServiceTool = Omit<ToolDefinition, 'operation' | 'layout' | 'shapeAssumed'>;
+export type ServiceTool = Omit<
+	ToolDefinition,
+	'operation' | 'layout' | 'shapeAssumed' | 'paging' | 'simplify' | 'downloadsLink' | 'csvAnalysis' | 'outcomeCheck' | 'answersLookup'
+>;
 
 /*
  * Tools the spec names without request shapes. The sandbox (standing in for the live service)

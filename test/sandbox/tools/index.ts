@@ -14,7 +14,7 @@ import { pricingHandlers } from './pricing';
 import { templateHandlers } from './templates';
 
 /** Every tool's behaviour by name; the registry pairs them with catalogue and extra schemas. */
-export const toolHandlers: Readonly<Record<string, ToolHandler>> = {
+const handlers: Record<string, ToolHandler> = {
 	...attachmentHandlers,
 	...businessHandlers,
 	...campaignHandlers,
@@ -29,3 +29,13 @@ export const toolHandlers: Readonly<Record<string, ToolHandler>> = {
 	...pricingHandlers,
 	...templateHandlers,
 };
+
+export const toolHandlers: Readonly<Record<string, ToolHandler>> = handlers;
+
+/**
+ * The behaviour of a tool a test adds to the catalogue (a fixture entry): registered before the
+ * first sandbox starts, as a new tool's handler file would be listed above.
+ */
+export function registerToolHandler(name: string, handler: ToolHandler): void {
+	handlers[name] = handler;
+}

@@ -1,5 +1,6 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
+import { checkRecipientSendOptionsTool } from '../../../shared/catalogue/tools/check_recipient_send_options';
 import { MessagingApiError } from '../../../shared/client/errors';
 import type { RunContext } from '../runContext';
 import { fieldProperty } from '../tool/fields/fieldProperty';
@@ -75,7 +76,7 @@ function fillsMessage(context: IExecuteFunctions): boolean {
 
 async function freeFormAllowed(run: RunContext, recipient: IDataObject): Promise<boolean> {
 	const { channel, phoneNumber, conversationId } = recipient;
-	const { data } = await run.client.callTool<IDataObject>('check_recipient_send_options', { channel, phoneNumber, conversationId });
+	const { data } = await run.client.callTool<IDataObject>(checkRecipientSendOptionsTool.name, { channel, phoneNumber, conversationId });
 	return data.needs_approved_template !== true && data.free_form_allowed !== false;
 }
 

@@ -6,9 +6,10 @@ import {
 } from 'n8n-workflow';
 
 import { MessagingApiError } from '../../../shared/client/errors';
-import { errorJson, toNodeError } from '../errors';
+import { toNodeError } from '../errors';
+import { failedItem } from '../itemLoop';
 import type { RunContext } from '../runContext';
-import { callTool } from '../tool/callTool';
+import { guardedCall } from '../tool/guardedCall';
 import { assertToolAvailable } from '../tool/toolAccess';
 import { assertValidInput, toolSchema } from '../tool/toolSchema';
 import { questionInput, templateRefusal } from './businessWindow';
@@ -40,7 +41,7 @@ async function ask(context: IExecuteFunctions, run: RunContext): Promise<INodeEx
 	// The key rides along in the links, so the answer can name the question's message.
 	const links = answerLinks(context, responseType, { q: idempotencyKey });
 	const input = await questionInput(context, run, { recipient, links, check: (candidate) => assertValidInput(tool, candidate, idempotencyKey) });
-	const sent = await callTool(run, { tool, input, idempotencyKey }).catch((error: unknown) => {
+	const sent = await guardedCall(run, { tool, input, idempotencyKey }).catch((error: unknown) => {
 		if (!alreadyAsked(error)) throw templateRefusal(context, error, input) ?? toNodeError(context.getNode(), error, 0);
 		throw new NodeOperationError(context.getNode(), 'This question was already sent for this item by an earlier execution', {
 			description: `Nothing was sent again (idempotency key ${idempotencyKey}). Answer the earlier message, or set Options › Idempotency Key to ask anew.`,
@@ -63,7 +64,6 @@ export async function executeSendAndWait(context: IExecuteFunctions, run: RunCon
 	try {
 		return [await ask(context, run)];
 	} catch (error) {
-		if (!context.continueOnFail()) throw toNodeError(context.getNode(), error, 0);
-		return [{ json: { error: errorJson(error) }, pairedItem: { item: 0 } }];
+		return [failedItem(context, error, 0)];
 	}
 }

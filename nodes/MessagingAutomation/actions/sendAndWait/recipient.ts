@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { findTool } from '../../../shared/catalogue';
-import { RECIPIENT_CHOICE } from '../../../shared/catalogue/tools/send_message';
+import { RECIPIENT_CHOICE, sendMessageTool } from '../../../shared/catalogue/tools/send_message';
 import type { ToolDefinition } from '../../../shared/catalogue/types';
 import { catalogueFields } from '../toolGroups';
 import { choiceProperty } from '../tool/fields/curatedFields';
@@ -13,13 +12,9 @@ import { planFields, type PlacedField, type UpFrontEntry } from '../tool/fields/
  * Conversation ID): the same entries of send_message's field plan, so both stay one definition.
  */
 
-export const SEND_TOOL = 'send_message';
+export const SEND_TOOL = sendMessageTool.name;
 
-function sendTool(): ToolDefinition {
-	const tool = findTool(SEND_TOOL);
-	if (!tool) throw new Error(`${SEND_TOOL} is missing from the catalogue`);
-	return tool;
-}
+const sendTool = (): ToolDefinition => sendMessageTool;
 
 /** send_message's fields as the node derives them from the catalogue. */
 export function sendFields() {

@@ -1,5 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { getSendStatusTool } from '../../../shared/catalogue/tools/get_send_status';
 import { createNodeClient, EDITOR_LOOKUP } from '../../../shared/transport/nodeClient';
 import { formFields } from './formFields';
 import { formAnswers, formPage, recordedPage, type FormField } from './pages';
@@ -17,7 +18,7 @@ async function questionMessageId(context: IWebhookFunctions, idempotencyKey: str
 	if (!idempotencyKey) return undefined;
 	try {
 		const client = await createNodeClient(context, { ...EDITOR_LOOKUP, timeoutMs: 5_000 });
-		const { data } = await client.callTool<IDataObject>('get_send_status', { idempotencyKey });
+		const { data } = await client.callTool<IDataObject>(getSendStatusTool.name, { idempotencyKey });
 		return typeof data.message_id === 'string' ? data.message_id : undefined;
 	} catch {
 		return undefined;

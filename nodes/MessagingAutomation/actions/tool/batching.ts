@@ -3,11 +3,11 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { BatchSpec } from '../../../shared/catalogue/types';
 import type { ValidationIssue } from '../../../shared/catalogue/validate';
 import { coerceToSchema } from '../../helpers/coerce';
-import { asSchema, isRecord, unwrap, type JsonSchema } from '../../helpers/jsonSchema';
-import { errorJson, toNodeError } from '../errors';
-import { pairedWith } from '../itemLoop';
+import { isRecord } from '../../../shared/guards';
+import { asSchema, unwrap, type JsonSchema } from '../../helpers/jsonSchema';
+import { failedItem, pairedWith } from '../itemLoop';
 import type { RunContext } from '../runContext';
-import { callTool } from './callTool';
+import { guardedCall } from './guardedCall';
 import { batchParameterName } from './fields/curatedFields';
 import { ItemParameters } from './itemParameters';
 import { readFields } from './toolInput';
@@ -148,11 +148,10 @@ async function sendBatch(context: IExecuteFunctions, run: RunContext, tool: Tool
 		// Every element was checked with its item; what is left to check is the batch's own key.
 		assertValidInput(tool, { ...batch.shared, [spec.field]: batch.elements.slice(0, 1) }, idempotencyKey);
 		const input = { ...batch.shared, [spec.field]: batch.elements };
-		const { data } = await callTool(run, { tool, input, idempotencyKey });
+		const { data } = await guardedCall(run, { tool, input, idempotencyKey });
 		return { json: { ...data, batch: batchInfo }, pairedItem: pairedWith(batch.itemIndexes) };
 	} catch (error) {
-		if (!context.continueOnFail()) throw toNodeError(context.getNode(), error, first);
-		return { json: { error: errorJson(error), batch: batchInfo }, pairedItem: pairedWith(batch.itemIndexes) };
+		return failedItem(context, error, first, { pairedItem: pairedWith(batch.itemIndexes), extra: { batch: batchInfo } });
 	}
 }
 
@@ -189,8 +188,7 @@ export async function executeBatches(context: IExecuteFunctions, run: RunContext
 		try {
 			entries.push(readEntry(reading, itemIndex, tool, spec));
 		} catch (error) {
-			if (!context.continueOnFail()) throw toNodeError(context.getNode(), error, itemIndex);
-			output.push({ json: { error: errorJson(error) }, pairedItem: { item: itemIndex } });
+			output.push(failedItem(context, error, itemIndex));
 		}
 	}
 	const batches = planBatches(entries, spec);

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import type { CsvAnalysisSpec } from '../../../shared/catalogue/types';
 import { InputValidationError } from '../../../shared/client/errors';
 import { coerceToSchema, scalarText } from '../../helpers/coerce';
 import { csvLine, csvValues, splitCsv, type CsvPart } from '../../helpers/csv';
-import { errorJson, toNodeError } from '../errors';
-import { forEachItem, pairedWith } from '../itemLoop';
+import { failedItem, forEachItem, pairedWith } from '../itemLoop';
 import type { RunContext } from '../runContext';
-import { callTool } from './callTool';
+import { guardedCall } from './guardedCall';
 import type { InputMode } from './fields/curatedFields';
 import { mergeFindings } from './mergeFindings';
 import { simplify } from './simplify';
@@ -14,12 +14,11 @@ import { readFields } from './toolInput';
 import { assertValidInput, type ToolSchema } from './toolSchema';
 
 /*
- * analyze_campaign_csv checks up to 3,000 rows and 500,000 characters per call. Larger lists are
- * cut at record boundaries, every part keeps the header, and the findings come back as one answer
- * whose row numbers count from the start of the whole list.
+ * A tool that declares csvAnalysis (analyze_campaign_csv) checks a bounded number of rows and
+ * characters per call. Larger lists are cut at record boundaries, every part keeps the header, and
+ * the findings come back as one answer whose row numbers count from the start of the whole list.
  */
 
-const MAX_ROWS = 3_000;
 const DEFAULT_MAX_CHARS = 500_000;
 const LIST_SCHEMA = { type: 'array', items: { type: 'string' } };
 
@@ -38,15 +37,15 @@ function csvFromItems(context: IExecuteFunctions): string {
 	return [header, ...rows].map(csvLine).join('\r\n');
 }
 
-async function csvOfItem(context: IExecuteFunctions, itemIndex: number, mode: InputMode): Promise<string> {
+async function csvOfItem(context: IExecuteFunctions, itemIndex: number, mode: InputMode, field: string): Promise<string> {
 	if (mode === 'csvBinary') {
 		const property = context.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
 		context.helpers.assertBinaryData(itemIndex, property);
 		const buffer = await context.helpers.getBinaryDataBuffer(itemIndex, property);
 		return buffer.toString('utf8').replace(/^\uFEFF/, '');
 	}
-	const text = scalarText(context.getNodeParameter('csv', itemIndex, ''));
-	if (text === undefined) throw new InputValidationError('The CSV must be text. Nothing was sent.', { code: 'input_validation', field: 'csv' });
+	const text = scalarText(context.getNodeParameter(field, itemIndex, ''));
+	if (text === undefined) throw new InputValidationError('The CSV must be text. Nothing was sent.', { code: 'input_validation', field });
 	return text;
 }
 
@@ -70,6 +69,12 @@ function duplicatesAcrossParts(parts: CsvPart[]): IDataObject[] {
 		.map(([phone, entry]) => ({ phone, rows: entry.rows }));
 }
 
+function csvSpec(tool: ToolSchema): CsvAnalysisSpec {
+	const spec = tool.definition?.csvAnalysis;
+	if (!spec) throw new Error(`${tool.name} declares no CSV analysis`);
+	return spec;
+}
+
 async function analyze(
 	context: IExecuteFunctions,
 	run: RunContext,
@@ -77,20 +82,21 @@ async function analyze(
 	csv: string,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const options = readFields(context, itemIndex, tool, ['csv']);
-	const maxChars = tool.schema?.properties?.csv?.maxLength ?? DEFAULT_MAX_CHARS;
-	const parts = splitCsv(csv, MAX_ROWS, maxChars);
+	const { field, maxRows } = csvSpec(tool);
+	const options = readFields(context, itemIndex, tool, [field]);
+	const maxChars = tool.schema?.properties?.[field]?.maxLength ?? DEFAULT_MAX_CHARS;
+	const parts = splitCsv(csv, maxRows, maxChars);
 	if (parts.length === 0) {
 		throw new InputValidationError('The CSV is empty: it needs a header row (phone, opt_in) and rows below it. Nothing was sent.', {
 			code: 'input_validation',
-			field: 'csv',
+			field,
 		});
 	}
 	const answers: Array<{ data: Record<string, unknown>; rowOffset: number }> = [];
 	for (const part of parts) {
-		const input = { ...options, csv: part.text };
+		const input = { ...options, [field]: part.text };
 		assertValidInput(tool, input);
-		answers.push({ data: (await callTool(run, { tool, input })).data, rowOffset: part.rowOffset });
+		answers.push({ data: (await guardedCall(run, { tool, input })).data, rowOffset: part.rowOffset });
 	}
 	const merged = answers.length === 1 ? answers[0].data : mergeFindings(answers);
 	const crossPart = duplicatesAcrossParts(parts);
@@ -112,11 +118,10 @@ export async function executeCsvAnalysis(
 		try {
 			return [{ json: await analyze(context, run, tool, csvFromItems(context), 0), pairedItem }];
 		} catch (error) {
-			if (!context.continueOnFail()) throw toNodeError(context.getNode(), error, 0);
-			return [{ json: { error: errorJson(error) }, pairedItem }];
+			return [failedItem(context, error, 0, { pairedItem })];
 		}
 	}
 	return await forEachItem(context, async (itemIndex) => [
-		{ json: await analyze(context, run, tool, await csvOfItem(context, itemIndex, mode), itemIndex), pairedItem: { item: itemIndex } },
+		{ json: await analyze(context, run, tool, await csvOfItem(context, itemIndex, mode, csvSpec(tool).field), itemIndex), pairedItem: { item: itemIndex } },
 	]);
 }

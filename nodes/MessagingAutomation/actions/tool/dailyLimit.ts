@@ -1,4 +1,5 @@
 import { findTool } from '../../../shared/catalogue';
+import { isQrSend } from '../../../shared/catalogue/qrSend';
 import { DailyLimitReachedError, formatDuration } from '../../../shared/client/errors';
 
 const AGENT_NOTE =
@@ -19,9 +20,7 @@ export class DailyLimitGate {
 	/** Whether a call of `tool` with `input` is a send from the QR number. */
 	isQrSend(tool: string, input: Record<string, unknown>): boolean {
 		const definition = findTool(tool);
-		if (!definition) return this.limitedTools.has(tool);
-		if (!definition.countsAsSend) return false;
-		return definition.channel === 'qr' || (definition.channel === 'input' && input.channel !== 'business');
+		return definition ? isQrSend(definition, input) : this.limitedTools.has(tool);
 	}
 
 	/** Throws the run's daily-limit error for a QR send once the limit was reached. */

@@ -1,17 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { inputModesForModels } from '../agent/modelFields';
-import { CALL_TOOL } from '../operations';
-import {
-	ATTACHMENT_TOOL,
-	BATCHABLE_TOOL_NAMES,
-	CSV_TOOL,
-	forTools,
-	LARGE_RESPONSE_TOOLS,
-	PAGINATED_TOOLS,
-	TOOLS_WITH_INPUT,
-} from '../toolGroups';
+import { CALL_ANOTHER_TOOL } from '../operations';
+import { forTools, inputModeSet, toolsThat } from '../toolGroups';
 import { curatedFields } from './fields/curatedFields';
+import { historyOutputProperties } from './historyOutput';
 
 const FIELDS_MODE = {
 	name: 'Fields Below',
@@ -25,11 +18,16 @@ const MAPPER_MODE = {
 };
 const JSON_MODE = { name: 'JSON', value: 'json', description: 'Give the whole input as one JSON object' };
 
-const plainTools = TOOLS_WITH_INPUT.filter((name) => name !== CSV_TOOL && !BATCHABLE_TOOL_NAMES.includes(name));
-const callTool = { show: { resource: ['other'], operation: [CALL_TOOL.value] } };
+const plainTools = toolsThat((tool) => inputModeSet(tool) === 'plain');
+const batchTools = toolsThat((tool) => inputModeSet(tool) === 'batch');
+const csvTools = toolsThat((tool) => inputModeSet(tool) === 'csv');
+const pagedTools = toolsThat((tool) => tool.paging !== undefined);
+const linkTools = toolsThat((tool) => tool.downloadsLink === true);
+const simplifiedTools = toolsThat((tool) => tool.simplify === true);
+const anotherTool = { show: { resource: ['other'], operation: [CALL_ANOTHER_TOOL.value] } };
 
 /** Other › Call Another Tool: which tool, by its API name. */
-export const callToolDescription: INodeProperties[] = [
+export const anotherToolDescription: INodeProperties[] = [
 	{
 		displayName: 'Tool Name or ID',
 		name: 'toolName',
@@ -37,7 +35,7 @@ export const callToolDescription: INodeProperties[] = [
 		typeOptions: { loadOptionsMethod: 'getOtherTools' },
 		required: true,
 		default: '',
-		displayOptions: callTool,
+		displayOptions: anotherTool,
 		description:
 			'A tool your API key may use that has no operation of its own here. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
@@ -54,7 +52,7 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 		options: [FIELDS_MODE, JSON_MODE, MAPPER_MODE],
 		default: 'fields',
 	})),
-	...forTools(BATCHABLE_TOOL_NAMES, (displayOptions) => ({
+	...forTools(batchTools, (displayOptions) => ({
 		displayName: 'Input Mode',
 		name: 'inputMode',
 		type: 'options',
@@ -72,7 +70,7 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 		],
 		default: 'batch',
 	})),
-	...forTools([CSV_TOOL], (displayOptions) => ({
+	...forTools(csvTools, (displayOptions) => ({
 		displayName: 'CSV Source',
 		name: 'inputMode',
 		type: 'options',
@@ -91,7 +89,7 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 		name: 'inputMode',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: callTool,
+		displayOptions: anotherTool,
 		options: [MAPPER_MODE, JSON_MODE],
 		default: 'mapper',
 	},
@@ -125,7 +123,7 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 			'The input as one JSON object. It is checked before sending; properties the tool does not accept are refused.',
 	},
 	...curatedFields,
-	...forTools([CSV_TOOL], (displayOptions) => ({
+	...forTools(csvTools, (displayOptions) => ({
 		displayName: 'Phone',
 		name: 'csvPhone',
 		type: 'string',
@@ -134,7 +132,7 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 		displayOptions,
 		description: 'Phone number of the row (the phone column)',
 	}), { inputMode: ['csvItems'] }),
-	...forTools([CSV_TOOL], (displayOptions) => ({
+	...forTools(csvTools, (displayOptions) => ({
 		displayName: 'Opt-In',
 		name: 'csvOptIn',
 		type: 'string',
@@ -142,7 +140,7 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 		displayOptions,
 		description: 'Declared opt-in of the row (the opt-in column), such as yes or a date',
 	}), { inputMode: ['csvItems'] }),
-	...forTools([CSV_TOOL], (displayOptions) => ({
+	...forTools(csvTools, (displayOptions) => ({
 		displayName: 'Template Values',
 		name: 'csvParameters',
 		type: 'string',
@@ -151,7 +149,7 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 		description:
 			'Values for the template columns, in order. Separate values with new lines or commas, or give a JSON array (or an expression returning a list).',
 	}), { inputMode: ['csvItems'] }),
-	...forTools([CSV_TOOL], (displayOptions) => ({
+	...forTools(csvTools, (displayOptions) => ({
 		displayName: 'Input Binary Field',
 		name: 'binaryPropertyName',
 		type: 'string',
@@ -160,7 +158,7 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 		displayOptions,
 		description: 'Name of the binary field that holds the CSV file',
 	}), { inputMode: ['csvBinary'] }),
-	...forTools(PAGINATED_TOOLS, (displayOptions) => ({
+	...forTools(pagedTools, (displayOptions) => ({
 		displayName: 'Return All',
 		name: 'returnAll',
 		type: 'boolean',
@@ -168,7 +166,7 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 		displayOptions,
 		description: 'Whether to return all results or only up to a given limit',
 	})),
-	...forTools(PAGINATED_TOOLS, (displayOptions) => ({
+	...forTools(pagedTools, (displayOptions) => ({
 		displayName: 'Limit',
 		name: 'limit',
 		type: 'number',
@@ -177,7 +175,7 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 		displayOptions,
 		description: 'Max number of results to return',
 	}), { returnAll: [false] }),
-	...forTools([ATTACHMENT_TOOL], (displayOptions) => ({
+	...forTools(linkTools, (displayOptions) => ({
 		displayName: 'Download File',
 		name: 'download',
 		type: 'boolean',
@@ -185,7 +183,7 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 		displayOptions,
 		description: 'Whether to download the file into a binary field while the 15-minute link is valid (QR files only)',
 	})),
-	...forTools([ATTACHMENT_TOOL], (displayOptions) => ({
+	...forTools(linkTools, (displayOptions) => ({
 		displayName: 'Put Output File in Field',
 		name: 'downloadPropertyName',
 		type: 'string',
@@ -193,7 +191,8 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 		displayOptions,
 		hint: 'The name of the output binary field to put the file in',
 	}), { download: [true] }),
-	...forTools(LARGE_RESPONSE_TOOLS, (displayOptions) => ({
+	...historyOutputProperties,
+	...forTools(simplifiedTools, (displayOptions) => ({
 		displayName: 'Simplify',
 		name: 'simplify',
 		type: 'boolean',

@@ -3,10 +3,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { modelParameterNames } from '../agent/fromAi';
 import { forEachItem } from '../itemLoop';
 import { runsAsAgentTool, type RunContext } from '../runContext';
-import { ATTACHMENT_TOOL, CSV_TOOL, LARGE_RESPONSE_TOOLS, PAGINATED_TOOLS } from '../toolGroups';
 import { downloadAttachment } from './attachment';
 import { executeBatches } from './batching';
-import { callTool } from './callTool';
+import { guardedCall } from './guardedCall';
 import { executeCsvAnalysis } from './csvAnalysis';
 import { listAll } from './pagination';
 import { simplify } from './simplify';
@@ -21,8 +20,9 @@ export async function executeTool(context: IExecuteFunctions, run: RunContext, n
 	const tool = agent ? { ...known, modelNames: modelParameterNames(context.getNode().parameters) } : known;
 	const mode = inputModeOf(context, tool);
 	if (mode === 'batch' && tool.definition?.batch) return await executeBatches(context, run, tool);
-	if (name === CSV_TOOL && mode !== 'json' && mode !== 'mapper') return await executeCsvAnalysis(context, run, tool, mode);
-	if (PAGINATED_TOOLS.includes(name)) {
+	const declared = tool.definition;
+	if (declared?.csvAnalysis && mode !== 'json' && mode !== 'mapper') return await executeCsvAnalysis(context, run, tool, mode);
+	if (declared?.paging) {
 		return await forEachItem(context, async (itemIndex) => await listAll(context, run, tool, mode, itemIndex));
 	}
 	return await forEachItem(context, async (itemIndex) => {
@@ -34,15 +34,15 @@ export async function executeTool(context: IExecuteFunctions, run: RunContext, n
 					? run.keys.forAgentCall(context, itemIndex, name, input)
 					: run.keys.choose(context, itemIndex);
 		assertValidInput(tool, input, idempotencyKey);
-		const { data } = await callTool(run, { tool, input, idempotencyKey });
+		const { data } = await guardedCall(run, { tool, input, idempotencyKey });
 		// A model pays for every token it reads: its answers are always compact, unless Simplify is turned off.
-		const shouldSimplify = LARGE_RESPONSE_TOOLS.includes(name)
+		const shouldSimplify = declared?.simplify
 			? (context.getNodeParameter('simplify', itemIndex, true) as boolean)
 			: agent;
 		const item: INodeExecutionData = {
 			json: shouldSimplify ? simplify(data) : (data as IDataObject),
 			pairedItem: { item: itemIndex },
 		};
-		return [name === ATTACHMENT_TOOL ? await downloadAttachment(context, item, itemIndex, run.timeoutMs) : item];
+		return [declared?.downloadsLink ? await downloadAttachment(context, item, itemIndex, run.timeoutMs) : item];
 	});
 }

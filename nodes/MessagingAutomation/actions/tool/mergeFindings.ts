@@ -1,4 +1,4 @@
-import { isRecord } from '../../helpers/jsonSchema';
+import { isRecord } from '../../../shared/guards';
 
 /*
  * Joins the answers of several analyze_campaign_csv calls into one. The answer's layout is not

@@ -1,17 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { isRecord } from '../../helpers/jsonSchema';
+import { isRecord } from '../../../shared/guards';
 import type { RunContext } from '../runContext';
-import { callTool } from './callTool';
+import { guardedCall } from './guardedCall';
 import type { InputMode } from './fields/curatedFields';
+import { historyItem, wantsHistory } from './historyOutput';
 import { simplify } from './simplify';
 import { readToolInput } from './toolInput';
 import { assertValidInput, type ToolSchema } from './toolSchema';
 
 /*
- * Return All / Limit for list and search tools. Their shapes are only known from the live schema,
- * so the cursor is found by name: the input's cursor field from the schema, the next cursor from
- * the answer. Pages stop at the limit, at the last page, or when a cursor repeats.
+ * Return All / Limit for the tools that declare paging. Their shapes are only known from the live
+ * schema, so the cursor is found by name: the declared field, else a usual name the schema has; the
+ * next cursor from the answer. Pages stop at the limit, at the last page, or when a cursor repeats.
  */
 
 const CURSOR_INPUTS = ['cursor', 'page_token', 'pageToken', 'after', 'starting_after'];
@@ -53,8 +54,9 @@ export async function listAll(
 	const limit = returnAll ? Number.POSITIVE_INFINITY : (context.getNodeParameter('limit', itemIndex, 50) as number);
 	const shouldSimplify = context.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const properties = tool.schema?.properties;
-	const cursorField = firstPresent(CURSOR_INPUTS, properties) ?? 'cursor';
-	const sizeField = firstPresent(PAGE_SIZE_INPUTS, properties);
+	const declared = tool.definition?.paging;
+	const cursorField = firstPresent([...(declared ? [declared.cursor] : []), ...CURSOR_INPUTS], properties) ?? declared?.cursor ?? 'cursor';
+	const sizeField = firstPresent([...(declared ? [declared.limit] : []), ...PAGE_SIZE_INPUTS], properties);
 	const pageMax = (sizeField && properties?.[sizeField]?.maximum) || DEFAULT_PAGE_MAX;
 
 	const base = readToolInput(context, itemIndex, tool, mode);
@@ -68,13 +70,14 @@ export async function listAll(
 		if (cursor) input[cursorField] = cursor;
 		if (sizeField) input[sizeField] = Math.min(pageSize, limit - results.length);
 		assertValidInput(tool, input);
-		const { data } = await callTool(run, { tool, input });
+		const { data } = await guardedCall(run, { tool, input });
 		const page = listOf(data);
 		results.push(...page);
 		cursor = nextCursorOf(data);
 		if (!cursor || seen.has(cursor) || page.length === 0 || results.length >= limit) break;
 		seen.add(cursor);
 	}
+	if (wantsHistory(context, tool, itemIndex)) return [historyItem(results.slice(0, limit), base.conversationId, itemIndex)];
 	return results.slice(0, limit).map((element) => {
 		const json = (isRecord(element) ? element : { value: element }) as IDataObject;
 		return { json: shouldSimplify ? simplify(json) : json, pairedItem: { item: itemIndex } };

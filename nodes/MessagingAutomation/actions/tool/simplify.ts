@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isRecord } from '../../helpers/jsonSchema';
+import { isRecord } from '../../../shared/guards';
 
 /*
  * Simplify keeps what workflows usually need: empty values go, and messages keep the fields a

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ValidationIssue } from '../../../shared/catalogue/validate';
 import { coerceToSchema } from '../../helpers/coerce';
-import { isRecord, isUnsafePropertyName, propertySchema, schemaFields, type JsonSchema } from '../../helpers/jsonSchema';
+import { isRecord } from '../../../shared/guards';
+import { isUnsafePropertyName, propertySchema, schemaFields, type JsonSchema } from '../../helpers/jsonSchema';
 import { managedFields } from '../toolGroups';
 import type { InputMode } from './fields/curatedFields';
 import { placedFields, planFields } from './fields/layout';

@@ -1,6 +1,6 @@
 import { defineTool } from '../defineTool';
 import { groupJid } from '../formats';
-import { groupParticipants, groupToolMetadata, writeInput } from '../shapes';
+import { groupBatch, groupParticipants, groupToolMetadata, writeInput } from '../shapes';
 
 export const addGroupParticipantsTool = defineTool({
 	name: 'add_group_participants',
@@ -12,6 +12,7 @@ export const addGroupParticipantsTool = defineTool({
 		summary: 'Add people to a QR group the number administers',
 	},
 	...groupToolMetadata,
+	batch: groupBatch,
 	description:
 		'Adds 1-50 people to a QR group. The linked number must be an admin of the group. ' +
 		'Success means the request was accepted, not that every person joined.',

@@ -14,6 +14,8 @@ export const analyzeCampaignCsvTool = defineTool({
 	resource: 'campaign',
 	access: 'read',
 	channel: 'none',
+	simplify: true,
+	csvAnalysis: { field: 'csv', maxRows: 3_000 },
 	description:
 		'Checks up to 3,000 CSV rows for international phone format, duplicates, declared opt-in and ' +
 		'candidate countries. The CSV needs columns phone and opt_in; extra columns param_1, param_2, ... ' +

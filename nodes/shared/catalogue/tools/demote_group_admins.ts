@@ -1,6 +1,6 @@
 import { defineTool } from '../defineTool';
 import { groupJid } from '../formats';
-import { groupParticipants, groupToolMetadata, writeInput } from '../shapes';
+import { groupBatch, groupParticipants, groupToolMetadata, writeInput } from '../shapes';
 
 export const demoteGroupAdminsTool = defineTool({
 	name: 'demote_group_admins',
@@ -12,6 +12,7 @@ export const demoteGroupAdminsTool = defineTool({
 		summary: 'Take admin rights from group members; they stay in the group',
 	},
 	...groupToolMetadata,
+	batch: groupBatch,
 	description:
 		'Removes admin rights from 1-50 admins of a QR group; they stay in the group as members. ' +
 		'The linked number must itself be an admin.',

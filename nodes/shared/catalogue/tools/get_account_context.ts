@@ -13,6 +13,7 @@ export const getAccountContextTool = defineTool({
 	resource: 'account',
 	access: 'read',
 	channel: 'none',
+	simplify: true,
 	description:
 		'Reports the connected account, whether it is ready, the available history range and the read, ' +
 		'prepare and send capabilities granted to this key. Takes no input. A good first call.',

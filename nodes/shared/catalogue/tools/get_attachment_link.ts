@@ -14,6 +14,7 @@ export const getAttachmentLinkTool = defineTool({
 	resource: 'message',
 	access: 'read',
 	channel: 'qr',
+	downloadsLink: true,
 	description:
 		'Returns a download link, valid for 15 minutes, for the file of one permitted message. Use a ' +
 		'message whose attachment shows download_available true (in events: its stored_message_id). ' +

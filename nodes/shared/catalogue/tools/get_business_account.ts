@@ -14,6 +14,7 @@ export const getBusinessAccountTool = defineTool({
 	resource: 'businessAccount',
 	access: 'read',
 	channel: 'business',
+	simplify: true,
 	description:
 		'Reports the connected Business sender and its sending state; provider credentials are never ' +
 		'shown. Needs an official Business connection. Takes no input.',

@@ -13,6 +13,7 @@ export const getBusinessHealthTool = defineTool({
 	resource: 'businessAccount',
 	access: 'read',
 	channel: 'business',
+	simplify: true,
 	description:
 		'Reads account review and business verification status, phone quality and messaging limits, and ' +
 		'health entities with their sending availability, errors and suggested fixes. Takes no input.',

@@ -14,6 +14,7 @@ export const getBusinessMessagingAnalyticsTool = defineTool({
 	resource: 'businessAccount',
 	access: 'read',
 	channel: 'business',
+	simplify: true,
 	description:
 		'Reads sent and delivered message counts of the Business number for up to 90 days. Not pricing, ' +
 		'and not a per-recipient delivery confirmation.',

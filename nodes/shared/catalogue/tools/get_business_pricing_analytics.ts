@@ -15,6 +15,7 @@ export const getBusinessPricingAnalyticsTool = defineTool({
 	resource: 'businessAccount',
 	...assumedReadTool,
 	channel: 'business',
+	simplify: true,
 	description:
 		'Reads delivered Business volume and estimated cost per pricing category for up to 90 days; ' +
 		'not an invoice.',

@@ -1,7 +1,7 @@
 import { z } from 'zod/v4';
 import { defineTool } from '../defineTool';
 import { conversationId } from '../formats';
-import { assumedReadTool, pageFields } from '../shapes';
+import { assumedReadTool, pagedList, pageFields } from '../shapes';
 
 export const getMessagesTool = defineTool({
 	name: 'get_messages',
@@ -14,7 +14,9 @@ export const getMessagesTool = defineTool({
 	},
 	resource: 'message',
 	...assumedReadTool,
+	...pagedList,
 	channel: 'none',
+	conversationHistory: true,
 	description: 'Reads the saved messages of one conversation, newest first.',
 	input: z.strictObject({ conversationId, ...pageFields }),
 });

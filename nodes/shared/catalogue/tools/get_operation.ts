@@ -18,6 +18,7 @@ export const getOperationTool = defineTool({
 	layout: lookUpByLayout('operation_id', 'Operation ID', 'From an uncertain error or a write result'),
 	access: 'read',
 	channel: 'none',
+	answersLookup: 'operation',
 	description:
 		'Inspects the outcome of a write whose result was uncertain (error outcome_unknown, or a timeout): ' +
 		'succeeded, failed or pending, with its result or error. Give operation_id (from the error) or ' +

@@ -18,6 +18,7 @@ export const getSendStatusTool = defineTool({
 	layout: lookUpByLayout('message_id', 'Message ID', 'As Send returned it'),
 	access: 'read',
 	channel: 'none',
+	answersLookup: 'sendStatus',
 	description:
 		'Reports the status of one send: accepted, sent, delivered, read, failed or not_found. Give ' +
 		'message_id (from send_message) or the idempotencyKey the send used, e.g. after outcome_unknown ' +

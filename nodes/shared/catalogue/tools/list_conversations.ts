@@ -1,7 +1,7 @@
 import { z } from 'zod/v4';
 import { defineTool } from '../defineTool';
 import { channel } from '../formats';
-import { assumedReadTool, pageFields } from '../shapes';
+import { assumedReadTool, pagedList, pageFields } from '../shapes';
 
 export const listConversationsTool = defineTool({
 	name: 'list_conversations',
@@ -15,6 +15,7 @@ export const listConversationsTool = defineTool({
 	},
 	resource: 'chat',
 	...assumedReadTool,
+	...pagedList,
 	channel: 'none',
 	description:
 		'Lists saved chats, newest activity first, each with the conversation id that the send and ' +

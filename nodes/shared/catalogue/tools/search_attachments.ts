@@ -1,7 +1,7 @@
 import { z } from 'zod/v4';
 import { defineTool } from '../defineTool';
 import { chars, conversationId } from '../formats';
-import { assumedReadTool, pageFields } from '../shapes';
+import { assumedReadTool, pagedList, pageFields } from '../shapes';
 
 export const searchAttachmentsTool = defineTool({
 	name: 'search_attachments',
@@ -14,6 +14,7 @@ export const searchAttachmentsTool = defineTool({
 	},
 	resource: 'message',
 	...assumedReadTool,
+	...pagedList,
 	channel: 'none',
 	description:
 		'Finds saved files by file name or caption and file type. Files marked as downloadable can ' +

@@ -1,7 +1,7 @@
 import { z } from 'zod/v4';
 import { defineTool } from '../defineTool';
 import { channel, chars, conversationId } from '../formats';
-import { assumedReadTool, pageFields } from '../shapes';
+import { assumedReadTool, pagedList, pageFields } from '../shapes';
 
 export const searchMessagesTool = defineTool({
 	name: 'search_messages',
@@ -14,6 +14,7 @@ export const searchMessagesTool = defineTool({
 	},
 	resource: 'message',
 	...assumedReadTool,
+	...pagedList,
 	channel: 'none',
 	description: 'Finds saved messages whose text contains the search term, newest first.',
 	input: z.strictObject({

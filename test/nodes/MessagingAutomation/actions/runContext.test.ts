@@ -6,11 +6,13 @@ import { fieldsParameters, useHarness } from '../harness';
 
 /*
  * Proactive pacing with the Rate Limit Budget option: a run of many writes stays inside the
- * service's sliding windows and meets no 429. The sandbox's clock runs 20 times faster, so its
- * minute lasts 3 real seconds and the node's window is set to match.
+ * service's sliding windows and meets no 429. The sandbox's clock runs 60 times faster, so its
+ * minute lasts a real second and the node's window is set to match. A slow machine only spreads
+ * the writes further apart: the node counts a write until its answer is in, and the sandbox
+ * counts it when it arrives.
  */
 
-const SPEED = 20;
+const SPEED = 60;
 const WRITES = 320;
 
 const h = useHarness({ clock: new SandboxClock({ start: Date.UTC(2026, 9, 1, 8, 0, 0), speed: SPEED }) });
@@ -38,9 +40,15 @@ describe('Rate Limit Budget', () => {
 
 	it('without a matching budget the same run does meet 429s (the check above can fail)', async () => {
 		const unpaced = createCampaign({ rateLimitBudget: { budget: { write: 10_000 } }, rateLimitWaitSeconds: 0 });
-		const result = await h.run({ parameters: unpaced, continueOnFail: true }, items.slice(0, 150));
-		expect(result.calls.filter((call) => call.errorCode === 'rate_limited').length).toBeGreaterThan(0);
-		expect(result.json.filter((json) => json.error).every((json) => (json.error as { code: string }).code === 'rate_limited')).toBe(true);
+		// The sandbox's clock stands still, so however slowly this machine sends, all 150 writes fall in one minute.
+		h.sandbox.clock.setSpeed(0);
+		try {
+			const result = await h.run({ parameters: unpaced, continueOnFail: true }, items.slice(0, 150));
+			expect(result.calls.filter((call) => call.errorCode === 'rate_limited')).toHaveLength(30);
+			expect(result.json.filter((json) => json.error).every((json) => (json.error as { code: string }).code === 'rate_limited')).toBe(true);
+		} finally {
+			h.sandbox.clock.setSpeed(SPEED);
+		}
 	});
 
 	it('paces QR sends to the per-number budget', async () => {

@@ -81,6 +81,22 @@ export const SPEC_TABLE_TOOLS = [
 	'get_business_messaging_analytics',
 ] as const;
 
+/** Tools the spec describes in prose with shapes the README assumes (Assumptions › Tool inputs). */
+export const ASSUMED_TOOLS = ['get_operation', 'get_send_status', 'send_message'];
+
+/** Named by the spec without shapes: the node assumes them and checks input against the live schema only. */
+export const SHAPELESS_TOOLS = [
+	'list_conversations',
+	'get_messages',
+	'search_messages',
+	'search_attachments',
+	'get_business_template',
+	'get_business_pricing_analytics',
+];
+
+/** Every tool the spec documents: the tests that restate the spec cover these, a new tool adds to them. */
+export const DOCUMENTED_TOOLS: readonly string[] = [...SPEC_TABLE_TOOLS, ...ASSUMED_TOOLS, ...SHAPELESS_TOOLS];
+
 export const SPEC_ROWS: readonly SpecRow[] = [
 	{
 		tool: 'add_campaign_recipients',

@@ -185,8 +185,9 @@ describe('idempotent retries against the sandbox: one effect per call', () => {
 	});
 
 	it('a time-out after commit: retried with the same key and replayed', async () => {
-		sandbox.faults.add({ tool: 'send_message', kind: 'delay', delayMs: 600 });
-		const result = await clientFor(sandbox.apiKey, { timeoutMs: 200 }).client.callTool('send_message', qrSend('hi'));
+		// Long enough that the replay answers the second attempt in time on a busy machine too.
+		sandbox.faults.add({ tool: 'send_message', kind: 'delay', delayMs: 2_500 });
+		const result = await clientFor(sandbox.apiKey, { timeoutMs: 1_000 }).client.callTool('send_message', qrSend('hi'));
 		expect(result).toMatchObject({ attempts: 2, replayed: true });
 	});
 
@@ -206,8 +207,14 @@ describe('idempotent retries against the sandbox: one effect per call', () => {
 describe('pacing against the sandbox limits', () => {
 	it('300 writes meet zero 429s and take the minimum number of windows', async () => {
 		const { client } = clientFor(sandbox.apiKey, { pacer: pacer(), ...noRetry });
-		for (let i = 0; i < 300; i++) {
-			await client.callTool('create_campaign', { name: `c${i}`, templateName: 'order_update', templateLanguage: 'en', maxMessages: 10 });
+		// Only the pacer's waits move the clock, so the count of windows does not depend on this machine's speed.
+		sandbox.clock.setSpeed(0);
+		try {
+			for (let i = 0; i < 300; i++) {
+				await client.callTool('create_campaign', { name: `c${i}`, templateName: 'order_update', templateLanguage: 'en', maxMessages: 10 });
+			}
+		} finally {
+			sandbox.clock.setSpeed(1);
 		}
 		const calls = sandbox.calls();
 		expect(calls).toHaveLength(300);

@@ -5,7 +5,7 @@ import type { FieldChoice, ToolDefinition } from '../../../../shared/catalogue/t
 import { asSchema, unwrap } from '../../../helpers/jsonSchema';
 import { capitalize, humanize, singular } from '../../../helpers/naming';
 import { collectionForModel, withModelVariant } from '../../agent/modelFields';
-import { BATCHABLE_TOOL_NAMES, catalogueFields, CSV_TOOL, showForTool } from '../../toolGroups';
+import { catalogueFields, inputModeSet, showForTool } from '../../toolGroups';
 import { fieldProperty } from './fieldProperty';
 import { planFields, type PlacedField } from './layout';
 
@@ -21,13 +21,14 @@ const CSV_SOURCE_MODES: InputMode[] = ['fields', 'csvItems', 'csvBinary'];
 
 /** Modes in which a required field of `tool` is asked for. */
 function requiredFieldModes(tool: ToolDefinition, field: string): InputMode[] {
-	if (tool.name === CSV_TOOL) return field === 'csv' ? ['fields'] : CSV_SOURCE_MODES;
-	if (BATCHABLE_TOOL_NAMES.includes(tool.name)) return field === tool.batch?.field ? ['fields'] : ['fields', 'batch'];
+	const modes = inputModeSet(tool);
+	if (modes === 'csv') return field === tool.csvAnalysis?.field ? ['fields'] : CSV_SOURCE_MODES;
+	if (modes === 'batch') return field === tool.batch?.field ? ['fields'] : ['fields', 'batch'];
 	return ['fields'];
 }
 
 function optionalFieldModes(tool: ToolDefinition): InputMode[] {
-	return tool.name === CSV_TOOL ? CSV_SOURCE_MODES : ['fields'];
+	return inputModeSet(tool) === 'csv' ? CSV_SOURCE_MODES : ['fields'];
 }
 
 /** An up-front field; as an AI Agent tool, a model fills it (see agent/modelFields.ts). */

@@ -163,4 +163,30 @@ describe('the node as an AI Agent tool', () => {
 		expect(campaign.json[0]).toEqual(expect.objectContaining({ campaign_id: expect.any(String) }));
 		expect(empties(campaign.json[0])).toEqual([]);
 	});
+
+	it('stops an agent that keeps sending at the Message Limit per Execution: the rest is refused to the model, nothing sent', async () => {
+		const calls = Array.from({ length: 4 }, (_, index) => modelCall({ ...toAlice, Text: `loop ${index}` }));
+		const run = await agentRun(calls, { ...SEND, agentSendLimit: 2 }, {});
+		expect(run.error).toBeUndefined();
+		expect(run.calls.filter((call) => call.tool === 'send_message')).toHaveLength(2);
+		expect(sent().map((message) => message.text)).toEqual(['loop 0', 'loop 1']);
+		for (const refused of run.json.slice(2)) {
+			expect(String(refused?.error)).toBe(
+				'Not sent: this execution has already made 2 send calls through this tool, and its Message Limit per Execution is 2. Do not call this tool again in this execution; finish without sending more messages.',
+			);
+		}
+		// The allowance is per execution: the next one sends again.
+		await agentRun([modelCall({ ...toAlice, Text: 'next execution' })], { ...SEND, agentSendLimit: 2 }, {});
+		expect(sent()).toHaveLength(3);
+	});
+
+	it('allows 10 sends per execution by default, and any number with the limit set to 0', async () => {
+		const toCarol = (index: number) => modelCall({ Phone_Number: DEMO.carol.phone, Text: `update ${index}` });
+		const business = { ...SEND, channel: 'business' };
+		const capped = await agentRun(Array.from({ length: 12 }, (_, index) => toCarol(index)), business, {});
+		expect(capped.calls.filter((call) => call.tool === 'send_message')).toHaveLength(10);
+		expect(capped.json.slice(10).every((json) => String(json?.error).startsWith('Not sent: '))).toBe(true);
+		const unlimited = await agentRun(Array.from({ length: 12 }, (_, index) => toCarol(100 + index)), { ...business, agentSendLimit: 0 }, {});
+		expect(unlimited.calls.filter((call) => call.tool === 'send_message')).toHaveLength(12);
+	});
 });

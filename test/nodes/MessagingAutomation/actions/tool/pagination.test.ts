@@ -72,3 +72,20 @@ describe('finding lists and cursors in answers of unknown layout', () => {
 		expect(nextCursorOf({ next_cursor: null })).toBeUndefined();
 	});
 });
+
+describe('Message › Get Many as conversation history', () => {
+	it('gives one item with who spoke, text and time, oldest first, in the shape the trigger gives', async () => {
+		const conversationId = '4915112345678@s.whatsapp.net';
+		const parameters = { resource: 'message', operation: 'getAll', conversationId, returnAll: true, output: 'history' };
+		const result = await h.run({ parameters });
+		expect(result.error).toBeUndefined();
+		expect(result.json).toHaveLength(1);
+		const { history, history_text: text } = result.json[0] as { history: Array<Record<string, unknown>>; history_text: string };
+		const saved = h.sandbox.state.accounts.get('acc_demo')?.messages.filter((message) => message.conversationId === conversationId) ?? [];
+		expect(history.map((entry) => entry.message_id)).toEqual([...saved].sort((a, b) => a.timestamp - b.timestamp).map((message) => message.id));
+		expect(new Set(history.map((entry) => entry.role))).toEqual(new Set(['person', 'account']));
+		expect(Object.keys(history[0]).sort()).toEqual(['message_id', 'name', 'role', 'text', 'time']);
+		expect(text.split('\n')).toHaveLength(history.length);
+		expect(result.json[0].conversation_id).toBe(conversationId);
+	});
+});

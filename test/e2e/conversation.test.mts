@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeOutput, type N8nRestApi, type N8nWorkflow } from '../support/n8nRestApi.mjs';
+import { e2e, n8nApi, sandboxControl, sandboxCredential, unique, waitFor } from './support/context.mjs';
+import { triggerWorkflow } from './support/workflows.mjs';
+
+/*
+ * Group Quick Messages in a real n8n. Messages are saved in the sandbox (its clock held still and
+ * moved by hand, so their timestamps, which alone decide the bursts, are exact) and their events
+ * delivered by the test, signed as the service signs them: that lets it time every answer, send
+ * concurrent copies, and in queue mode deal one burst alternately to both webhook processes.
+ */
+
+const { mode, webhookBaseUrls } = e2e();
+const SECRET = `whsec_${Buffer.from('e2e-conversation-secret-32-bytes').toString('base64')}`;
+const QUIET_S = 3;
+const LONGEST_S = 5;
+const ALICE = { phone: '4915112345678', name: 'Alice Example' };
+const BOB = { phone: '447700900123', name: 'Bob Example' };
+
+interface Delivery {
+	url: string;
+	webhookId: string;
+	body: string;
+}
+interface Answer {
+	status: number;
+	ms: number;
+	duplicate: boolean;
+}
+type RunJson = { messages?: Array<{ text: string }>; burst?: { closed_by: string; message_count: number }; text: string };
+
+describe(`Group Quick Messages in a real n8n (${mode} mode)`, () => {
+	let api: N8nRestApi;
+	let workflow: N8nWorkflow;
+	let webhookId: string;
+	const tag = randomUUID().slice(0, 6);
+
+	/** Saves an incoming message written `afterMs` after the previous one and returns its event. */
+	async function say(from: typeof ALICE, text: string, afterMs: number): Promise<string> {
+		await sandboxControl('POST', '/clock', { advanceMs: afterMs });
+		const { saved, message } = await sandboxControl('POST', '/inject/message', { from, text: `${text} ${tag}` });
+		expect(saved).toBe(true);
+		const event = { id: `evt_${randomUUID().replaceAll('-', '')}`, type: 'message.received', created_at: new Date().toISOString(), api_version: '2026-10-01', account_id: 'acc_demo', data: { message } };
+		return JSON.stringify(event);
+	}
+
+	function delivery(body: string, processIndex: number): Delivery {
+		const base = webhookBaseUrls[processIndex % webhookBaseUrls.length];
+		return { url: `${base}/webhook/${webhookId}/webhook`, webhookId: `msg_${randomUUID().replaceAll('-', '')}`, body };
+	}
+
+	async function post({ url, webhookId: id, body }: Delivery): Promise<Answer> {
+		const now = new Date();
+		const started = performance.now();
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				'webhook-id': id,
+				'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+				'webhook-signature': new Webhook(SECRET).sign(id, now, body),
+			},
+			body,
+		});
+		const answer = (await response.json()) as { duplicate?: boolean };
+		return { status: response.status, ms: performance.now() - started, duplicate: answer.duplicate === true };
+	}
+
+	async function runs(): Promise<RunJson[]> {
+		const executions = await api.listExecutions(workflow.id);
+		const finished = await Promise.all(executions.map((execution) => api.getExecution(execution.id)));
+		return finished.map((execution) => nodeOutput(execution, 'Trigger')?.[0] as RunJson).filter((json) => json !== undefined);
+	}
+
+	const textsOf = (json: RunJson) => (json.messages ?? []).map((message) => message.text.replace(` ${tag}`, ''));
+
+	async function runsContaining(count: number, what: string): Promise<RunJson[]> {
+		return await waitFor(what, async () => {
+			const all = await runs();
+			return all.length >= count ? all : undefined;
+		});
+	}
+
+	function report(label: string, answers: Answer[]) {
+		const ms = answers.map((answer) => Math.round(answer.ms)).sort((a, b) => a - b);
+		console.log(`[e2e conversation ${mode}] ${label}: ${answers.length} answers, statuses ${[...new Set(answers.map((a) => a.status))].join(',')}, ms min ${ms[0]} median ${ms[Math.floor(ms.length / 2)]} max ${ms.at(-1)}; under 1 s: ${ms.filter((value) => value < 1000).length}/${ms.length}`);
+		expect(answers.every((answer) => answer.status === 200)).toBe(true);
+		// Answered before the quiet window the handler waits out: nothing is held back for grouping.
+		expect(Math.max(...ms)).toBeLessThan(QUIET_S * 1000);
+	}
+
+	beforeAll(async () => {
+		api = await n8nApi();
+		const credential = await sandboxCredential(api);
+		webhookId = randomUUID();
+		workflow = await api.createWorkflow(
+			triggerWorkflow(unique('e2e conversation'), credential, webhookId, {
+				registration: 'dashboard',
+				signingSecret: SECRET,
+				events: ['message.received'],
+				groupQuickMessages: true,
+				quietWindowSeconds: QUIET_S,
+				longestWaitSeconds: LONGEST_S,
+			}),
+		);
+		await api.activateWorkflow(workflow.id);
+		// n8n answers the activation first and serves the webhook right after: an unsigned probe gets 401 once it does.
+		for (const base of webhookBaseUrls) {
+			await waitFor('the webhook to be served', async () => {
+				const probe = await fetch(`${base}/webhook/${webhookId}/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+				return probe.status === 401 ? true : undefined;
+			});
+		}
+		await sandboxControl('POST', '/clock', { speed: 0 });
+	});
+
+	afterAll(async () => {
+		await sandboxControl('POST', '/clock', { speed: 1 });
+		if (workflow) await api.deactivateWorkflow(workflow.id).catch(() => undefined);
+	});
+
+	it(`runs 5 quick messages of one person and 2 of another as 2 executions in written order${mode === 'queue' ? ', a burst dealt alternately to both webhook processes' : ''}; a concurrent redelivery starts nothing`, async () => {
+		if (mode === 'queue') expect(webhookBaseUrls.length).toBe(2);
+		const plan: Array<[typeof ALICE, string, number]> = [
+			[ALICE, 'hi', 0],
+			[ALICE, 'I ordered yesterday', 600],
+			[BOB, 'hello', 100],
+			[ALICE, 'order 4411', 500],
+			[ALICE, 'where is it??', 600],
+			[BOB, 'anyone?', 300],
+			[ALICE, 'thanks', 300],
+		];
+		const deliveries: Delivery[] = [];
+		const answers: Answer[] = [];
+		for (const [index, [from, text, afterMs]] of plan.entries()) {
+			deliveries.push(delivery(await say(from, text, afterMs), index));
+			answers.push(await post(deliveries[index]));
+		}
+		const copies = await Promise.all(deliveries.map(post));
+		report('7 deliveries', answers);
+		report('7 concurrent redeliveries', copies);
+		expect(copies.every((copy) => copy.duplicate)).toBe(true);
+
+		const [first, second] = await runsContaining(2, 'two runs');
+		const byFirstText = new Map([first, second].map((json) => [textsOf(json)[0], json]));
+		expect(textsOf(byFirstText.get('hi') as RunJson)).toEqual(['hi', 'I ordered yesterday', 'order 4411', 'where is it??', 'thanks']);
+		expect(textsOf(byFirstText.get('hello') as RunJson)).toEqual(['hello', 'anyone?']);
+		// A further quiet window: the copies and the non-final messages started nothing.
+		await new Promise((resolve) => setTimeout(resolve, (QUIET_S + 2) * 1000));
+		expect(await runs()).toHaveLength(2);
+	});
+
+	it('starts a third execution for a message written after the quiet window', async () => {
+		await post(delivery(await say(ALICE, 'one more thing', (QUIET_S + 1) * 1000), 0));
+		const all = await runsContaining(3, 'a third run');
+		expect(all.map(textsOf)).toContainEqual(['one more thing']);
+	});
+
+	it('gives a person who writes every 2 s for longer than the longest wait a run at the longest wait', async () => {
+		const before = (await runs()).length;
+		for (const [index, text] of ['t0', 't2', 't4', 't6', 't8'].entries()) {
+			await post(delivery(await say(ALICE, text, index === 0 ? (QUIET_S + 1) * 1000 : 2000), index));
+		}
+		const all = await runsContaining(before + 2, 'two runs of the long writer');
+		const long = all.filter((json) => textsOf(json)[0]?.startsWith('t'));
+		expect(long.map(textsOf).sort()).toEqual([
+			['t0', 't2', 't4'],
+			['t6', 't8'],
+		]);
+		expect(long.find((json) => textsOf(json)[0] === 't0')?.burst?.closed_by).toBe('longest_wait');
+	});
+});

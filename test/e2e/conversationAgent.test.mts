@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exampleWorkflows, upsertCredential, withCredential } from '../dev/stack.mjs';
+import { replyBotPlan } from '../dev/replyBotModel.mjs';
+import { nodeOutput, type N8nRestApi, type N8nWorkflow } from '../support/n8nRestApi.mjs';
+import { e2e, n8nApi, sandboxControl, sandboxCredential, waitFor } from './support/context.mjs';
+import { startScriptedModel, type ScriptedModel } from './support/scriptedModel.mjs';
+
+/*
+ * The AI reply bot example exactly as `npm run dev` imports it (trigger grouping quick messages,
+ * with history → AI Agent → the node as its tool, capped at 3 sends per execution), with n8n's
+ * OpenAI Chat Model pointed at the scripted model that `npm run dev` uses too. Messages come in on
+ * Business from a number of their own, as the service delivers them.
+ */
+
+const SENDER = '4915198765433';
+const EXAMPLE = 'ai-reply-bot';
+const LOOP_CALLS = 6;
+const CAP = 3;
+
+interface Send {
+	to: string;
+	text: string;
+}
+
+describe('AI reply bot example: grouped turns with history, and the send cap, in a real n8n', () => {
+	let api: N8nRestApi;
+	let model: ScriptedModel;
+	let workflow: N8nWorkflow;
+	const example = () => exampleWorkflows(e2e().filesDir)[EXAMPLE];
+	const sendsToSender = async () => (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends.filter((send) => send.to === SENDER);
+	const executions = async () => api.listExecutions(workflow.id);
+
+	async function say(text: string) {
+		await sandboxControl('POST', '/inject/message', { channel: 'business', from: { phone: SENDER, name: 'Dana' }, text });
+	}
+
+	/** Waits until `count` executions have finished, then one quiet window more: nothing further may start. */
+	async function finishedRuns(count: number) {
+		await waitFor(`${count} finished runs`, async () => {
+			const list = await executions();
+			return list.length >= count && list.every((execution) => !['running', 'new', 'waiting'].includes(execution.status)) ? true : undefined;
+		});
+		await new Promise((resolve) => setTimeout(resolve, 7_000));
+		const list = await executions();
+		expect(list).toHaveLength(count);
+		expect(list.every((execution) => execution.status === 'success')).toBe(true);
+		return list;
+	}
+
+	beforeAll(async () => {
+		api = await n8nApi();
+		model = await startScriptedModel((prompt) =>
+			prompt.includes('conv-e2e loop') ? Array.from({ length: LOOP_CALLS }, (_, index) => ({ Text: `loop reply ${index}` })) : replyBotPlan(prompt),
+		);
+		const modelCredential = await upsertCredential(api, `e2e scripted model ${randomUUID()}`, { apiKey: 'sk-scripted-model', url: model.url, header: false }, 'openAiApi');
+		workflow = await api.createWorkflow(withCredential(example(), await sandboxCredential(api), modelCredential));
+		await api.activateWorkflow(workflow.id);
+		const webhookId = example().nodes.find((node) => node.webhookId)?.webhookId;
+		await waitFor('the example to register its endpoint', async () => {
+			const { endpoints } = await sandboxControl<{ endpoints: Array<{ url: string; status: string }> }>('GET', '/webhooks');
+			return endpoints.find((endpoint) => endpoint.url === `${e2e().webhookBaseUrl}/webhook/${webhookId}/webhook` && endpoint.status === 'active');
+		});
+	});
+
+	afterAll(async () => {
+		if (workflow) await api.deactivateWorkflow(workflow.id).catch(() => undefined);
+		await model?.stop();
+	});
+
+	it('answers three quick messages once, with the earlier message as history in the prompt', async () => {
+		await say('conv-e2e earlier: do you ship to Spain?');
+		await finishedRuns(1);
+		// The next turn is written a minute later (sandbox time): the first message is history now.
+		await sandboxControl('POST', '/clock', { advanceMs: 60_000 });
+		for (const text of ['hi again', 'I ordered yesterday', 'order 4411, where is it?']) await say(text);
+		const [latest] = await finishedRuns(2);
+
+		const run = await api.getExecution(latest.id);
+		const [turn] = nodeOutput(run, 'On Incoming Messages') ?? [];
+		expect(turn.messages.map((message: { text: string }) => message.text)).toEqual(['hi again', 'I ordered yesterday', 'order 4411, where is it?']);
+		const prompt = model.requests.find((request) => request.prompt.includes('order 4411'))?.prompt ?? '';
+		expect(prompt).toContain('hi again\nI ordered yesterday\norder 4411, where is it?');
+		expect(prompt).toMatch(/\] Dana: conv-e2e earlier: do you ship to Spain\?/);
+		const replies = (await sendsToSender()).filter((send) => send.text.includes('order 4411'));
+		expect(replies.map((send) => send.text)).toEqual([
+			'(scripted model) You wrote: "hi again / I ordered yesterday / order 4411, where is it?". I can see 2 earlier messages of this chat.',
+		]);
+	});
+
+	it(`stops a model that keeps calling send at the example's cap: ${CAP} sent, the rest refused to the model`, async () => {
+		await sandboxControl('POST', '/clock', { advanceMs: 60_000 });
+		const before = (await executions()).length;
+		await say('conv-e2e loop please');
+		await finishedRuns(before + 1);
+		const loopSends = (await sendsToSender()).filter((send) => send.text.startsWith('loop reply'));
+		expect(loopSends.map((send) => send.text)).toEqual(['loop reply 0', 'loop reply 1', 'loop reply 2']);
+		const last = model.requests.filter((request) => request.prompt.includes('conv-e2e loop')).at(-1);
+		expect(last?.toolResults).toHaveLength(LOOP_CALLS);
+		for (const refused of last?.toolResults.slice(CAP) ?? []) expect(refused).toContain('Not sent: this execution has already made 3 send calls');
+	});
+});
