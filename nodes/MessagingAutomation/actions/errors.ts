@@ -7,6 +7,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
+import { ERROR_CODES } from '../../shared/client/errorCodes';
 import {
 	formatDuration,
 	InputValidationError,
@@ -18,37 +19,6 @@ import {
  * retry_after and upgrade_url, and a hint of what to do; under Continue On Fail the same fields
  * go into the item's `error`. The client has already removed the API key from every text.
  */
-
-const HINTS: Record<string, string> = {
-	invalid_api_key: 'Open the Messaging Automation credential and paste an active API key.',
-	insufficient_permission:
-		'Give the key the scope this call needs (or give inbox storage consent) in the dashboard.',
-	plan_required: 'Upgrade the account to the plan that includes API keys and webhooks.',
-	unknown_tool: 'Choose another operation, or give the key the scope this tool needs.',
-	invalid_input: 'Fix the named field; nothing was done.',
-	input_validation: 'Correct the named field and run the node again.',
-	rate_limited:
-		'Wait for the Retry-After time, or lower the Rate Limit Budget option when other workflows share the key.',
-	daily_limit_reached:
-		'Send again after 00:00 UTC, or use the Business channel, which has no daily cap from the service.',
-	whatsapp_not_connected:
-		'Reconnect the number in the dashboard; Account › Get shows which channels are connected.',
-	tool_error: 'Check the input and the account state; quote the request id if you contact support.',
-	outcome_unknown:
-		'Rerun with the same idempotency key, or check it with Other › Get Operation Outcome; never resend with a new key.',
-	timeout:
-		'Rerun with the same idempotency key: the service then answers with the first result instead of acting twice.',
-	connection_error: 'Check the Base URL and the network, then rerun with the same idempotency key.',
-	connection_refused: 'Check the Base URL and the network; nothing reached the service.',
-	response_interrupted:
-		'Rerun with the same idempotency key, or check it with Other › Get Operation Outcome; never resend with a new key.',
-	invalid_response:
-		'Something between n8n and the service answered; check proxies, then rerun with the same idempotency key.',
-	unexpected_redirect:
-		'Set the Base URL to the address the service really answers on; redirects are never followed with the key.',
-	outcome_uncertain:
-		'Check it with Other › Get Operation Outcome, or rerun with the same idempotency key; never resend with a new key.',
-};
 
 /** Everything a workflow may want to branch on, as plain JSON. */
 export function errorDetails(error: MessagingApiError): IDataObject {
@@ -62,7 +32,7 @@ export function errorDetails(error: MessagingApiError): IDataObject {
 		operationId: error.operationId,
 		idempotencyKey: error.idempotencyKey,
 		actionTaken: error.actionTaken,
-		hint: HINTS[error.code],
+		hint: ERROR_CODES[error.code]?.hint,
 	};
 	for (const [name, value] of Object.entries(optional))
 		if (value !== undefined) details[name] = value;

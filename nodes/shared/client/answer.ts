@@ -1,15 +1,12 @@
+import { ERROR_CODES, mayHaveActed, serviceErrorClass } from './errorCodes';
 import {
-	ConnectionError,
-	errorFromResponse,
-	type ErrorContext,
-	MessagingApiError,
-	OutcomeUnknownError,
+	formatDuration,
+	type MessagingApiError,
+	type MessagingApiErrorDetails,
 	ProtocolError,
-	TimeoutError,
-	ToolError,
 	UncertainOutcomeError,
 } from './errors';
-import { redactSecrets } from './redaction';
+import { redactSecrets, redactValue } from './redaction';
 import type { TransportResponse } from './transport';
 
 /*
@@ -86,20 +83,6 @@ export function readResponse(
 }
 
 /**
- * Whether a write that failed this way may still have taken effect. The service's own error
- * codes say it did not (outcome_unknown excepted); a connection refused before anything was
- * sent did not; everything else, including a gateway's 5xx, might have.
- */
-export function mayHaveActed(error: MessagingApiError): boolean {
-	if (error instanceof ConnectionError) return error.code !== 'connection_refused';
-	if (error instanceof TimeoutError || error instanceof ProtocolError) return true;
-	if (error instanceof OutcomeUnknownError || error instanceof UncertainOutcomeError) return true;
-	if (error instanceof ToolError) return false;
-	// A code the API does not document: only a 5xx (a gateway's HTML 502, say) leaves the write open.
-	return Object.getPrototypeOf(error) === MessagingApiError.prototype && (error.status ?? 0) >= 500;
-}
-
-/**
  * The error a failed write ends with. Once an attempt may have acted, a later definitive answer
  * (four 503s after a dropped connection) does not make the call certain: the caller must check
  * with get_operation / get_send_status, and must never resend with a new key.
@@ -129,4 +112,93 @@ export function finalWriteError(
 	);
 	error.actionTaken = 'unknown';
 	return error;
+}
+
+export interface ErrorContext {
+	/** Tool called, for messages. */
+	tool?: string;
+	/** Scope the tool needs (catalogue), used when the body does not name one. */
+	scope?: string;
+	idempotencyKey?: string;
+	/** Values that must never appear in error text (the API key). */
+	secrets?: readonly string[];
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+	return isJsonObject(value) ? value : undefined;
+}
+
+function text(value: unknown): string | undefined {
+	return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+/** `Retry-After` in whole seconds; HTTP dates are not used by this API. */
+export function parseRetryAfter(
+	header: string | undefined,
+	bodyValue: unknown,
+): number | undefined {
+	const fromHeader = header === undefined ? Number.NaN : Number(header.trim());
+	if (Number.isFinite(fromHeader) && fromHeader >= 0) return fromHeader;
+	const fromBody = typeof bodyValue === 'string' ? Number(bodyValue) : bodyValue;
+	return typeof fromBody === 'number' && Number.isFinite(fromBody) && fromBody >= 0
+		? fromBody
+		: undefined;
+}
+
+const SCOPE_IN_TEXT = /\bmessenger\.[a-z_]+(?::[a-z_]+)?/i;
+
+/** Builds the typed error for a non-2xx response. The only place status and code become a class. */
+export function errorFromResponse(
+	response: TransportResponse,
+	context: ErrorContext = {},
+): MessagingApiError {
+	const secrets = context.secrets ?? [];
+	const body = redactValue(response.body, secrets);
+	const error = asRecord(asRecord(body)?.error);
+	const code = text(error?.code) ?? (error ? 'unknown_error' : `http_${response.status}`);
+	const serverMessage =
+		text(error?.message) ?? (typeof body === 'string' ? body.trim().slice(0, 300) : undefined);
+	const details: MessagingApiErrorDetails = {
+		code,
+		status: response.status,
+		requestId: response.headers['x-request-id'],
+		retryAfter: parseRetryAfter(response.headers['retry-after'], error?.retry_after),
+		upgradeUrl: text(error?.upgrade_url),
+		field: text(error?.field),
+		operationId: text(error?.operation_id),
+		body,
+		serviceMessage: serverMessage === undefined ? undefined : redactSecrets(serverMessage, secrets),
+		idempotencyKey: context.idempotencyKey,
+	};
+	details.scope =
+		text(error?.scope) ??
+		text(error?.required_scope) ??
+		serverMessage?.match(SCOPE_IN_TEXT)?.[0] ??
+		(code === 'insufficient_permission' ? context.scope : undefined);
+	const ErrorType = serviceErrorClass(code);
+	const message = describeAnswer(code, details, serverMessage, context.tool);
+	return new ErrorType(redactSecrets(message, secrets), details);
+}
+
+function sentence(serverMessage: string | undefined): string {
+	if (!serverMessage) return '';
+	return /[.!?]$/.test(serverMessage) ? ` ${serverMessage}` : ` ${serverMessage}.`;
+}
+
+/** Messages for people building workflows: what happened, then what to do. */
+function describeAnswer(
+	code: string,
+	details: MessagingApiErrorDetails,
+	serverMessage: string | undefined,
+	tool: string | undefined,
+): string {
+	const said = sentence(serverMessage);
+	const quote = details.requestId
+		? ` Quote request id ${details.requestId} if you contact support.`
+		: '';
+	const wait = details.retryAfter === undefined ? '' : ` in ${formatDuration(details.retryAfter)}`;
+	const entry = ERROR_CODES[code];
+	if (entry?.source === 'service' && entry.message)
+		return entry.message({ ...details, tool, said, quote, wait });
+	return `The API answered HTTP ${details.status ?? '?'} (${code}).${said}${quote}`;
 }

@@ -1,6 +1,7 @@
-import { finalWriteError, mayHaveActed, readResponse } from './answer';
+import { finalWriteError, readResponse, type ErrorContext } from './answer';
 import { withDefaults } from './defaults';
-import { MessagingApiError, type ErrorContext } from './errors';
+import { mayHaveActed } from './errorCodes';
+import { MessagingApiError } from './errors';
 import type { PaceBucket, ReleasePace } from './pacer';
 import { redactSecrets } from './redaction';
 import { DEFAULT_RETRY_OPTIONS, retryDecision, type RetryOptions } from './retry';

@@ -1,6 +1,3 @@
-import { redactSecrets, redactValue } from './redaction';
-import type { TransportResponse } from './transport';
-
 /** Everything the API's error object may carry, plus what the client knows about the call. */
 export interface MessagingApiErrorDetails {
 	code: string;
@@ -97,6 +94,11 @@ export class ProtocolError extends MessagingApiError {}
  */
 export class UncertainOutcomeError extends MessagingApiError {}
 
+export type ErrorClass = new (
+	message: string,
+	details: MessagingApiErrorDetails,
+) => MessagingApiError;
+
 /** How a connection failed: before it was made (nothing sent), or after the request went out. */
 export type ConnectionFailure = 'connection_refused' | 'connection_error' | 'response_interrupted';
 
@@ -124,89 +126,6 @@ export function timeoutError(timeoutMs: number, target?: string): TimeoutError {
 	);
 }
 
-type ErrorClass = new (message: string, details: MessagingApiErrorDetails) => MessagingApiError;
-
-const CLASS_BY_CODE: Record<string, ErrorClass> = {
-	invalid_api_key: InvalidApiKeyError,
-	insufficient_permission: InsufficientPermissionError,
-	plan_required: PlanRequiredError,
-	unknown_tool: UnknownToolError,
-	invalid_input: InvalidInputError,
-	rate_limited: RateLimitedError,
-	daily_limit_reached: DailyLimitReachedError,
-	whatsapp_not_connected: WhatsappNotConnectedError,
-	tool_error: ToolError,
-	outcome_unknown: OutcomeUnknownError,
-};
-
-export interface ErrorContext {
-	/** Tool called, for messages. */
-	tool?: string;
-	/** Scope the tool needs (catalogue), used when the body does not name one. */
-	scope?: string;
-	idempotencyKey?: string;
-	/** Values that must never appear in error text (the API key). */
-	secrets?: readonly string[];
-}
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-	return typeof value === 'object' && value !== null && !Array.isArray(value)
-		? (value as Record<string, unknown>)
-		: undefined;
-}
-
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value.length > 0 ? value : undefined;
-}
-
-/** `Retry-After` in whole seconds; HTTP dates are not used by this API. */
-export function parseRetryAfter(
-	header: string | undefined,
-	bodyValue: unknown,
-): number | undefined {
-	const fromHeader = header === undefined ? Number.NaN : Number(header.trim());
-	if (Number.isFinite(fromHeader) && fromHeader >= 0) return fromHeader;
-	const fromBody = typeof bodyValue === 'string' ? Number(bodyValue) : bodyValue;
-	return typeof fromBody === 'number' && Number.isFinite(fromBody) && fromBody >= 0
-		? fromBody
-		: undefined;
-}
-
-const SCOPE_IN_TEXT = /\bmessenger\.[a-z_]+(?::[a-z_]+)?/i;
-
-/** Builds the typed error for a non-2xx response. The only place status and code become a class. */
-export function errorFromResponse(
-	response: TransportResponse,
-	context: ErrorContext = {},
-): MessagingApiError {
-	const secrets = context.secrets ?? [];
-	const body = redactValue(response.body, secrets);
-	const error = asRecord(asRecord(body)?.error);
-	const code = text(error?.code) ?? (error ? 'unknown_error' : `http_${response.status}`);
-	const serverMessage =
-		text(error?.message) ?? (typeof body === 'string' ? body.trim().slice(0, 300) : undefined);
-	const details: MessagingApiErrorDetails = {
-		code,
-		status: response.status,
-		requestId: response.headers['x-request-id'],
-		retryAfter: parseRetryAfter(response.headers['retry-after'], error?.retry_after),
-		upgradeUrl: text(error?.upgrade_url),
-		field: text(error?.field),
-		operationId: text(error?.operation_id),
-		body,
-		serviceMessage: serverMessage === undefined ? undefined : redactSecrets(serverMessage, secrets),
-		idempotencyKey: context.idempotencyKey,
-	};
-	details.scope =
-		text(error?.scope) ??
-		text(error?.required_scope) ??
-		serverMessage?.match(SCOPE_IN_TEXT)?.[0] ??
-		(code === 'insufficient_permission' ? context.scope : undefined);
-	const ErrorType = CLASS_BY_CODE[code] ?? MessagingApiError;
-	const message = describeError(code, details, serverMessage, context.tool);
-	return new ErrorType(redactSecrets(message, secrets), details);
-}
-
 /** "2 h 5 min", "45 s", "500 ms": a wait, for messages. */
 export function formatDuration(seconds: number): string {
 	if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
@@ -216,51 +135,4 @@ export function formatDuration(seconds: number): string {
 	const minutes = Math.ceil((whole % 3600) / 60);
 	if (hours === 0) return `${minutes} min`;
 	return minutes === 0 ? `${hours} h` : `${hours} h ${minutes} min`;
-}
-
-function sentence(serverMessage: string | undefined): string {
-	if (!serverMessage) return '';
-	return /[.!?]$/.test(serverMessage) ? ` ${serverMessage}` : ` ${serverMessage}.`;
-}
-
-/** Messages for people building workflows: what happened, then what to do. */
-function describeError(
-	code: string,
-	details: MessagingApiErrorDetails,
-	serverMessage: string | undefined,
-	tool: string | undefined,
-): string {
-	const said = sentence(serverMessage);
-	const quote = details.requestId
-		? ` Quote request id ${details.requestId} if you contact support.`
-		: '';
-	const wait = details.retryAfter === undefined ? '' : ` in ${formatDuration(details.retryAfter)}`;
-	switch (code) {
-		case 'invalid_api_key':
-			return `The API key was rejected (invalid, revoked, or account access unavailable).${said} Paste an active key from the dashboard into the Messaging Automation credential.`;
-		case 'insufficient_permission': {
-			const scope = details.scope ? ` It needs the scope "${details.scope}".` : '';
-			return `The API key is not allowed to do this, or the account has not given inbox storage consent.${scope}${said} Add the scope to the key (or give consent) in the dashboard, then try again.`;
-		}
-		case 'plan_required':
-			return `API keys and webhooks need the highest paid plan.${said} Upgrade the account${details.upgradeUrl ? ` at ${details.upgradeUrl}` : ' on the pricing page'}, then try again.`;
-		case 'unknown_tool':
-			return `The tool${tool ? ` "${tool}"` : ''} is not available to this API key.${said} Pick a tool from the list the key can use, or give the key the scope the tool needs.`;
-		case 'invalid_input':
-			return `The service rejected the input${details.field ? ` (field "${details.field}")` : ''}.${said} Fix the value and run again; nothing was done.`;
-		case 'rate_limited':
-			return `Too many calls per minute for this API key or QR number.${said} Retry${wait || ' later'} with the same idempotency key, or lower the node's Rate Limit Budget if other workflows share the key.`;
-		case 'daily_limit_reached':
-			return `The personal (QR) number has used its daily API sends.${said} The counter resets at 00:00 UTC${wait}; send again after that, or use the Business channel.`;
-		case 'whatsapp_not_connected':
-			return `The channel this call needs is not connected.${said} Check the account's numbers (Account > Get, GET /api/v1/me) and reconnect the number in the dashboard.`;
-		case 'tool_error':
-			return details.status === 503
-				? `The service is temporarily unavailable.${said} Try again in a moment.${quote}`
-				: `The tool${tool ? ` "${tool}"` : ''} failed.${said} Check the input and the account state.${quote}`;
-		case 'outcome_unknown':
-			return `The service cannot tell yet whether the call took effect${details.operationId ? ` (operation ${details.operationId})` : ''}.${said} Check it with Other › Get Operation Outcome (or Message › Get Status); do not resend with a new idempotency key.`;
-		default:
-			return `The API answered HTTP ${details.status ?? '?'} (${code}).${said}${quote}`;
-	}
 }

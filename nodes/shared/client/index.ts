@@ -1,4 +1,5 @@
 export * from './client';
+export * from './errorCodes';
 export * from './errors';
 export * from './idempotency';
 export * from './pacer';

@@ -1,11 +1,5 @@
-import {
-	ConnectionError,
-	MessagingApiError,
-	ProtocolError,
-	RateLimitedError,
-	TimeoutError,
-	ToolError,
-} from './errors';
+import { retryRuleOf } from './errorCodes';
+import type { MessagingApiError } from './errors';
 
 export interface RetryOptions {
 	/** Requests per call, the first included. 1 disables retries. */
@@ -27,32 +21,14 @@ export const DEFAULT_RETRY_OPTIONS: RetryOptions = {
 
 export type RetryDecision = { retry: false } | { retry: true; delayMs: number };
 
-/** Gateways in front of the API answer these without the API's error body. */
-const GATEWAY_STATUSES = new Set([502, 503, 504]);
-
 /** Exponential backoff with full jitter: uniform in [0, min(max, base * 2^(n-1))). */
 export function backoffDelay(attempt: number, options: RetryOptions, random: () => number): number {
 	const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
 	return Math.floor(random() * ceiling);
 }
 
-function isTransient(error: MessagingApiError): boolean {
-	if (
-		error instanceof ConnectionError ||
-		error instanceof TimeoutError ||
-		error instanceof ProtocolError
-	)
-		return true;
-	if (error instanceof ToolError) return error.status === 503;
-	// Only errors with no known code, such as a proxy's HTML 502: a documented code decides itself.
-	return (
-		Object.getPrototypeOf(error) === MessagingApiError.prototype &&
-		GATEWAY_STATUSES.has(error.status ?? 0)
-	);
-}
-
 /**
- * The retry policy, in one place. Every retry reuses the call's idempotency key, so a request
+ * The retry policy; which codes retry how is in ./errorCodes. Every retry reuses the call's idempotency key, so a request
  * that did reach the service before failing is replayed, not repeated.
  * - rate_limited: wait Retry-After (when it fits under the cap), else backoff when none was given.
  * - tool_error 503, gateway 502/503/504, dropped connections, time-outs, answers the API does not
@@ -67,13 +43,16 @@ export function retryDecision(
 	random: () => number,
 ): RetryDecision {
 	if (attempt >= options.maxAttempts) return { retry: false };
-	if (error instanceof RateLimitedError) {
-		if (error.retryAfter === undefined) {
-			return { retry: true, delayMs: backoffDelay(attempt, options, random) };
-		}
+	const rule = retryRuleOf(error);
+	if (rule === 'retryAfter' && error.retryAfter !== undefined) {
 		const delayMs = error.retryAfter * 1000;
 		return delayMs <= options.maxRetryAfterMs ? { retry: true, delayMs } : { retry: false };
 	}
-	if (isTransient(error)) return { retry: true, delayMs: backoffDelay(attempt, options, random) };
-	return { retry: false };
+	const backoff =
+		rule === 'backoff' ||
+		rule === 'retryAfter' ||
+		(rule === 'backoffOn503' && error.status === 503);
+	return backoff
+		? { retry: true, delayMs: backoffDelay(attempt, options, random) }
+		: { retry: false };
 }

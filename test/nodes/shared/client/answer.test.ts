@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import {
-	finalWriteError,
-	mayHaveActed,
-	readResponse,
-} from '../../../../nodes/shared/client/answer';
+import { finalWriteError, readResponse } from '../../../../nodes/shared/client/answer';
+import { mayHaveActed } from '../../../../nodes/shared/client/errorCodes';
 import {
 	ConnectionError,
 	connectionError,

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
 	DailyLimitReachedError,
-	errorFromResponse,
 	formatDuration,
 	InsufficientPermissionError,
 	InvalidApiKeyError,
@@ -15,6 +14,7 @@ import {
 	UnknownToolError,
 	WhatsappNotConnectedError,
 } from '../../../../nodes/shared/client/errors';
+import { errorFromResponse } from '../../../../nodes/shared/client/answer';
 import { redactSecrets } from '../../../../nodes/shared/client/redaction';
 import {
 	type ScriptedServer,
