@@ -13,7 +13,7 @@ import { expectExactlyOnceUnderFaults, useFastHarness } from './sendsUnderFaults
 const h = useFastHarness();
 
 describe('a run of sends under injected faults', () => {
-	// 200 sends and 12 rounds of faults in callTool.soak.test.ts.
+	// 200 sends and 12 rounds of faults in guardedCall.soak.test.ts.
 	it('ends with exactly one message per item, each reported truthfully (44 sends)', async () => {
 		await expectExactlyOnceUnderFaults(h, { sends: 44, rounds: 4 });
 	});

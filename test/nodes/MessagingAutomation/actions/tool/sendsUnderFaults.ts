@@ -8,8 +8,8 @@ import { startKeyTrap, type KeyTrap } from '../../../../support/keyTrap';
 import { templateSendParameters, useHarness, type Harness } from '../../harness';
 
 /*
- * Runs of many sends under faults, for callTool.test.ts and callTool.chaos.test.ts (short runs in
- * `npm test`) and callTool.soak.test.ts (the long acceptance runs): the same checks at any size.
+ * Runs of many sends under faults, for guardedCall.test.ts and guardedCall.chaos.test.ts (short runs in
+ * `npm test`) and guardedCall.soak.test.ts (the long acceptance runs): the same checks at any size.
  */
 
 /** A minute of the sandbox passes in a second, so the 120 writes per minute do not slow a run. */

@@ -11,7 +11,7 @@ import { chaosPhone, CLEAN, EXECUTIONS, useChaosRun } from './sendsUnderFaults';
  * node and the sandbox, dealing a fault to a seeded random half of all requests, each fault in
  * turn: resets before forwarding, after forwarding and mid-body, HTML 502 and 200, truncated JSON,
  * empty and null bodies, 302/307 to another local port, stalls and slow-drip answers. The
- * 1,000-send acceptance, with the faults themselves drawn at random, is in callTool.soak.test.ts.
+ * 1,000-send acceptance, with the faults themselves drawn at random, is in guardedCall.soak.test.ts.
  */
 
 const SENDS = 100;

@@ -9,7 +9,7 @@ import {
 } from './sendsUnderFaults';
 
 /*
- * The long acceptance runs (`npm run test:soak`); callTool.test.ts and callTool.chaos.test.ts run
+ * The long acceptance runs (`npm run test:soak`); guardedCall.test.ts and guardedCall.chaos.test.ts run
  * the same checks at a smaller size in `npm test`.
  */
 
