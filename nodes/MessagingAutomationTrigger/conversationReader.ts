@@ -11,8 +11,7 @@ const MAX_PAGES = 4;
 export interface ConversationRead {
 	conversationId: string;
 	timeline: TimelineMessage[];
-	/** The whole saved conversation was read (no older page exists). */
-	complete: boolean;
+	/** Where the next older page starts; undefined once the whole saved conversation was read. */
 	cursor?: string;
 	reads: number;
 }
@@ -32,7 +31,7 @@ export async function readConversation(
 	conversationId: string,
 	minimum: number,
 ): Promise<ConversationRead> {
-	const read: ConversationRead = { conversationId, timeline: [], complete: false, reads: 0 };
+	const read: ConversationRead = { conversationId, timeline: [], reads: 0 };
 	await readOlder(client, read, Math.min(100, Math.max(PAGE_SIZE, minimum + 10)));
 	return read;
 }
@@ -52,7 +51,6 @@ async function readOlder(
 	read.timeline = mergeTimelines(timelineOf(data), read.timeline);
 	read.cursor =
 		typeof data?.next_cursor === 'string' && data.next_cursor !== '' ? data.next_cursor : undefined;
-	read.complete = read.cursor === undefined;
 }
 
 /**
@@ -70,7 +68,7 @@ export async function decideBurst(
 			read.timeline,
 			message.id,
 			rules,
-			read.complete || read.reads >= MAX_PAGES,
+			read.cursor === undefined || read.reads >= MAX_PAGES,
 		);
 		if (verdict.kind !== 'needOlder') return verdict;
 		await readOlder(client, read);
