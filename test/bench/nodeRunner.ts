@@ -1,4 +1,10 @@
-import type { INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+} from 'n8n-workflow';
 
 import { MessagingAutomationApi } from '../../credentials/MessagingAutomationApi.credentials';
 // The .js suffix makes tsx pick the .ts source over the MessagingAutomation.node.json codex next to it.
@@ -42,9 +48,26 @@ export function rateLimitOptions(speed: number): INodeParameters {
 	};
 }
 
-export function nodeEngine(sandbox: SandboxProcess): N8nEngine {
+/** The action node, calling `before` (when given) each time just before it executes. */
+function actionNode(before?: () => Promise<void>): INodeType {
+	const node = new MessagingAutomation();
+	if (!before) return node;
+	// n8n calls execute with its execution context as `this`, not the node.
+	const execute = MessagingAutomation.prototype.execute;
+	return Object.assign(Object.create(node) as INodeType, {
+		async execute(this: IExecuteFunctions) {
+			await before();
+			return await execute.call(this);
+		},
+	});
+}
+
+export function nodeEngine(
+	sandbox: SandboxProcess,
+	options: { beforeExecute?: () => Promise<void> } = {},
+): N8nEngine {
 	return new N8nEngine({
-		nodeTypes: { [NODE_TYPE]: new MessagingAutomation() },
+		nodeTypes: { [NODE_TYPE]: actionNode(options.beforeExecute) },
 		credentialTypes: [new MessagingAutomationApi()],
 		credentials: {
 			messagingAutomationApi: {

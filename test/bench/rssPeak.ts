@@ -45,3 +45,13 @@ export async function watchRss(): Promise<RssWatch> {
 		},
 	};
 }
+
+/**
+ * A full garbage collection, so a baseline holds live memory only: garbage left from before
+ * could otherwise be reused without the RSS growing, hiding what the measured part needs.
+ */
+export function collectGarbage(): void {
+	const gc = (globalThis as { gc?: () => void }).gc;
+	if (!gc) throw new Error('start the benchmarks with `npm run bench` (it passes --expose-gc)');
+	gc();
+}

@@ -67,6 +67,11 @@ export function validateToolInput<Input extends z.ZodObject>(
 	definition: Pick<ToolDefinition<Input>, 'input'>,
 	input: unknown,
 ): ValidationResult<z.output<Input>> {
+	// The error map only words failures. zod copies its options with a spread on every parse, and
+	// with the map among them a 100,000-item batch check left 17 MB behind in the old generation
+	// (bench row 3): a valid input is parsed without it.
+	const valid = definition.input.safeParse(input);
+	if (valid.success) return { ok: true, data: valid.data };
 	const result = definition.input.safeParse(input, { error: fallbackMessage });
 	if (result.success) return { ok: true, data: result.data };
 	return { ok: false, issues: toIssues(result.error, Object.keys(definition.input.shape)) };

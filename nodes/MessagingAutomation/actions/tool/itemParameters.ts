@@ -116,6 +116,14 @@ export class ItemParameters {
 		return { value, same: !this.variedSinceCheck };
 	}
 
+	/**
+	 * Whether reading `names` again for an item gives what the first reading gave: yes unless n8n
+	 * evaluates one of them per item, where an expression may read the clock or chance.
+	 */
+	readsAgainAlike(names: readonly string[]): boolean {
+		return names.every((name) => !('perItem' in this.kindOf(name)));
+	}
+
 	/** The node's context, its parameters read through this reader. */
 	view(): IExecuteFunctions {
 		const getNodeParameter = (name: string, itemIndex: number, fallback?: unknown) =>

@@ -76,6 +76,32 @@ describe('batched recipients', () => {
 		});
 	});
 
+	it('with plain field references, reads the elements again for each call: the calls carry what was checked', async () => {
+		const campaignId = await newCampaign();
+		const items = Array.from({ length: 501 }, (_, index) => ({
+			...recipient(index),
+			values: [`Customer ${index}`],
+		}));
+		const parameters = {
+			...recipientsBatch(campaignId),
+			batchParameters: '={{ $json.values }}',
+			batchConsentSource: '={{ $json.name }}',
+		};
+		const result = await h.run({ parameters }, items);
+		expect(result.error).toBeUndefined();
+		const sent = result.calls.flatMap(
+			(call) => (call.input as { recipients: unknown[] }).recipients,
+		);
+		expect(sent).toEqual(
+			items.map((item) => ({
+				phoneNumber: item.phone,
+				parameters: item.values,
+				consentSource: item.name,
+				consentAt: item.optedInAt,
+			})),
+		);
+	});
+
 	it('drops repeated numbers before sending; a repeated item is paired with the batch that carried its number', async () => {
 		const campaignId = await newCampaign();
 		const items = [recipient(1), recipient(2), recipient(1), recipient(3), recipient(2)];

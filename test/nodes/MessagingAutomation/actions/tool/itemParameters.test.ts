@@ -189,4 +189,20 @@ describe('ItemParameters', () => {
 		expect(fallsBack).toEqual(FALLBACK);
 		expect(plainReference('={{ $json["a"].b[2] }}')).toEqual(['a', 'b', 2]);
 	});
+
+	it('tells whether a second reading gives the first one: not where n8n evaluates per item', () => {
+		const raw: Record<string, unknown> = {
+			plain: '={{ $json.phoneNumber }}',
+			constant: 'Website form',
+			clock: '={{ $now.toISO() }}',
+		};
+		const context = {
+			getInputData: () => [],
+			getNodeParameter: (name: string, _itemIndex: number, fallback: unknown) =>
+				name in raw ? raw[name] : fallback,
+		} as unknown as IExecuteFunctions;
+		const parameters = new ItemParameters(context);
+		expect(parameters.readsAgainAlike(['plain', 'constant', 'unset'])).toBe(true);
+		expect(parameters.readsAgainAlike(['plain', 'clock'])).toBe(false);
+	});
 });
