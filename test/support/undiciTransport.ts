@@ -1,9 +1,11 @@
+import type { EventEmitter } from 'node:events';
+
 import { Agent, request } from 'undici';
 
 import { timeoutError } from '../../nodes/shared/client/errors';
 import { mayHoldSecret, redactHeaders, redactValue } from '../../nodes/shared/client/redaction';
 import type { Transport, TransportResponse } from '../../nodes/shared/client/transport';
-import { DeadlineClock } from '../../nodes/shared/transport/deadline';
+import { type ClockDeadline, DeadlineClock } from '../../nodes/shared/transport/deadline';
 import { mapRequestFailure, trimBaseUrl } from '../../nodes/shared/transport/httpRequestTransport';
 
 export interface UndiciTransportOptions {
@@ -28,6 +30,39 @@ const deadlines = new DeadlineClock({
 	now: () => performance.now(),
 	sleep: async (ms) => await new Promise((resolve) => setTimeout(resolve, ms).unref()),
 });
+
+interface ExpirySignal {
+	readonly aborted: boolean;
+	on(event: string, listener: () => void): ExpirySignal;
+	once(event: string, listener: () => void): ExpirySignal;
+	removeListener(event: string, listener: () => void): ExpirySignal;
+}
+
+/**
+ * undici takes an EventEmitter-like signal as well as an AbortSignal: this one hands undici's
+ * listener straight to the deadline, so a call costs no EventTarget listener bookkeeping.
+ */
+function expirySignal(deadline: ClockDeadline): ExpirySignal {
+	let remove: (() => void) | undefined;
+	const listen = (_event: string, listener: () => void) => {
+		remove?.();
+		remove = deadline.onExpiry(listener);
+		return signal;
+	};
+	const signal: ExpirySignal = {
+		get aborted() {
+			return deadline.expired;
+		},
+		on: listen,
+		once: listen,
+		removeListener: () => {
+			remove?.();
+			remove = undefined;
+			return signal;
+		},
+	};
+	return signal;
+}
 
 function parseBody(text: string): unknown {
 	if (text.length === 0) return undefined;
@@ -88,12 +123,13 @@ export function createUndiciTransport(options: UndiciTransportOptions): UndiciTr
 				headers,
 				body,
 				dispatcher: agent,
-				signal: deadline.signal,
+				// undici's types name only AbortSignal; its code takes any EventEmitter-like object.
+				signal: expirySignal(deadline) as unknown as EventEmitter,
 			});
 			const text = await response.body.text();
 			return redacted(response.statusCode, flatHeaders(response.headers), text, secrets);
 		} catch (error) {
-			if (deadline.signal.aborted) throw timeoutError(req.timeoutMs, baseUrl);
+			if (deadline.expired) throw timeoutError(req.timeoutMs, baseUrl);
 			throw mapRequestFailure(error, req.timeoutMs, baseUrl) ?? error;
 		} finally {
 			deadline.done();

@@ -19,6 +19,17 @@ export interface Deadline {
 	done(): void;
 }
 
+/**
+ * A deadline from the clock. Its signal is made on first use: a client that can take a plain
+ * listener instead (undici takes an EventEmitter-like signal) skips the EventTarget and its
+ * listener bookkeeping, a measurable part of a loopback call.
+ */
+export interface ClockDeadline extends Deadline {
+	readonly expired: boolean;
+	/** Calls `listener` once at the deadline (at once if it has passed); returns its removal. */
+	onExpiry(listener: () => void): () => void;
+}
+
 export interface DeadlineClockOptions {
 	/** Monotonic milliseconds. */
 	now: () => number;
@@ -29,9 +40,35 @@ export interface DeadlineClockOptions {
 /** Exchanges in flight on one signal at most; HTTP clients add one or two abort listeners each. */
 const SHARED_BY = 4;
 
-interface Slot {
-	controller: AbortController;
-	inFlight: number;
+class Slot {
+	inFlight = 0;
+	expired = false;
+	private controller?: AbortController;
+	private readonly listeners = new Set<() => void>();
+
+	get signal(): AbortSignal {
+		if (!this.controller) {
+			this.controller = new AbortController();
+			if (this.expired) this.controller.abort();
+		}
+		return this.controller.signal;
+	}
+
+	onExpiry(listener: () => void): () => void {
+		if (this.expired) {
+			listener();
+			return () => {};
+		}
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	expire(): void {
+		this.expired = true;
+		this.controller?.abort();
+		for (const listener of this.listeners) listener();
+		this.listeners.clear();
+	}
 }
 
 export class DeadlineClock {
@@ -40,7 +77,7 @@ export class DeadlineClock {
 	constructor(private readonly options: DeadlineClockOptions) {}
 
 	/** A deadline `ms` from now. */
-	start(ms: number): Deadline {
+	start(ms: number): ClockDeadline {
 		const now = this.options.now();
 		const width = Math.max(1, ms / 1000);
 		const end = Math.ceil((now + ms) / width) * width;
@@ -50,7 +87,13 @@ export class DeadlineClock {
 		const taken = slot;
 		let finished = false;
 		return {
-			signal: taken.controller.signal,
+			get signal() {
+				return taken.signal;
+			},
+			get expired() {
+				return taken.expired;
+			},
+			onExpiry: (listener) => taken.onExpiry(listener),
 			done: () => {
 				if (finished) return;
 				finished = true;
@@ -60,11 +103,11 @@ export class DeadlineClock {
 	}
 
 	private open(end: number, inMs: number): Slot {
-		const slot: Slot = { controller: new AbortController(), inFlight: 0 };
+		const slot = new Slot();
 		this.slots.set(end, slot);
 		void this.options.sleep(inMs).then(() => {
 			if (this.slots.get(end) === slot) this.slots.delete(end);
-			slot.controller.abort();
+			slot.expire();
 		});
 		return slot;
 	}

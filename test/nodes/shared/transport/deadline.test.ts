@@ -58,6 +58,22 @@ describe('DeadlineClock', () => {
 		expect(later.signal.aborted).toBe(false);
 	});
 
+	it('calls expiry listeners once at the deadline, and at once when it has passed; the signal made late is already aborted', async () => {
+		const clock = virtualClock();
+		const deadline = new DeadlineClock(clock).start(30_000);
+		const calls: string[] = [];
+		deadline.onExpiry(() => calls.push('kept'));
+		const remove = deadline.onExpiry(() => calls.push('removed'));
+		remove();
+		await clock.advanceTo(1_000 + 30_000 - 1);
+		expect([deadline.expired, calls]).toEqual([false, []]);
+		await clock.advanceTo(1_000 + 30_000 + 30);
+		expect([deadline.expired, calls]).toEqual([true, ['kept']]);
+		deadline.onExpiry(() => calls.push('late'));
+		expect(calls).toEqual(['kept', 'late']);
+		expect(deadline.signal.aborted).toBe(true);
+	});
+
 	it('runs on the real clock for the transports', async () => {
 		const deadline = deadlines.start(50);
 		expect(deadline.signal.aborted).toBe(false);
