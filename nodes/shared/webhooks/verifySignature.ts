@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 
 import { decodeDigest, DIGEST_BASE64_LENGTH, DIGEST_BYTES } from './digestBase64';
 
@@ -75,13 +75,14 @@ const V1_ENTRY_LENGTH = V1_PREFIX.length + DIGEST_BASE64_LENGTH;
  */
 const candidate = Buffer.alloc(DIGEST_BYTES);
 /**
- * Decoded keys of the last few secrets, oldest first. A trigger verifies every delivery of its
- * endpoint with one secret, and decoding it costs about as much as all other checks together; a fixed
- * handful covers several active triggers and a rotation pair, and a secret no longer used
- * leaves as soon as newer ones arrive.
+ * Keys of the last few secrets, oldest first, decoded and imported once. A trigger verifies
+ * every delivery of its endpoint with one secret: decoding it costs about as much as all other
+ * checks together, and a KeyObject saves the HMAC importing the bytes anew on every delivery.
+ * A fixed handful covers several active triggers and a rotation pair, and a secret no longer
+ * used leaves as soon as newer ones arrive.
  */
 const RECENT_KEYS_LIMIT = 4;
-const recentKeys = new Map<string, Buffer>();
+const recentKeys = new Map<string, KeyObject>();
 
 /**
  * Key bytes of a signing secret. The `whsec_` prefix is optional: a secret pasted without it is
@@ -97,12 +98,13 @@ export function decodeSecret(secret: string): Buffer | undefined {
 	return key.length > 0 ? key : undefined;
 }
 
-/** `decodeSecret` through `recentKeys`; the cached buffer never leaves this module, so nobody can alter it. */
-function signingKey(secret: string): Buffer | undefined {
+/** `decodeSecret` through `recentKeys`; a KeyObject holds its own copy, so nobody can alter it. */
+function signingKey(secret: string): KeyObject | undefined {
 	const cached = recentKeys.get(secret);
 	if (cached !== undefined) return cached;
-	const key = decodeSecret(secret);
-	if (key === undefined) return undefined;
+	const bytes = decodeSecret(secret);
+	if (bytes === undefined) return undefined;
+	const key = createSecretKey(bytes);
 	if (recentKeys.size >= RECENT_KEYS_LIMIT) {
 		const oldest: string | undefined = recentKeys.keys().next().value;
 		if (oldest !== undefined) recentKeys.delete(oldest);
