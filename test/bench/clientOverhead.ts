@@ -66,8 +66,8 @@ async function alternatingRound(
 			spentNs[name] += process.hrtime.bigint() - start;
 		}
 	}
-	const perSecond = (ns: bigint) => calls / (Number(ns) / 1e9);
-	return { client: perSecond(spentNs.client), bare: perSecond(spentNs.bare) };
+	const rate = (ns: bigint) => calls / (Number(ns) / 1e9);
+	return { client: rate(spentNs.client), bare: rate(spentNs.bare) };
 }
 
 export async function clientOverheadRow(sandbox: SandboxProcess): Promise<MeasuredRow> {

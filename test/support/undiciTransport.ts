@@ -40,13 +40,13 @@ interface ExpirySignal {
 
 /**
  * undici takes an EventEmitter-like signal as well as an AbortSignal: this one hands undici's
- * listener straight to the deadline, so a call costs no EventTarget listener bookkeeping.
+ * listeners straight to the deadline, so a call costs no EventTarget listener bookkeeping. Made
+ * for `request()`, which listens once per call and reads no reason from it.
  */
 function expirySignal(deadline: ClockDeadline): ExpirySignal {
-	let remove: (() => void) | undefined;
+	const removals = new Map<() => void, () => void>();
 	const listen = (_event: string, listener: () => void) => {
-		remove?.();
-		remove = deadline.onExpiry(listener);
+		if (!removals.has(listener)) removals.set(listener, deadline.onExpiry(listener));
 		return signal;
 	};
 	const signal: ExpirySignal = {
@@ -55,9 +55,9 @@ function expirySignal(deadline: ClockDeadline): ExpirySignal {
 		},
 		on: listen,
 		once: listen,
-		removeListener: () => {
-			remove?.();
-			remove = undefined;
+		removeListener: (_event, listener) => {
+			removals.get(listener)?.();
+			removals.delete(listener);
 			return signal;
 		},
 	};

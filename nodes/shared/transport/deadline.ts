@@ -66,8 +66,18 @@ class Slot {
 	expire(): void {
 		this.expired = true;
 		this.controller?.abort();
-		for (const listener of this.listeners) listener();
+		const listeners = [...this.listeners];
 		this.listeners.clear();
+		for (const listener of listeners) {
+			try {
+				listener();
+			} catch (error) {
+				// As an EventTarget would: one failing listener neither stops the others nor this timer.
+				queueMicrotask(() => {
+					throw error;
+				});
+			}
+		}
 	}
 }
 

@@ -3,9 +3,10 @@ import { isRecord } from '../../../shared/guards';
 
 /*
  * Which items go in which call, worked out while the items are checked one by one. A plan keeps
- * item numbers, not the elements: for 100,000 recipients that is under a megabyte, where holding
- * every checked element until the last call went out took tens. Elements are read again when
- * their batch is sent, unless reading them again could give something else (see keepElements).
+ * item numbers, not the elements: for 100,000 recipients under a megabyte, plus a few megabytes
+ * of duplicate look-up dropped once the batches are handed out, where holding every checked
+ * element until the last call went out took tens. Elements are read again when their batch is
+ * sent, unless reading them again could give something else (see keepElements).
  */
 
 export interface Batch {
@@ -64,9 +65,14 @@ export class BatchPlan {
 		group.seen.set(key, current);
 	}
 
-	/** Every batch, grouped by shared fields in the order each group first appeared. */
+	/** Every batch, grouped by shared fields in the order each group first appeared; ends the plan. */
 	batches(): Batch[] {
-		return [...this.groups.values()].flatMap((group) => group.batches);
+		const batches = [...this.groups.values()].flatMap((group) => group.batches);
+		// The duplicate look-up is done with: it need not live while the calls go out.
+		this.groups.clear();
+		this.lastShared = undefined;
+		this.lastGroup = undefined;
+		return batches;
 	}
 
 	private groupOf(shared: Record<string, unknown>): Group {

@@ -18,10 +18,12 @@ function labelPath(schema: JsonSchema | undefined, path: string, names: FieldNam
 		.split('.')
 		.map((segment, depth) => {
 			const [, name = segment, indexes = ''] = /^([^[]*)((?:\[\d+\])*)$/.exec(segment) ?? [];
-			const property = current ? unwrap(current).properties?.[name] : undefined;
+			const properties = current ? unwrap(current).properties : undefined;
+			// Own properties only: `__proto__` or `constructor` must not find Object.prototype's.
+			const property = properties && Object.hasOwn(properties, name) ? properties[name] : undefined;
 			// A name the schema does not know is the caller's own: quoted as given, not renamed.
 			const label =
-				depth === 0 && names[name]
+				depth === 0 && Object.hasOwn(names, name)
 					? names[name]
 					: property || !current
 						? fieldLabel(name, property)
@@ -39,9 +41,12 @@ const IDENTIFIER = /\b[a-z]+(?:[A-Z][a-z]*|_[a-z]+)+\b/g;
 
 function labelWords(schema: JsonSchema | undefined, message: string, names: FieldNames): string {
 	const properties = schema?.properties ?? {};
-	return message.replace(
-		IDENTIFIER,
-		(word) => names[word] ?? (word in properties ? fieldLabel(word, properties[word]) : word),
+	return message.replace(IDENTIFIER, (word) =>
+		Object.hasOwn(names, word)
+			? names[word]
+			: Object.hasOwn(properties, word)
+				? fieldLabel(word, properties[word])
+				: word,
 	);
 }
 

@@ -117,8 +117,9 @@ export class ItemParameters {
 	}
 
 	/**
-	 * Whether reading `names` again for an item gives what the first reading gave: yes unless n8n
-	 * evaluates one of them per item, where an expression may read the clock or chance.
+	 * Whether reading `names` again for an item gives what the first reading gave: yes when each is
+	 * a plain field reference (even where n8n evaluates it, it reads only the item), a fixed value
+	 * or unset; no for any other expression, which may read the clock or chance.
 	 */
 	readsAgainAlike(names: readonly string[]): boolean {
 		return names.every((name) => !('perItem' in this.kindOf(name)));

@@ -73,11 +73,8 @@ export function inputIssues(
 ): ValidationIssue[] {
 	const takesKey =
 		idempotencyKey !== undefined && tool.schema?.properties?.idempotencyKey !== undefined;
-	// Object.assign, not spread: see readEntry in batching.ts.
 	const checked =
-		takesKey && input.idempotencyKey === undefined
-			? Object.assign({}, input, { idempotencyKey })
-			: input;
+		takesKey && input.idempotencyKey === undefined ? { ...input, idempotencyKey } : input;
 	if (tool.definition && !tool.definition.shapeAssumed) {
 		const result = validateToolInput(tool.definition, checked);
 		return result.ok ? [] : result.issues;

@@ -109,7 +109,7 @@ describe('batched recipients', () => {
 		expect(result.calls).toHaveLength(1);
 		expect((result.calls[0].input as { recipients: unknown[] }).recipients).toHaveLength(3);
 		expect(result.json[0].batch).toMatchObject({ size: 3, items: 5, duplicates_removed: 2 });
-		expect(result.output[0].pairedItem).toHaveLength(5);
+		expect(result.output[0].pairedItem).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
 	});
 
 	it('items for different campaigns go in separate calls', async () => {
@@ -214,9 +214,8 @@ describe('batched numbers and participants', () => {
 describe('sendInOrder', () => {
 	const batches = Array.from({ length: 10 }, (_, index) => ({
 		shared: {},
-		elements: [index],
-		itemIndexes: [index],
-		duplicates: 0,
+		items: [index],
+		duplicateItems: [],
 	}));
 
 	it('answers in batch order whatever order the calls finish in, never more than four in flight', async () => {

@@ -210,6 +210,19 @@ describe('property names that reach the prototype', () => {
 		}
 	});
 
+	it("cannot smuggle a write tool's required fields in through `__proto__`", async () => {
+		const result = await h.run({
+			parameters: {
+				resource: 'message',
+				operation: 'send',
+				inputMode: 'json',
+				jsonInput: '{ "__proto__": { "channel": "qr", "to": "4915112345678", "text": "hi" } }',
+			},
+		});
+		expect(result.error?.message).toMatch(/__proto__/);
+		expect(result.calls).toEqual([]);
+	});
+
 	it('are left out in mapper mode, without a misleading "not valid JSON"', async () => {
 		const { fields } = await searchFields();
 		const result = await h.run(
