@@ -68,16 +68,9 @@ class Slot {
 		this.controller?.abort();
 		const listeners = [...this.listeners];
 		this.listeners.clear();
-		for (const listener of listeners) {
-			try {
-				listener();
-			} catch (error) {
-				// As an EventTarget would: one failing listener neither stops the others nor this timer.
-				queueMicrotask(() => {
-					throw error;
-				});
-			}
-		}
+		// Each in its own microtask, as an EventTarget isolates its listeners: one that throws
+		// cannot keep the others from running.
+		for (const listener of listeners) queueMicrotask(listener);
 	}
 }
 

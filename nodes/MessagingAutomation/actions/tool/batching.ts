@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
 import type { BatchSpec } from '../../../shared/catalogue/types';
 import type { ValidationIssue } from '../../../shared/catalogue/validate';
@@ -121,7 +121,12 @@ function readEntry(
 const IN_FLIGHT = 4;
 
 /** The batch's elements: as kept by the plan, or read again from their items (already checked). */
-function elementsOf(reading: ItemReading, tool: ToolSchema, batch: Batch): unknown[] {
+function elementsOf(
+	context: IExecuteFunctions,
+	reading: ItemReading,
+	tool: ToolSchema,
+	batch: Batch,
+): unknown[] {
 	if (batch.elements) return batch.elements;
 	return batch.items.map((itemIndex) => {
 		try {
@@ -129,8 +134,10 @@ function elementsOf(reading: ItemReading, tool: ToolSchema, batch: Batch): unkno
 		} catch (error) {
 			// Plain references and fixed values read alike twice; should one not, say so plainly.
 			const reason = error instanceof Error ? error.message : String(error);
-			throw new Error(
+			throw new NodeOperationError(
+				context.getNode(),
 				`Item ${itemIndex} read differently when its batch was sent than when it was checked: ${reason}`,
+				{ itemIndex },
 			);
 		}
 	});
@@ -160,7 +167,7 @@ async function sendBatch(
 	};
 	try {
 		const idempotencyKey = run.keys.choose(context, first, index);
-		const elements = elementsOf(reading, tool, batch);
+		const elements = elementsOf(context, reading, tool, batch);
 		// Every element was checked with its item; what is left to check is the batch's own key.
 		assertValidInput(tool, { ...batch.shared, [spec.field]: elements.slice(0, 1) }, idempotencyKey);
 		const input = { ...batch.shared, [spec.field]: elements };
