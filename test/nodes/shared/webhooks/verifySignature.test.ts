@@ -109,6 +109,15 @@ describe('verifySignature: official vectors', () => {
 		expect(decodeSecret(V.secret)).toEqual(decodeSecret(V.secret.slice('whsec_'.length)));
 	});
 
+	it('accepts a webhook-id of 256 visible characters, the longest taken', () => {
+		const id = '!~'.repeat(128);
+		const signature = sign(V.secret, id, V.timestamp, BODY);
+		const result = verify({
+			headers: headers({ 'webhook-id': id, 'webhook-signature': signature }),
+		});
+		expect(result).toEqual({ ok: true, webhookId: id, timestamp: Number(V.timestamp) });
+	});
+
 	it.each([300, -300])('accepts a timestamp exactly %i s from now', (offset) => {
 		expect(verify({ headers: headers(signedAt(shifted(offset))) }).ok).toBe(true);
 	});
@@ -240,6 +249,22 @@ const HOSTILE: Case[] = [
 	],
 	['timestamp negative', 'invalid_timestamp', { headers: headers(signedAt(`-${V.timestamp}`)) }],
 	[
+		'timestamp of 13 digits',
+		'invalid_timestamp',
+		{ headers: headers(signedAt(`0${V.timestamp}00`)) },
+	],
+	[
+		'timestamp in full-width digits',
+		'invalid_timestamp',
+		{
+			headers: headers(
+				signedAt(
+					[...V.timestamp].map((digit) => String.fromCharCode(0xff10 + Number(digit))).join(''),
+				),
+			),
+		},
+	],
+	[
 		'timestamp in exponent form',
 		'invalid_timestamp',
 		{ headers: headers(signedAt('1.614265330e9')) },
@@ -277,6 +302,37 @@ const HOSTILE: Case[] = [
 	// Identity
 	['another webhook-id', 'signature_mismatch', { headers: headers({ 'webhook-id': 'msg_other' }) }],
 	['webhook-id with a space', 'invalid_id', { headers: headers({ 'webhook-id': 'msg 1' }) }],
+	[
+		'webhook-id of 257 characters',
+		'invalid_id',
+		{ headers: headers({ 'webhook-id': 'm'.repeat(257) }) },
+	],
+	[
+		'webhook-id joined by Node from two copies',
+		'duplicate_header',
+		{ headers: headers({ 'webhook-id': `${V.id}, msg_other` }) },
+	],
+	[
+		'webhook-timestamp joined by Node from two copies',
+		'duplicate_header',
+		{ headers: headers({ 'webhook-timestamp': `${V.timestamp}, ${V.timestamp}` }) },
+	],
+	[
+		'signing names with one character off only',
+		'missing_header',
+		{
+			headers: [
+				'webhook-ids',
+				V.id,
+				'webhook-timestampx',
+				V.timestamp,
+				'webhook_signature',
+				V.signature,
+				'xebhook-id',
+				V.id,
+			],
+		},
+	],
 	['webhook-id with non-ASCII', 'invalid_id', { headers: headers({ 'webhook-id': 'msg_é' }) }],
 	// Secrets
 	['wrong secret', 'signature_mismatch', { secret: OTHER_SECRET }],
