@@ -29,7 +29,7 @@ import { formatNotes, formatTable, isFailed, type RowResult } from './table';
 const RESULT_LINE = 'bench-row-result ';
 
 interface RowContext {
-	/** The sandbox process shared by the rows that need one, started on first use. */
+	/** The row's own sandbox process, started on first use and stopped with the row. */
 	sandbox(): Promise<SandboxProcess>;
 	withN8n: boolean;
 }
@@ -85,7 +85,8 @@ async function runRow(row: RowSpec, withN8n: boolean): Promise<void> {
 	try {
 		results = await row.run(context);
 	} catch (error) {
-		results = [{ id: row.id, title: row.title, error: errorText(error) }];
+		const message = error instanceof Error ? error.message : String(error);
+		results = [{ id: row.id, title: row.title, error: message }];
 	} finally {
 		if (sandbox) await (await sandbox).stop();
 	}
@@ -111,9 +112,6 @@ async function rowInItsOwnProcess(row: RowSpec, withN8n: boolean): Promise<RowRe
 		results ?? [{ id: row.id, title: row.title, error: `its process exited with code ${code}` }]
 	);
 }
-
-const errorText = (error: unknown): string =>
-	error instanceof Error ? error.message : String(error);
 
 async function main(): Promise<void> {
 	const { values } = parseArgs({
