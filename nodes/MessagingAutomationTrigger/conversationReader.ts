@@ -1,12 +1,19 @@
+import { sleep, type IWebhookFunctions } from 'n8n-workflow';
+
 import { getMessagesTool } from '../shared/catalogue/tools/get_messages';
 import type { MessagingClient } from '../shared/client';
-import { burstOf, type BurstRules, type BurstVerdict } from '../shared/conversation/bursts';
+import { MessagingApiError } from '../shared/client/errors';
+import { Pacer } from '../shared/client/pacer';
+import { DEFAULT_RETRY_OPTIONS, retryDecision } from '../shared/client/retry';
 import { mergeTimelines, timelineOf, type TimelineMessage } from '../shared/conversation/timeline';
+import { createNodeClient } from '../shared/transport/nodeClient';
 
 /** get_messages pages (the service allows up to 100 a call). */
 const PAGE_SIZE = 50;
 /** How far back a chain of quick messages is followed: a person typing non-stop for this many messages. */
-const MAX_PAGES = 4;
+export const MAX_PAGES = 4;
+/** Each look-up; the delivery was answered or is held no longer than its hold allows. */
+const READ_TIMEOUT_MS = 15_000;
 
 export interface ConversationRead {
 	conversationId: string;
@@ -23,54 +30,87 @@ interface MessagesPage {
 }
 
 /**
- * The conversation's newest saved messages through get_messages, newest page first, as one
- * timeline (oldest first). `minimum` asks for at least that many messages (the history).
+ * The trigger's reads of one key, paced together in this process to the service's 600 a minute,
+ * however many conversations wait: one key's reads are one budget. The service still answers
+ * 429 when other processes or the workflows' own calls share the key; that delays, never splits.
  */
-export async function readConversation(
-	client: MessagingClient,
-	conversationId: string,
-	minimum: number,
-): Promise<ConversationRead> {
-	const read: ConversationRead = { conversationId, timeline: [], reads: 0 };
-	await readOlder(client, read, Math.min(100, Math.max(PAGE_SIZE, minimum + 10)));
-	return read;
+const readPacers = new Map<string, Pacer>();
+
+function readPacer(fingerprint: string): Pacer {
+	let pacer = readPacers.get(fingerprint);
+	if (!pacer) {
+		pacer = new Pacer({ now: () => Date.now(), sleep });
+		readPacers.set(fingerprint, pacer);
+	}
+	return pacer;
 }
 
-async function readOlder(
-	client: MessagingClient,
-	read: ConversationRead,
-	limit = PAGE_SIZE,
-): Promise<void> {
-	const input = {
-		conversationId: read.conversationId,
-		limit,
-		...(read.cursor ? { cursor: read.cursor } : {}),
-	};
-	const { data } = await client.callTool<MessagesPage>(getMessagesTool.name, input);
-	read.reads++;
-	read.timeline = mergeTimelines(timelineOf(data), read.timeline);
-	read.cursor =
-		typeof data?.next_cursor === 'string' && data.next_cursor !== '' ? data.next_cursor : undefined;
-}
+/** Reads one delivery's conversation with the node's credential: pages of get_messages, newest first. */
+export class ConversationReader {
+	private client?: Promise<MessagingClient>;
 
-/**
- * Where `message` stands in its author's burst, reading older pages while the chain may reach
- * further back. Past MAX_PAGES the oldest message read counts as the chain's start.
- */
-export async function decideBurst(
-	client: MessagingClient,
-	read: ConversationRead,
-	message: TimelineMessage,
-	rules: BurstRules,
-): Promise<BurstVerdict> {
-	for (;;) {
-		const verdict = burstOf(
-			read.timeline,
-			message.id,
-			rules,
-			read.cursor === undefined || read.reads >= MAX_PAGES,
+	/**
+	 * `minimum`: at least that many messages in the first page (the history). `patienceMs`: how
+	 * long the service may stay unreadable (429s waited out as Retry-After says, 503s and dropped
+	 * connections backed off) before the read fails.
+	 */
+	constructor(
+		private readonly context: IWebhookFunctions,
+		private readonly minimum: number,
+		private readonly patienceMs: number,
+	) {}
+
+	async read(conversationId: string): Promise<ConversationRead> {
+		const read: ConversationRead = { conversationId, timeline: [], reads: 0 };
+		await this.page(read, Math.min(100, Math.max(PAGE_SIZE, this.minimum + 10)));
+		return read;
+	}
+
+	/** The next older page into `read`. */
+	async older(read: ConversationRead): Promise<void> {
+		await this.page(read, PAGE_SIZE);
+	}
+
+	private async page(read: ConversationRead, limit: number): Promise<void> {
+		const input = {
+			conversationId: read.conversationId,
+			limit,
+			...(read.cursor ? { cursor: read.cursor } : {}),
+		};
+		const client = await (this.client ??= createNodeClient(this.context, {
+			timeoutMs: READ_TIMEOUT_MS,
+			retry: { maxAttempts: 1 },
+			sharedPacer: readPacer,
+		}));
+		const { data } = await this.patiently(
+			async () => await client.callTool<MessagesPage>(getMessagesTool.name, input),
 		);
-		if (verdict.kind !== 'needOlder') return verdict;
-		await readOlder(client, read);
+		read.reads++;
+		read.timeline = mergeTimelines(timelineOf(data), read.timeline);
+		read.cursor =
+			typeof data?.next_cursor === 'string' && data.next_cursor !== ''
+				? data.next_cursor
+				: undefined;
+	}
+
+	/** One call, retried by the client's rules until it succeeds or patience runs out. */
+	private async patiently<T>(call: () => Promise<T>): Promise<T> {
+		const started = Date.now();
+		const options = {
+			...DEFAULT_RETRY_OPTIONS,
+			maxAttempts: Number.POSITIVE_INFINITY,
+			maxRetryAfterMs: this.patienceMs,
+		};
+		for (let attempt = 1; ; attempt++) {
+			try {
+				return await call();
+			} catch (error) {
+				if (!(error instanceof MessagingApiError)) throw error;
+				const decision = retryDecision(error, attempt, options, Math.random);
+				if (!decision.retry || Date.now() + decision.delayMs - started > this.patienceMs)
+					throw error;
+				await sleep(Math.max(50, decision.delayMs));
+			}
+		}
 	}
 }

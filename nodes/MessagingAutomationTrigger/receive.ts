@@ -43,8 +43,9 @@ interface RawResponse {
 const DOWNLOAD_TIMEOUT_MS = 20_000;
 
 /**
- * Answers the delivery itself and returns `noWebhookResponse`. Two reasons: a valid delivery is
- * acknowledged at once, before grouping waits or any look-up or download; and n8n saves static data written here
+ * Answers the delivery itself and returns `noWebhookResponse`. Two reasons: the answer goes when
+ * the handler chooses, before any look-up or download (at once), or once a grouped delivery's
+ * outcome is settled (see turn.ts); and n8n saves static data written here
  * (the dedupe window) when the response callback fires, which happens before the execution
  * starts only in this mode. Once the run begins, n8n re-wraps the same static data object and
  * the change flag is reset, so a later answer would lose the window.
@@ -188,6 +189,7 @@ async function withAttachments(
  * which would disable the endpoint) and start nothing.
  */
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const arrivedAt = Date.now();
 	const request = context.getRequestObject() as unknown as RawRequest;
 	const response = context.getResponseObject() as unknown as RawResponse;
 	// n8n reads the body for the content types it parses; anything else is still unread here.
@@ -225,8 +227,16 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		return { noWebhookResponse: true };
 	}
 
-	answer(response, 200, { received: true });
-	const turn = await readTurn(context, envelope, settings.turn);
+	let answered = false;
+	const turn = await readTurn(context, envelope, settings.turn, {
+		answer: () => {
+			if (answered) return;
+			answered = true;
+			answer(response, 200, { received: true });
+		},
+		scope: dedupeScope(context),
+		arrivedAt,
+	});
 	if (!turn.run) return { noWebhookResponse: true };
 	const item: INodeExecutionData = { json: turnItemJson(envelope, turn) };
 	if (settings.downloadAttachments)

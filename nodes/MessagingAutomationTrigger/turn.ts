@@ -4,8 +4,8 @@ import type { BurstClosedBy, BurstRules } from '../shared/conversation/bursts';
 import { historyBefore, type HistoryEntry } from '../shared/conversation/history';
 import { mergeTimelines, toTimelineMessage } from '../shared/conversation/timeline';
 import { eventMessage, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
-import { createNodeClient } from '../shared/transport/nodeClient';
-import { decideBurst, readConversation } from './conversationReader';
+import { ConversationReader } from './conversationReader';
+import { holdDelivery, type Settlement } from './heldDeliveries';
 
 export interface TurnSettings {
 	/** Group Quick Messages; undefined: every message runs on its own. */
@@ -28,58 +28,118 @@ export type Turn =
 			historyError?: string;
 	  };
 
-/** The look-ups are made after the delivery was answered: retries may take their time. */
-const READ_TIMEOUT_MS = 15_000;
+/** The delivery being handled: who answers it, and where its trigger's held deliveries are kept. */
+export interface DeliveryContext {
+	/** Answers the delivery 200; later calls do nothing. */
+	answer: () => void;
+	/** One trigger node at one webhook URL. */
+	scope: string;
+	arrivedAt: number;
+}
+
+/**
+ * A grouped delivery is answered once its outcome is settled, and at the latest this long after
+ * it arrived: inside the service's ten-second receiver time-out, with room for a slow answer.
+ */
+const LONGEST_HOLD_MS = 8000;
+const HOLD_PAST_QUIET_MS = 1500;
+/** A history-only read waits out a busy service this long before the run starts without history. */
+const HISTORY_PATIENCE_MS = 10_000;
+/** A delivery arriving this long after its message was written came late: after a retry, most likely. */
+const LATE_DELIVERY_MS = 10_000;
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+export function holdMsOf(rules: BurstRules): number {
+	return Math.min(rules.quietMs + HOLD_PAST_QUIET_MS, LONGEST_HOLD_MS);
+}
+
 /**
- * The turn a message.received delivery belongs to. With grouping, the handler waits out the quiet
- * window, reads the conversation from the service (the one truth every webhook process shares)
- * and starts the run only if its message is the last of its burst. A failed read never drops the
- * message: it runs on its own, saying why it was not grouped.
+ * The turn a message delivery belongs to. With grouping, the delivery is held with the others of
+ * its conversation until one read of the conversation (the one truth every webhook process
+ * shares) settles whether its message is the last of its burst; only that one starts the run. A
+ * failed read never drops the message: it runs on its own, saying why it was not grouped.
+ * Without grouping the delivery is answered at once, and history is read before the run.
  */
 export async function readTurn(
 	context: IWebhookFunctions,
 	envelope: EventEnvelope,
 	settings: TurnSettings,
+	delivery: DeliveryContext,
 ): Promise<Turn> {
 	const message = eventMessage(envelope);
 	const own = message ? toTimelineMessage(message) : undefined;
 	const grouping =
 		envelope.type === 'message.received' && own && !own.fromMe ? settings.grouping : undefined;
 	const historyCount = message ? settings.historyCount : 0;
-	if (!message || (!grouping && historyCount === 0)) return { run: true };
-	if (grouping) await sleep(grouping.quietMs);
+	if (!grouping || !own || !message) {
+		delivery.answer();
+		if (!message || historyCount === 0) return { run: true };
+		return await historyTurn(context, message, historyCount);
+	}
+	void sleep(holdMsOf(grouping)).then(delivery.answer);
+	const settlement = await holdDelivery(delivery.scope, message.conversation_id ?? '', grouping, {
+		message: own,
+		arrivedAt: delivery.arrivedAt,
+		answer: delivery.answer,
+		reader: new ConversationReader(context, historyCount, grouping.longestMs),
+	});
+	delivery.answer();
+	return turnOf(context, settlement, message, historyCount, delivery.arrivedAt - own.at);
+}
+
+async function historyTurn(
+	context: IWebhookFunctions,
+	message: EventMessage,
+	historyCount: number,
+): Promise<Turn> {
+	const own = toTimelineMessage(message);
 	try {
-		const client = await createNodeClient(context, {
-			timeoutMs: READ_TIMEOUT_MS,
-			retry: { maxAttempts: 3 },
-		});
-		const read = await readConversation(client, message.conversation_id ?? '', historyCount);
-		// The delivered message counts even if the read does not show it yet.
-		if (own) read.timeline = mergeTimelines(read.timeline, [own]);
-		const verdict = grouping && own ? await decideBurst(client, read, own, grouping) : undefined;
-		if (verdict?.kind === 'notLast') return { run: false };
-		const turn = verdict?.kind === 'last' ? verdict.messages : undefined;
-		const first = turn?.[0]?.id ?? message.id ?? '';
-		return {
-			run: true,
-			messages: turn?.map((entry) => entry.message),
-			closedBy: verdict?.kind === 'last' ? verdict.closedBy : undefined,
-			history: historyCount > 0 ? historyBefore(read.timeline, first, historyCount) : undefined,
-		};
+		const reader = new ConversationReader(context, historyCount, HISTORY_PATIENCE_MS);
+		const read = await reader.read(message.conversation_id ?? '');
+		const timeline = own ? mergeTimelines(read.timeline, [own]) : read.timeline;
+		return { run: true, history: historyBefore(timeline, message.id ?? '', historyCount) };
 	} catch (error) {
 		const reason = reasonOf(error);
 		context.logger.warn(
-			`Messaging Automation Trigger: conversation of ${envelope.id} not read: ${reason}`,
+			`Messaging Automation Trigger: conversation of message ${String(message.id)} not read: ${reason}`,
+		);
+		return { run: true, history: [], historyError: `No history: ${reason}` };
+	}
+}
+
+function turnOf(
+	context: IWebhookFunctions,
+	settlement: Settlement,
+	message: EventMessage,
+	historyCount: number,
+	deliveredAfterMs: number,
+): Turn {
+	if (settlement.kind === 'none') return { run: false };
+	if (settlement.kind === 'failed') {
+		context.logger.warn(
+			`Messaging Automation Trigger: conversation of message ${String(message.id)} not read: ${settlement.reason}`,
 		);
 		return {
 			run: true,
-			messages: grouping ? [message] : undefined,
-			groupingError: grouping ? `Not grouped: ${reason}` : undefined,
+			messages: [message],
+			groupingError: `Not grouped: ${settlement.reason}`,
 			history: historyCount > 0 ? [] : undefined,
-			historyError: historyCount > 0 ? `No history: ${reason}` : undefined,
+			historyError: historyCount > 0 ? `No history: ${settlement.reason}` : undefined,
 		};
 	}
+	const { verdict, read } = settlement;
+	if (deliveredAfterMs > LATE_DELIVERY_MS)
+		context.logger.warn(
+			`Messaging Automation Trigger: a burst of ${verdict.messages.length} message(s) in conversation ${read.conversationId} runs late: its last message was delivered ${Math.round(deliveredAfterMs / 1000)} s after it was written, most likely again after an earlier delivery got no answer (n8n or this webhook process was stopped or restarted while the burst waited)`,
+		);
+	return {
+		run: true,
+		messages: verdict.messages.map((entry) => entry.message),
+		closedBy: verdict.closedBy,
+		history:
+			historyCount > 0
+				? historyBefore(read.timeline, verdict.messages[0].id, historyCount)
+				: undefined,
+	};
 }

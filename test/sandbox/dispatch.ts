@@ -3,7 +3,7 @@ import type { Caller } from './auth';
 import type { EventSink } from './events';
 import type { ActiveFault, Faults } from './faults';
 import { IdempotencyStore, fingerprint, resolveIdempotencyKey } from './idempotency';
-import type { Limits } from './limits';
+import { rateLimited, type Limits } from './limits';
 import { permittedTool, type SandboxTool } from './registry';
 import { SandboxApiError } from './sandboxError';
 import type { SandboxState } from './state';
@@ -81,6 +81,9 @@ function faultError(fault: ActiveFault, tool: SandboxTool): SandboxApiError | nu
 			return new SandboxApiError(422, 'tool_error', `${tool.def.name} failed (injected fault).`);
 		case 'notConnected':
 			return notConnected(tool.needsConnection ?? 'qr');
+		case 'rateLimited':
+			// As when other processes or workflows spent the key's minute: wait a second.
+			return rateLimited(1, 'Too many read calls for this key (injected fault)');
 		default:
 			return null;
 	}

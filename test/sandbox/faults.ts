@@ -5,6 +5,7 @@ export const FAULT_KINDS = [
 	'toolError422',
 	'outcomeUnknown',
 	'notConnected',
+	'rateLimited',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 

@@ -36,7 +36,7 @@ class SlidingWindow {
 	}
 }
 
-function rateLimited(seconds: number, what: string): SandboxApiError {
+export function rateLimited(seconds: number, what: string): SandboxApiError {
 	return new SandboxApiError(
 		429,
 		'rate_limited',

@@ -2,14 +2,17 @@ import type { TimelineMessage } from './timeline';
 
 /**
  * How a person's quick messages are grouped into one turn ("burst"). The grouping is a pure
- * function of the conversation's saved messages and their own timestamps, never of when or where
- * a delivery arrived: every webhook process that reads the same messages draws the same lines, so
- * exactly one of them, the one holding a burst's last message, starts the run.
+ * function of the conversation's saved messages, their own timestamps and the service time up to
+ * which they were read, never of when or where a delivery arrived: every webhook process that
+ * reads the same messages draws the same lines, so exactly one of them, the one holding a burst's
+ * last message, starts the run.
  *
  * - A chain is one author's messages with at most `quietMs` between neighbours; another author's
  *   message does not break it (group chats), the account's own message does.
  * - A chain is cut into bursts from its first message on: a burst takes every message written
  *   less than `longestMs` after its first one, and the next message starts the next burst.
+ * - A burst closes when its quiet window has passed or its longest wait is reached, whichever
+ *   comes first: a person who keeps typing gets the run at the longest wait, not a quiet window later.
  */
 export interface BurstRules {
 	quietMs: number;
@@ -21,8 +24,17 @@ export type BurstClosedBy = 'quiet_window' | 'longest_wait' | 'own_message';
 export type BurstVerdict =
 	| { kind: 'last'; messages: TimelineMessage[]; closedBy: BurstClosedBy }
 	| { kind: 'notLast' }
+	/** Nothing written after the message yet, and its burst is still open until `until` (service time). */
+	| { kind: 'wait'; until: number }
 	/** The chain may reach further back than the messages read: read older ones and ask again. */
 	| { kind: 'needOlder' };
+
+export interface TimelineExtent {
+	/** The timeline starts at the conversation's first saved message (or as far back as is followed). */
+	complete: boolean;
+	/** Service time up to which the timeline holds every message written. */
+	asOf: number;
+}
 
 /** The account's messages and the author's own, oldest first: what decides the author's bursts. */
 function relevantTo(timeline: readonly TimelineMessage[], author: string): TimelineMessage[] {
@@ -40,42 +52,61 @@ function chainStart(entries: readonly TimelineMessage[], index: number, quietMs:
 	return start;
 }
 
+/** When a burst whose newest message is `last` closes: the quiet window passed or the longest wait reached. */
+export function closesAt(first: TimelineMessage, last: TimelineMessage, rules: BurstRules): number {
+	return Math.min(last.at + rules.quietMs + 1, first.at + rules.longestMs);
+}
+
+/** What ended the burst whose last message is `target`; `next` is the author's or account's next message. */
+function closedByOf(
+	first: TimelineMessage,
+	target: TimelineMessage,
+	next: TimelineMessage | undefined,
+	rules: BurstRules,
+): BurstClosedBy {
+	if (next?.fromMe) return 'own_message';
+	const quietPassed = next
+		? next.at - target.at > rules.quietMs
+		: target.at + rules.quietMs + 1 < first.at + rules.longestMs;
+	return quietPassed ? 'quiet_window' : 'longest_wait';
+}
+
 /**
- * The verdict for `messageId` in `timeline` (oldest first). `complete` says the timeline starts at
- * the conversation's first saved message; otherwise a chain that starts within `quietMs` of the
- * oldest message read may reach further back.
+ * The verdict for `messageId` in `timeline` (oldest first). Without `extent.complete`, a chain
+ * that starts within `quietMs` of the oldest message read may reach further back.
  */
 export function burstOf(
 	timeline: readonly TimelineMessage[],
 	messageId: string,
 	rules: BurstRules,
-	complete: boolean,
+	extent: TimelineExtent,
 ): BurstVerdict {
 	const target = timeline.find((entry) => entry.id === messageId);
 	if (!target) return { kind: 'notLast' };
 	const entries = relevantTo(timeline, target.author);
 	const index = entries.indexOf(target);
 	const start = chainStart(entries, index, rules.quietMs);
-	if (!complete && timeline[0].at >= entries[start].at - rules.quietMs)
+	if (!extent.complete && timeline[0].at >= entries[start].at - rules.quietMs)
 		return { kind: 'needOlder' };
 	let burstStart = start;
 	for (let position = start + 1; position <= index; position++) {
 		if (entries[position].at - entries[burstStart].at >= rules.longestMs) burstStart = position;
 	}
+	const first = entries[burstStart];
 	const next = entries[index + 1];
-	if (
-		next &&
+	if (!next) {
+		const until = closesAt(first, target, rules);
+		if (extent.asOf < until) return { kind: 'wait', until };
+	} else if (
 		!next.fromMe &&
 		next.at - target.at <= rules.quietMs &&
-		next.at - entries[burstStart].at < rules.longestMs
+		next.at - first.at < rules.longestMs
 	) {
 		return { kind: 'notLast' };
 	}
-	const closedBy: BurstClosedBy =
-		!next || next.at - target.at > rules.quietMs
-			? 'quiet_window'
-			: next.fromMe
-				? 'own_message'
-				: 'longest_wait';
-	return { kind: 'last', messages: entries.slice(burstStart, index + 1), closedBy };
+	return {
+		kind: 'last',
+		messages: entries.slice(burstStart, index + 1),
+		closedBy: closedByOf(first, target, next, rules),
+	};
 }

@@ -87,7 +87,10 @@ export async function readServiceCredential(
 }
 
 /** Names the service and key a cached answer belongs to, without keeping the key or the base URL's secrets. */
-export async function credentialFingerprint(context: IAllExecuteFunctions): Promise<string> {
-	const { baseUrl, displayUrl: shown, secrets } = await readServiceCredential(context);
+export function fingerprintOf({ baseUrl, displayUrl: shown, secrets }: ServiceCredential): string {
 	return `${shown}#${shortHash([baseUrl, ...secrets].join('\n'), 16)}`;
+}
+
+export async function credentialFingerprint(context: IAllExecuteFunctions): Promise<string> {
+	return fingerprintOf(await readServiceCredential(context));
 }

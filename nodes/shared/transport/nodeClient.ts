@@ -1,9 +1,9 @@
 import { sleep, type IAllExecuteFunctions } from 'n8n-workflow';
 
-import { MessagingClient } from '../client/client';
+import { MessagingClient, type PaceGate } from '../client/client';
 import { Pacer, type PacerBudgets } from '../client/pacer';
 import type { RetryOptions } from '../client/retry';
-import { readServiceCredential } from './credential';
+import { fingerprintOf, readServiceCredential } from './credential';
 import { httpRequestTransport } from './httpRequestTransport';
 
 /*
@@ -14,6 +14,8 @@ import { httpRequestTransport } from './httpRequestTransport';
 export interface ClientSettings {
 	/** Proactive pacing for this execution; none for editor look-ups and webhook handlers. */
 	budgets?: PacerBudgets;
+	/** A pacer shared beyond one execution, by the credential's fingerprint (the trigger's reads per key). */
+	sharedPacer?: (fingerprint: string) => PaceGate;
 	timeoutMs?: number;
 	retry?: Partial<RetryOptions>;
 }
@@ -32,8 +34,10 @@ export async function createNodeClient(
 		timeoutMs: settings.timeoutMs,
 		retry: settings.retry,
 		secrets: credential.secrets,
-		pacer: settings.budgets
-			? new Pacer({ budgets: settings.budgets, now: () => Date.now(), sleep })
-			: undefined,
+		pacer: settings.sharedPacer
+			? settings.sharedPacer(fingerprintOf(credential))
+			: settings.budgets
+				? new Pacer({ budgets: settings.budgets, now: () => Date.now(), sleep })
+				: undefined,
 	});
 }

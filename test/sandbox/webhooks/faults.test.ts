@@ -3,7 +3,8 @@ import { envelopeOf, setupWebhooks, type WebhookHarness } from './testHarness';
 
 let h: WebhookHarness;
 beforeEach(async () => {
-	h = await setupWebhooks();
+	// One request at a time, so the order in which the faults put requests is the order received.
+	h = await setupWebhooks({ requestsInFlight: 1 });
 	await h.createEndpoint();
 	await h.receiver.waitFor(1);
 });

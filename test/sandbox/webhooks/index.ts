@@ -42,9 +42,16 @@ export function createWebhookService(options: WebhookServiceOptions) {
 		random = Math.random,
 		fetchTimeoutMs = LIMITS.requestTimeoutMs,
 		strictUrls = false,
+		requestsInFlight = LIMITS.requestsInFlight,
 	} = options;
 	const store = new EndpointStore(clock);
-	const engine = new DeliveryEngine(clock, store, new Poster(fetchTimeoutMs), random);
+	const engine = new DeliveryEngine(
+		clock,
+		store,
+		new Poster(fetchTimeoutMs),
+		random,
+		requestsInFlight,
+	);
 	const ctx = {
 		store,
 		engine,

@@ -19,7 +19,7 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** Every number here is quoted from the spec's Delivery, Signing and Limits sections. */
+/** Every number here is quoted from the spec's Delivery, Signing and Limits sections, except one marked. */
 export const LIMITS = {
 	endpointsPerAccount: 10,
 	payloadBytes: 256 * 1024,
@@ -41,6 +41,8 @@ export const LIMITS = {
 	payloadRetentionMs: 7 * DAY,
 	metadataRetentionMs: 30 * DAY,
 	requestTimeoutMs: 10 * SECOND,
+	/** Not in the spec (see the README's Assumptions): concurrent requests to one endpoint, by default. */
+	requestsInFlight: 16,
 } as const;
 
 export type EndpointStatus = 'active' | 'paused' | 'disabled' | 'deleted';
@@ -111,6 +113,8 @@ export interface WebhookServiceOptions {
 	fetchTimeoutMs?: number;
 	/** Enforce the spec's "public HTTPS" strictly (no loopback http). */
 	strictUrls?: boolean;
+	/** Requests one endpoint may have in flight at once; 1 sends strictly one after another. */
+	requestsInFlight?: number;
 }
 
 export interface HandleRequest {
