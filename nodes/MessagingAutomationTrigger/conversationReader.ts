@@ -93,24 +93,36 @@ export class ConversationReader {
 				: undefined;
 	}
 
-	/** One call, retried by the client's rules until it succeeds or patience runs out. */
+	/** One call, retried by the client's rules until it succeeds or patience runs out; then its last error. */
 	private async patiently<T>(call: () => Promise<T>): Promise<T> {
 		const started = Date.now();
-		const options = {
-			...DEFAULT_RETRY_OPTIONS,
-			maxAttempts: Number.POSITIVE_INFINITY,
-			maxRetryAfterMs: this.patienceMs,
-		};
 		for (let attempt = 1; ; attempt++) {
-			try {
-				return await call();
-			} catch (error) {
-				if (!(error instanceof MessagingApiError)) throw error;
-				const decision = retryDecision(error, attempt, options, Math.random);
-				if (!decision.retry || Date.now() + decision.delayMs - started > this.patienceMs)
-					throw error;
-				await sleep(Math.max(50, decision.delayMs));
-			}
+			const outcome = await call().then(
+				(value) => ({ ok: true as const, value }),
+				(error: unknown) => ({ ok: false as const, error }),
+			);
+			if (outcome.ok) return outcome.value;
+			const delayMs = this.retryDelay(outcome.error, attempt, started);
+			if (delayMs === undefined) return await Promise.reject(outcome.error);
+			await sleep(delayMs);
 		}
+	}
+
+	/** How long to wait before trying again, or undefined when the error is final or patience would run out. */
+	private retryDelay(error: unknown, attempt: number, started: number): number | undefined {
+		if (!(error instanceof MessagingApiError)) return undefined;
+		const decision = retryDecision(
+			error,
+			attempt,
+			{
+				...DEFAULT_RETRY_OPTIONS,
+				maxAttempts: Number.POSITIVE_INFINITY,
+				maxRetryAfterMs: this.patienceMs,
+			},
+			Math.random,
+		);
+		if (!decision.retry || Date.now() + decision.delayMs - started > this.patienceMs)
+			return undefined;
+		return Math.max(50, decision.delayMs);
 	}
 }

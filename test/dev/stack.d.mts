@@ -11,6 +11,8 @@ export interface N8nHandle {
 	logFile: string;
 	pid: number;
 	startSeconds: number;
+	/** Resolves when the process has exited, however it was stopped. */
+	exited: Promise<{ code: number | null; signal: string | null; error?: Error }>;
 	stop(): Promise<void>;
 }
 

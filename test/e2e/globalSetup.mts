@@ -29,6 +29,7 @@ export default async function setup(project: TestProject) {
 		workerLogs: stack.workers?.map((worker) => worker.logFile),
 		workerPids: stack.workers?.map((worker) => worker.pid),
 		webhookBaseUrls: stack.webhooks?.map((webhook) => webhook.url) ?? [stack.webhookBaseUrl],
+		webhookPids: stack.webhooks?.map((webhook) => webhook.pid),
 		database: stack.database ?? 'sqlite',
 		queueEnv: stack.queueEnv,
 		userFolder: stack.n8n.userFolder,

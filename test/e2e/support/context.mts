@@ -19,6 +19,8 @@ export interface E2eContext {
 	workerPids?: number[];
 	/** Every process serving production webhooks (queue mode: the webhook processes). */
 	webhookBaseUrls: string[];
+	/** Queue mode: each webhook process's id (its process group, to stop it) and port. */
+	webhookPids?: number[];
 	/** The database n8n runs on. */
 	database: 'postgres' | 'sqlite';
 	/** Queue mode: the settings another worker needs to join (with `userFolder`, the shared one). */

@@ -95,7 +95,9 @@ describe('burstOf', () => {
 			{ id: 'a', at: 0 },
 			{ id: 'b', at: 2 },
 		]);
-		expect(burstOf(page, 'b', RULES, { complete: false, asOf: LATER })).toEqual({ kind: 'needOlder' });
+		expect(burstOf(page, 'b', RULES, { complete: false, asOf: LATER })).toEqual({
+			kind: 'needOlder',
+		});
 		const bounded = timeline([
 			{ id: 'other', at: -10, from: 'bob' },
 			{ id: 'a', at: 0 },

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 
 import type { BurstRules } from '../../../../nodes/shared/conversation/bursts';
 import { planHeld } from '../../../../nodes/shared/conversation/heldPlan';
-import { toTimelineMessage, type TimelineMessage } from '../../../../nodes/shared/conversation/timeline';
+import {
+	toTimelineMessage,
+	type TimelineMessage,
+} from '../../../../nodes/shared/conversation/timeline';
 
 const RULES: BurstRules = { quietMs: 3000, longestMs: 10_000 };
 const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);

@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startN8n } from '../support/n8nProcess.mjs';
+import { loginN8n, nodeOutput, type N8nRestApi } from '../support/n8nRestApi.mjs';
+import {
+	e2e,
+	n8nApi,
+	sandboxControl,
+	sandboxCredential,
+	unique,
+	waitFor,
+} from './support/context.mjs';
+import { startLoadBalancer, type LoadBalancer } from './support/loadBalancer.mjs';
+import { triggerWorkflow } from './support/workflows.mjs';
+
+/*
+ * Group Quick Messages through a stop: ten people each send three quick messages, and one second
+ * after the last, while every burst is inside its quiet window, n8n (regular mode) or one of the
+ * two webhook processes (queue mode) is stopped: SIGTERM as a deploy does, SIGKILL as a crash
+ * does. The sandbox delivers the events itself and retries what got no answer, as the service
+ * does (first retry 30 s ±20 % after the failure). Every burst must run exactly once, whole.
+ */
+
+const { mode, owner } = e2e();
+const PEOPLE = 10;
+const QUIET_S = 5;
+
+type RunJson = { messages?: Array<{ text: string; from?: { phone?: string } }> };
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Three quick messages from each of PEOPLE people, interleaved; resolves after the last is saved. */
+async function burstsFrom(tag: string): Promise<void> {
+	const phones = Array.from(
+		{ length: PEOPLE },
+		(_, index) => `49151${tag}${String(index).padStart(4, '0')}`,
+	);
+	for (const round of [1, 2, 3]) {
+		for (const phone of phones) {
+			const { saved } = await sandboxControl('POST', '/inject/message', {
+				from: { phone, name: `Person ${phone.slice(-2)}` },
+				text: `${tag} message ${round}`,
+			});
+			expect(saved).toBe(true);
+			await pause(100);
+		}
+	}
+}
+
+/** Every burst tagged `tag` ran exactly once, whole and in written order, within 90 s of `backAt`. */
+async function expectEachBurstOnce(
+	api: () => N8nRestApi,
+	workflowId: string,
+	tag: string,
+	backAt: number,
+) {
+	const ours = async () => {
+		const executions = await api().listExecutions(workflowId);
+		const outputs = await Promise.all(
+			executions.map(
+				async (execution) =>
+					nodeOutput(await api().getExecution(execution.id), 'Trigger')?.[0] as RunJson,
+			),
+		);
+		return outputs.filter((json) => json?.messages?.[0]?.text.startsWith(`${tag} `));
+	};
+	await waitFor(
+		`${PEOPLE} runs of the ${tag} bursts`,
+		async () => ((await ours()).length >= PEOPLE ? true : undefined),
+		150_000,
+	);
+	const seconds = (Date.now() - backAt) / 1000;
+	console.log(
+		`[e2e restart ${mode}] ${tag}: the ${PEOPLE} bursts ran within ${seconds.toFixed(1)} s`,
+	);
+	expect(seconds).toBeLessThan(90);
+	// Whatever the service still retries has had its chance: nothing queued, then one more quiet window.
+	await waitFor(
+		'every delivery of the bursts settled',
+		async () => {
+			const { deliveries } = await sandboxControl('GET', '/webhooks');
+			const queued = (deliveries as Array<{ status: string; payload?: string }>).filter(
+				(delivery) => delivery.status === 'queued' && delivery.payload?.includes(`${tag} message`),
+			);
+			return queued.length === 0 ? true : undefined;
+		},
+		150_000,
+	);
+	await pause((QUIET_S + 2) * 1000);
+	const all = await ours();
+	expect(all).toHaveLength(PEOPLE);
+	expect(new Set(all.map((json) => json.messages?.[0]?.from?.phone)).size).toBe(PEOPLE);
+	for (const json of all)
+		expect(json.messages?.map((message) => message.text)).toEqual(
+			[1, 2, 3].map((round) => `${tag} message ${round}`),
+		);
+}
+
+const grouping = {
+	events: ['message.received'],
+	groupQuickMessages: true,
+	quietWindowSeconds: QUIET_S,
+	longestWaitSeconds: 30,
+};
+
+describe.runIf(mode === 'regular')('Group Quick Messages through a stop of n8n', () => {
+	// An n8n of its own, on its own data, so the suite's instance is never stopped.
+	const userFolder = join(e2e().userFolder, '..', `restart-${randomUUID().slice(0, 6)}`);
+	let n8n: Awaited<ReturnType<typeof startN8n>>;
+	let api: N8nRestApi;
+	let workflowId: string;
+	let starts = 0;
+
+	/** Starts (or starts again) on the same folder and port; resolves to when it is back. */
+	async function start(): Promise<number> {
+		starts++;
+		n8n = await startN8n({
+			userFolder,
+			port: n8n?.port,
+			fresh: starts === 1,
+			installPackage: starts === 1,
+			logName: `n8n-start-${starts}.log`,
+		});
+		api = await loginN8n(n8n.url, owner);
+		return Date.now();
+	}
+
+	beforeAll(async () => {
+		await sandboxControl('POST', '/clock', { speed: 1 });
+		await start();
+		const credential = await sandboxCredential(api);
+		const workflow = await api.createWorkflow(
+			triggerWorkflow(unique('e2e restart'), credential, randomUUID(), grouping),
+		);
+		workflowId = workflow.id;
+		await api.activateWorkflow(workflowId);
+	}, 240_000);
+
+	afterAll(async () => {
+		await api?.deactivateWorkflow(workflowId).catch(() => undefined);
+		await n8n?.stop();
+	});
+
+	it.each([
+		{ tag: '11', signal: 'SIGTERM' as const },
+		{ tag: '22', signal: 'SIGKILL' as const },
+	])(
+		'runs every burst exactly once when n8n gets $signal inside the quiet window',
+		async ({ tag, signal }) => {
+			await burstsFrom(tag);
+			await pause(1000);
+			process.kill(-n8n.pid, signal);
+			await n8n.exited;
+			const backAt = await start();
+			await expectEachBurstOnce(() => api, workflowId, tag, backAt);
+		},
+		400_000,
+	);
+});
+
+describe.runIf(mode === 'queue')(
+	'Group Quick Messages through a stop of one webhook process',
+	() => {
+		const {
+			webhookBaseUrls,
+			webhookPids = [],
+			queueEnv = {},
+			userFolder,
+			keys,
+			sandboxUrl,
+		} = e2e();
+		let api: N8nRestApi;
+		let balancer: LoadBalancer;
+		let workflowId: string;
+		let stoppedPid = webhookPids[0];
+
+		beforeAll(async () => {
+			await sandboxControl('POST', '/clock', { speed: 1 });
+			api = await n8nApi();
+			balancer = await startLoadBalancer(webhookBaseUrls);
+			const webhookId = randomUUID();
+			// The service delivers to the balancer, which deals the deliveries to both webhook processes.
+			const created = await fetch(`${sandboxUrl}/api/v1/webhooks`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${keys.owner}`, 'content-type': 'application/json' },
+				body: JSON.stringify({
+					url: `${balancer.url}/webhook/${webhookId}/webhook`,
+					event_types: ['message.received'],
+				}),
+			});
+			const endpoint = (await created.json()) as { secret: string };
+			const credential = await sandboxCredential(api);
+			const workflow = await api.createWorkflow(
+				triggerWorkflow(unique('e2e restart queue'), credential, webhookId, {
+					...grouping,
+					registration: 'dashboard',
+					signingSecret: endpoint.secret,
+				}),
+			);
+			workflowId = workflow.id;
+			await api.activateWorkflow(workflowId);
+		}, 240_000);
+
+		afterAll(async () => {
+			await api?.deactivateWorkflow(workflowId).catch(() => undefined);
+			await balancer?.stop();
+		});
+
+		it.each([
+			{ tag: '33', signal: 'SIGTERM' as const },
+			{ tag: '44', signal: 'SIGKILL' as const },
+		])(
+			'runs every burst exactly once when a webhook process holding parts of them gets $signal',
+			async ({ tag, signal }) => {
+				await burstsFrom(tag);
+				await pause(1000);
+				const stoppedAt = Date.now();
+				process.kill(-stoppedPid, signal);
+				await waitFor('the webhook process to exit', async () => {
+					try {
+						process.kill(-stoppedPid, 0);
+						return undefined;
+					} catch {
+						return true;
+					}
+				});
+				await expectEachBurstOnce(() => api, workflowId, tag, stoppedAt);
+				console.log(
+					`[e2e restart queue] deliveries per webhook process: ${JSON.stringify(balancer.forwarded)}`,
+				);
+				// Back on its port, as an orchestrator restarts it, for the test files that follow.
+				const replacement = await startN8n({
+					userFolder,
+					command: 'webhook',
+					port: Number(new URL(webhookBaseUrls[0]).port),
+					extraEnv: queueEnv,
+					logName: `n8n-webhook-replacement-${signal}.log`,
+					outlive: true,
+				});
+				stoppedPid = replacement.pid;
+			},
+			400_000,
+		);
+	},
+);
