@@ -42,7 +42,7 @@ export interface DeliveryContext {
  * it arrived: inside the service's ten-second receiver time-out, with room for a slow answer.
  */
 const LONGEST_HOLD_MS = 8000;
-const HOLD_PAST_QUIET_MS = 1500;
+const HOLD_PAST_QUIET_MS = 1000;
 /** A history-only read waits out a busy service this long before the run starts without history. */
 const HISTORY_PATIENCE_MS = 10_000;
 /** A delivery arriving this long after its message was written came late: after a retry, most likely. */
@@ -131,7 +131,7 @@ function turnOf(
 	const { verdict, read } = settlement;
 	if (deliveredAfterMs > LATE_DELIVERY_MS)
 		context.logger.warn(
-			`Messaging Automation Trigger: a burst of ${verdict.messages.length} message(s) in conversation ${read.conversationId} runs late: its last message was delivered ${Math.round(deliveredAfterMs / 1000)} s after it was written, most likely again after an earlier delivery got no answer (n8n or this webhook process was stopped or restarted while the burst waited)`,
+			`Messaging Automation Trigger: a burst of ${verdict.messages.length} message(s) in conversation ${read.conversationId} runs late: its last message was delivered ${Math.round(deliveredAfterMs / 1000)} s after it was written. The service sends a delivery again when an earlier attempt got no answer (n8n or this webhook process was stopped, restarted or too busy to answer within 10 s), and late while its deliveries queue up`,
 		);
 	return {
 		run: true,

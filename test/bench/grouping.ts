@@ -150,7 +150,9 @@ export async function groupingRow(sandbox: SandboxProcess): Promise<RowResult> {
 	const deliveries = PEOPLE * PER_BURST;
 	const cpuPerDelivery = (side: Sample[]) => side.map((sample) => sample.cpuUs / deliveries / 1000);
 	const cpuRatio = pairedRatio(cpuPerDelivery(samples.on), cpuPerDelivery(samples.off));
-	const readsPerBurst = median(samples.on.map((sample) => sample.reads / PEOPLE));
+	// Over every round, not the median one: the target is an average.
+	const readsPerBurst =
+		samples.on.reduce((sum, sample) => sum + sample.reads, 0) / (PEOPLE * samples.on.length);
 	const runsPerBurst = {
 		on: median(samples.on.map((sample) => sample.runs / PEOPLE)),
 		off: median(samples.off.map((sample) => sample.runs / PEOPLE)),
@@ -158,12 +160,12 @@ export async function groupingRow(sandbox: SandboxProcess): Promise<RowResult> {
 	return {
 		id: '6',
 		title: `Group Quick Messages, per delivery (bursts of ${PER_BURST}, ${PEOPLE} people)`,
-		figure: `CPU ${ratio(cpuRatio)} (${median(cpuPerDelivery(samples.on)).toFixed(2)} ms); ${readsPerBurst} get_messages reads and ${runsPerBurst.on} run per burst`,
+		figure: `CPU ${ratio(cpuRatio)} (${median(cpuPerDelivery(samples.on)).toFixed(2)} ms); ${readsPerBurst.toFixed(2)} get_messages reads and ${runsPerBurst.on} run per burst`,
 		anchor: `grouping off: ${median(cpuPerDelivery(samples.off)).toFixed(2)} ms, 0 reads, ${runsPerBurst.off} runs per burst`,
-		target: `≤ ${PER_BURST} reads (one per delivery) and 1 run per burst; CPU stated`,
-		met: readsPerBurst <= PER_BURST && runsPerBurst.on === 1,
+		target: `≤ 1.25 reads and 1 run per burst; CPU stated`,
+		met: readsPerBurst <= 1.25 && runsPerBurst.on === 1,
 		notes: [
-			`Row 6: CPU of the process hosting the trigger in n8n-core's webhook machinery (verification, the handler, the get_messages look-up, and the runs it starts), median of ${ROUNDS} alternating rounds; the sandbox runs in its own process.`,
+			`Row 6: CPU of the process hosting the trigger in n8n-core's webhook machinery (verification, the handler, holding the deliveries, the get_messages look-up, and the runs it starts), median of ${ROUNDS} alternating rounds; the sandbox runs in its own process.`,
 		],
 	};
 }

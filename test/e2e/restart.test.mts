@@ -5,6 +5,7 @@ import { startN8n } from '../support/n8nProcess.mjs';
 import { loginN8n, nodeOutput, type N8nRestApi } from '../support/n8nRestApi.mjs';
 import {
 	e2e,
+	endpointRegistered,
 	n8nApi,
 	sandboxControl,
 	sandboxCredential,
@@ -130,11 +131,13 @@ describe.runIf(mode === 'regular')('Group Quick Messages through a stop of n8n',
 		await sandboxControl('POST', '/clock', { speed: 1 });
 		await start();
 		const credential = await sandboxCredential(api);
+		const webhookId = randomUUID();
 		const workflow = await api.createWorkflow(
-			triggerWorkflow(unique('e2e restart'), credential, randomUUID(), grouping),
+			triggerWorkflow(unique('e2e restart'), credential, webhookId, grouping),
 		);
 		workflowId = workflow.id;
 		await api.activateWorkflow(workflowId);
+		await endpointRegistered(webhookId);
 	}, 240_000);
 
 	afterAll(async () => {

@@ -100,3 +100,18 @@ export async function sandboxCredential(api: N8nRestApi, apiKey = e2e().keys.own
 export function unique(prefix: string): string {
 	return `${prefix}-${randomUUID().slice(0, 8)}`;
 }
+
+/** n8n answers an activation before its trigger has registered the endpoint: wait for the endpoint. */
+export async function endpointRegistered(webhookId: string): Promise<void> {
+	await waitFor(`the endpoint of webhook ${webhookId}`, async () => {
+		const { endpoints } = await sandboxControl<{
+			endpoints: Array<{ url: string; status: string }>;
+		}>('GET', '/webhooks');
+		return endpoints.some(
+			(endpoint) =>
+				endpoint.url.endsWith(`/webhook/${webhookId}/webhook`) && endpoint.status === 'active',
+		)
+			? true
+			: undefined;
+	});
+}

@@ -42,7 +42,7 @@ export const LIMITS = {
 	metadataRetentionMs: 30 * DAY,
 	requestTimeoutMs: 10 * SECOND,
 	/** Not in the spec (see the README's Assumptions): concurrent requests to one endpoint, by default. */
-	requestsInFlight: 16,
+	requestsInFlight: 64,
 } as const;
 
 export type EndpointStatus = 'active' | 'paused' | 'disabled' | 'deleted';
