@@ -2,16 +2,20 @@ import { sleep, type IWebhookFunctions } from 'n8n-workflow';
 
 import type { BurstClosedBy, BurstRules } from '../shared/conversation/bursts';
 import { historyBefore, type HistoryEntry } from '../shared/conversation/history';
+import { pauseAt, TAKEOVER_LOOKBACK, type TakeoverRules } from '../shared/conversation/takeover';
 import { mergeTimelines, toTimelineMessage } from '../shared/conversation/timeline';
 import { eventMessage, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
 import { createNodeClient } from '../shared/transport/nodeClient';
 import { decideBurst, readConversation } from './conversationReader';
+import type { TakeoverCheck } from './takeoverOutput';
 
 export interface TurnSettings {
 	/** Group Quick Messages; undefined: every message runs on its own. */
 	grouping?: BurstRules;
 	/** Include Conversation History: how many earlier messages; 0: none. */
 	historyCount: number;
+	/** Human Takeover; undefined: off. */
+	takeover?: TakeoverRules;
 }
 
 /** What one delivery leads to: nothing (a later message of the burst starts the run) or a run. */
@@ -26,6 +30,8 @@ export type Turn =
 			groupingError?: string;
 			history?: HistoryEntry[];
 			historyError?: string;
+			/** Takeover's verdict for a person's message; undefined when takeover is off. */
+			takeover?: TakeoverCheck;
 	  };
 
 /** The look-ups are made after the delivery was answered: retries may take their time. */
@@ -49,14 +55,20 @@ export async function readTurn(
 	const grouping =
 		envelope.type === 'message.received' && own && !own.fromMe ? settings.grouping : undefined;
 	const historyCount = message ? settings.historyCount : 0;
-	if (!message || (!grouping && historyCount === 0)) return { run: true };
+	const takeover =
+		envelope.type === 'message.received' && own && !own.fromMe ? settings.takeover : undefined;
+	if (!message || (!grouping && historyCount === 0 && !takeover)) return { run: true };
 	if (grouping) await sleep(grouping.quietMs);
 	try {
 		const client = await createNodeClient(context, {
 			timeoutMs: READ_TIMEOUT_MS,
 			retry: { maxAttempts: 3 },
 		});
-		const read = await readConversation(client, message.conversation_id ?? '', historyCount);
+		const read = await readConversation(
+			client,
+			message.conversation_id ?? '',
+			Math.max(historyCount, takeover ? TAKEOVER_LOOKBACK : 0),
+		);
 		// The delivered message counts even if the read does not show it yet.
 		if (own) read.timeline = mergeTimelines(read.timeline, [own]);
 		const verdict = grouping && own ? await decideBurst(client, read, own, grouping) : undefined;
@@ -68,6 +80,7 @@ export async function readTurn(
 			messages: turn?.map((entry) => entry.message),
 			closedBy: verdict?.kind === 'last' ? verdict.closedBy : undefined,
 			history: historyCount > 0 ? historyBefore(read.timeline, first, historyCount) : undefined,
+			takeover: takeover && own ? pauseAt(read.timeline, own.id, takeover) : undefined,
 		};
 	} catch (error) {
 		const reason = reasonOf(error);
@@ -80,6 +93,7 @@ export async function readTurn(
 			groupingError: grouping ? `Not grouped: ${reason}` : undefined,
 			history: historyCount > 0 ? [] : undefined,
 			historyError: historyCount > 0 ? `No history: ${reason}` : undefined,
+			takeover: takeover ? { paused: null, error: `Pause not checked: ${reason}` } : undefined,
 		};
 	}
 }
