@@ -126,14 +126,21 @@ describe(`Human Takeover in a real n8n (${mode} mode)`, () => {
 	}
 
 	/** Saves the person's message and delivers its event, alternating between webhook processes. */
-	async function say(workflow: { webhookId: string }, phone: string, text: string, afterMs = 1000) {
+	async function say(
+		workflow: { webhookId: string },
+		phone: string,
+		text: string,
+		afterMs = 1000,
+		webhookProcess = deliveries,
+	) {
 		await advance(afterMs);
 		const { saved, message } = await sandboxControl('POST', '/inject/message', {
 			from: { phone, name: 'Takeover Tester' },
 			text,
 		});
 		expect(saved).toBe(true);
-		const base = webhookBaseUrls[deliveries++ % webhookBaseUrls.length];
+		deliveries++;
+		const base = webhookBaseUrls[webhookProcess % webhookBaseUrls.length];
 		const url = `${base}/webhook/${workflow.webhookId}/webhook`;
 		expect(await postSigned(url, SECRET, messageReceivedEvent(message))).toBe(200);
 	}
@@ -189,8 +196,9 @@ describe(`Human Takeover in a real n8n (${mode} mode)`, () => {
 	it('routes a hand-over message and the next one to the people; "please /bot off now" and a person writing /bot off pause nothing', async () => {
 		const workflow = await activeWorkflow();
 		const [asks, commandInText, personTypes] = [newPhone(), newPhone(), newPhone()];
-		await say(workflow, asks, 'Can I TALK TO A PERSON?');
-		await say(workflow, asks, 'hello?');
+		// In queue mode the hand-over reaches one webhook process and the next message the other.
+		await say(workflow, asks, 'Can I TALK TO A PERSON?', 1000, 0);
+		await say(workflow, asks, 'hello?', 1000, 1);
 		await own(commandInText, 'please /bot off now');
 		await say(workflow, commandInText, 'still the bot');
 		await say(workflow, personTypes, '/bot off');
