@@ -149,7 +149,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: false,
 		displayOptions: { show: { events: ['message.received'] } },
 		description:
-			"Whether a person on your side can pause the bot in one conversation by sending the pause command, and a customer can ask for a person with a hand-over word. The node gets a second output: a paused conversation's messages come out of Paused (for People) instead of Bot. Needs a key that may read saved messages.",
+			"Whether a person on your side can pause the bot in one conversation by sending the pause command, and a customer can ask for a person with a hand-over word. The node gets a second output: a paused conversation's messages come out of Paused Chats instead of Bot. Needs a key that may read saved messages.",
 	},
 	{
 		displayName: 'Pause Command',

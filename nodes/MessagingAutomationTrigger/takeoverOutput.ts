@@ -6,7 +6,7 @@ import type { PauseState } from '../shared/conversation/takeover';
 export type TakeoverCheck = PauseState | { paused: null; error: string };
 
 export const BOT_OUTPUT_NAME = 'Bot';
-export const PEOPLE_OUTPUT_NAME = 'Paused (for People)';
+export const PEOPLE_OUTPUT_NAME = 'Paused Chats';
 
 /**
  * The trigger's outputs as an expression over its parameters: one, as without takeover, or the

@@ -144,7 +144,8 @@ describe('AI reply bot example: grouped turns with history, and the send cap, in
 
 	/** The account's own message in the customer's chat, through the API (the dashboard's way too). */
 	async function ownMessage(text: string) {
-		await sandboxControl('POST', '/clock', { advanceMs: 60_000 });
+		// A second later than the last message, so the command is ordered after it.
+		await sandboxControl('POST', '/clock', { advanceMs: 1000 });
 		const sent = await fetch(`${e2e().sandboxUrl}/api/v1/tools/send_message`, {
 			method: 'POST',
 			headers: {

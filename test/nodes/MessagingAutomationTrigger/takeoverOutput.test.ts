@@ -32,7 +32,7 @@ describe('the trigger outputs', () => {
 			outputsFor({ events: ['message.received', 'message.sent'], humanTakeover: true }),
 		).toEqual([
 			{ type: 'main', displayName: 'Bot' },
-			{ type: 'main', displayName: 'Paused (for People)' },
+			{ type: 'main', displayName: 'Paused Chats' },
 		]);
 	});
 });
