@@ -42,8 +42,10 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 /**
  * The turn a message.received delivery belongs to. With grouping, the handler waits out the quiet
  * window, reads the conversation from the service (the one truth every webhook process shares)
- * and starts the run only if its message is the last of its burst. A failed read never drops the
- * message: it runs on its own, saying why it was not grouped.
+ * and starts the run only if its message is the last of its burst. With Human Takeover the same
+ * read (made even without grouping or history) gives the conversation's pause state as of that
+ * message. A failed read never drops the message: it runs on its own, saying why it was not
+ * grouped and that its pause could not be checked.
  */
 export async function readTurn(
 	context: IWebhookFunctions,
@@ -52,11 +54,10 @@ export async function readTurn(
 ): Promise<Turn> {
 	const message = eventMessage(envelope);
 	const own = message ? toTimelineMessage(message) : undefined;
-	const grouping =
-		envelope.type === 'message.received' && own && !own.fromMe ? settings.grouping : undefined;
+	const fromPerson = envelope.type === 'message.received' && own !== undefined && !own.fromMe;
+	const grouping = fromPerson ? settings.grouping : undefined;
 	const historyCount = message ? settings.historyCount : 0;
-	const takeover =
-		envelope.type === 'message.received' && own && !own.fromMe ? settings.takeover : undefined;
+	const takeover = fromPerson ? settings.takeover : undefined;
 	if (!message || (!grouping && historyCount === 0 && !takeover)) return { run: true };
 	if (grouping) await sleep(grouping.quietMs);
 	try {
