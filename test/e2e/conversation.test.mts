@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeOutput, type N8nRestApi, type N8nWorkflow } from '../support/n8nRestApi.mjs';
 import {
@@ -10,6 +9,7 @@ import {
 	unique,
 	waitFor,
 } from './support/context.mjs';
+import { messageReceivedEvent, postSigned, untilServed } from './support/deliveries.mjs';
 import { triggerWorkflow } from './support/workflows.mjs';
 
 /*
@@ -56,15 +56,7 @@ describe(`Group Quick Messages in a real n8n (${mode} mode)`, () => {
 			text: `${text} ${tag}`,
 		});
 		expect(saved).toBe(true);
-		const event = {
-			id: `evt_${randomUUID().replaceAll('-', '')}`,
-			type: 'message.received',
-			created_at: new Date().toISOString(),
-			api_version: '2026-10-01',
-			account_id: 'acc_demo',
-			data: { message },
-		};
-		return JSON.stringify(event);
+		return messageReceivedEvent(message);
 	}
 
 	function delivery(body: string, processIndex: number): Delivery {
@@ -77,24 +69,9 @@ describe(`Group Quick Messages in a real n8n (${mode} mode)`, () => {
 	}
 
 	async function post({ url, webhookId: id, body }: Delivery): Promise<Answer> {
-		const now = new Date();
 		const started = performance.now();
-		const response = await fetch(url, {
-			method: 'POST',
-			headers: {
-				'content-type': 'application/json',
-				'webhook-id': id,
-				'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-				'webhook-signature': new Webhook(SECRET).sign(id, now, body),
-			},
-			body,
-		});
-		const answer = (await response.json()) as { duplicate?: boolean };
-		return {
-			status: response.status,
-			ms: performance.now() - started,
-			duplicate: answer.duplicate === true,
-		};
+		const { status, answer } = await postSigned(url, SECRET, body, id);
+		return { status, ms: performance.now() - started, duplicate: answer.duplicate === true };
 	}
 
 	async function runs(): Promise<RunJson[]> {
@@ -142,17 +119,7 @@ describe(`Group Quick Messages in a real n8n (${mode} mode)`, () => {
 			}),
 		);
 		await api.activateWorkflow(workflow.id);
-		// n8n answers the activation first and serves the webhook right after: an unsigned probe gets 401 once it does.
-		for (const base of webhookBaseUrls) {
-			await waitFor('the webhook to be served', async () => {
-				const probe = await fetch(`${base}/webhook/${webhookId}/webhook`, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: '{}',
-				});
-				return probe.status === 401 ? true : undefined;
-			});
-		}
+		await untilServed(webhookBaseUrls, webhookId);
 		await sandboxControl('POST', '/clock', { speed: 0 });
 	});
 

@@ -9,7 +9,7 @@ import {
 	unique,
 	waitFor,
 } from './support/context.mjs';
-import { messageReceivedEvent, postSigned } from './support/deliveries.mjs';
+import { messageReceivedEvent, postSigned, untilServed } from './support/deliveries.mjs';
 import { triggerWorkflow, workflowNode } from './support/workflows.mjs';
 
 /*
@@ -111,16 +111,7 @@ describe(`Human Takeover in a real n8n (${mode} mode)`, () => {
 		const webhookId = randomUUID();
 		const workflow = await api.createWorkflow(takeoverWorkflow(credential, webhookId, extra));
 		await api.activateWorkflow(workflow.id);
-		for (const base of webhookBaseUrls) {
-			await waitFor('the webhook to be served', async () => {
-				const probe = await fetch(`${base}/webhook/${webhookId}/webhook`, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: '{}',
-				});
-				return probe.status === 401 ? true : undefined;
-			});
-		}
+		await untilServed(webhookBaseUrls, webhookId);
 		workflows.push({ id: workflow.id, webhookId });
 		return { id: workflow.id, webhookId };
 	}
@@ -142,7 +133,7 @@ describe(`Human Takeover in a real n8n (${mode} mode)`, () => {
 		deliveries++;
 		const base = webhookBaseUrls[webhookProcess % webhookBaseUrls.length];
 		const url = `${base}/webhook/${workflow.webhookId}/webhook`;
-		expect(await postSigned(url, SECRET, messageReceivedEvent(message))).toBe(200);
+		expect((await postSigned(url, SECRET, messageReceivedEvent(message))).status).toBe(200);
 	}
 
 	/** The finished runs of `workflow`, once there are `count`. */

@@ -193,12 +193,23 @@ describe('Human Takeover: hand-over words', () => {
 });
 
 describe('Human Takeover with Group Quick Messages and history', () => {
-	it("sends a paused person's quick messages as one run to the people, in written order, with no extra reads", async () => {
-		await activeTrigger(takeover({ ...grouping, includeHistory: true, historyMessages: 3 }));
+	/** A paused person's three quick messages and another person's one, through a trigger with `parameters`. */
+	async function pausedBurst(parameters: INodeParameters) {
+		await activeTrigger(parameters);
 		await own('/bot off');
 		for (const text of ['one', 'two', 'three']) say(text, { afterMs: 100 });
 		say('bob is not paused', { from: DEMO.bob, afterMs: 100 });
 		await settledAfter(4);
+		await trigger.stop();
+		return reads().map((call) => (call.input as IDataObject).limit);
+	}
+
+	it("sends a paused person's quick messages as one run to the people, in written order, with no extra reads", async () => {
+		const settings = { ...grouping, includeHistory: true, historyMessages: 3 };
+		const readsWithout = await pausedBurst(settings);
+		sandbox.reset();
+		sandbox.clock.set(Date.now());
+		const readsWith = await pausedBurst(takeover(settings));
 		expect(trigger.executions).toHaveLength(2);
 		expect(output(1)).toHaveLength(1);
 		const run = output(1)[0];
@@ -213,8 +224,9 @@ describe('Human Takeover with Group Quick Messages and history', () => {
 			text: '/bot off',
 		});
 		expect(bot()).toEqual(['bob is not paused']);
-		// The same one read per delivery that grouping makes without takeover.
-		expect(reads()).toHaveLength(4);
+		// As many reads as grouping and history make without takeover, each of the largest page.
+		expect(readsWith).toHaveLength(readsWithout.length);
+		expect(readsWith.every((limit) => limit === 100)).toBe(true);
 	});
 
 	it('sends a whole burst to the people when a hand-over word comes in the middle of it', async () => {
