@@ -46,17 +46,22 @@ const normalize = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase
 
 /** Letters and digits of any script: what a hand-over word may not touch on either side. */
 const WORD_CHARACTER = /[\p{L}\p{N}_]/u;
+/** Scripts written without spaces between words: there, a word's neighbours are letters too. */
+const UNSPACED_SCRIPT =
+	/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/** Whether `outside` next to `inside` (the phrase's own first or last character) joins them into one word. */
+const joins = (outside: string | undefined, inside: string) =>
+	outside !== undefined &&
+	WORD_CHARACTER.test(outside) &&
+	!(UNSPACED_SCRIPT.test(outside) || UNSPACED_SCRIPT.test(inside));
 
 function containsPhrase(text: string, phrase: string): boolean {
 	let from = text.indexOf(phrase);
 	while (from >= 0) {
 		const before = text[from - 1];
 		const after = text[from + phrase.length];
-		if (
-			(before === undefined || !WORD_CHARACTER.test(before)) &&
-			(after === undefined || !WORD_CHARACTER.test(after))
-		)
-			return true;
+		if (!joins(before, phrase[0]) && !joins(after, phrase[phrase.length - 1])) return true;
 		from = text.indexOf(phrase, from + 1);
 	}
 	return false;
