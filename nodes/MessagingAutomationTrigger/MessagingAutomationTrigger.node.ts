@@ -1,5 +1,4 @@
 import {
-	NodeConnectionTypes,
 	type IHookFunctions,
 	type INodeType,
 	type INodeTypeDescription,
@@ -9,6 +8,7 @@ import {
 
 import { EVENTS_SUBTITLE, triggerProperties } from './description';
 import { receiveDelivery } from './receive';
+import { TRIGGER_OUTPUTS } from './takeoverOutput';
 import { endpointExists, registerEndpoint, unregisterEndpoint } from './registration';
 
 export class MessagingAutomationTrigger implements INodeType {
@@ -26,7 +26,7 @@ export class MessagingAutomationTrigger implements INodeType {
 			'Starts the workflow on signed Messaging Automation events: messages, statuses, connection changes',
 		defaults: { name: 'Messaging Automation Trigger' },
 		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: TRIGGER_OUTPUTS,
 		credentials: [{ name: 'messagingAutomationApi', required: true }],
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },

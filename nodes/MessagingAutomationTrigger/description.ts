@@ -4,6 +4,7 @@ import { DEFAULT_DEDUPE_WINDOW, MAX_DEDUPE_WINDOW } from './dedupe';
 
 const dashboardOnly = { show: { registration: ['dashboard'] } };
 const groupingOn = { show: { groupQuickMessages: [true], events: ['message.received'] } };
+const takeoverOn = { show: { humanTakeover: [true], events: ['message.received'] } };
 
 /* The nodes panel lists one trigger entry per event, "On <name>", so the names read as events. */
 const EVENT_OPTIONS = [
@@ -140,6 +141,52 @@ export const triggerProperties: INodeProperties[] = [
 			show: { includeHistory: [true], events: ['message.received', 'message.sent'] },
 		},
 		description: 'How many earlier messages of the conversation to include, newest last',
+	},
+	{
+		displayName: 'Human Takeover',
+		name: 'humanTakeover',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { events: ['message.received'] } },
+		description:
+			"Whether a person on your side can pause the bot in one conversation by sending the pause command, and a customer can ask for a person with a hand-over word. The node gets a second output: a paused conversation's messages come out of Paused Chats instead of Bot. Needs a key that may read saved messages.",
+	},
+	{
+		displayName: 'Pause Command',
+		name: 'pauseCommand',
+		type: 'string',
+		default: '/bot off',
+		displayOptions: takeoverOn,
+		description:
+			'Send exactly this in a conversation, from the phone or through the API, to pause the bot there. Case and surrounding spaces are ignored; a message that only contains it does not count, nor does the customer writing it.',
+	},
+	{
+		displayName: 'Resume Command',
+		name: 'resumeCommand',
+		type: 'string',
+		default: '/bot on',
+		displayOptions: takeoverOn,
+		description: 'Send exactly this in the conversation to let the bot answer again',
+	},
+	{
+		displayName: 'Hand-Over Words',
+		name: 'handoverWords',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. human, agent, representative',
+		displayOptions: takeoverOn,
+		description:
+			'Words or phrases, separated by commas, that pause the conversation when the customer writes one of them (whole words, any case), from that message on. Empty: customers cannot pause the bot.',
+	},
+	{
+		displayName: 'Resume After (Hours)',
+		name: 'resumeAfterHours',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 1 },
+		default: 12,
+		displayOptions: takeoverOn,
+		description:
+			'The bot answers again this long after the pause command or the hand-over message. 0: only the resume command ends a pause.',
 	},
 	{
 		displayName: 'Filters',

@@ -25,6 +25,7 @@ import { filterEvent } from './eventFilter';
 import { turnItemJson } from './output';
 import { readSettings, type TriggerSettings } from './settings';
 import { TriggerState } from './state';
+import { takeoverWorkflowData } from './takeoverOutput';
 import { readTurn } from './turn';
 
 /** What the handler reads from n8n's request: the bytes n8n kept (`rawBody`) and every header line. */
@@ -241,5 +242,10 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	const item: INodeExecutionData = { json: turnItemJson(envelope, turn) };
 	if (settings.downloadAttachments)
 		await withAttachments(context, envelope, item, settings.binaryPropertyName);
-	return { noWebhookResponse: true, workflowData: [[item]] };
+	const workflowData = takeoverWorkflowData(
+		item,
+		settings.turn.takeover !== undefined,
+		turn.takeover,
+	);
+	return { noWebhookResponse: true, workflowData };
 }

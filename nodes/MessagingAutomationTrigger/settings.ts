@@ -2,6 +2,7 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 
 import { DEFAULT_DEDUPE_WINDOW } from './dedupe';
 import { parseStatusList, type ChatTypeFilter, type EventFilters } from './eventFilter';
+import type { TakeoverRules } from '../shared/conversation/takeover';
 import type { TurnSettings } from './turn';
 
 export interface TriggerSettings {
@@ -18,7 +19,34 @@ export interface TriggerSettings {
 const seconds = (value: unknown, fallback: number) =>
 	(typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback) * 1000;
 
-function turnSettings(context: IHookFunctions | IWebhookFunctions): TurnSettings {
+const HOUR_MS = 3_600_000;
+
+/** Comma-separated text from the editor; an expression may give a list. */
+const wordList = (value: unknown): string[] =>
+	(Array.isArray(value) ? value.map(String) : String(value ?? '').split(','))
+		.map((word) => word.trim())
+		.filter((word) => word !== '');
+
+/** Human Takeover's rules, for Message Received only (as the node's outputs are: see TRIGGER_OUTPUTS). */
+function takeoverRules(
+	context: IHookFunctions | IWebhookFunctions,
+	eventTypes: readonly string[],
+): TakeoverRules | undefined {
+	if (context.getNodeParameter('humanTakeover', false) !== true) return undefined;
+	if (!eventTypes.includes('message.received')) return undefined;
+	const hours = Number(context.getNodeParameter('resumeAfterHours', 12));
+	return {
+		pauseCommand: String(context.getNodeParameter('pauseCommand', '/bot off')),
+		resumeCommand: String(context.getNodeParameter('resumeCommand', '/bot on')),
+		handoverWords: wordList(context.getNodeParameter('handoverWords', '')),
+		resumeAfterMs: Number.isFinite(hours) && hours > 0 ? hours * HOUR_MS : 0,
+	};
+}
+
+function turnSettings(
+	context: IHookFunctions | IWebhookFunctions,
+	eventTypes: readonly string[],
+): TurnSettings {
 	const grouping = context.getNodeParameter('groupQuickMessages', false) === true;
 	const history = context.getNodeParameter('includeHistory', false) === true;
 	return {
@@ -31,6 +59,7 @@ function turnSettings(context: IHookFunctions | IWebhookFunctions): TurnSettings
 		historyCount: history
 			? Math.max(1, Math.floor(Number(context.getNodeParameter('historyMessages', 10)) || 10))
 			: 0,
+		takeover: takeoverRules(context, eventTypes),
 	};
 }
 
@@ -60,6 +89,6 @@ export function readSettings(context: IHookFunctions | IWebhookFunctions): Trigg
 		dedupeWindow: Number(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),
 		downloadAttachments: options.downloadAttachments === true,
 		binaryPropertyName: String(options.binaryPropertyName || 'data'),
-		turn: turnSettings(context),
+		turn: turnSettings(context, eventTypes),
 	};
 }

@@ -2,16 +2,24 @@ import { sleep, type IWebhookFunctions } from 'n8n-workflow';
 
 import type { BurstClosedBy, BurstRules } from '../shared/conversation/bursts';
 import { historyBefore, type HistoryEntry } from '../shared/conversation/history';
-import { mergeTimelines, toTimelineMessage } from '../shared/conversation/timeline';
+import { pauseAt, TAKEOVER_LOOKBACK, type TakeoverRules } from '../shared/conversation/takeover';
+import {
+	mergeTimelines,
+	toTimelineMessage,
+	type TimelineMessage,
+} from '../shared/conversation/timeline';
 import { eventMessage, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
 import { ConversationReader } from './conversationReader';
 import { holdDelivery, type Settlement } from './heldDeliveries';
+import type { TakeoverCheck } from './takeoverOutput';
 
 export interface TurnSettings {
 	/** Group Quick Messages; undefined: every message runs on its own. */
 	grouping?: BurstRules;
 	/** Include Conversation History: how many earlier messages; 0: none. */
 	historyCount: number;
+	/** Human Takeover; undefined: off. */
+	takeover?: TakeoverRules;
 }
 
 /** What one delivery leads to: nothing (a later message of the burst starts the run) or a run. */
@@ -26,6 +34,8 @@ export type Turn =
 			groupingError?: string;
 			history?: HistoryEntry[];
 			historyError?: string;
+			/** Takeover's verdict for a person's message; undefined when takeover is off. */
+			takeover?: TakeoverCheck;
 	  };
 
 /** The delivery being handled: who answers it, and where its trigger's held deliveries are kept. */
@@ -43,8 +53,12 @@ export interface DeliveryContext {
  */
 const LONGEST_HOLD_MS = 8000;
 const HOLD_PAST_QUIET_MS = 1000;
-/** A history-only read waits out a busy service this long before the run starts without history. */
-const HISTORY_PATIENCE_MS = 10_000;
+/**
+ * Without grouping the delivery was answered already and its run waits for the read: a busy
+ * service is waited out this long (about the client's usual three attempts) before the run starts
+ * without history, its pause unchecked.
+ */
+const UNGROUPED_PATIENCE_MS = 3000;
 /** A delivery arriving this long after its message was written came late: after a retry, most likely. */
 const LATE_DELIVERY_MS = 10_000;
 
@@ -54,12 +68,24 @@ export function holdMsOf(rules: BurstRules): number {
 	return Math.min(rules.quietMs + HOLD_PAST_QUIET_MS, LONGEST_HOLD_MS);
 }
 
+/** What a read serves besides grouping: how much history, and whether takeover asks. */
+interface ReadNeeds {
+	historyCount: number;
+	takeover?: TakeoverRules;
+}
+
+/** The newest page must reach as far back as history and takeover look. */
+const pageMinimum = (needs: ReadNeeds) =>
+	Math.max(needs.historyCount, needs.takeover ? TAKEOVER_LOOKBACK : 0);
+
 /**
  * The turn a message delivery belongs to. With grouping, the delivery is held with the others of
  * its conversation until one read of the conversation (the one truth every webhook process
- * shares) settles whether its message is the last of its burst; only that one starts the run. A
- * failed read never drops the message: it runs on its own, saying why it was not grouped.
- * Without grouping the delivery is answered at once, and history is read before the run.
+ * shares) settles whether its message is the last of its burst; only that one starts the run.
+ * Without grouping the delivery is answered at once, and the conversation is read before the run
+ * when history or takeover needs it. With Human Takeover the same read gives the conversation's
+ * pause state as of the turn's last message. A failed read never drops the message: it runs on
+ * its own, saying why it was not grouped and that its pause could not be checked.
  */
 export async function readTurn(
 	context: IWebhookFunctions,
@@ -69,42 +95,73 @@ export async function readTurn(
 ): Promise<Turn> {
 	const message = eventMessage(envelope);
 	const own = message ? toTimelineMessage(message) : undefined;
-	const grouping =
-		envelope.type === 'message.received' && own && !own.fromMe ? settings.grouping : undefined;
-	const historyCount = message ? settings.historyCount : 0;
+	const fromPerson = envelope.type === 'message.received' && own !== undefined && !own.fromMe;
+	const grouping = fromPerson ? settings.grouping : undefined;
+	const needs: ReadNeeds = {
+		historyCount: message ? settings.historyCount : 0,
+		takeover: fromPerson ? settings.takeover : undefined,
+	};
 	if (!grouping || !own || !message) {
 		delivery.answer();
-		if (!message || historyCount === 0) return { run: true };
-		return await historyTurn(context, message, historyCount);
+		if (!message || (needs.historyCount === 0 && !needs.takeover)) return { run: true };
+		return await ungroupedTurn(context, message, needs);
 	}
 	void sleep(holdMsOf(grouping)).then(delivery.answer);
 	const settlement = await holdDelivery(delivery.scope, message.conversation_id ?? '', grouping, {
 		message: own,
 		arrivedAt: delivery.arrivedAt,
 		answer: delivery.answer,
-		reader: new ConversationReader(context, historyCount, grouping.longestMs),
+		reader: new ConversationReader(context, pageMinimum(needs), grouping.longestMs),
 	});
 	delivery.answer();
-	return turnOf(context, settlement, message, historyCount, delivery.arrivedAt - own.at);
+	return turnOf(context, settlement, message, needs, delivery.arrivedAt - own.at);
 }
 
-async function historyTurn(
+/** What history and takeover make of a read, for the turn whose messages run from `first` to `last`. */
+function readFields(
+	timeline: readonly TimelineMessage[],
+	first: string,
+	last: string,
+	needs: ReadNeeds,
+): Pick<Extract<Turn, { run: true }>, 'history' | 'takeover'> {
+	return {
+		history:
+			needs.historyCount > 0 ? historyBefore(timeline, first, needs.historyCount) : undefined,
+		takeover: needs.takeover ? pauseAt(timeline, last, needs.takeover) : undefined,
+	};
+}
+
+/** The same fields when the conversation could not be read. */
+function unreadFields(
 	context: IWebhookFunctions,
 	message: EventMessage,
-	historyCount: number,
+	reason: string,
+	needs: ReadNeeds,
+): Pick<Extract<Turn, { run: true }>, 'history' | 'historyError' | 'takeover'> {
+	context.logger.warn(
+		`Messaging Automation Trigger: conversation of message ${String(message.id)} not read: ${reason}`,
+	);
+	return {
+		history: needs.historyCount > 0 ? [] : undefined,
+		historyError: needs.historyCount > 0 ? `No history: ${reason}` : undefined,
+		takeover: needs.takeover ? { paused: null, error: `Pause not checked: ${reason}` } : undefined,
+	};
+}
+
+async function ungroupedTurn(
+	context: IWebhookFunctions,
+	message: EventMessage,
+	needs: ReadNeeds,
 ): Promise<Turn> {
 	const own = toTimelineMessage(message);
+	const id = message.id ?? '';
 	try {
-		const reader = new ConversationReader(context, historyCount, HISTORY_PATIENCE_MS);
+		const reader = new ConversationReader(context, pageMinimum(needs), UNGROUPED_PATIENCE_MS);
 		const read = await reader.read(message.conversation_id ?? '');
 		const timeline = own ? mergeTimelines(read.timeline, [own]) : read.timeline;
-		return { run: true, history: historyBefore(timeline, message.id ?? '', historyCount) };
+		return { run: true, ...readFields(timeline, id, id, needs) };
 	} catch (error) {
-		const reason = reasonOf(error);
-		context.logger.warn(
-			`Messaging Automation Trigger: conversation of message ${String(message.id)} not read: ${reason}`,
-		);
-		return { run: true, history: [], historyError: `No history: ${reason}` };
+		return { run: true, ...unreadFields(context, message, reasonOf(error), needs) };
 	}
 }
 
@@ -112,20 +169,16 @@ function turnOf(
 	context: IWebhookFunctions,
 	settlement: Settlement,
 	message: EventMessage,
-	historyCount: number,
+	needs: ReadNeeds,
 	deliveredAfterMs: number,
 ): Turn {
 	if (settlement.kind === 'none') return { run: false };
 	if (settlement.kind === 'failed') {
-		context.logger.warn(
-			`Messaging Automation Trigger: conversation of message ${String(message.id)} not read: ${settlement.reason}`,
-		);
 		return {
 			run: true,
 			messages: [message],
 			groupingError: `Not grouped: ${settlement.reason}`,
-			history: historyCount > 0 ? [] : undefined,
-			historyError: historyCount > 0 ? `No history: ${settlement.reason}` : undefined,
+			...unreadFields(context, message, settlement.reason, needs),
 		};
 	}
 	const { verdict, read } = settlement;
@@ -133,13 +186,11 @@ function turnOf(
 		context.logger.warn(
 			`Messaging Automation Trigger: a burst of ${verdict.messages.length} message(s) in conversation ${read.conversationId} runs late: its last message was delivered ${Math.round(deliveredAfterMs / 1000)} s after it was written. The service sends a delivery again when an earlier attempt got no answer (n8n or this webhook process was stopped, restarted or too busy to answer within 10 s), and late while its deliveries queue up`,
 		);
+	const messages = verdict.messages;
 	return {
 		run: true,
-		messages: verdict.messages.map((entry) => entry.message),
+		messages: messages.map((entry) => entry.message),
 		closedBy: verdict.closedBy,
-		history:
-			historyCount > 0
-				? historyBefore(read.timeline, verdict.messages[0].id, historyCount)
-				: undefined,
+		...readFields(read.timeline, messages[0].id, messages[messages.length - 1].id, needs),
 	};
 }

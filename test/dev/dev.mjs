@@ -152,6 +152,8 @@ async function main() {
 		const quick = ['hi', 'I ordered yesterday', 'order 4411', 'where is it??'].map((text) =>
 			injectFrom({ channel: 'business', from: { phone: '4915198765432', name: 'Dana' }, text }),
 		);
+		const ownCommand = (text) =>
+			`curl -s -X POST ${sandbox.url}/api/v1/tools/send_message -H 'authorization: Bearer ${sandbox.apiKey}' -H "idempotency-key: dev-$(date +%s%N)" -H 'content-type: application/json' -d '${JSON.stringify({ channel: 'business', phoneNumber: '4915198765432', text })}'`;
 		process.stdout.write(
 			[
 				'',
@@ -171,6 +173,11 @@ async function main() {
 				`  ${inject}`,
 				'Write to the AI reply bot on Business in four quick messages; it answers once, 5 s after the last:',
 				...quick.map((line) => `  ${line}`),
+				'Take the chat over (the bot stays silent, the staff number 919876543210 is told of each message), then hand it back:',
+				`  ${ownCommand('/bot off')}`,
+				`  ${ownCommand('/bot on')}`,
+				'Or let Dana ask for a person (a hand-over word pauses the bot for 12 hours, or until /bot on):',
+				`  ${injectFrom({ channel: 'business', from: { phone: '4915198765432', name: 'Dana' }, text: 'can I talk to a human?' })}`,
 				`Then see what was sent: curl -s ${sandbox.url}/__sandbox/sends`,
 				`Files saved by the attachment saver land in ${n8n.filesDir}.`,
 				'',

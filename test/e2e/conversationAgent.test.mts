@@ -10,10 +10,13 @@ import { startScriptedModel, type ScriptedModel } from './support/scriptedModel.
  * The AI reply bot example exactly as `npm run dev` imports it (trigger grouping quick messages,
  * with history → AI Agent → the node as its tool, capped at 3 sends per execution), with n8n's
  * OpenAI Chat Model pointed at the scripted model that `npm run dev` uses too. Messages come in on
- * Business from a number of their own, as the service delivers them.
+ * Business from a number of their own, as the service delivers them. Human takeover: the account's
+ * own pause command goes into the chat through send_message, as the dashboard or the API would.
  */
 
 const SENDER = '4915198765433';
+/** The staff number the example's Notify Staff node writes to. */
+const STAFF = '919876543210';
 const EXAMPLE = 'ai-reply-bot';
 const LOOP_CALLS = 6;
 const CAP = 3;
@@ -28,10 +31,11 @@ describe('AI reply bot example: grouped turns with history, and the send cap, in
 	let model: ScriptedModel;
 	let workflow: N8nWorkflow;
 	const example = () => exampleWorkflows(e2e().filesDir)[EXAMPLE];
-	const sendsToSender = async () =>
+	const sendsTo = async (phone: string) =>
 		(await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends.filter(
-			(send) => send.to === SENDER,
+			(send) => send.to === phone,
 		);
+	const sendsToSender = async () => await sendsTo(SENDER);
 	const executions = async () => api.listExecutions(workflow.id);
 
 	async function say(text: string) {
@@ -136,5 +140,45 @@ describe('AI reply bot example: grouped turns with history, and the send cap, in
 		expect(last?.toolResults).toHaveLength(LOOP_CALLS);
 		for (const refused of last?.toolResults.slice(CAP) ?? [])
 			expect(refused).toContain('Not sent: this execution has already made 3 send calls');
+	});
+
+	/** The account's own message in the customer's chat, through the API (the dashboard's way too). */
+	async function ownMessage(text: string) {
+		// A second later than the last message, so the command is ordered after it.
+		await sandboxControl('POST', '/clock', { advanceMs: 1000 });
+		const sent = await fetch(`${e2e().sandboxUrl}/api/v1/tools/send_message`, {
+			method: 'POST',
+			headers: {
+				authorization: `Bearer ${e2e().keys.owner}`,
+				'content-type': 'application/json',
+				'idempotency-key': randomUUID(),
+			},
+			body: JSON.stringify({ channel: 'business', phoneNumber: SENDER, text }),
+		});
+		expect(sent.status).toBe(200);
+	}
+
+	it('stays silent in a chat the account took over, or the customer handed to a person, and tells the staff number', async () => {
+		const before = (await executions()).length;
+		await ownMessage('/bot off');
+		await say('conv-e2e takeover: is the parcel insured?');
+		await finishedRuns(before + 1);
+		await ownMessage('/bot on');
+		await say('conv-e2e takeover: can I talk to a human?');
+		await finishedRuns(before + 2);
+
+		const replies = (await sendsToSender()).filter((send) =>
+			send.text.includes('conv-e2e takeover'),
+		);
+		expect(replies).toEqual([]);
+		const staff = (await sendsTo(STAFF)).filter((send) => send.text.includes('conv-e2e takeover'));
+		expect(staff.map((send) => send.text)).toEqual([
+			expect.stringMatching(
+				/^A customer wrote in a chat you took over \(Dana, .+\); the bot answers again at \d{4}-\d\d-\d\d \d\d:\d\d UTC, or when you send \/bot on:\nconv-e2e takeover: is the parcel insured\?$/,
+			),
+			expect.stringMatching(
+				/^A customer asked for a person \(Dana, .+\); .+:\nconv-e2e takeover: can I talk to a human\?$/,
+			),
+		]);
 	});
 });

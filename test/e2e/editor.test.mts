@@ -432,4 +432,32 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		);
 		expect(toolLabels).toEqual(expect.arrayContaining(['Message Limit per Execution']));
 	});
+
+	it("i: the AI reply bot's trigger shows Human Takeover in plain words and two labelled outputs", async () => {
+		pictureOnFailure('i-human-takeover');
+		const ui = editor(page);
+		await page.goto(`${e2e().n8nUrl}/workflow/${exampleIds['ai-reply-bot']}`);
+		const outputs = page.locator(
+			`${ui.byTestId('canvas-node-output-handle')}[data-node-name="On Incoming Messages"]`,
+		);
+		await ui.canvasNode('On Incoming Messages').waitFor({ timeout: 45_000 });
+		await expect.poll(() => outputs.count(), { timeout: 15_000 }).toBe(2);
+		const outputLabels = (await outputs.allInnerTexts()).map((text) => text.trim());
+		await screenshot(page, 'i-trigger-two-outputs');
+		await ui.canvasNode('On Incoming Messages').dblclick();
+		await ui.parameters.waitFor();
+		await ui.parameterInput('resumeAfterHours').scrollIntoViewIfNeeded();
+		const labels = await visibleParameterLabels(ui.parameters);
+		await screenshot(page, 'i-trigger-human-takeover');
+		expect(outputLabels).toEqual(['Bot', 'Paused Chats']);
+		expect(labels).toEqual(
+			expect.arrayContaining([
+				'Human Takeover',
+				'Pause Command',
+				'Resume Command',
+				'Hand-Over Words',
+				'Resume After (Hours)',
+			]),
+		);
+	});
 });

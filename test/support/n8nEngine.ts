@@ -238,10 +238,13 @@ export class N8nEngine {
 		});
 	}
 
-	/** Runs `definition` starting at `start.node`, which receives `start.items` as its input. */
+	/**
+	 * Runs `definition` starting at `start.node`, which receives `start.items` as its input (or
+	 * `start.main`, one list per output, for a webhook node: n8n passes its workflow data on as is).
+	 */
 	async run(
 		definition: TestWorkflow,
-		start: { node: string; items: INodeExecutionData[] },
+		start: { node: string; items: INodeExecutionData[]; main?: INodeExecutionData[][] },
 		mode: WorkflowExecuteMode = 'manual',
 	): Promise<EngineRun> {
 		const workflow = this.workflow(definition);
@@ -270,7 +273,9 @@ export class N8nEngine {
 			const additionalData = createAdditionalData(this.credentialsHelper, { hooks, executionId });
 			const runData = createRunExecutionData({
 				executionData: {
-					nodeExecutionStack: [{ node: startNode, data: { main: [start.items] }, source: null }],
+					nodeExecutionStack: [
+						{ node: startNode, data: { main: start.main ?? [start.items] }, source: null },
+					],
 				},
 			});
 			void new WorkflowExecute(additionalData, mode, runData).processRunExecutionData(workflow);

@@ -43,8 +43,10 @@ export interface ReceivedRequest {
 
 export interface Execution {
 	kind: WebhookKind;
-	/** Output of the trigger node in the finished run. */
+	/** Output of the trigger node in the finished run (its first output). */
 	items: INodeExecutionData[];
+	/** Every output of the trigger node, in order. */
+	outputs: INodeExecutionData[][];
 }
 
 type HookName = 'checkExists' | 'create' | 'delete';
@@ -294,10 +296,18 @@ export class N8nWebhookHost {
 
 		const run = await this.engine.run(
 			{ ...this.definition, staticData: workflow.staticData },
-			{ node: this.triggerName, items: result.workflowData[0] ?? [] },
+			{
+				node: this.triggerName,
+				items: result.workflowData[0] ?? [],
+				main: result.workflowData,
+			},
 			mode,
 		);
-		this.executions.push({ kind, items: run.output(this.triggerName) });
+		this.executions.push({
+			kind,
+			items: run.output(this.triggerName),
+			outputs: result.workflowData.map((_, index) => run.output(this.triggerName, index)),
+		});
 		if (!result.noWebhookResponse) {
 			this.reply(kind, res, 200, { message: 'Workflow was started' });
 			callback();
