@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 import { MessagingAutomationApi } from '../../../credentials/MessagingAutomationApi.credentials';
 import { MessagingAutomationTrigger } from '../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node';
-import { startSandbox, type SandboxHandle } from '../../sandbox';
+import { SandboxClock, startSandbox, type SandboxHandle } from '../../sandbox';
 import { N8nEngine, type TestWorkflow } from '../../support/n8nEngine';
 import { N8nWebhookHost } from '../../support/n8nWebhook';
 
@@ -23,6 +23,51 @@ export function useSandbox(use: (sandbox: SandboxHandle) => void): void {
 		await sandbox?.stop();
 	});
 	beforeEach(() => sandbox?.reset());
+}
+
+/**
+ * The conversation tests' set-up: one sandbox per file whose clock stands still and is moved by
+ * hand, so every message's timestamp (which alone decides bursts and pauses) is exact however busy
+ * the machine is. Before each test: reset, and a new minute for the rate limits (deliveries'
+ * signatures stay within the five-minute tolerance). After each: the trigger `current` returns is
+ * settled and stopped.
+ */
+export function useStoppedClock(
+	use: (sandbox: SandboxHandle) => void,
+	current: () => N8nWebhookHost | undefined,
+): void {
+	let sandbox: SandboxHandle | undefined;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ clock: new SandboxClock({ speed: 0 }) });
+		use(sandbox);
+	});
+	afterAll(async () => {
+		await sandbox?.stop();
+	});
+	beforeEach(() => {
+		sandbox?.reset();
+		sandbox?.clock.setSpeed(0);
+		sandbox?.clock.set(Date.now());
+	});
+	afterEach(async () => {
+		await current()?.settled();
+		await current()?.stop();
+	});
+}
+
+/** A production trigger for message.received (plus `parameters`), activated against `sandbox`. */
+export async function activeMessageTrigger(
+	sandbox: SandboxHandle,
+	parameters: INodeParameters,
+	apiKey = sandbox.keys.owner,
+): Promise<N8nWebhookHost> {
+	const trigger = await startTriggerHost({
+		baseUrl: sandbox.url,
+		apiKey,
+		parameters: { events: ['message.received'], ...parameters },
+	});
+	await trigger.activate('production');
+	return trigger;
 }
 
 export function triggerWorkflow(parameters: INodeParameters = {}): TestWorkflow {

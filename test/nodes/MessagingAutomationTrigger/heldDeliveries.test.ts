@@ -1,10 +1,10 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { DEMO, SandboxClock, startSandbox, type SandboxHandle } from '../../sandbox';
+import { DEMO, type SandboxHandle } from '../../sandbox';
 import { signatureHeaders } from '../../sandbox/webhooks/signing';
 import type { N8nWebhookHost } from '../../support/n8nWebhook';
-import { startTriggerHost, waitFor } from './fixtures';
+import { activeMessageTrigger, useStoppedClock, waitFor } from './fixtures';
 
 /*
  * How grouped deliveries are held and settled (heldDeliveries.ts): when each is answered, how
@@ -24,30 +24,12 @@ const grouping = (extra: INodeParameters = {}): INodeParameters => ({
 let sandbox: SandboxHandle;
 let trigger: N8nWebhookHost;
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ clock: new SandboxClock({ speed: 0 }) });
-});
-afterAll(async () => {
-	await sandbox?.stop();
-});
-beforeEach(() => {
-	sandbox.reset();
-	sandbox.clock.setSpeed(0);
-	sandbox.clock.set(Date.now());
-});
-afterEach(async () => {
-	await trigger?.settled();
-	await trigger?.stop();
-});
-
-async function activeTrigger(parameters: INodeParameters) {
-	trigger = await startTriggerHost({
-		baseUrl: sandbox.url,
-		apiKey: sandbox.keys.owner,
-		parameters,
-	});
-	await trigger.activate('production');
-}
+useStoppedClock(
+	(started) => void (sandbox = started),
+	() => trigger,
+);
+const activeTrigger = async (parameters: INodeParameters, apiKey?: string) =>
+	(trigger = await activeMessageTrigger(sandbox, parameters, apiKey));
 
 function say(text: string, afterMs = 100, from: { phone: string; name: string } = DEMO.alice) {
 	sandbox.clock.advance(afterMs);

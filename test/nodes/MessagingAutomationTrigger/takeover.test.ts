@@ -1,9 +1,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { DEMO, SandboxClock, startSandbox, type SandboxHandle } from '../../sandbox';
+import { DEMO, type SandboxHandle } from '../../sandbox';
 import type { N8nWebhookHost } from '../../support/n8nWebhook';
-import { startTriggerHost, waitFor } from './fixtures';
+import { activeMessageTrigger, useStoppedClock, waitFor } from './fixtures';
 
 /*
  * Human Takeover through n8n's webhook machinery, against the sandbox with its clock held still and
@@ -24,29 +24,12 @@ let sandbox: SandboxHandle;
 let trigger: N8nWebhookHost;
 let ownMessages = 0;
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ clock: new SandboxClock({ speed: 0 }) });
-});
-afterAll(async () => {
-	await sandbox?.stop();
-});
-beforeEach(() => {
-	sandbox.reset();
-	sandbox.clock.set(Date.now());
-});
-afterEach(async () => {
-	await trigger?.settled();
-	await trigger?.stop();
-});
-
-async function activeTrigger(parameters: INodeParameters, apiKey = sandbox.keys.owner) {
-	trigger = await startTriggerHost({
-		baseUrl: sandbox.url,
-		apiKey,
-		parameters: { events: ['message.received'], ...parameters },
-	});
-	await trigger.activate('production');
-}
+useStoppedClock(
+	(started) => void (sandbox = started),
+	() => trigger,
+);
+const activeTrigger = async (parameters: INodeParameters, apiKey?: string) =>
+	(trigger = await activeMessageTrigger(sandbox, parameters, apiKey));
 
 type From = { phone: string; name?: string };
 
