@@ -202,6 +202,22 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		modelCanFix: false,
 		hint: 'Check the Base URL and the network; nothing reached the service.',
 	},
+	host_not_found: {
+		type: ConnectionError,
+		source: 'client',
+		retry: 'backoff',
+		mayHaveActed: false,
+		modelCanFix: false,
+		hint: "Check the credential's Base URL for a typo; nothing reached the service.",
+	},
+	tls_failed: {
+		type: ConnectionError,
+		source: 'client',
+		retry: 'never',
+		mayHaveActed: false,
+		modelCanFix: false,
+		hint: "Check the scheme of the credential's Base URL and the service's certificate; nothing reached the service.",
+	},
 	response_interrupted: {
 		type: ConnectionError,
 		source: 'client',
@@ -275,13 +291,4 @@ export function serviceErrorClass(code: string): ErrorClass {
 		? ERROR_CODES[code]
 		: undefined;
 	return entry?.source === 'service' ? entry.type : MessagingApiError;
-}
-
-/**
- * Whether a model calling the node as a tool can get past an error of `code`. A code the table
- * does not hold (a newer server's) goes back to the model, which may still make sense of it.
- */
-export function modelCanFix(code: string | undefined): boolean {
-	if (code === undefined || !Object.prototype.hasOwnProperty.call(ERROR_CODES, code)) return true;
-	return ERROR_CODES[code].modelCanFix;
 }

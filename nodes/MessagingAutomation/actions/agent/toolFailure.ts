@@ -1,6 +1,6 @@
 import { NodeConnectionTypes, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
-import { modelCanFix } from '../../../shared/client/errorCodes';
+import { ERROR_CODES } from '../../../shared/client/errorCodes';
 import { MessagingApiError } from '../../../shared/client/errors';
 
 /*
@@ -18,6 +18,16 @@ const NOTHING_MORE =
 /** Whether this run is an AI agent's tool call. */
 export function runsAsToolCall(context: IExecuteFunctions): boolean {
 	return context.getNode().rewireOutputLogTo === NodeConnectionTypes.AiTool;
+}
+
+/**
+ * Whether a model calling the node as a tool can get past an error of `code`, as the error table
+ * says. A code the table does not hold (a newer server's) goes back to the model, which may still
+ * make sense of it.
+ */
+export function modelCanFix(code: string | undefined): boolean {
+	if (code === undefined || !Object.prototype.hasOwnProperty.call(ERROR_CODES, code)) return true;
+	return ERROR_CODES[code].modelCanFix;
 }
 
 /** The code a failure stands for: the client's error, or the node error made from it. */

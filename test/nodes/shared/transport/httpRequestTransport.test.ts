@@ -2,6 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { MessagingClient } from '../../../../nodes/shared/client/client';
+import { mayHaveActed } from '../../../../nodes/shared/client/errorCodes';
 import {
 	ConnectionError,
 	InvalidApiKeyError,
@@ -287,9 +288,23 @@ describe('mapRequestFailure', () => {
 		expect(mapped?.message).toMatch(/may still have taken effect/);
 	});
 
-	it('a connection never made is the one connection failure that proves nothing was sent', () => {
-		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']) {
-			expect(mapRequestFailure(coded(code), 300)?.code).toBe('connection_refused');
+	it('a connection never made (refused, unknown host, failed TLS handshake) is the one connection failure that proves nothing was sent', () => {
+		const never = {
+			ECONNREFUSED: 'connection_refused',
+			ENOTFOUND: 'host_not_found',
+			EAI_AGAIN: 'host_not_found',
+			EPROTO: 'tls_failed',
+			ERR_SSL_WRONG_VERSION_NUMBER: 'tls_failed',
+			DEPTH_ZERO_SELF_SIGNED_CERT: 'tls_failed',
+			CERT_HAS_EXPIRED: 'tls_failed',
+			ERR_TLS_CERT_ALTNAME_INVALID: 'tls_failed',
+		};
+		for (const [code, expected] of Object.entries(never)) {
+			const mapped = mapRequestFailure(coded(code), 300, 'https://api.example.test');
+			expect({ code, mapped: mapped?.code }).toEqual({ code, mapped: expected });
+			expect(mapped?.message).toContain('https://api.example.test');
+			expect(mapped?.message).toMatch(/Check .*Base URL.*Nothing reached the service\.$/);
+			expect(mayHaveActed(mapped!)).toBe(false);
 		}
 		expect(mapRequestFailure(coded('ECONNRESET'), 300)?.code).toBe('connection_error');
 	});

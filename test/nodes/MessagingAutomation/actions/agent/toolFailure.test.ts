@@ -1,9 +1,12 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { failedToolCall } from '../../../../../nodes/MessagingAutomation/actions/agent/toolFailure';
+import {
+	failedToolCall,
+	modelCanFix,
+} from '../../../../../nodes/MessagingAutomation/actions/agent/toolFailure';
 import { errorDetails, toNodeError } from '../../../../../nodes/MessagingAutomation/actions/errors';
-import { ERROR_CODES, modelCanFix } from '../../../../../nodes/shared/client/errorCodes';
+import { ERROR_CODES } from '../../../../../nodes/shared/client/errorCodes';
 import { MessagingApiError } from '../../../../../nodes/shared/client/errors';
 
 /*
@@ -20,6 +23,8 @@ const MODEL_CANNOT_FIX = [
 	'daily_limit_reached',
 	'whatsapp_not_connected',
 	'connection_refused',
+	'host_not_found',
+	'tls_failed',
 	'invalid_response',
 	'unexpected_redirect',
 ];
