@@ -55,19 +55,9 @@ export function activationError(
 			`In the dashboard under Developers, give the key the "${scope}" scope (or create a key that has it) and update the Messaging Automation credential. If the key has the scope, the account may be missing inbox storage consent. ${DASHBOARD_HINT} Service said: ${said}`,
 		);
 	}
-	if (error instanceof PlanRequiredError) {
-		const where = error.upgradeUrl ? ` at ${error.upgradeUrl}` : ' on the pricing page';
-		return fail(
-			"Webhooks need the account's top plan (plan_required)",
-			`API keys and webhooks are only available on the highest paid plan. Upgrade the account${where}, then activate again. Service said: ${said}`,
-		);
-	}
-	if (error instanceof InvalidApiKeyError) {
-		return fail(
-			'The API key was rejected (invalid_api_key)',
-			`Paste an active key into the Messaging Automation credential. Service said: ${said}`,
-		);
-	}
+	// The same sentence as the action node and the credential test; the service's words below it.
+	if (error instanceof PlanRequiredError || error instanceof InvalidApiKeyError)
+		return fail(error.message, `Service said: ${error.serviceMessage ?? said}`);
 	if (
 		error instanceof ToolError &&
 		error.status === 422 &&
@@ -90,5 +80,7 @@ export function activationError(
 			`Create the endpoint in the dashboard instead. ${DASHBOARD_HINT}`,
 		);
 	}
+	if (error instanceof MessagingApiError)
+		return fail(said, `This happened during ${context.action}.`);
 	return fail(`Could not complete ${context.action}`, said);
 }

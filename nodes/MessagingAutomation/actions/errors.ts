@@ -47,6 +47,8 @@ function describe(error: MessagingApiError): string {
 	const lines = [
 		`Error code: ${error.code}${error.status === undefined ? '' : ` (HTTP ${error.status})`}`,
 	];
+	if (error.serviceMessage && !error.message.includes(error.serviceMessage))
+		lines.push(`Service said: ${error.serviceMessage}`);
 	if (error.requestId) lines.push(`Request ID: ${error.requestId}`);
 	const wait = error.retryAfter === undefined ? undefined : formatDuration(error.retryAfter);
 	if (wait !== undefined && !error.message.includes(wait))

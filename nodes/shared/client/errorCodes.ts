@@ -75,8 +75,9 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		mayHaveActed: false,
 		modelCanFix: false,
 		hint: 'Open the Messaging Automation credential and paste an active API key.',
-		message: ({ said }) =>
-			`The API key was rejected (invalid, revoked, or account access unavailable).${said} Paste an active key from the dashboard into the Messaging Automation credential.`,
+		// The service's own words only repeat the cause; the node shows them under the message.
+		message: () =>
+			'The API key was rejected (invalid, revoked, or account access unavailable). Paste an active key from the dashboard into the Messaging Automation credential.',
 	},
 	insufficient_permission: {
 		type: InsufficientPermissionError,
@@ -95,8 +96,8 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		mayHaveActed: false,
 		modelCanFix: false,
 		hint: 'Upgrade the account to the plan that includes API keys and webhooks.',
-		message: ({ upgradeUrl, said }) =>
-			`API keys and webhooks need the highest paid plan.${said} Upgrade the account${upgradeUrl ? ` at ${upgradeUrl}` : ' on the pricing page'}, then try again.`,
+		message: ({ upgradeUrl }) =>
+			`API keys and webhooks need the highest paid plan. Upgrade the account${upgradeUrl ? ` at ${upgradeUrl}` : ' on the pricing page'}, then try again.`,
 	},
 	unknown_tool: {
 		type: UnknownToolError,

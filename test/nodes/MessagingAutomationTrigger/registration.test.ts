@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { MessagingAutomationApi } from '../../../credentials/MessagingAutomationApi.credentials';
+
 import type { SandboxHandle } from '../../sandbox';
 import type { N8nWebhookHost } from '../../support/n8nWebhook';
 import { startRefusingProxy, startTriggerHost, useSandbox, type RefusingProxy } from './fixtures';
@@ -183,8 +185,24 @@ describe('trigger registration against the sandbox', () => {
 		const failure = (await trigger
 			.activate('production')
 			.catch((error: unknown) => error)) as Error & { description?: string };
-		expect(failure.message).toBe("Webhooks need the account's top plan (plan_required)");
-		expect(failure.description).toContain('highest paid plan');
+		// Word for word what the action node and the credential test say for this cause.
+		expect(failure.message).toBe(
+			'API keys and webhooks need the highest paid plan. Upgrade the account at https://messaging-automation.example/pricing, then try again.',
+		);
+		expect(failure.description).toMatch(/^Service said: /);
+	});
+
+	it('says the key was rejected, once, as the action node and the credential test do', async () => {
+		const trigger = await host({ apiKey: sandbox.keys.revoked });
+		const failure = (await trigger
+			.activate('production')
+			.catch((error: unknown) => error)) as Error & { description?: string };
+		expect(failure.message).toBe(
+			new MessagingAutomationApi().test.rules?.find(
+				(rule) => rule.type === 'responseCode' && rule.properties.value === 401,
+			)?.properties.message,
+		);
+		expect(failure.description).toBe('Service said: The API key is invalid or revoked.');
 	});
 
 	it('registers nothing in dashboard mode', async () => {
