@@ -152,6 +152,15 @@ async function main() {
 		const quick = ['hi', 'I ordered yesterday', 'order 4411', 'where is it??'].map((text) =>
 			injectFrom({ channel: 'business', from: { phone: '4915198765432', name: 'Dana' }, text }),
 		);
+		const withFile = injectFrom({
+			from: { phone: '447700900123', name: 'Bob' },
+			text: 'invoice attached',
+			attachment: {
+				fileName: 'invoice.txt',
+				mimeType: 'text/plain',
+				content: 'Invoice 42: 10 EUR',
+			},
+		});
 		process.stdout.write(
 			[
 				'',
@@ -169,10 +178,14 @@ async function main() {
 				'',
 				'Send the reply bot a message on the QR number (it answers through the sandbox):',
 				`  ${inject}`,
-				'Write to the AI reply bot on Business in four quick messages; it answers once, 5 s after the last:',
+				'Write to the AI reply bot on Business in four quick messages; it answers once, when its 5 s quiet window after the last has passed (5-6.5 s):',
 				...quick.map((line) => `  ${line}`),
 				`Then see what was sent: curl -s ${sandbox.url}/__sandbox/sends`,
-				`Files saved by the attachment saver land in ${n8n.filesDir}.`,
+				'Send the attachment saver a QR message with a file:',
+				`  ${withFile}`,
+				`  It saves it in ${n8n.filesDir} as <message id>-invoice.txt: ls ${n8n.filesDir}`,
+				'The campaign and refund examples start by hand: open them in the editor and click Execute workflow.',
+				`  The refund approval then waits: open the Approve link from curl -s ${sandbox.url}/__sandbox/sends in a browser.`,
 				'',
 				'Ctrl-C stops n8n and the sandbox.',
 				'',
