@@ -80,7 +80,9 @@ export function activationError(
 			`Create the endpoint in the dashboard instead. ${DASHBOARD_HINT}`,
 		);
 	}
-	if (error instanceof MessagingApiError)
-		return fail(said, `This happened during ${context.action}.`);
+	if (error instanceof MessagingApiError) {
+		const code = error.networkCode ? ` (${error.networkCode})` : '';
+		return fail(said, `This happened during ${context.action}${code}.`);
+	}
 	return fail(`Could not complete ${context.action}`, said);
 }

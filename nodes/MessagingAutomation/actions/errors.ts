@@ -32,6 +32,7 @@ export function errorDetails(error: MessagingApiError): IDataObject {
 		operationId: error.operationId,
 		idempotencyKey: error.idempotencyKey,
 		actionTaken: error.actionTaken,
+		networkCode: error.networkCode,
 		hint: ERROR_CODES[error.code]?.hint,
 	};
 	for (const [name, value] of Object.entries(optional))
@@ -49,6 +50,7 @@ function describe(error: MessagingApiError): string {
 	];
 	if (error.serviceMessage && !error.message.includes(error.serviceMessage))
 		lines.push(`Service said: ${error.serviceMessage}`);
+	if (error.networkCode) lines.push(`Network error: ${error.networkCode}`);
 	if (error.requestId) lines.push(`Request ID: ${error.requestId}`);
 	const wait = error.retryAfter === undefined ? undefined : formatDuration(error.retryAfter);
 	if (wait !== undefined && !error.message.includes(wait))

@@ -16,6 +16,11 @@ export interface MessagingApiErrorDetails {
 	serviceMessage?: string;
 	/** The key the call carried, so a caller can look up the outcome with get_send_status. */
 	idempotencyKey?: string;
+	/**
+	 * Node's code for a failed connection (ECONNREFUSED…). Kept out of the message: n8n replaces a
+	 * node error's message that contains such a code with a generic sentence of its own.
+	 */
+	networkCode?: string;
 	cause?: unknown;
 }
 
@@ -41,6 +46,7 @@ export class MessagingApiError extends Error {
 	readonly scope?: string;
 	readonly body?: unknown;
 	readonly serviceMessage?: string;
+	readonly networkCode?: string;
 	idempotencyKey?: string;
 	/** How many requests were made before giving up; set by the client. */
 	attempts?: number;
@@ -61,6 +67,7 @@ export class MessagingApiError extends Error {
 		this.body = details.body;
 		this.serviceMessage = details.serviceMessage;
 		this.idempotencyKey = details.idempotencyKey;
+		this.networkCode = details.networkCode;
 	}
 }
 
@@ -137,10 +144,11 @@ export function connectionError(
 	detail: string,
 	target?: string,
 	code: ConnectionFailure = 'connection_error',
+	networkCode?: string,
 ): ConnectionError {
 	return new ConnectionError(
 		connectionSentence(code, detail, target ?? "the credential's Base URL"),
-		{ code },
+		{ code, networkCode },
 	);
 }
 

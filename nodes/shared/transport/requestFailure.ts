@@ -44,6 +44,27 @@ const NEVER_CONNECTED: ReadonlyArray<[ConnectionFailure, (code: string) => boole
 	],
 ];
 
+/**
+ * Node's codes in words, for the message; the code itself goes under it (`networkCode`), because
+ * n8n swaps a node error's message that names one for a generic sentence of its own.
+ */
+const IN_WORDS: Readonly<Record<string, string>> = {
+	ECONNREFUSED: 'connection refused',
+	ENOTFOUND: 'no such host',
+	EAI_AGAIN: 'the name lookup failed',
+	ECONNRESET: 'reset by the other side',
+	ECONNABORTED: 'aborted',
+	EPIPE: 'broken pipe',
+	EHOSTUNREACH: 'host unreachable',
+	ENETUNREACH: 'network unreachable',
+	ENETDOWN: 'network down',
+	UND_ERR_SOCKET: 'socket error',
+	ERR_SOCKET_CONNECTION_TIMEOUT: 'no connection in time',
+};
+
+// TLS codes (EPROTO, ERR_SSL_…, CERT_…) are not among the ones n8n swaps: they stay as they are.
+const inWords = (code: string) => IN_WORDS[code] ?? code;
+
 const TIMEOUT_TEXT = /\btime(?:d)?[ -]?out\b|\btimeout of \d+ms exceeded\b/i;
 const DROPPED_TEXT = /socket hang up|other side closed|terminated/i;
 
@@ -88,7 +109,7 @@ function neverConnected(
 ): ConnectionError | undefined {
 	for (const [failure, matches] of NEVER_CONNECTED) {
 		const code = codes.find(matches);
-		if (code) return connectionError(code, target, failure);
+		if (code) return connectionError(inWords(code), target, failure, code);
 	}
 	return undefined;
 }
@@ -116,7 +137,7 @@ export function mapRequestFailure(
 	const never = neverConnected(clues.codes, target);
 	if (never) return never;
 	const code = clues.codes.find((candidate) => CONNECTION_CODES.has(candidate));
-	if (code) return connectionError(code, target);
+	if (code) return connectionError(inWords(code), target, 'connection_error', code);
 	if (clues.messages.some((message) => DROPPED_TEXT.test(message))) {
 		return connectionError('closed before an answer arrived', target);
 	}

@@ -205,6 +205,19 @@ describe('trigger registration against the sandbox', () => {
 		expect(failure.description).toBe('Service said: The API key is invalid or revoked.');
 	});
 
+	it('says in words, naming the Base URL, when nothing listens there', async () => {
+		const trigger = await host({ baseUrl: 'http://127.0.0.1:9' });
+		const failure = (await trigger
+			.activate('production')
+			.catch((error: unknown) => error)) as Error & { description?: string };
+		expect(failure.message).toBe(
+			"Nothing at http://127.0.0.1:9 accepted the connection (connection refused). Check the host and port of the credential's Base URL, and that the service runs there. Nothing reached the service.",
+		);
+		expect(failure.description).toBe(
+			'This happened during listing webhook endpoints (ECONNREFUSED).',
+		);
+	});
+
 	it('registers nothing in dashboard mode', async () => {
 		const trigger = await host({
 			parameters: {

@@ -140,7 +140,8 @@ describe('createHttpRequestTransport over n8n-core', () => {
 		);
 		const refused = await failure(refusedTransport(request));
 		expect(refused).toBeInstanceOf(ConnectionError);
-		expect((refused as Error).message).toContain('ECONNREFUSED');
+		expect((refused as Error).message).toContain('(connection refused)');
+		expect((refused as MessagingApiError).networkCode).toBe('ECONNREFUSED');
 		for (const error of [dropped, timedOut, refused]) {
 			expect(
 				JSON.stringify({
@@ -303,10 +304,22 @@ describe('mapRequestFailure', () => {
 			const mapped = mapRequestFailure(coded(code), 300, 'https://api.example.test');
 			expect({ code, mapped: mapped?.code }).toEqual({ code, mapped: expected });
 			expect(mapped?.message).toContain('https://api.example.test');
+			expect(mapped?.networkCode).toBe(code);
+			// n8n swaps a node error's message that names one of its common codes for its own words.
+			for (const common of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'])
+				expect(mapped?.message).not.toContain(common);
 			expect(mapped?.message).toMatch(/Check .*Base URL.*Nothing reached the service\.$/);
 			expect(mayHaveActed(mapped!)).toBe(false);
 		}
 		expect(mapRequestFailure(coded('ECONNRESET'), 300)?.code).toBe('connection_error');
+	});
+
+	it('a time-out names the Base URL, what to check, and that the call may still have acted', () => {
+		const mapped = mapRequestFailure(coded('ETIMEDOUT'), 30_000, 'https://api.example.test');
+		expect(mapped?.message).toBe(
+			'No answer from https://api.example.test within 30 s. Check that the Base URL points at the service and that it is reachable from n8n. The call may still have taken effect: retry only with the same idempotency key, or check it with Other › Get Operation Outcome (or Message › Get Status).',
+		);
+		expect(mayHaveActed(mapped!)).toBe(true);
 	});
 
 	it('never carries the original message (which may hold request details)', () => {
