@@ -9,8 +9,11 @@ import {
 	ToolError,
 	type WebhookEndpoint,
 } from '../shared/client';
+import { ERROR_CODES } from '../shared/client/errorCodes';
 
 export const WEBHOOK_SCOPE = 'messenger.webhooks:manage';
+
+const NO_FACTS = { said: '', quote: '', wait: '' };
 
 const DASHBOARD_HINT =
 	'Alternatively set Registration to "Endpoint Created in the Dashboard" and paste that endpoint\'s signing secret.';
@@ -48,14 +51,12 @@ export function activationError(
 	const fail = (message: string, description: string) =>
 		new NodeOperationError(node, message, { description });
 
+	// The same sentence as the action node and the credential test; the service's words below it.
 	if (error instanceof InsufficientPermissionError) {
 		const scope = error.scope ?? WEBHOOK_SCOPE;
-		return fail(
-			`The API key lacks the "${scope}" scope that webhook registration needs`,
-			`In the dashboard under Developers, give the key the "${scope}" scope (or create a key that has it) and update the Messaging Automation credential. If the key has the scope, the account may be missing inbox storage consent. ${DASHBOARD_HINT} Service said: ${said}`,
-		);
+		const sentence = ERROR_CODES.insufficient_permission.message?.({ scope, ...NO_FACTS }) ?? said;
+		return fail(sentence, `${DASHBOARD_HINT} Service said: ${error.serviceMessage ?? said}`);
 	}
-	// The same sentence as the action node and the credential test; the service's words below it.
 	if (error instanceof PlanRequiredError || error instanceof InvalidApiKeyError)
 		return fail(error.message, `Service said: ${error.serviceMessage ?? said}`);
 	if (

@@ -86,8 +86,8 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		mayHaveActed: false,
 		modelCanFix: false,
 		hint: 'Give the key the scope this call needs (or give inbox storage consent) in the dashboard.',
-		message: ({ scope, said }) =>
-			`The API key is not allowed to do this, or the account has not given inbox storage consent.${scope ? ` It needs the scope "${scope}".` : ''}${said} Add the scope to the key (or give consent) in the dashboard, then try again.`,
+		message: ({ scope }) =>
+			`The API key is not allowed to do this, or the account has not given inbox storage consent.${scope ? ` It needs the scope "${scope}".` : ''} Add the scope to the key (or give consent) in the dashboard, then try again.`,
 	},
 	plan_required: {
 		type: PlanRequiredError,

@@ -175,7 +175,7 @@ describe('trigger registration against the sandbox', () => {
 	it('says the key lacks the messenger.webhooks:manage scope', async () => {
 		const trigger = await host({ apiKey: sandbox.keys.noWebhooks });
 		await expect(trigger.activate('production')).rejects.toThrow(
-			'The API key lacks the "messenger.webhooks:manage" scope that webhook registration needs',
+			'The API key is not allowed to do this, or the account has not given inbox storage consent. It needs the scope "messenger.webhooks:manage". Add the scope to the key (or give consent) in the dashboard, then try again.',
 		);
 		expect(live()).toHaveLength(0);
 	});

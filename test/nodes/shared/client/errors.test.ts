@@ -83,7 +83,7 @@ describe('errorFromResponse over HTTP: every documented code becomes its class',
 		expect(error.requestId).toMatch(/^req_scripted_\d+$/);
 		// The service's words are kept; the message quotes them unless they only repeat its cause.
 		expect(error.serviceMessage).toBe(`server says ${code}`);
-		if (!['invalid_api_key', 'plan_required'].includes(code))
+		if (!['invalid_api_key', 'plan_required', 'insufficient_permission'].includes(code))
 			expect(error.message).toContain(`server says ${code}`);
 		expect(error.attempts).toBe(1);
 		expect(error.name).toBe(ErrorClass.name);
