@@ -242,6 +242,25 @@ describe('secrets on the way out', () => {
 	});
 });
 
+describe('a Base URL with the wrong scheme, over n8n-core', () => {
+	it('https:// to a service that speaks plain HTTP: a failed TLS handshake, in words, nothing sent', async () => {
+		const transport = await n8nTransport({ baseUrl: server.url.replace('http://', 'https://') });
+		const request = {
+			method: 'POST' as const,
+			path: '/api/v1/tools/x',
+			body: {},
+			timeoutMs: 5_000,
+		};
+		const failed = (await failure(transport(request))) as MessagingApiError;
+		expect(failed.code).toBe('tls_failed');
+		expect(failed.message).toMatch(
+			/^The secure connection to https:\/\/127\.0\.0\.1:\d+ failed \(.+\)\. Check the credential's Base URL: https:\/\/ only where the service speaks TLS/,
+		);
+		expect(failed.networkCode).toBeTruthy();
+		expect(mayHaveActed(failed)).toBe(false);
+	});
+});
+
 describe('mapRequestFailure', () => {
 	const node = probeNode;
 	const coded = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
