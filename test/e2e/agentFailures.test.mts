@@ -140,7 +140,9 @@ describe('the AI reply bot when it cannot work, in a real n8n', () => {
 		const { shipped: run } = await deliver('fail-e2e hello');
 		expect(run.status).toBe('error');
 		expect(executionError(run)).toMatch(KEY_ERROR);
-		expect(toolRun(run)?.error?.description).toContain('invalid_api_key (HTTP 401)');
+		// n8n 2.x keeps the tool's own run with the node error's details (1.x records the run's error only).
+		if (!e2e().n8nVersion.startsWith('1.'))
+			expect(toolRun(run)?.error?.description).toContain('invalid_api_key (HTTP 401)');
 	});
 
 	it('built by hand, the tool at its defaults: n8n 1.x fails the execution; n8n 2.x marks the tool run failed and the model is told to stop', async () => {
