@@ -9,6 +9,7 @@ import {
 	ToolError,
 	type WebhookEndpoint,
 } from '../shared/client';
+import { NOT_THE_API } from '../shared/client/answer';
 import { ERROR_CODES } from '../shared/client/errorCodes';
 
 export const WEBHOOK_SCOPE = 'messenger.webhooks:manage';
@@ -73,6 +74,13 @@ export function activationError(
 		return fail(
 			`The service refused this workflow's webhook URL ${context.url ?? ''}`.trim(),
 			`The service needs a public HTTPS address. Set n8n's WEBHOOK_URL to the public HTTPS address of this instance. Service said: ${said}`,
+		);
+	}
+	// A 404 without the API's error body: most likely not the API at all (the credential test's words).
+	if (isNotFound(error) && error instanceof MessagingApiError && error.code === 'http_404') {
+		return fail(
+			NOT_THE_API,
+			`If the Base URL is right, the service does not offer ${context.action} through the API: ${DASHBOARD_HINT}`,
 		);
 	}
 	if (isRefusal(error) || isNotFound(error)) {

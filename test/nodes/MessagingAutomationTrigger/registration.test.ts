@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { MessagingAutomationApi } from '../../../credentials/MessagingAutomationApi.credentials';
+import { startScriptedServer } from '../../support/scriptedServer';
 
 import type { SandboxHandle } from '../../sandbox';
 import type { N8nWebhookHost } from '../../support/n8nWebhook';
@@ -216,6 +217,25 @@ describe('trigger registration against the sandbox', () => {
 		expect(failure.description).toBe(
 			'This happened during listing webhook endpoints (ECONNREFUSED).',
 		);
+	});
+
+	it('a Base URL that is not the API (a 404 page) says so, as the credential test does', async () => {
+		const site = await startScriptedServer();
+		site.script([{ status: 404, body: '<html>Not Found</html>' }]);
+		try {
+			const trigger = await host({ baseUrl: site.url });
+			const failure = (await trigger
+				.activate('production')
+				.catch((error: unknown) => error)) as Error & { description?: string };
+			expect(failure.message).toBe(
+				new MessagingAutomationApi().test.rules?.find(
+					(rule) => rule.type === 'responseCode' && rule.properties.value === 404,
+				)?.properties.message,
+			);
+			expect(failure.description).toMatch(/^If the Base URL is right, the service does not offer/);
+		} finally {
+			await site.stop();
+		}
 	});
 
 	it('registers nothing in dashboard mode', async () => {
