@@ -56,7 +56,7 @@ export interface ErrorCode {
 	mayHaveActed: boolean;
 	/**
 	 * An AI model calling the node as a tool can get past it (other input, a later call): the
-	 * error goes back to the model. Otherwise nothing the model does helps, and the run fails.
+	 * error goes back to the model. Otherwise nothing the model does helps, and the tool call fails.
 	 */
 	modelCanFix: boolean;
 	hint: string;
