@@ -178,7 +178,7 @@ async function main() {
 				'',
 				'Send the reply bot a message on the QR number (it answers through the sandbox):',
 				`  ${inject}`,
-				'Write to the AI reply bot on Business in four quick messages; it answers once, when its 5 s quiet window after the last has passed (5-7 s):',
+				'Write to the AI reply bot on Business in four quick messages; it answers once, when its 5 s quiet window after the last has passed (5-8 s):',
 				...quick.map((line) => `  ${line}`),
 				`Then see what was sent: curl -s ${sandbox.url}/__sandbox/sends`,
 				'Send the attachment saver a QR message with a file:',
