@@ -6,6 +6,12 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { NOT_THE_API } from '../nodes/shared/client/answer';
+import { ERROR_CODES } from '../nodes/shared/client/errorCodes';
+
+/** What the nodes say for `code` when nothing more is known: the test says the same, word for word. */
+const said = (code: string) => ERROR_CODES[code].message?.({ said: '', quote: '', wait: '' }) ?? '';
+
 export class MessagingAutomationApi implements ICredentialType {
 	name = 'messagingAutomationApi';
 
@@ -98,27 +104,20 @@ export class MessagingAutomationApi implements ICredentialType {
 		rules: [
 			{
 				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'The API key is missing, invalid or revoked (invalid_api_key). Copy a current key from the dashboard under Developers.',
-				},
+				properties: { value: 401, message: said('invalid_api_key') },
 			},
 			{
+				// A status alone cannot tell plan_required from insufficient_permission: the plan is the
+				// usual cause for GET /api/v1/me, the other is named for the case it is not.
 				type: 'responseCode',
 				properties: {
 					value: 403,
-					message:
-						'The key was refused (403). Either the account plan does not include API keys and webhooks (plan_required: upgrade to the top plan on the pricing page), or the key lacks a needed scope or inbox storage consent (insufficient_permission: edit the key or the consent in the dashboard).',
+					message: `${said('plan_required')} If the account has that plan, the key lacks a scope or the account lacks inbox storage consent: add it in the dashboard.`,
 				},
 			},
 			{
 				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'Nothing answered at <Base URL>/api/v1/me. Check the Base URL: it is the service address without /api/v1.',
-				},
+				properties: { value: 404, message: NOT_THE_API },
 			},
 		],
 	};

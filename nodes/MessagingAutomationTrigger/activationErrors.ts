@@ -9,8 +9,12 @@ import {
 	ToolError,
 	type WebhookEndpoint,
 } from '../shared/client';
+import { NOT_THE_API } from '../shared/client/answer';
+import { ERROR_CODES } from '../shared/client/errorCodes';
 
 export const WEBHOOK_SCOPE = 'messenger.webhooks:manage';
+
+const NO_FACTS = { said: '', quote: '', wait: '' };
 
 const DASHBOARD_HINT =
 	'Alternatively set Registration to "Endpoint Created in the Dashboard" and paste that endpoint\'s signing secret.';
@@ -48,26 +52,14 @@ export function activationError(
 	const fail = (message: string, description: string) =>
 		new NodeOperationError(node, message, { description });
 
+	// The same sentence as the action node and the credential test; the service's words below it.
 	if (error instanceof InsufficientPermissionError) {
 		const scope = error.scope ?? WEBHOOK_SCOPE;
-		return fail(
-			`The API key lacks the "${scope}" scope that webhook registration needs`,
-			`In the dashboard under Developers, give the key the "${scope}" scope (or create a key that has it) and update the Messaging Automation credential. If the key has the scope, the account may be missing inbox storage consent. ${DASHBOARD_HINT} Service said: ${said}`,
-		);
+		const sentence = ERROR_CODES.insufficient_permission.message?.({ scope, ...NO_FACTS }) ?? said;
+		return fail(sentence, `${DASHBOARD_HINT} Service said: ${error.serviceMessage ?? said}`);
 	}
-	if (error instanceof PlanRequiredError) {
-		const where = error.upgradeUrl ? ` at ${error.upgradeUrl}` : ' on the pricing page';
-		return fail(
-			"Webhooks need the account's top plan (plan_required)",
-			`API keys and webhooks are only available on the highest paid plan. Upgrade the account${where}, then activate again. Service said: ${said}`,
-		);
-	}
-	if (error instanceof InvalidApiKeyError) {
-		return fail(
-			'The API key was rejected (invalid_api_key)',
-			`Paste an active key into the Messaging Automation credential. Service said: ${said}`,
-		);
-	}
+	if (error instanceof PlanRequiredError || error instanceof InvalidApiKeyError)
+		return fail(error.message, `Service said: ${error.serviceMessage ?? said}`);
 	if (
 		error instanceof ToolError &&
 		error.status === 422 &&
@@ -84,11 +76,22 @@ export function activationError(
 			`The service needs a public HTTPS address. Set n8n's WEBHOOK_URL to the public HTTPS address of this instance. Service said: ${said}`,
 		);
 	}
+	// A 404 without the API's error body: most likely not the API at all (the credential test's words).
+	if (isNotFound(error) && error instanceof MessagingApiError && error.code === 'http_404') {
+		return fail(
+			NOT_THE_API,
+			`If the Base URL is right, the service does not offer ${context.action} through the API: ${DASHBOARD_HINT}`,
+		);
+	}
 	if (isRefusal(error) || isNotFound(error)) {
 		return fail(
 			`The service does not offer ${context.action} through the API (HTTP ${String((error as MessagingApiError).status)})`,
 			`Create the endpoint in the dashboard instead. ${DASHBOARD_HINT}`,
 		);
+	}
+	if (error instanceof MessagingApiError) {
+		const code = error.networkCode ? ` (${error.networkCode})` : '';
+		return fail(said, `This happened during ${context.action}${code}.`);
 	}
 	return fail(`Could not complete ${context.action}`, said);
 }

@@ -3,6 +3,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { MessagingAutomationApi } from '../../credentials/MessagingAutomationApi.credentials';
+import { errorFromResponse } from '../../nodes/shared/client/answer';
 import { startSandbox, type SandboxHandle } from '../sandbox';
 
 const credential = new MessagingAutomationApi();
@@ -81,5 +82,22 @@ describe('MessagingAutomationApi credential', () => {
 			disableFollowRedirect: true,
 			sendCredentialsOnCrossOriginRedirect: false,
 		});
+	});
+
+	it('says what the nodes say for the same answer, word for word, once', () => {
+		const rule = (status: number) =>
+			credential.test.rules?.find(
+				(candidate) => candidate.type === 'responseCode' && candidate.properties.value === status,
+			)?.properties.message;
+		const answer = (status: number, body: unknown) =>
+			errorFromResponse({ status, headers: {}, body }).message;
+		const revoked = {
+			error: { code: 'invalid_api_key', message: 'The API key is invalid or revoked.' },
+		};
+		expect(rule(401)).toBe(answer(401, revoked));
+		expect(rule(401)).not.toContain('invalid or revoked.');
+		const lowPlan = { error: { code: 'plan_required', message: 'Upgrade to use the API.' } };
+		expect(rule(403)).toMatch(new RegExp(`^${answer(403, lowPlan).replace(/[.()]/g, '\\$&')} `));
+		expect(rule(404)).toBe(answer(404, '<html>Not Found</html>'));
 	});
 });

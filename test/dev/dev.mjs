@@ -154,6 +154,15 @@ async function main() {
 		);
 		const ownCommand = (text) =>
 			`curl -s -X POST ${sandbox.url}/api/v1/tools/send_message -H 'authorization: Bearer ${sandbox.apiKey}' -H "idempotency-key: dev-$(date +%s%N)" -H 'content-type: application/json' -d '${JSON.stringify({ channel: 'business', phoneNumber: '4915198765432', text })}'`;
+		const withFile = injectFrom({
+			from: { phone: '447700900123', name: 'Bob' },
+			text: 'invoice attached',
+			attachment: {
+				fileName: 'invoice.txt',
+				mimeType: 'text/plain',
+				content: 'Invoice 42: 10 EUR',
+			},
+		});
 		process.stdout.write(
 			[
 				'',
@@ -171,7 +180,7 @@ async function main() {
 				'',
 				'Send the reply bot a message on the QR number (it answers through the sandbox):',
 				`  ${inject}`,
-				'Write to the AI reply bot on Business in four quick messages; it answers once, 5 s after the last:',
+				'Write to the AI reply bot on Business in four quick messages; it answers once, when its 5 s quiet window after the last has passed (5-8 s):',
 				...quick.map((line) => `  ${line}`),
 				'Take the chat over (the bot stays silent, the staff number 919876543210 is told of each message), then hand it back:',
 				`  ${ownCommand('/bot off')}`,
@@ -179,7 +188,11 @@ async function main() {
 				'Or let Dana ask for a person (a hand-over word pauses the bot for 12 hours, or until /bot on):',
 				`  ${injectFrom({ channel: 'business', from: { phone: '4915198765432', name: 'Dana' }, text: 'can I talk to a human?' })}`,
 				`Then see what was sent: curl -s ${sandbox.url}/__sandbox/sends`,
-				`Files saved by the attachment saver land in ${n8n.filesDir}.`,
+				'Send the attachment saver a QR message with a file:',
+				`  ${withFile}`,
+				`  It saves it in ${n8n.filesDir} as <message id>-invoice.txt: ls ${n8n.filesDir}`,
+				'The campaign and refund examples start by hand: open them in the editor and click Execute workflow.',
+				`  The refund approval then waits: open the Approve link from curl -s ${sandbox.url}/__sandbox/sends in a browser.`,
 				'',
 				'Ctrl-C stops n8n and the sandbox.',
 				'',

@@ -10,6 +10,7 @@ import {
 	openSync,
 	readdirSync,
 	readFileSync,
+	realpathSync,
 	rmSync,
 	writeFileSync,
 } from 'node:fs';
@@ -197,8 +198,10 @@ export async function startN8n({
 } = {}) {
 	const { nodeBin, n8nBin, n8nModules } = await ensureN8n({ log });
 	if (fresh) rmSync(userFolder, { recursive: true, force: true });
-	const filesDir = join(userFolder, 'files');
-	mkdirSync(filesDir, { recursive: true });
+	mkdirSync(join(userFolder, 'files'), { recursive: true });
+	// Its real path: n8n compares a file's resolved path with N8N_RESTRICT_FILE_ACCESS_TO as given, so a
+	// .cache/ that is a symlink (one cache shared by several clones) would refuse every file.
+	const filesDir = realpathSync(join(userFolder, 'files'));
 	// Only the first process copies: n8n loads node classes lazily, so rewriting the files under a
 	// running process could break it.
 	if (installPackage) installPackageInto(userFolder);

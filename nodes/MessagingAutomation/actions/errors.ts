@@ -32,6 +32,7 @@ export function errorDetails(error: MessagingApiError): IDataObject {
 		operationId: error.operationId,
 		idempotencyKey: error.idempotencyKey,
 		actionTaken: error.actionTaken,
+		networkCode: error.networkCode,
 		hint: ERROR_CODES[error.code]?.hint,
 	};
 	for (const [name, value] of Object.entries(optional))
@@ -47,6 +48,9 @@ function describe(error: MessagingApiError): string {
 	const lines = [
 		`Error code: ${error.code}${error.status === undefined ? '' : ` (HTTP ${error.status})`}`,
 	];
+	if (error.serviceMessage && !error.message.includes(error.serviceMessage))
+		lines.push(`Service said: ${error.serviceMessage}`);
+	if (error.networkCode) lines.push(`Network error: ${error.networkCode}`);
 	if (error.requestId) lines.push(`Request ID: ${error.requestId}`);
 	const wait = error.retryAfter === undefined ? undefined : formatDuration(error.retryAfter);
 	if (wait !== undefined && !error.message.includes(wait))

@@ -2,7 +2,7 @@ import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } f
 
 import { getAccount } from './account/get';
 import { reserveAgentSends } from './agent/sendLimit';
-import { answersModelOnFailure, failedToolCall } from './agent/toolFailure';
+import { failedToolCall, runsAsToolCall } from './agent/toolFailure';
 import { forEachItem } from './itemLoop';
 import { ACCOUNT_GET, CALL_ANOTHER_TOOL, SEND_AND_WAIT, toolOfOperation } from './operations';
 import type { NodeResource } from './resources';
@@ -14,7 +14,7 @@ import { executeWebhook } from './webhook/execute';
 
 /** Every operation of the node: Account › Get, the webhook endpoints, Send and Wait, and every tool. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	if (!answersModelOnFailure(this)) return await route.call(this);
+	if (!runsAsToolCall(this)) return await route.call(this);
 	return await route.call(this).catch(failedToolCall);
 }
 

@@ -185,6 +185,10 @@ function sentence(serverMessage: string | undefined): string {
 	return /[.!?]$/.test(serverMessage) ? ` ${serverMessage}` : ` ${serverMessage}.`;
 }
 
+/** A 404 without the API's error body: something other than the API answered at the Base URL. */
+export const NOT_THE_API =
+	"The address in the credential's Base URL does not answer as this API (HTTP 404). Check the Base URL: it is the service's address without /api/v1.";
+
 /** Messages for people building workflows: what happened, then what to do. */
 function describeAnswer(
 	code: string,
@@ -200,5 +204,6 @@ function describeAnswer(
 	const entry = ERROR_CODES[code];
 	if (entry?.source === 'service' && entry.message)
 		return entry.message({ ...details, tool, said, quote, wait });
+	if (code === 'http_404') return NOT_THE_API;
 	return `The API answered HTTP ${details.status ?? '?'} (${code}).${said}${quote}`;
 }

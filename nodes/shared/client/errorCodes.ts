@@ -54,6 +54,11 @@ export interface ErrorCode {
 	retry: RetryRule;
 	/** A write that failed this way may still have taken effect. */
 	mayHaveActed: boolean;
+	/**
+	 * An AI model calling the node as a tool can get past it (other input, a later call): the
+	 * error goes back to the model. Otherwise nothing the model does helps, and the tool call fails.
+	 */
+	modelCanFix: boolean;
 	hint: string;
 	/** The message for the service's answer (client codes word theirs where they arise). */
 	message?: (facts: MessageFacts) => string;
@@ -68,33 +73,38 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'service',
 		retry: 'never',
 		mayHaveActed: false,
+		modelCanFix: false,
 		hint: 'Open the Messaging Automation credential and paste an active API key.',
-		message: ({ said }) =>
-			`The API key was rejected (invalid, revoked, or account access unavailable).${said} Paste an active key from the dashboard into the Messaging Automation credential.`,
+		// The service's own words only repeat the cause; the node shows them under the message.
+		message: () =>
+			'The API key was rejected (invalid, revoked, or account access unavailable). Paste an active key from the dashboard into the Messaging Automation credential.',
 	},
 	insufficient_permission: {
 		type: InsufficientPermissionError,
 		source: 'service',
 		retry: 'never',
 		mayHaveActed: false,
+		modelCanFix: false,
 		hint: 'Give the key the scope this call needs (or give inbox storage consent) in the dashboard.',
-		message: ({ scope, said }) =>
-			`The API key is not allowed to do this, or the account has not given inbox storage consent.${scope ? ` It needs the scope "${scope}".` : ''}${said} Add the scope to the key (or give consent) in the dashboard, then try again.`,
+		message: ({ scope }) =>
+			`The API key is not allowed to do this, or the account has not given inbox storage consent.${scope ? ` It needs the scope "${scope}".` : ''} Add the scope to the key (or give consent) in the dashboard, then try again.`,
 	},
 	plan_required: {
 		type: PlanRequiredError,
 		source: 'service',
 		retry: 'never',
 		mayHaveActed: false,
+		modelCanFix: false,
 		hint: 'Upgrade the account to the plan that includes API keys and webhooks.',
-		message: ({ upgradeUrl, said }) =>
-			`API keys and webhooks need the highest paid plan.${said} Upgrade the account${upgradeUrl ? ` at ${upgradeUrl}` : ' on the pricing page'}, then try again.`,
+		message: ({ upgradeUrl }) =>
+			`API keys and webhooks need the highest paid plan. Upgrade the account${upgradeUrl ? ` at ${upgradeUrl}` : ' on the pricing page'}, then try again.`,
 	},
 	unknown_tool: {
 		type: UnknownToolError,
 		source: 'service',
 		retry: 'never',
 		mayHaveActed: false,
+		modelCanFix: false,
 		hint: 'Choose another operation, or give the key the scope this tool needs.',
 		message: ({ tool, said }) =>
 			`The tool${tool ? ` "${tool}"` : ''} is not available to this API key.${said} Pick a tool from the list the key can use, or give the key the scope the tool needs.`,
@@ -104,6 +114,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'service',
 		retry: 'never',
 		mayHaveActed: false,
+		modelCanFix: true,
 		hint: 'Fix the named field; nothing was done.',
 		message: ({ field, said }) =>
 			`The service rejected the input${field ? ` (field "${field}")` : ''}.${said} Fix the value and run again; nothing was done.`,
@@ -113,6 +124,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'service',
 		retry: 'retryAfter',
 		mayHaveActed: false,
+		modelCanFix: true,
 		hint: 'Wait for the Retry-After time, or lower the Rate Limit Budget option when other workflows share the key.',
 		message: ({ said, wait }) =>
 			`Too many calls per minute for this API key or QR number.${said} Retry${wait || ' later'} with the same idempotency key, or lower the node's Rate Limit Budget if other workflows share the key.`,
@@ -122,6 +134,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'service',
 		retry: 'never',
 		mayHaveActed: false,
+		modelCanFix: false,
 		hint: 'Send again after 00:00 UTC, or use the Business channel, which has no daily cap from the service.',
 		message: ({ said, wait }) =>
 			`The personal (QR) number has used its daily API sends.${said} The counter resets at 00:00 UTC${wait}; send again after that, or use the Business channel.`,
@@ -131,6 +144,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'service',
 		retry: 'never',
 		mayHaveActed: false,
+		modelCanFix: false,
 		hint: 'Reconnect the number in the dashboard; Account › Get shows which channels are connected.',
 		message: ({ said }) =>
 			`The channel this call needs is not connected.${said} Check the account's numbers (Account > Get, GET /api/v1/me) and reconnect the number in the dashboard.`,
@@ -140,6 +154,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'service',
 		retry: 'backoffOn503',
 		mayHaveActed: false,
+		modelCanFix: true,
 		hint: 'Check the input and the account state; quote the request id if you contact support.',
 		message: ({ status, tool, said, quote }) =>
 			status === 503
@@ -151,6 +166,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'service',
 		retry: 'never',
 		mayHaveActed: true,
+		modelCanFix: true,
 		hint: 'Rerun with the same idempotency key, or check it with Other › Get Operation Outcome; never resend with a new key.',
 		message: ({ operationId, said }) =>
 			`The service cannot tell yet whether the call took effect${operationId ? ` (operation ${operationId})` : ''}.${said} Check it with Other › Get Operation Outcome (or Message › Get Status); do not resend with a new idempotency key.`,
@@ -160,6 +176,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'client',
 		retry: 'never',
 		mayHaveActed: false,
+		modelCanFix: true,
 		hint: 'Correct the named field and run the node again.',
 	},
 	timeout: {
@@ -167,6 +184,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'client',
 		retry: 'backoff',
 		mayHaveActed: true,
+		modelCanFix: true,
 		hint: 'Rerun with the same idempotency key: the service then answers with the first result instead of acting twice.',
 	},
 	connection_error: {
@@ -174,6 +192,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'client',
 		retry: 'backoff',
 		mayHaveActed: true,
+		modelCanFix: true,
 		hint: 'Check the Base URL and the network, then rerun with the same idempotency key.',
 	},
 	connection_refused: {
@@ -181,13 +200,31 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'client',
 		retry: 'backoff',
 		mayHaveActed: false,
+		modelCanFix: false,
 		hint: 'Check the Base URL and the network; nothing reached the service.',
+	},
+	host_not_found: {
+		type: ConnectionError,
+		source: 'client',
+		retry: 'backoff',
+		mayHaveActed: false,
+		modelCanFix: false,
+		hint: "Check the credential's Base URL for a typo; nothing reached the service.",
+	},
+	tls_failed: {
+		type: ConnectionError,
+		source: 'client',
+		retry: 'never',
+		mayHaveActed: false,
+		modelCanFix: false,
+		hint: "Check the scheme of the credential's Base URL and the service's certificate; nothing reached the service.",
 	},
 	response_interrupted: {
 		type: ConnectionError,
 		source: 'client',
 		retry: 'backoff',
 		mayHaveActed: true,
+		modelCanFix: true,
 		hint: sameKey,
 	},
 	invalid_response: {
@@ -195,6 +232,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'client',
 		retry: 'backoff',
 		mayHaveActed: true,
+		modelCanFix: false,
 		hint: 'Something between n8n and the service answered; check proxies, then rerun with the same idempotency key.',
 	},
 	unexpected_redirect: {
@@ -202,6 +240,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'client',
 		retry: 'backoff',
 		mayHaveActed: true,
+		modelCanFix: false,
 		hint: 'Set the Base URL to the address the service really answers on; redirects are never followed with the key.',
 	},
 	outcome_uncertain: {
@@ -209,6 +248,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'client',
 		retry: 'never',
 		mayHaveActed: true,
+		modelCanFix: true,
 		hint: 'Check it with Other › Get Operation Outcome, or rerun with the same idempotency key; never resend with a new key.',
 	},
 };

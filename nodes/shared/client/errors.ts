@@ -16,6 +16,11 @@ export interface MessagingApiErrorDetails {
 	serviceMessage?: string;
 	/** The key the call carried, so a caller can look up the outcome with get_send_status. */
 	idempotencyKey?: string;
+	/**
+	 * Node's code for a failed connection (ECONNREFUSED…). Kept out of the message: n8n replaces a
+	 * node error's message that contains such a code with a generic sentence of its own.
+	 */
+	networkCode?: string;
 	cause?: unknown;
 }
 
@@ -41,6 +46,7 @@ export class MessagingApiError extends Error {
 	readonly scope?: string;
 	readonly body?: unknown;
 	readonly serviceMessage?: string;
+	readonly networkCode?: string;
 	idempotencyKey?: string;
 	/** How many requests were made before giving up; set by the client. */
 	attempts?: number;
@@ -61,6 +67,7 @@ export class MessagingApiError extends Error {
 		this.body = details.body;
 		this.serviceMessage = details.serviceMessage;
 		this.idempotencyKey = details.idempotencyKey;
+		this.networkCode = details.networkCode;
 	}
 }
 
@@ -99,29 +106,56 @@ export type ErrorClass = new (
 	details: MessagingApiErrorDetails,
 ) => MessagingApiError;
 
-/** How a connection failed: before it was made (nothing sent), or after the request went out. */
-export type ConnectionFailure = 'connection_refused' | 'connection_error' | 'response_interrupted';
+/**
+ * How a connection failed: before it was made, so nothing was sent (refused, host not found, TLS
+ * handshake), or after the request went out.
+ */
+export type ConnectionFailure =
+	| 'connection_refused'
+	| 'host_not_found'
+	| 'tls_failed'
+	| 'connection_error'
+	| 'response_interrupted';
 
-/** No complete response. Only `connection_refused` proves that the request never reached the service. */
+const MAY_HAVE_ACTED =
+	'The call may still have taken effect: retry only with the same idempotency key, or check it with Other › Get Operation Outcome (or Message › Get Status).';
+
+/** What happened at `at`, in plain words, and the one thing to check. */
+function connectionSentence(code: ConnectionFailure, detail: string, at: string): string {
+	switch (code) {
+		case 'connection_refused':
+			return `Nothing at ${at} accepted the connection (${detail}). Check the host and port of the credential's Base URL, and that the service runs there. Nothing reached the service.`;
+		case 'host_not_found':
+			return `The host name of ${at} was not found (${detail}). Check the credential's Base URL for a typo, and that n8n can look up that name. Nothing reached the service.`;
+		case 'tls_failed':
+			return `The secure connection to ${at} failed (${detail}). Check the credential's Base URL: https:// only where the service speaks TLS (http:// otherwise), and a certificate valid for that host. Nothing reached the service.`;
+		case 'response_interrupted':
+			return `The answer from ${at} broke off after its headers (${detail}). ${MAY_HAVE_ACTED}`;
+		default:
+			return `The connection to ${at} failed (${detail}). Check the credential's Base URL and the network. ${MAY_HAVE_ACTED}`;
+	}
+}
+
+/**
+ * No complete response, worded for the cause. Only a connection never made (refused, host not
+ * found, TLS handshake) proves that the request never reached the service.
+ */
 export function connectionError(
 	detail: string,
 	target?: string,
 	code: ConnectionFailure = 'connection_error',
+	networkCode?: string,
 ): ConnectionError {
-	const effect =
-		code === 'connection_refused'
-			? 'Nothing reached the service.'
-			: 'The call may still have taken effect: retry only with the same idempotency key, or check it with Other › Get Operation Outcome (or Message › Get Status).';
 	return new ConnectionError(
-		`Could not complete the request${target ? ` to ${target}` : ''}: ${detail}. Check the credential's Base URL and the network. ${effect}`,
-		{ code },
+		connectionSentence(code, detail, target ?? "the credential's Base URL"),
+		{ code, networkCode },
 	);
 }
 
 /** A time-out is never proof that nothing was sent. */
 export function timeoutError(timeoutMs: number, target?: string): TimeoutError {
 	return new TimeoutError(
-		`No answer${target ? ` from ${target}` : ''} within ${formatDuration(timeoutMs / 1000)}. The call may still have taken effect: retry only with the same idempotency key, or check it with Other › Get Operation Outcome (or Message › Get Status).`,
+		`No answer from ${target ?? "the credential's Base URL"} within ${formatDuration(timeoutMs / 1000)}. Check that the Base URL points at the service and that it is reachable from n8n. ${MAY_HAVE_ACTED}`,
 		{ code: 'timeout' },
 	);
 }

@@ -1,117 +1,15 @@
 import type { IAllExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import {
-	type ConnectionError,
-	connectionError,
-	type TimeoutError,
-	timeoutError,
-} from '../client/errors';
+import { timeoutError } from '../client/errors';
 import { redactHeaders, redactSecrets, redactValue } from '../client/redaction';
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport';
 import { exchangeDeadline, requestWithCredential } from './authenticatedRequest';
 import { readServiceCredential, type ServiceCredential } from './credential';
 import { deadlines } from './deadline';
+import { mapRequestFailure } from './requestFailure';
 
 export { CREDENTIAL_TYPE, trimBaseUrl } from './credential';
-
-const TIMEOUT_CODES = new Set([
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'UND_ERR_CONNECT_TIMEOUT',
-	'UND_ERR_HEADERS_TIMEOUT',
-	'UND_ERR_BODY_TIMEOUT',
-]);
-
-const CONNECTION_CODES = new Set([
-	'ECONNRESET',
-	'ECONNABORTED',
-	'EPIPE',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'ENETDOWN',
-	'UND_ERR_SOCKET',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
-]);
-
-/** No connection was ever made: the request cannot have reached the service. */
-const NEVER_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
-
-const TIMEOUT_TEXT = /\btime(?:d)?[ -]?out\b|\btimeout of \d+ms exceeded\b/i;
-const DROPPED_TEXT = /socket hang up|other side closed|terminated/i;
-
-interface FailureClues {
-	codes: string[];
-	messages: string[];
-	hasResponse: boolean;
-}
-
-/**
- * n8n wraps a failed request in NodeApiError, whose `cause` is axios's error carrying Node's
- * `code` (ECONNRESET, ECONNREFUSED, ECONNABORTED with "timeout of …ms exceeded", ETIMEDOUT…);
- * NodeApiError may also have replaced the message and put the code in `httpCode` or `messages`.
- * Collect all of it, however deep.
- */
-function collectClues(error: unknown): FailureClues {
-	const clues: FailureClues = { codes: [], messages: [], hasResponse: false };
-	const seen = new Set<unknown>();
-	let current: unknown = error;
-	while (typeof current === 'object' && current !== null && !seen.has(current)) {
-		seen.add(current);
-		const level = current as Record<string, unknown>;
-		for (const key of ['code', 'httpCode']) {
-			if (typeof level[key] === 'string') clues.codes.push((level[key] as string).toUpperCase());
-		}
-		if (typeof level.message === 'string') clues.messages.push(level.message);
-		if (Array.isArray(level.messages)) {
-			clues.messages.push(
-				...level.messages.filter((item): item is string => typeof item === 'string'),
-			);
-		}
-		const response = level.response as { status?: unknown } | undefined;
-		if (typeof response?.status === 'number') clues.hasResponse = true;
-		current = level.cause;
-	}
-	return clues;
-}
-
-/**
- * The typed error for a request that got no complete response, or undefined when the failure is
- * not a network one (a cancelled execution, missing credentials): those are not retried. Every
- * HTTP status resolves (ignoreHttpStatusErrors), so a failure that still carries a response broke
- * off inside the body ("stream has been aborted"): the request had been sent and read.
- */
-export function mapRequestFailure(
-	error: unknown,
-	timeoutMs: number,
-	target?: string,
-): ConnectionError | TimeoutError | undefined {
-	const clues = collectClues(error);
-	if (clues.codes.includes('ERR_CANCELED')) return undefined;
-	const timedOutText = clues.messages.some((message) => TIMEOUT_TEXT.test(message));
-	if (clues.codes.some((code) => TIMEOUT_CODES.has(code)) || timedOutText) {
-		return timeoutError(timeoutMs, target);
-	}
-	if (clues.hasResponse) {
-		return connectionError(
-			'the answer broke off after its headers',
-			target,
-			'response_interrupted',
-		);
-	}
-	const refused = clues.codes.find((candidate) => NEVER_CONNECTED_CODES.has(candidate));
-	if (refused)
-		return connectionError(
-			`no connection could be made (${refused})`,
-			target,
-			'connection_refused',
-		);
-	const code = clues.codes.find((candidate) => CONNECTION_CODES.has(candidate));
-	if (code) return connectionError(`the connection failed (${code})`, target);
-	if (clues.messages.some((message) => DROPPED_TEXT.test(message))) {
-		return connectionError('the connection was closed before an answer arrived', target);
-	}
-	return undefined;
-}
+export { mapRequestFailure } from './requestFailure';
 
 function normaliseHeaders(raw: unknown): Record<string, string | undefined> {
 	const headers: Record<string, string | undefined> = {};

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { MessagingAutomationApi } from '../../../credentials/MessagingAutomationApi.credentials';
+import { startScriptedServer } from '../../support/scriptedServer';
+
 import type { SandboxHandle } from '../../sandbox';
 import type { N8nWebhookHost } from '../../support/n8nWebhook';
 import { startRefusingProxy, startTriggerHost, useSandbox, type RefusingProxy } from './fixtures';
@@ -173,7 +176,7 @@ describe('trigger registration against the sandbox', () => {
 	it('says the key lacks the messenger.webhooks:manage scope', async () => {
 		const trigger = await host({ apiKey: sandbox.keys.noWebhooks });
 		await expect(trigger.activate('production')).rejects.toThrow(
-			'The API key lacks the "messenger.webhooks:manage" scope that webhook registration needs',
+			'The API key is not allowed to do this, or the account has not given inbox storage consent. It needs the scope "messenger.webhooks:manage". Add the scope to the key (or give consent) in the dashboard, then try again.',
 		);
 		expect(live()).toHaveLength(0);
 	});
@@ -183,8 +186,56 @@ describe('trigger registration against the sandbox', () => {
 		const failure = (await trigger
 			.activate('production')
 			.catch((error: unknown) => error)) as Error & { description?: string };
-		expect(failure.message).toBe("Webhooks need the account's top plan (plan_required)");
-		expect(failure.description).toContain('highest paid plan');
+		// Word for word what the action node and the credential test say for this cause.
+		expect(failure.message).toBe(
+			'API keys and webhooks need the highest paid plan. Upgrade the account at https://messaging-automation.example/pricing, then try again.',
+		);
+		expect(failure.description).toMatch(/^Service said: /);
+	});
+
+	it('says the key was rejected, once, as the action node and the credential test do', async () => {
+		const trigger = await host({ apiKey: sandbox.keys.revoked });
+		const failure = (await trigger
+			.activate('production')
+			.catch((error: unknown) => error)) as Error & { description?: string };
+		expect(failure.message).toBe(
+			new MessagingAutomationApi().test.rules?.find(
+				(rule) => rule.type === 'responseCode' && rule.properties.value === 401,
+			)?.properties.message,
+		);
+		expect(failure.description).toBe('Service said: The API key is invalid or revoked.');
+	});
+
+	it('says in words, naming the Base URL, when nothing listens there', async () => {
+		const trigger = await host({ baseUrl: 'http://127.0.0.1:9' });
+		const failure = (await trigger
+			.activate('production')
+			.catch((error: unknown) => error)) as Error & { description?: string };
+		expect(failure.message).toBe(
+			"Nothing at http://127.0.0.1:9 accepted the connection (connection refused). Check the host and port of the credential's Base URL, and that the service runs there. Nothing reached the service.",
+		);
+		expect(failure.description).toBe(
+			'This happened during listing webhook endpoints (ECONNREFUSED).',
+		);
+	});
+
+	it('a Base URL that is not the API (a 404 page) says so, as the credential test does', async () => {
+		const site = await startScriptedServer();
+		site.script([{ status: 404, body: '<html>Not Found</html>' }]);
+		try {
+			const trigger = await host({ baseUrl: site.url });
+			const failure = (await trigger
+				.activate('production')
+				.catch((error: unknown) => error)) as Error & { description?: string };
+			expect(failure.message).toBe(
+				new MessagingAutomationApi().test.rules?.find(
+					(rule) => rule.type === 'responseCode' && rule.properties.value === 404,
+				)?.properties.message,
+			);
+			expect(failure.description).toMatch(/^If the Base URL is right, the service does not offer/);
+		} finally {
+			await site.stop();
+		}
 	});
 
 	it('registers nothing in dashboard mode', async () => {

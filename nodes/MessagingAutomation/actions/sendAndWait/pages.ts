@@ -80,6 +80,17 @@ export function recordedPage(): string {
 	);
 }
 
+/**
+ * The answer to a request that may not answer the question: a link preview, curl, a method other
+ * than the page's. Its title is what a chat app shows under a previewed link.
+ */
+export function browserOnlyPage(): string {
+	return page(
+		'Open this link in a browser to answer',
+		'<h1>Open this link in a browser to answer</h1><p>This link answers a question only when a person opens it in a web browser. Link previews and other programs never count as an answer, so a chat app that fetches the link to show a preview cannot answer for anyone. Nothing was recorded.</p>',
+	);
+}
+
 /** Form values by field label, as the node outputs them. */
 export function formAnswers(fields: readonly FormField[], body: IDataObject): IDataObject {
 	const values = (

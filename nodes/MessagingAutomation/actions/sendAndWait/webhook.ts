@@ -3,14 +3,15 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { getSendStatusTool } from '../../../shared/catalogue/tools/get_send_status';
 import { createNodeClient, EDITOR_LOOKUP } from '../../../shared/transport/nodeClient';
 import { formFields } from './formFields';
-import { formAnswers, formPage, recordedPage, type FormField } from './pages';
+import { browserOnlyPage, formAnswers, formPage, recordedPage, type FormField } from './pages';
 import { isPreviewRequest } from './previewBots';
 import type { ResponseType } from './question';
 
 /*
  * The person's answer arrives here through a signed link (n8n checked the signature). Approval
- * links resume on a browser's GET; a preview bot's GET answers empty and changes nothing. Free
- * text and forms are served as a page on GET and resume on its POST.
+ * links resume on a browser's GET; a preview bot's GET, or any other request, changes nothing and
+ * says so: open the link in a browser. Free text and forms are served as a page on GET and resume
+ * on its POST.
  */
 
 /** The question's message id, looked up by the key its send used; an answer never waits on it. */
@@ -41,8 +42,13 @@ async function resume(
 	return { webhookResponse: recordedPage(), workflowData: [[{ json }]] };
 }
 
-function ignored(context: IWebhookFunctions, status = 200): IWebhookResponseData {
-	context.getResponseObject().status(status).send('');
+/** Answers without resuming: the execution keeps waiting. */
+function notAnAnswer(context: IWebhookFunctions, status = 200): IWebhookResponseData {
+	context
+		.getResponseObject()
+		.status(status)
+		.setHeader('Content-Type', 'text/html; charset=utf-8')
+		.send(browserOnlyPage());
 	return { noWebhookResponse: true };
 }
 
@@ -66,10 +72,10 @@ function servePage(context: IWebhookFunctions, fields: FormField[]): IWebhookRes
 export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const method = this.getRequestObject().method;
 	const responseType = this.getNodeParameter('responseType', 'approval') as ResponseType;
-	if (method !== 'GET' && method !== 'POST') return ignored(this, 405);
+	if (method !== 'GET' && method !== 'POST') return notAnAnswer(this, 405);
 	if (responseType === 'approval') {
 		if (method !== 'GET' || isPreviewRequest(this.getHeaderData()['user-agent']))
-			return ignored(this);
+			return notAnAnswer(this);
 		const query = this.getQueryData() as IDataObject;
 		return await resume(this, { approved: query.approved === 'true' });
 	}

@@ -294,5 +294,10 @@ describe('a Base URL carrying secrets', () => {
 		for (const secret of ['pa55-in-url', 'tok-in-url-123', 'admin:'])
 			expect(shown).not.toContain(secret);
 		expect((failed.json[0].error as IDataObject).code).toBe('connection_refused');
+		// In words, as the node wrote it: n8n swaps a message naming ECONNREFUSED for its own.
+		expect(stopped.error?.message).toBe(
+			`Nothing at ${closed.url} accepted the connection (connection refused). Check the host and port of the credential's Base URL, and that the service runs there. Nothing reached the service.`,
+		);
+		expect(stopped.error?.description).toContain('Network error: ECONNREFUSED');
 	});
 });

@@ -81,7 +81,10 @@ describe('errorFromResponse over HTTP: every documented code becomes its class',
 		expect(error.code).toBe(code);
 		expect(error.status).toBe(status);
 		expect(error.requestId).toMatch(/^req_scripted_\d+$/);
-		expect(error.message).toContain(`server says ${code}`);
+		// The service's words are kept; the message quotes them unless they only repeat its cause.
+		expect(error.serviceMessage).toBe(`server says ${code}`);
+		if (!['invalid_api_key', 'plan_required', 'insufficient_permission'].includes(code))
+			expect(error.message).toContain(`server says ${code}`);
 		expect(error.attempts).toBe(1);
 		expect(error.name).toBe(ErrorClass.name);
 	});
@@ -196,7 +199,7 @@ describe('errorFromResponse over HTTP: every documented code becomes its class',
 		expect(error.message).not.toContain(API_KEY);
 		expect(JSON.stringify(error.body)).not.toContain(API_KEY);
 		expect(error.field).not.toContain(API_KEY);
-		expect(error.message).toContain('[redacted]');
+		expect(error.serviceMessage).toContain('[redacted]');
 	});
 });
 

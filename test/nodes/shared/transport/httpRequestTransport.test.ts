@@ -2,6 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { MessagingClient } from '../../../../nodes/shared/client/client';
+import { mayHaveActed } from '../../../../nodes/shared/client/errorCodes';
 import {
 	ConnectionError,
 	InvalidApiKeyError,
@@ -139,7 +140,8 @@ describe('createHttpRequestTransport over n8n-core', () => {
 		);
 		const refused = await failure(refusedTransport(request));
 		expect(refused).toBeInstanceOf(ConnectionError);
-		expect((refused as Error).message).toContain('ECONNREFUSED');
+		expect((refused as Error).message).toContain('(connection refused)');
+		expect((refused as MessagingApiError).networkCode).toBe('ECONNREFUSED');
 		for (const error of [dropped, timedOut, refused]) {
 			expect(
 				JSON.stringify({
@@ -240,6 +242,25 @@ describe('secrets on the way out', () => {
 	});
 });
 
+describe('a Base URL with the wrong scheme, over n8n-core', () => {
+	it('https:// to a service that speaks plain HTTP: a failed TLS handshake, in words, nothing sent', async () => {
+		const transport = await n8nTransport({ baseUrl: server.url.replace('http://', 'https://') });
+		const request = {
+			method: 'POST' as const,
+			path: '/api/v1/tools/x',
+			body: {},
+			timeoutMs: 5_000,
+		};
+		const failed = (await failure(transport(request))) as MessagingApiError;
+		expect(failed.code).toBe('tls_failed');
+		expect(failed.message).toMatch(
+			/^The secure connection to https:\/\/127\.0\.0\.1:\d+ failed \(.+\)\. Check the credential's Base URL: https:\/\/ only where the service speaks TLS/,
+		);
+		expect(failed.networkCode).toBeTruthy();
+		expect(mayHaveActed(failed)).toBe(false);
+	});
+});
+
 describe('mapRequestFailure', () => {
 	const node = probeNode;
 	const coded = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
@@ -287,11 +308,37 @@ describe('mapRequestFailure', () => {
 		expect(mapped?.message).toMatch(/may still have taken effect/);
 	});
 
-	it('a connection never made is the one connection failure that proves nothing was sent', () => {
-		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']) {
-			expect(mapRequestFailure(coded(code), 300)?.code).toBe('connection_refused');
+	it('a connection never made (refused, unknown host, failed TLS handshake) is the one connection failure that proves nothing was sent', () => {
+		const never = {
+			ECONNREFUSED: 'connection_refused',
+			ENOTFOUND: 'host_not_found',
+			EAI_AGAIN: 'host_not_found',
+			EPROTO: 'tls_failed',
+			ERR_SSL_WRONG_VERSION_NUMBER: 'tls_failed',
+			DEPTH_ZERO_SELF_SIGNED_CERT: 'tls_failed',
+			CERT_HAS_EXPIRED: 'tls_failed',
+			ERR_TLS_CERT_ALTNAME_INVALID: 'tls_failed',
+		};
+		for (const [code, expected] of Object.entries(never)) {
+			const mapped = mapRequestFailure(coded(code), 300, 'https://api.example.test');
+			expect({ code, mapped: mapped?.code }).toEqual({ code, mapped: expected });
+			expect(mapped?.message).toContain('https://api.example.test');
+			expect(mapped?.networkCode).toBe(code);
+			// n8n swaps a node error's message that names one of its common codes for its own words.
+			for (const common of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'])
+				expect(mapped?.message).not.toContain(common);
+			expect(mapped?.message).toMatch(/Check .*Base URL.*Nothing reached the service\.$/);
+			expect(mayHaveActed(mapped!)).toBe(false);
 		}
 		expect(mapRequestFailure(coded('ECONNRESET'), 300)?.code).toBe('connection_error');
+	});
+
+	it('a time-out names the Base URL, what to check, and that the call may still have acted', () => {
+		const mapped = mapRequestFailure(coded('ETIMEDOUT'), 30_000, 'https://api.example.test');
+		expect(mapped?.message).toBe(
+			'No answer from https://api.example.test within 30 s. Check that the Base URL points at the service and that it is reachable from n8n. The call may still have taken effect: retry only with the same idempotency key, or check it with Other › Get Operation Outcome (or Message › Get Status).',
+		);
+		expect(mayHaveActed(mapped!)).toBe(true);
 	});
 
 	it('never carries the original message (which may hold request details)', () => {

@@ -92,6 +92,8 @@ async function agentRun(
 		error:
 			tools.map((name) => result.nodeError(name)).find((error) => error !== undefined) ??
 			result.error,
+		/** Whether the run itself failed, not only a tool call in it. */
+		runFailed: result.error !== undefined,
 		calls: h.sandbox.calls().slice(before),
 	};
 }
@@ -166,21 +168,42 @@ describe('the node as an AI Agent tool', () => {
 		expect(sent()).toHaveLength(1);
 	});
 
-	it('answers the model with the error instead of stopping the run, unless On Error says Stop Workflow', async () => {
-		// n8n 2.x hands a failed tool's message to the model itself; n8n 1.x would stop the workflow.
+	it('answers the model with an error it can fix, also when On Error says Stop Workflow', async () => {
 		const invalid = [modelCall({ ...toAlice, Phone_Number: '+49 151 1234 5678' })];
-		const answered = await agentRun(invalid, SEND, {});
-		expect(answered.error).toBeUndefined();
-		expect(answered.json).toEqual([
-			{
-				error: expect.stringMatching(
-					/^Invalid input: Phone_Number must be 7-15 digits.* Call this tool again with Phone_Number corrected\.$/,
-				),
-			},
-		]);
-		expect(answered.calls).toEqual([]);
-		const stopped = await agentRun(invalid, SEND, { onError: 'stopWorkflow' });
-		expect(stopped.error?.message).toMatch(/^Invalid input: Phone_Number must be 7-15 digits/);
+		for (const onError of [undefined, 'stopWorkflow'] as const) {
+			const answered = await agentRun(invalid, SEND, { onError });
+			expect(answered.error).toBeUndefined();
+			expect(answered.json).toEqual([
+				{
+					error: expect.stringMatching(
+						/^Invalid input: Phone_Number must be 7-15 digits.* Call this tool again with Phone_Number corrected\.$/,
+					),
+				},
+			]);
+			expect(answered.calls).toEqual([]);
+			expect(answered.runFailed).toBe(false);
+		}
+		expect(sent()).toHaveLength(0);
+	});
+
+	it('fails the tool with its own error when no call can help (a revoked key), telling the model to stop', async () => {
+		h.usePersona('revoked');
+		try {
+			const message =
+				/^The API key was rejected .*credential\. No call of this tool can succeed until the owner of the workflow fixes this; stop calling it and tell the user\.$/;
+			// At its defaults n8n 2.x hands the error to the model and marks the tool's run failed
+			// (whether the run then fails is the AI Agent's part: test/e2e/agent.test.mts).
+			const atDefaults = await agentRun([modelCall(toAlice)], SEND, {});
+			expect(atDefaults.json).toEqual([{ error: expect.stringMatching(message) }]);
+			expect(atDefaults.error?.message).toMatch(message);
+			expect(atDefaults.error?.description).toContain('invalid_api_key');
+			// With Stop Workflow the run itself fails with the node's error.
+			const stopped = await agentRun([modelCall(toAlice)], SEND, { onError: 'stopWorkflow' });
+			expect(stopped.error?.message).toMatch(message);
+			expect(stopped.runFailed).toBe(true);
+		} finally {
+			h.usePersona('owner');
+		}
 		expect(sent()).toHaveLength(0);
 	});
 

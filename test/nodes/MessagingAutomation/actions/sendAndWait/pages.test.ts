@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+	browserOnlyPage,
 	formAnswers,
 	formPage,
 	recordedPage,
@@ -48,6 +49,13 @@ describe('answer pages', () => {
 		expect(html).toContain('<form method="post" action="">');
 		expect(html).toContain('<input id="field-0" name="field-0" type="number" required>');
 		expect(recordedPage()).toContain('Got it, thanks');
+	});
+
+	it('tell a request that may not answer (a preview, curl) to open the link in a browser, and why', () => {
+		const html = browserOnlyPage();
+		expect(html).toContain('<title>Open this link in a browser to answer</title>');
+		expect(html).toContain('Link previews and other programs never count as an answer');
+		expect(html).toContain('Nothing was recorded.');
 	});
 
 	it('read answers by field label, numbers as numbers, whether n8n nests them under data or not', () => {
