@@ -110,7 +110,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: 5,
 		displayOptions: groupingOn,
 		description:
-			'The run starts once the person has written nothing for this long. Messages further apart start separate runs.',
+			'The run starts once the person has written nothing for this long. Messages further apart start separate runs. Up to 7 seconds, a restart or crash of n8n while a run waits loses nothing.',
 	},
 	{
 		displayName: 'Longest Wait (Seconds)',
@@ -120,7 +120,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: 30,
 		displayOptions: groupingOn,
 		description:
-			'A person who keeps typing still gets an answer: messages written this long after the first one of a run start the next run',
+			'A person who keeps typing still gets an answer: the run starts this long after their first message at the latest, and later messages start the next run',
 	},
 	{
 		displayName: 'Include Conversation History',
