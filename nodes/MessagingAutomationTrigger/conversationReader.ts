@@ -50,7 +50,7 @@ export class ConversationReader {
 	private client?: Promise<MessagingClient>;
 
 	/**
-	 * `minimum`: at least that many messages in the first page (the history). `patienceMs`: how
+	 * `minimum`: at least that many messages in the first page (history, takeover). `patienceMs`: how
 	 * long the service may stay unreadable (429s waited out as Retry-After says, 503s and dropped
 	 * connections backed off) before the read fails.
 	 */
