@@ -16,8 +16,13 @@ import type { World } from './world';
 
 export interface InjectMessageInput {
 	channel?: Channel;
-	/** The sender; for a group message, a member of the group. */
+	/** The sender; for a group message, a member of the group. With `fromMe`, the person whose chat it is. */
 	from: { phone: string; name?: string };
+	/**
+	 * The account's own message, typed on the phone (an API send goes through send_message): saved
+	 * and emitted as message.sent; no API send limit counts it.
+	 */
+	fromMe?: boolean;
 	text?: string;
 	type?: string;
 	/** Group jid for a QR group message. */
@@ -48,6 +53,7 @@ export class SandboxActions {
 	injectMessage(input: InjectMessageInput) {
 		const account = this.account(input.accountId);
 		const channel = input.channel ?? 'qr';
+		const own = input.fromMe === true;
 		if (!input.from?.phone) throw bad('from.phone is required.');
 		const group = input.group ? account.groups.get(input.group) : undefined;
 		if (input.group && (!group || channel !== 'qr')) throw bad(`No QR group ${input.group}.`);
@@ -57,9 +63,11 @@ export class SandboxActions {
 			channel,
 			chatType: group ? 'group' : 'individual',
 			group: group ? { id: group.jid, name: group.subject } : null,
-			from: { phone: digits(input.from.phone), name: input.from.name ?? '' },
-			fromMe: false,
-			to: null,
+			from: own
+				? { phone: account.channels[channel].phone, name: account.name }
+				: { phone: digits(input.from.phone), name: input.from.name ?? '' },
+			fromMe: own,
+			to: own ? digits(input.from.phone) : null,
 			type: input.type ?? (input.attachment ? 'document' : 'text'),
 			text: input.text ?? '',
 			quotedMessageId: input.quotedMessageId ?? null,

@@ -7,6 +7,21 @@ const ALICE_CHAT = `${DEMO.alice.phone}@s.whatsapp.net`;
 describe('sandbox inbox: saved chats, reads, attachments', () => {
 	const api = useSandbox();
 
+	it("saves the account's message typed on the phone as its own, counted by no send limit", async () => {
+		const injected = api.sandbox.inject.injectMessage({
+			from: { phone: DEMO.alice.phone },
+			fromMe: true,
+			text: '/bot off',
+		});
+		expect(injected).toMatchObject({
+			saved: true,
+			message: { conversation_id: ALICE_CHAT, from_me: true, text: '/bot off' },
+		});
+		const newest = await api.call('get_messages', { conversationId: ALICE_CHAT, limit: 1 });
+		expect(newest.body.messages[0]).toMatchObject({ from_me: true, text: '/bot off' });
+		expect(api.sandbox.inject.sends()).toHaveLength(0);
+	});
+
 	it('pages conversations and messages with cursor / next_cursor', async () => {
 		const first = await api.call('list_conversations', { limit: 4 });
 		expect(first.body.conversations).toHaveLength(4);
