@@ -169,13 +169,24 @@ describe(`Human Takeover in a real n8n (${mode} mode)`, () => {
 		return found[0]?.route;
 	}
 
+	/** Where the sandbox clock stood when this file began, against this machine's. */
+	let clockAtStart = { sandbox: 0, real: 0 };
+
 	beforeAll(async () => {
 		api = await n8nApi();
+		const { now } = await sandboxControl<{ now: string }>('GET', '/clock');
+		clockAtStart = { sandbox: Date.parse(now), real: Date.now() };
 		await sandboxControl('POST', '/clock', { speed: 0 });
 	});
 
 	afterAll(async () => {
-		await sandboxControl('POST', '/clock', { set: Date.now(), speed: 1 });
+		// Back to where the clock would be without this file's jumps (12 h and more), so the deliveries'
+		// signatures are current again; never earlier, or the sends and calls of files before this one
+		// would stand in the future and fill the per-minute limits for the files after it.
+		await sandboxControl('POST', '/clock', {
+			set: clockAtStart.sandbox + (Date.now() - clockAtStart.real),
+			speed: 1,
+		});
 		for (const workflow of workflows)
 			await api.deactivateWorkflow(workflow.id).catch(() => undefined);
 	});
