@@ -15,6 +15,10 @@ export const MAX_PAGES = 4;
 /** Each look-up; the delivery was answered or is held no longer than its hold allows. */
 const READ_TIMEOUT_MS = 15_000;
 
+/** Why a read failed, as a run's fields say it. */
+export const reasonOf = (error: unknown) =>
+	error instanceof Error ? error.message : String(error);
+
 export interface ConversationRead {
 	conversationId: string;
 	timeline: TimelineMessage[];

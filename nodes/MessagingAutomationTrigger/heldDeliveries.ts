@@ -3,7 +3,12 @@ import { sleep } from 'n8n-workflow';
 import { burstOf, type BurstRules, type BurstVerdict } from '../shared/conversation/bursts';
 import { planHeld } from '../shared/conversation/heldPlan';
 import { mergeTimelines, type TimelineMessage } from '../shared/conversation/timeline';
-import { MAX_PAGES, type ConversationRead, type ConversationReader } from './conversationReader';
+import {
+	MAX_PAGES,
+	reasonOf,
+	type ConversationRead,
+	type ConversationReader,
+} from './conversationReader';
 
 /*
  * Grouped deliveries this process holds, per conversation. A delivery stays unanswered until its
@@ -119,7 +124,7 @@ class ConversationDesk {
 
 	/** The service stayed unreadable: each held message runs on its own, saying why. */
 	private settleAll(error: unknown): void {
-		const reason = error instanceof Error ? error.message : String(error);
+		const reason = reasonOf(error);
 		for (const id of [...this.held.keys()]) this.settle(id, { kind: 'failed', reason });
 	}
 

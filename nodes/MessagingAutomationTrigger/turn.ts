@@ -9,7 +9,7 @@ import {
 	type TimelineMessage,
 } from '../shared/conversation/timeline';
 import { eventMessage, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
-import { ConversationReader } from './conversationReader';
+import { ConversationReader, reasonOf } from './conversationReader';
 import { holdDelivery, type Settlement } from './heldDeliveries';
 import type { TakeoverCheck } from './takeoverOutput';
 
@@ -61,8 +61,6 @@ const HOLD_PAST_QUIET_MS = 1000;
 const UNGROUPED_PATIENCE_MS = 3000;
 /** A delivery arriving this long after its message was written came late: after a retry, most likely. */
 const LATE_DELIVERY_MS = 10_000;
-
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function holdMsOf(rules: BurstRules): number {
 	return Math.min(rules.quietMs + HOLD_PAST_QUIET_MS, LONGEST_HOLD_MS);
