@@ -110,7 +110,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: 5,
 		displayOptions: groupingOn,
 		description:
-			'The run starts once the person has written nothing for this long. Messages further apart start separate runs. Up to 7 seconds, a restart or crash of n8n while a run waits loses nothing.',
+			'The run starts once the person has written nothing for this long. Messages further apart start separate runs. With 7 seconds or less, a restart or crash of n8n while a run waits loses nothing.',
 	},
 	{
 		displayName: 'Longest Wait (Seconds)',
