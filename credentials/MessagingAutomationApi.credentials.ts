@@ -45,6 +45,8 @@ export class MessagingAutomationApi implements ICredentialType {
 			placeholder: 'https://api.your-messaging-service.com',
 			description:
 				'Address of the service without the /api/v1 part. A trailing slash is fine. For the local sandbox: http://127.0.0.1:4010.',
+			// n8n's test shows Node's bare code for a connection that failed: the field says what it means.
+			hint: 'If Test shows ECONNREFUSED, ENOTFOUND, EPROTO or ECONNABORTED under More details, or runs for minutes, the service was not reached at this address: check the host, the port, and http:// or https://.',
 		},
 		{
 			displayName: 'Send Key As',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import {
 	exampleWorkflows,
@@ -103,6 +103,18 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 			if (!runDir || !page) return;
 			await page.screenshot({ path: join(runDir, `failed-${name}.png`) }).catch(() => undefined);
 		});
+	}
+
+	const isCredentialTest = (response: Response) =>
+		response.url().endsWith('/rest/credentials/test') && response.request().method() === 'POST';
+
+	/** Opens a saved credential's dialog, which tests it on opening; returns the test's answer. */
+	async function openCredentialDialog(id: string) {
+		const ui = editor(page);
+		const tested = page.waitForResponse(isCredentialTest, { timeout: 45_000 });
+		await page.goto(`${e2e().n8nUrl}/home/credentials/${id}`);
+		await ui.credentialDialog.waitFor({ timeout: 45_000 });
+		return { ui, result: (await (await tested).json()).data };
 	}
 
 	/** A fresh workflow holding only a Manual Trigger, open in the editor (n8n autosaves, so never an example). */
@@ -345,24 +357,14 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 
 	it("f: the credential's Test succeeds in the credential dialog", async () => {
 		pictureOnFailure('f-credential-test');
-		const ui = editor(page);
-		const tested = page.waitForResponse(
-			(response) =>
-				response.url().endsWith('/rest/credentials/test') && response.request().method() === 'POST',
-			{ timeout: 45_000 },
-		);
-		await page.goto(`${e2e().n8nUrl}/home/credentials/${credential.id}`);
-		await ui.credentialDialog.waitFor({ timeout: 45_000 });
-		// The dialog tests a saved credential when it opens; "Retry" runs the same test again.
+		const { ui, result } = await openCredentialDialog(credential.id);
+		// "Retry" runs the same test again.
 		const success = ui.credentialDialog.locator(
 			ui.byTestId('credentials-config-container-test-success'),
 		);
-		expect((await (await tested).json()).data).toEqual(expect.objectContaining({ status: 'OK' }));
+		expect(result).toEqual(expect.objectContaining({ status: 'OK' }));
 		await success.waitFor();
-		const retested = page.waitForResponse(
-			(response) =>
-				response.url().endsWith('/rest/credentials/test') && response.request().method() === 'POST',
-		);
+		const retested = page.waitForResponse(isCredentialTest);
 		const retry = success.getByRole('button').filter({ hasText: /^\s*Retry\s*$/ });
 		await retry.click();
 		const retest = await (await retested).json();
@@ -374,6 +376,31 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 
 		expect(retest.data).toEqual(expect.objectContaining({ status: 'OK' }));
 		expect(await success.innerText()).toContain('Connection tested successfully');
+	});
+
+	it("f2: a Base URL where nothing listens: the dialog shows what n8n says, and the Base URL's hint what it means", async () => {
+		pictureOnFailure('f2-credential-test-refused');
+		const refused = await upsertCredential(
+			api,
+			'Messaging Automation (wrong port)',
+			sandboxCredentialData({ url: 'http://127.0.0.1:9', apiKey: e2e().keys.owner }),
+		);
+		const { ui, result } = await openCredentialDialog(refused.id);
+		expect(result.status).toBe('Error');
+		const banner = ui.credentialDialog.getByText(/Couldn.t connect with these settings/);
+		await banner.waitFor();
+		// n8n 2.x folds the reason away under "More details".
+		const details = ui.credentialDialog.getByText('More details', { exact: true });
+		if (await details.isVisible()) await details.click();
+		await ui.credentialDialog.getByText(result.message, { exact: true }).waitFor();
+		const hint = ui.credentialDialog.getByText(/^If Test shows ECONNREFUSED/);
+		await hint.waitFor();
+		// The test runs again when the dialog settles; the picture waits for Retry's label to be back.
+		const retry = ui.credentialDialog.getByRole('button').filter({ hasText: /^\s*Retry\s*$/ });
+		await expect.poll(() => retry.locator('[class*="loading-container"]').count()).toBe(0);
+		await page.mouse.move(700, 860);
+		await screenshot(page, 'f2-credential-test-refused');
+		expect(await hint.innerText()).toContain('check the host, the port, and http:// or https://');
 	});
 
 	it('g: the trigger\'s entries in the nodes panel read as events ("On message received")', async () => {
@@ -415,6 +442,24 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		await ui.parameters.waitFor();
 		const triggerLabels = await visibleParameterLabels(ui.parameters);
 		await screenshot(page, 'h-trigger-grouping-and-history');
+		// A field's description is the tooltip of the (?) beside its label (shown while the label is hovered).
+		const tooltipOf = async (label: string, opening: RegExp) => {
+			const labelled = ui.parameters.locator('label.n8n-input-label').filter({ hasText: label });
+			await labelled.hover();
+			await labelled.locator('[data-icon="circle-help"]').hover();
+			const tip = page.getByText(opening);
+			await tip.waitFor();
+			return tip;
+		};
+		await tooltipOf('Longest Wait', /^A person who keeps typing still gets an answer/);
+		const quietWindowTip = await tooltipOf(
+			'Quiet Window',
+			/^The run starts once the person has written nothing/,
+		);
+		await screenshot(page, 'h-quiet-window-tooltip');
+		expect(await quietWindowTip.innerText()).toContain(
+			'With 7 seconds or less, a restart or crash of n8n while a run waits loses nothing.',
+		);
 		await page.keyboard.press('Escape');
 		await ui.canvasNode('Reply in Chat').dblclick();
 		await ui.parameters.waitFor();
