@@ -451,7 +451,13 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 			await tip.waitFor();
 			return tip;
 		};
-		await tooltipOf('Longest Wait', /^A person who keeps typing still gets an answer/);
+		const longestWaitTip = await tooltipOf(
+			'Longest Wait',
+			/^A person who keeps typing still gets an answer/,
+		);
+		// Shown above its label, that tooltip covers the Quiet Window's (?) until it closes.
+		await page.mouse.move(1300, 800);
+		await longestWaitTip.waitFor({ state: 'hidden' });
 		const quietWindowTip = await tooltipOf(
 			'Quiet Window',
 			/^The run starts once the person has written nothing/,
