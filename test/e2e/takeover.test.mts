@@ -16,9 +16,9 @@ import { triggerWorkflow, workflowNode } from './support/workflows.mjs';
  * Human Takeover in a real n8n: the trigger's two outputs wired to two different nodes ("Bot" and
  * "People"). Messages are saved in the sandbox (clock held still, moved by hand) and their events
  * delivered by the test, signed as the service signs them; the account's own messages (the
- * commands) go into the conversation through send_message, as the phone or a workflow would put
- * them there. Each test writes in chats of its own numbers. In queue mode the deliveries alternate
- * between both webhook processes: a pause seen by one process holds for the other.
+ * commands) are typed on the phone (the sandbox's inject with fromMe). Each test writes in chats
+ * of its own numbers. In queue mode the deliveries alternate between both webhook processes: a
+ * pause seen by one process holds for the other.
  */
 
 const { mode, webhookBaseUrls } = e2e();
