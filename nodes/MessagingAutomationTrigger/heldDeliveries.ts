@@ -93,32 +93,29 @@ class ConversationDesk {
 		return [...this.held.values()].reduce((a, b) => (b.arrivedAt >= a.arrivedAt ? b : a));
 	}
 
-	/** One read (with older pages while a chain reaches back), then every held message it can settle. */
+	/**
+	 * One read (with older pages while a chain reaches back), then every held message it can settle.
+	 * A read that fails for good throws: `run` then settles every held message as failed.
+	 */
 	private async settleByRead(asOf: number): Promise<void> {
 		const reader = this.newest().reader;
-		let read: ConversationRead;
-		try {
-			read = await reader.read(this.conversationId);
-			for (;;) {
-				// Delivered messages count even if the read does not show them yet.
-				read.timeline = mergeTimelines(
-					read.timeline,
-					[...this.held.values()].map((entry) => entry.message),
-				);
-				const complete = read.cursor === undefined || read.reads >= MAX_PAGES;
-				const verdicts = [...this.held.keys()].map((id) => ({
-					id,
-					verdict: burstOf(read.timeline, id, this.rules, { complete, asOf }),
-				}));
-				if (verdicts.some(({ verdict }) => verdict.kind === 'needOlder')) {
-					await reader.older(read);
-					continue;
-				}
+		const read = await reader.read(this.conversationId);
+		for (;;) {
+			// Delivered messages count even if the read does not show them yet.
+			read.timeline = mergeTimelines(
+				read.timeline,
+				[...this.held.values()].map((entry) => entry.message),
+			);
+			const complete = read.cursor === undefined || read.reads >= MAX_PAGES;
+			const verdicts = [...this.held.keys()].map((id) => ({
+				id,
+				verdict: burstOf(read.timeline, id, this.rules, { complete, asOf }),
+			}));
+			if (!verdicts.some(({ verdict }) => verdict.kind === 'needOlder')) {
 				for (const { id, verdict } of verdicts) this.settleOne(id, verdict, read);
 				return;
 			}
-		} catch (error) {
-			this.settleAll(error);
+			await reader.older(read);
 		}
 	}
 

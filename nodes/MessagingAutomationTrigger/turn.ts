@@ -102,7 +102,7 @@ export async function readTurn(
 	if (!grouping || !own || !message) {
 		delivery.answer();
 		if (!message || (needs.historyCount === 0 && !needs.takeover)) return { run: true };
-		return await ungroupedTurn(context, message, needs);
+		return await ungroupedTurn(context, message, own, needs);
 	}
 	void sleep(holdMsOf(grouping)).then(delivery.answer);
 	const settlement = await holdDelivery(delivery.scope, message.conversation_id ?? '', grouping, {
@@ -149,9 +149,9 @@ function unreadFields(
 async function ungroupedTurn(
 	context: IWebhookFunctions,
 	message: EventMessage,
+	own: TimelineMessage | undefined,
 	needs: ReadNeeds,
 ): Promise<Turn> {
-	const own = toTimelineMessage(message);
 	const id = message.id ?? '';
 	try {
 		const reader = new ConversationReader(context, pageMinimum(needs), UNGROUPED_PATIENCE_MS);
@@ -182,7 +182,7 @@ function turnOf(
 	const { verdict, read } = settlement;
 	if (deliveredAfterMs > LATE_DELIVERY_MS)
 		context.logger.warn(
-			`Messaging Automation Trigger: a burst of ${verdict.messages.length} message(s) in conversation ${read.conversationId} runs late: its last message was delivered ${Math.round(deliveredAfterMs / 1000)} s after it was written. The service sends a delivery again when an earlier attempt got no answer (n8n or this webhook process was stopped, restarted or too busy to answer within 10 s), and late while its deliveries queue up`,
+			`Messaging Automation Trigger: a burst of ${verdict.messages.length} message(s) in conversation ${read.conversationId} runs late: its last message was delivered ${Math.round(deliveredAfterMs / 1000)} s after it was written. The service sends a delivery again when an earlier attempt got no answer (n8n or this webhook process was stopped, restarted or too busy to answer within 10 s), and sends late while deliveries queue up`,
 		);
 	const messages = verdict.messages;
 	return {
