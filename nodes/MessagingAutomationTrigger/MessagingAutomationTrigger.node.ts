@@ -7,7 +7,9 @@ import {
 } from 'n8n-workflow';
 
 import { EVENTS_SUBTITLE, triggerProperties } from './description';
+import { releaseScope } from './heldDeliveries';
 import { receiveDelivery } from './receive';
+import { triggerScope } from './scope';
 import { TRIGGER_OUTPUTS } from './takeoverOutput';
 import { endpointExists, registerEndpoint, unregisterEndpoint } from './registration';
 
@@ -43,6 +45,7 @@ export class MessagingAutomationTrigger implements INodeType {
 				return await registerEndpoint(this);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
+				releaseScope(triggerScope(this, this.getNodeWebhookUrl('default') ?? ''));
 				return await unregisterEndpoint(this);
 			},
 		},

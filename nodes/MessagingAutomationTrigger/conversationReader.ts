@@ -12,8 +12,11 @@ import { createNodeClient } from '../shared/transport/nodeClient';
 const PAGE_SIZE = 50;
 /** How far back a chain of quick messages is followed: a person typing non-stop for this many messages. */
 export const MAX_PAGES = 4;
-/** Each look-up; the delivery was answered or is held no longer than its hold allows. */
+/** Each look-up at most; a read's `until` cuts it shorter. */
 const READ_TIMEOUT_MS = 15_000;
+
+/** A call is not tried again with less time than this left: its own error would only say it ran out. */
+const SHORTEST_CALL_MS = 500;
 
 /** Why a read failed, as a run's fields say it. */
 export const reasonOf = (error: unknown) =>
@@ -54,28 +57,28 @@ export class ConversationReader {
 	private client?: Promise<MessagingClient>;
 
 	/**
-	 * `minimum`: at least that many messages in the first page (history, takeover). `patienceMs`: how
-	 * long the service may stay unreadable (429s waited out as Retry-After says, 503s and dropped
-	 * connections backed off) before the read fails.
+	 * `minimum`: at least that many messages in the first page (history, takeover). Each read and
+	 * each older page is given an `until` (local time): the service may stay unreadable until then
+	 * (429s waited out as Retry-After says, 503s and dropped connections backed off, no call left
+	 * running past it) before the read fails with the last error.
 	 */
 	constructor(
 		private readonly context: IWebhookFunctions,
 		private readonly minimum: number,
-		private readonly patienceMs: number,
 	) {}
 
-	async read(conversationId: string): Promise<ConversationRead> {
+	async read(conversationId: string, until: number): Promise<ConversationRead> {
 		const read: ConversationRead = { conversationId, timeline: [], reads: 0 };
-		await this.page(read, Math.min(100, Math.max(PAGE_SIZE, this.minimum + 10)));
+		await this.page(read, Math.min(100, Math.max(PAGE_SIZE, this.minimum + 10)), until);
 		return read;
 	}
 
 	/** The next older page into `read`. */
-	async older(read: ConversationRead): Promise<void> {
-		await this.page(read, PAGE_SIZE);
+	async older(read: ConversationRead, until: number): Promise<void> {
+		await this.page(read, PAGE_SIZE, until);
 	}
 
-	private async page(read: ConversationRead, limit: number): Promise<void> {
+	private async page(read: ConversationRead, limit: number, until: number): Promise<void> {
 		const input = {
 			conversationId: read.conversationId,
 			limit,
@@ -87,7 +90,11 @@ export class ConversationReader {
 			sharedPacer: readPacer,
 		}));
 		const { data } = await this.patiently(
-			async () => await client.callTool<MessagesPage>(getMessagesTool.name, input),
+			async () =>
+				await client.callTool<MessagesPage>(getMessagesTool.name, input, {
+					timeoutMs: Math.max(1, Math.min(READ_TIMEOUT_MS, until - Date.now())),
+				}),
+			until,
 		);
 		read.reads++;
 		read.timeline = mergeTimelines(timelineOf(data), read.timeline);
@@ -97,23 +104,22 @@ export class ConversationReader {
 				: undefined;
 	}
 
-	/** One call, retried by the client's rules until it succeeds or patience runs out; then its last error. */
-	private async patiently<T>(call: () => Promise<T>): Promise<T> {
-		const started = Date.now();
+	/** One call, retried by the client's rules until it succeeds or `until` would pass; then its last error. */
+	private async patiently<T>(call: () => Promise<T>, until: number): Promise<T> {
 		for (let attempt = 1; ; attempt++) {
 			const outcome = await call().then(
 				(value) => ({ ok: true as const, value }),
 				(error: unknown) => ({ ok: false as const, error }),
 			);
 			if (outcome.ok) return outcome.value;
-			const delayMs = this.retryDelay(outcome.error, attempt, started);
+			const delayMs = this.retryDelay(outcome.error, attempt, until);
 			if (delayMs === undefined) return await Promise.reject(outcome.error);
 			await sleep(delayMs);
 		}
 	}
 
-	/** How long to wait before trying again, or undefined when the error is final or patience would run out. */
-	private retryDelay(error: unknown, attempt: number, started: number): number | undefined {
+	/** How long to wait before trying again, or undefined when the error is final or `until` would pass. */
+	private retryDelay(error: unknown, attempt: number, until: number): number | undefined {
 		if (!(error instanceof MessagingApiError)) return undefined;
 		const decision = retryDecision(
 			error,
@@ -121,11 +127,11 @@ export class ConversationReader {
 			{
 				...DEFAULT_RETRY_OPTIONS,
 				maxAttempts: Number.POSITIVE_INFINITY,
-				maxRetryAfterMs: this.patienceMs,
+				maxRetryAfterMs: Math.max(0, until - Date.now()),
 			},
 			Math.random,
 		);
-		if (!decision.retry || Date.now() + decision.delayMs - started > this.patienceMs)
+		if (!decision.retry || Date.now() + decision.delayMs + SHORTEST_CALL_MS > until)
 			return undefined;
 		return Math.max(50, decision.delayMs);
 	}

@@ -67,3 +67,10 @@ export function isDuplicateEvent(
 	state.setRecentEvents(trimWindow([...recent, [eventId, now]], size, now));
 	return false;
 }
+
+/** Forgets `eventId` in this scope, so that the service's next delivery of it is handled anew. */
+export function forgetEvent(scope: string, state: TriggerState, eventId: string): void {
+	claims.delete(`${scope}\n${eventId}`);
+	const now = Date.now();
+	state.setRecentEvents(state.recentEvents(now).filter(([id]) => id !== eventId));
+}

@@ -1,36 +1,45 @@
 import { sleep } from 'n8n-workflow';
 
-import { burstOf, type BurstRules, type BurstVerdict } from '../shared/conversation/bursts';
-import { planHeld } from '../shared/conversation/heldPlan';
-import { mergeTimelines, type TimelineMessage } from '../shared/conversation/timeline';
+import type { BurstRules, BurstVerdict } from '../shared/conversation/bursts';
+import {
+	burstStillOpen,
+	nextReadAt,
+	settleByRead,
+	type HeldMessage,
+} from '../shared/conversation/heldPlan';
+import type { TimelineMessage } from '../shared/conversation/timeline';
+import { MessagingApiError } from '../shared/client/errors';
+import { retryRuleOf } from '../shared/client/errorCodes';
 import {
 	MAX_PAGES,
 	reasonOf,
 	type ConversationRead,
 	type ConversationReader,
 } from './conversationReader';
+import type { ServiceClock } from './serviceClock';
 
 /*
- * Grouped deliveries this process holds, per conversation. A delivery stays unanswered until its
- * outcome is settled (its run starts, or it is known not to be the last of its burst), so a stop
- * or a crash of n8n meanwhile leaves it to the service's retry instead of losing the burst. One
- * read of the conversation settles every held message it can; the held messages alone say when
- * that read is due, and which deliveries a later held message of the same burst carries.
- *
- * This memory only saves reads and answers sooner: every decision comes from the read, the one
- * truth every webhook process shares, so a message held elsewhere is never lost or run twice.
+ * Grouped deliveries this process holds, per conversation. A delivery is answered 2xx only once
+ * its outcome is settled by a read of the conversation (its run starts, or a later message of its
+ * burst carries it), so a stop or a crash of n8n meanwhile leaves it to the service's retry. One
+ * read settles every held message it can; what the process holds and its last read only say when
+ * that read is due. A delivery the reads could not settle by its deadline goes back to the service
+ * (503) to be sent again, unless its burst is still open then (a quiet window longer than the
+ * hold): that one is answered and stays held.
  */
 
 /** What settles a held delivery. */
 export type Settlement =
 	| { kind: 'run'; verdict: Extract<BurstVerdict, { kind: 'last' }>; read: ConversationRead }
 	| { kind: 'none' }
+	/** Not settled by its deadline: answered 503, the service sends it again. */
+	| { kind: 'retry' }
 	| { kind: 'failed'; reason: string };
 
 export interface HeldDelivery {
 	message: TimelineMessage;
-	/** Local time the delivery arrived. */
-	arrivedAt: number;
+	/** Local time by which the delivery must be answered. */
+	deadline: number;
 	/** Answers the delivery 200; later calls do nothing. */
 	answer: () => void;
 	/** Reads this delivery's conversation with its own node's credential. */
@@ -41,93 +50,133 @@ export interface HeldDelivery {
 const SAVE_SLACK_MS = 250;
 /** A due read waits this much past its time: timers may fire a little early. */
 const TIMER_SLACK_MS = 50;
+/** A read that confirms carried messages starts this long before the first of their deadlines. */
+const READ_LEAD_MS = 300;
+/**
+ * A delivery the service sent this long after its message, still unsettled at its deadline, runs
+ * on its own rather than going back once more: the service's third attempt comes 2.5 min after the
+ * first, and a conversation unreadable for that long should not hold a person's message for hours.
+ */
+const GIVE_UP_AFTER_MS = 150_000;
+
+type Entry = HeldDelivery & { settle: (outcome: Settlement) => void };
+
+/** Errors a later read may not meet: a busy or unreachable service, not a refused key or scope. */
+function isPassing(error: unknown): boolean {
+	return error instanceof MessagingApiError && retryRuleOf(error) !== 'never';
+}
 
 class ConversationDesk {
-	readonly held = new Map<string, HeldDelivery & { settle: (outcome: Settlement) => void }>();
-	/** Local time minus service time, as small as any held delivery showed: service time is never overestimated. */
-	offset = Number.POSITIVE_INFINITY;
+	readonly held = new Map<string, Entry>();
+	/** The last read's messages: with the held ones, when the next read is due. */
+	private known: readonly TimelineMessage[] = [];
+	/** Why the last read failed, while the service stays busy or unreachable. */
+	private failure?: string;
 	private wake?: () => void;
 
 	constructor(
 		private readonly conversationId: string,
 		private readonly rules: BurstRules,
+		private readonly clock: ServiceClock,
 		/** Called the moment nothing is held any more, before any other delivery can join. */
 		private readonly onIdle: () => void,
 	) {}
 
-	serviceNow(): number {
-		return Date.now() - this.offset;
-	}
-
 	/** Waits `ms`, or less when a delivery joins. */
-	async pause(ms: number): Promise<void> {
+	private async pause(ms: number): Promise<void> {
 		await Promise.race([sleep(ms), new Promise<void>((resolve) => (this.wake = resolve))]);
 		this.wake = undefined;
 	}
 
-	joined(): void {
+	join(id: string, entry: Entry): void {
+		this.held.set(id, entry);
+		void sleep(Math.max(0, entry.deadline - Date.now())).then(() => this.expire(id));
 		this.wake?.();
 	}
 
+	private heldMessages(): HeldMessage[] {
+		return [...this.held.values()].map((entry) => ({
+			message: entry.message,
+			deadline: this.clock.at(entry.deadline),
+		}));
+	}
+
 	async run(): Promise<void> {
-		try {
-			while (this.held.size > 0) {
-				// One service time for the plan and the read, so a read never comes back undecided and due again.
-				const asOf = this.serviceNow() - SAVE_SLACK_MS;
-				const plan = planHeld(
-					[...this.held.values()].map((entry) => entry.message),
-					this.rules,
-					asOf,
-				);
-				for (const id of plan.handedOver) this.held.get(id)?.answer();
-				if (plan.readAt > asOf) await this.pause(plan.readAt - asOf + TIMER_SLACK_MS);
-				else await this.settleByRead(asOf);
-			}
-		} catch (error) {
-			this.settleAll(error);
+		while (this.held.size > 0) {
+			// One service time for the plan and the read, so a read never comes back undecided and due again.
+			const asOf = this.clock.now() - SAVE_SLACK_MS;
+			const readAt = nextReadAt(this.known, this.heldMessages(), this.rules, asOf, READ_LEAD_MS);
+			if (readAt > asOf) await this.pause(readAt - asOf + TIMER_SLACK_MS);
+			else await this.read(asOf);
 		}
 		this.onIdle();
 	}
 
-	private newest(): HeldDelivery {
-		return [...this.held.values()].reduce((a, b) => (b.arrivedAt >= a.arrivedAt ? b : a));
-	}
-
-	/**
-	 * One read (with older pages while a chain reaches back), then every held message it can settle.
-	 * A read that fails for good throws: `run` then settles every held message as failed.
-	 */
-	private async settleByRead(asOf: number): Promise<void> {
-		const reader = this.newest().reader;
-		const read = await reader.read(this.conversationId);
-		for (;;) {
-			// Delivered messages count even if the read does not show them yet.
-			read.timeline = mergeTimelines(
-				read.timeline,
-				[...this.held.values()].map((entry) => entry.message),
-			);
-			const complete = read.cursor === undefined || read.reads >= MAX_PAGES;
-			const verdicts = [...this.held.keys()].map((id) => ({
-				id,
-				verdict: burstOf(read.timeline, id, this.rules, { complete, asOf }),
-			}));
-			if (!verdicts.some(({ verdict }) => verdict.kind === 'needOlder')) {
-				for (const { id, verdict } of verdicts) this.settleOne(id, verdict, read);
+	/** One read (with older pages while a chain reaches back), then every held message it settles. */
+	private async read(asOf: number): Promise<void> {
+		const entries = [...this.held.values()];
+		const reader = entries.reduce((a, b) => (b.deadline >= a.deadline ? b : a)).reader;
+		const until = Math.max(...entries.map((entry) => entry.deadline));
+		try {
+			const read = await reader.read(this.conversationId, until);
+			for (;;) {
+				const complete = read.cursor === undefined || read.reads >= MAX_PAGES;
+				const messages = [...this.held.values()].map((entry) => entry.message);
+				const outcomes = settleByRead(
+					{ timeline: read.timeline, asOf, complete },
+					messages,
+					this.rules,
+				);
+				if (![...outcomes.values()].some((outcome) => outcome.kind === 'needOlder')) {
+					for (const [id, outcome] of outcomes) {
+						if (outcome.kind === 'run')
+							this.settle(id, { kind: 'run', verdict: outcome.verdict, read });
+						else if (outcome.kind === 'none') this.settle(id, outcome);
+					}
+					this.known = read.timeline;
+					this.failure = undefined;
+					return;
+				}
+				await reader.older(read, until);
+			}
+		} catch (error) {
+			const reason = reasonOf(error);
+			this.failure = reason;
+			if (!isPassing(error)) {
+				for (const id of [...this.held.keys()]) this.settle(id, { kind: 'failed', reason });
 				return;
 			}
-			await reader.older(read);
+			// A busy service: the deadlines decide what goes back to it; a joining delivery reads again.
+			const first = Math.min(...[...this.held.values()].map((entry) => entry.deadline));
+			await this.pause(first - Date.now());
 		}
 	}
 
-	/** The service stayed unreadable: each held message runs on its own, saying why. */
-	private settleAll(error: unknown): void {
-		const reason = reasonOf(error);
-		for (const id of [...this.held.keys()]) this.settle(id, { kind: 'failed', reason });
+	/** A delivery's deadline: settled already, answered with its burst still open, or handed back. */
+	private expire(id: string): void {
+		const entry = this.held.get(id);
+		if (!entry) return;
+		const now = this.clock.now();
+		if (burstStillOpen(this.known, this.heldMessages(), id, this.rules, now)) {
+			entry.answer();
+			return;
+		}
+		if (now - entry.message.at >= GIVE_UP_AFTER_MS) {
+			entry.answer();
+			this.settle(id, {
+				kind: 'failed',
+				reason: `${this.failure ?? 'the service was busy'} (not read within 2.5 minutes of the message)`,
+			});
+			return;
+		}
+		this.settle(id, { kind: 'retry' });
+		this.wake?.();
 	}
 
-	private settleOne(id: string, verdict: BurstVerdict, read: ConversationRead): void {
-		if (verdict.kind === 'last') this.settle(id, { kind: 'run', verdict, read });
-		else if (verdict.kind === 'notLast') this.settle(id, { kind: 'none' });
+	/** Hands every held delivery back to the service; none starts a run. */
+	releaseAll(): void {
+		for (const id of [...this.held.keys()]) this.settle(id, { kind: 'retry' });
+		this.wake?.();
 	}
 
 	private settle(id: string, outcome: Settlement): void {
@@ -141,34 +190,43 @@ class ConversationDesk {
 const desks = new Map<string, ConversationDesk>();
 
 /**
- * Holds `delivery` with the others of its conversation (`scope`: one trigger at one URL) until a
- * read settles it. A second delivery of a message already held (another event id for the same
- * message) is answered at once and settles as nothing.
+ * Holds `delivery` with the others of its conversation (`scope`: one trigger at one URL; desks of
+ * other grouping rules are apart, so a re-activation with a new quiet window is never judged by
+ * the old one) until a read settles it. A second delivery of a message already held (another
+ * event id for the same message) is answered at once and settles as nothing.
  */
 export async function holdDelivery(
 	scope: string,
 	conversationId: string,
 	rules: BurstRules,
+	clock: ServiceClock,
 	delivery: HeldDelivery,
 ): Promise<Settlement> {
-	const key = `${scope}\n${conversationId}`;
+	const key = `${scope}\n${rules.quietMs}/${rules.longestMs}\n${conversationId}`;
 	let desk = desks.get(key);
 	if (desk?.held.has(delivery.message.id)) {
 		delivery.answer();
 		return { kind: 'none' };
 	}
 	if (!desk) {
-		const created = new ConversationDesk(conversationId, rules, () => desks.delete(key));
+		const created = new ConversationDesk(conversationId, rules, clock, () => desks.delete(key));
 		desks.set(key, created);
 		desk = created;
 		// Started once this delivery is held (below, synchronously): the loop never sees an empty desk.
 		void Promise.resolve().then(async () => await created.run());
 	}
 	const joining = desk;
-	joining.offset = Math.min(joining.offset, delivery.arrivedAt - delivery.message.at);
-	const settled = new Promise<Settlement>((settle) =>
-		joining.held.set(delivery.message.id, { ...delivery, settle }),
+	return await new Promise<Settlement>((settle) =>
+		joining.join(delivery.message.id, { ...delivery, settle }),
 	);
-	joining.joined();
-	return await settled;
+}
+
+/**
+ * The trigger at `scope` stopped listening (deactivated, or its workflow saved anew): every
+ * delivery it holds goes back to the service unsettled, and none of them starts a run.
+ */
+export function releaseScope(scope: string): void {
+	for (const [key, desk] of desks) {
+		if (key.startsWith(`${scope}\n`)) desk.releaseAll();
+	}
 }

@@ -20,9 +20,10 @@ import {
 	type VerificationResult,
 } from '../shared/webhooks/verifySignature';
 import { createNodeClient } from '../shared/transport/nodeClient';
-import { isDuplicateEvent } from './dedupe';
+import { forgetEvent, isDuplicateEvent } from './dedupe';
 import { filterEvent } from './eventFilter';
 import { turnItemJson } from './output';
+import { triggerScope } from './scope';
 import { readSettings, type TriggerSettings } from './settings';
 import { TriggerState } from './state';
 import { takeoverWorkflowData } from './takeoverOutput';
@@ -74,14 +75,13 @@ function signingSecrets(context: IWebhookFunctions, settings: TriggerSettings): 
 	return own ? [own.secret] : state.endpoints().map((endpoint) => endpoint.secret);
 }
 
-/** One node at one webhook URL: test and production never share a claim, nor do two workflows. */
-function dedupeScope(context: IWebhookFunctions): string {
-	const node = context.getNode();
+/** This delivery's trigger scope; n8n versions without the resource URL fall back to the mode. */
+function scopeOf(context: IWebhookFunctions): string {
 	const url =
 		typeof context.getWebhookResourceUrl === 'function'
 			? context.getWebhookResourceUrl('default')
 			: context.getMode();
-	return `${context.getWorkflow().id ?? ''}:${node.id ?? node.name}:${url}`;
+	return triggerScope(context, url ?? '');
 }
 
 function verify(request: RawRequest, secrets: readonly string[]): VerificationResult {
@@ -220,9 +220,10 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		return { noWebhookResponse: true };
 	}
 	const state = new TriggerState(context.getWorkflowStaticData('node'));
+	const scope = scopeOf(context);
 	if (
 		settings.deduplicate &&
-		isDuplicateEvent(dedupeScope(context), state, envelope.id, settings.dedupeWindow, Date.now())
+		isDuplicateEvent(scope, state, envelope.id, settings.dedupeWindow, Date.now())
 	) {
 		answer(response, 200, { received: true, duplicate: true });
 		return { noWebhookResponse: true };
@@ -235,10 +236,18 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 			answered = true;
 			answer(response, 200, { received: true });
 		},
-		scope: dedupeScope(context),
+		scope,
 		arrivedAt,
+		sentAt: verdict.timestamp * 1000,
 	});
-	if (!turn.run) return { noWebhookResponse: true };
+	if (!turn.run) {
+		if (turn.handBack && !answered) {
+			// Not settled in time: the service sends it again, and that copy must not count as seen.
+			if (settings.deduplicate) forgetEvent(scope, state, envelope.id);
+			answer(response, 503, { received: false, reason: 'not settled in time; send again' });
+		}
+		return { noWebhookResponse: true };
+	}
 	const item: INodeExecutionData = { json: turnItemJson(envelope, turn) };
 	if (settings.downloadAttachments)
 		await withAttachments(context, envelope, item, settings.binaryPropertyName);

@@ -1,4 +1,4 @@
-import { sleep, type IWebhookFunctions } from 'n8n-workflow';
+import type { IWebhookFunctions } from 'n8n-workflow';
 
 import type { BurstClosedBy, BurstRules } from '../shared/conversation/bursts';
 import { historyBefore, type HistoryEntry } from '../shared/conversation/history';
@@ -11,6 +11,7 @@ import {
 import { eventMessage, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
 import { ConversationReader, reasonOf } from './conversationReader';
 import { holdDelivery, type Settlement } from './heldDeliveries';
+import { ServiceClock } from './serviceClock';
 import type { TakeoverCheck } from './takeoverOutput';
 
 export interface TurnSettings {
@@ -22,9 +23,12 @@ export interface TurnSettings {
 	takeover?: TakeoverRules;
 }
 
-/** What one delivery leads to: nothing (a later message of the burst starts the run) or a run. */
+/**
+ * What one delivery leads to: nothing (a later message of the burst starts the run, or, with
+ * `handBack`, the delivery goes back to the service unsettled to be sent again) or a run.
+ */
 export type Turn =
-	| { run: false }
+	| { run: false; handBack?: true }
 	| {
 			run: true;
 			/** The turn's messages in the order they were written; undefined when grouping is off. */
@@ -45,26 +49,23 @@ export interface DeliveryContext {
 	/** One trigger node at one webhook URL. */
 	scope: string;
 	arrivedAt: number;
+	/** The delivery's `webhook-timestamp` in ms (the service's clock), when it had one. */
+	sentAt?: number;
 }
 
 /**
  * A grouped delivery is answered once its outcome is settled, and at the latest this long after
  * it arrived: inside the service's ten-second receiver time-out, with room for a slow answer.
  */
-const LONGEST_HOLD_MS = 8000;
-const HOLD_PAST_QUIET_MS = 1000;
+export const HOLD_MS = 8000;
 /**
  * Without grouping the delivery was answered already and its run waits for the read: a busy
  * service is waited out this long (about the client's usual three attempts) before the run starts
  * without history, its pause unchecked.
  */
 const UNGROUPED_PATIENCE_MS = 3000;
-/** A delivery arriving this long after its message was written came late: after a retry, most likely. */
+/** A delivery the service sent this long after its message was written came late: a retry, most likely. */
 const LATE_DELIVERY_MS = 10_000;
-
-export function holdMsOf(rules: BurstRules): number {
-	return Math.min(rules.quietMs + HOLD_PAST_QUIET_MS, LONGEST_HOLD_MS);
-}
 
 /** What a read serves besides grouping: how much history, and whether takeover asks. */
 interface ReadNeeds {
@@ -104,29 +105,53 @@ export async function readTurn(
 		if (!message || (needs.historyCount === 0 && !needs.takeover)) return { run: true };
 		return await ungroupedTurn(context, message, own, needs);
 	}
-	void sleep(holdMsOf(grouping)).then(delivery.answer);
-	const settlement = await holdDelivery(delivery.scope, message.conversation_id ?? '', grouping, {
-		message: own,
-		arrivedAt: delivery.arrivedAt,
-		answer: delivery.answer,
-		reader: new ConversationReader(context, pageMinimum(needs), grouping.longestMs),
-	});
+	const clock = new ServiceClock(delivery.scope);
+	clock.observe({ arrivedAt: delivery.arrivedAt, writtenAt: own.at, sentAt: delivery.sentAt });
+	const settlement = await holdDelivery(
+		delivery.scope,
+		message.conversation_id ?? '',
+		grouping,
+		clock,
+		{
+			message: own,
+			deadline: delivery.arrivedAt + HOLD_MS,
+			answer: delivery.answer,
+			reader: new ConversationReader(context, pageMinimum(needs)),
+		},
+	);
+	if (settlement.kind === 'retry') return { run: false, handBack: true };
 	delivery.answer();
-	return turnOf(context, settlement, message, needs, delivery.arrivedAt - own.at);
+	const sentLateMs =
+		delivery.sentAt !== undefined ? delivery.sentAt - own.at : Number.NEGATIVE_INFINITY;
+	return turnOf(context, settlement, message, needs, sentLateMs);
 }
 
-/** What history and takeover make of a read, for the turn whose messages run from `first` to `last`. */
+/**
+ * What history and takeover make of a read, for the turn whose messages run from `first` to
+ * `pausedAsOf` (the message the pause is judged at).
+ */
 function readFields(
 	timeline: readonly TimelineMessage[],
 	first: string,
-	last: string,
+	pausedAsOf: string,
 	needs: ReadNeeds,
 ): Pick<Extract<Turn, { run: true }>, 'history' | 'takeover'> {
 	return {
 		history:
 			needs.historyCount > 0 ? historyBefore(timeline, first, needs.historyCount) : undefined,
-		takeover: needs.takeover ? pauseAt(timeline, last, needs.takeover) : undefined,
+		takeover: needs.takeover ? pauseAt(timeline, pausedAsOf, needs.takeover) : undefined,
 	};
+}
+
+/**
+ * Where a burst's pause is judged: at the account's newest message after the burst's last one,
+ * if the read holds one, else at the last. A command typed on the phone while the burst waited
+ * out its quiet window (it closed the burst) stops the bot for that burst too.
+ */
+function burstPauseAt(timeline: readonly TimelineMessage[], last: string): string {
+	const index = timeline.findIndex((entry) => entry.id === last);
+	const later = timeline.slice(index + 1).filter((entry) => entry.fromMe);
+	return index >= 0 && later.length > 0 ? later[later.length - 1].id : last;
 }
 
 /** The same fields when the conversation could not be read. */
@@ -154,8 +179,11 @@ async function ungroupedTurn(
 ): Promise<Turn> {
 	const id = message.id ?? '';
 	try {
-		const reader = new ConversationReader(context, pageMinimum(needs), UNGROUPED_PATIENCE_MS);
-		const read = await reader.read(message.conversation_id ?? '');
+		const reader = new ConversationReader(context, pageMinimum(needs));
+		const read = await reader.read(
+			message.conversation_id ?? '',
+			Date.now() + UNGROUPED_PATIENCE_MS,
+		);
 		const timeline = own ? mergeTimelines(read.timeline, [own]) : read.timeline;
 		return { run: true, ...readFields(timeline, id, id, needs) };
 	} catch (error) {
@@ -168,9 +196,9 @@ function turnOf(
 	settlement: Settlement,
 	message: EventMessage,
 	needs: ReadNeeds,
-	deliveredAfterMs: number,
+	sentLateMs: number,
 ): Turn {
-	if (settlement.kind === 'none') return { run: false };
+	if (settlement.kind === 'none' || settlement.kind === 'retry') return { run: false };
 	if (settlement.kind === 'failed') {
 		return {
 			run: true,
@@ -180,15 +208,20 @@ function turnOf(
 		};
 	}
 	const { verdict, read } = settlement;
-	if (deliveredAfterMs > LATE_DELIVERY_MS)
+	if (sentLateMs > LATE_DELIVERY_MS)
 		context.logger.warn(
-			`Messaging Automation Trigger: a burst of ${verdict.messages.length} message(s) in conversation ${read.conversationId} runs late: its last message was delivered ${Math.round(deliveredAfterMs / 1000)} s after it was written. The service sends a delivery again when an earlier attempt got no answer (n8n or this webhook process was stopped, restarted or too busy to answer within 10 s), and sends late while deliveries queue up`,
+			`Messaging Automation Trigger: a burst of ${verdict.messages.length} message(s) in conversation ${read.conversationId} runs late: the service sent its last message's delivery ${Math.round(sentLateMs / 1000)} s after the message was written. The service sends a delivery again when an earlier attempt got no answer (n8n or this webhook process was stopped, restarted or too busy to answer within 10 s), and sends late while deliveries queue up`,
 		);
 	const messages = verdict.messages;
 	return {
 		run: true,
 		messages: messages.map((entry) => entry.message),
 		closedBy: verdict.closedBy,
-		...readFields(read.timeline, messages[0].id, messages[messages.length - 1].id, needs),
+		...readFields(
+			read.timeline,
+			messages[0].id,
+			burstPauseAt(read.timeline, messages[messages.length - 1].id),
+			needs,
+		),
 	};
 }

@@ -1,31 +1,127 @@
-import { burstOf, type BurstRules } from './bursts';
+import { burstOf, type BurstRules, type BurstVerdict } from './bursts';
 import { mergeTimelines, type TimelineMessage } from './timeline';
 
-/**
- * What a webhook process can tell from the messages it holds alone, before it reads the
- * conversation: which of them a later held message of the same burst follows (their deliveries
- * can be answered now: the later one's delivery stays unanswered and carries the burst through a
- * restart), and the service time at which one read can settle the rest.
+/*
+ * What a webhook process may do with the grouped deliveries it holds. Only a read of the
+ * conversation settles a held message: a read shows every message written up to its `asOf`, the
+ * account's too, and the account's message ends a burst. So a later held message of the same
+ * person carries an earlier one only once a read has shown nothing between them; what a process
+ * holds (and its last read) only says when the next read is due.
  */
-export interface HeldPlan {
-	/** Held messages that a later held message of the same burst follows. */
-	handedOver: string[];
-	/** Service time of the next read: `asOf` when one of them may be its burst's last already. */
-	readAt: number;
+
+export interface HeldMessage {
+	message: TimelineMessage;
+	/** Service time by which its delivery must be answered (inside the receiver time-out). */
+	deadline: number;
 }
 
-export function planHeld(
+/** One read of the conversation: its messages, and the service time up to which it holds every message written. */
+export interface ReadExtent {
+	timeline: readonly TimelineMessage[];
+	asOf: number;
+	/** The read reaches the conversation's first message (or as far back as is followed). */
+	complete: boolean;
+}
+
+export type HeldOutcome =
+	| { kind: 'run'; verdict: Extract<BurstVerdict, { kind: 'last' }> }
+	/** A later message of its burst, written by the read's `asOf`, carries it. */
+	| { kind: 'none' }
+	/** The read does not settle it yet (its burst is open, or it was written after `asOf`). */
+	| { kind: 'keep' }
+	| { kind: 'needOlder' };
+
+/**
+ * The timeline a read vouches for: its messages plus the held ones written by its `asOf` (a
+ * delivered message counts even if the service saved it too late for the read). A held message
+ * written later is left out: an account's message before it may not be saved yet.
+ */
+function vouchedTimeline(read: ReadExtent, held: readonly TimelineMessage[]): TimelineMessage[] {
+	return mergeTimelines(
+		read.timeline,
+		held.filter((message) => message.at <= read.asOf),
+	);
+}
+
+/** What `read` settles for each held message, by id. */
+export function settleByRead(
+	read: ReadExtent,
 	held: readonly TimelineMessage[],
 	rules: BurstRules,
-	asOf: number,
-): HeldPlan {
-	const timeline = mergeTimelines([], held);
-	const handedOver: string[] = [];
-	let readAt = Number.POSITIVE_INFINITY;
-	for (const entry of timeline) {
-		const verdict = burstOf(timeline, entry.id, rules, { complete: true, asOf });
-		if (verdict.kind === 'notLast') handedOver.push(entry.id);
-		else readAt = Math.min(readAt, verdict.kind === 'wait' ? verdict.until : asOf);
+): Map<string, HeldOutcome> {
+	const timeline = vouchedTimeline(read, held);
+	const outcomes = new Map<string, HeldOutcome>();
+	for (const message of held) {
+		const verdict =
+			message.at > read.asOf
+				? undefined
+				: burstOf(timeline, message.id, rules, { complete: read.complete, asOf: read.asOf });
+		outcomes.set(
+			message.id,
+			verdict?.kind === 'last'
+				? { kind: 'run', verdict }
+				: verdict?.kind === 'notLast'
+					? { kind: 'none' }
+					: verdict?.kind === 'needOlder'
+						? verdict
+						: { kind: 'keep' },
+		);
 	}
-	return { handedOver, readAt };
+	return outcomes;
+}
+
+/** The verdict for `id` from what the process knows at `now`: its last read and the messages it holds. */
+function likelyVerdict(
+	known: readonly TimelineMessage[],
+	held: readonly HeldMessage[],
+	id: string,
+	rules: BurstRules,
+	now: number,
+): BurstVerdict {
+	const timeline = mergeTimelines(
+		known,
+		held.map((entry) => entry.message),
+	);
+	return burstOf(timeline, id, rules, { complete: true, asOf: now });
+}
+
+/**
+ * Service time of the next read: when a held message's burst may close, and `leadMs` before the
+ * deadline of one that only the messages held say a later one carries (the read confirms it, or
+ * finds the account's message between them that makes it its burst's last).
+ */
+export function nextReadAt(
+	known: readonly TimelineMessage[],
+	held: readonly HeldMessage[],
+	rules: BurstRules,
+	now: number,
+	leadMs: number,
+): number {
+	let readAt = Number.POSITIVE_INFINITY;
+	for (const entry of held) {
+		const verdict = likelyVerdict(known, held, entry.message.id, rules, now);
+		const due =
+			verdict.kind === 'wait'
+				? verdict.until
+				: verdict.kind === 'notLast'
+					? entry.deadline - leadMs
+					: now;
+		readAt = Math.min(readAt, due);
+	}
+	return readAt;
+}
+
+/**
+ * Whether a held message's burst is still open at `now`: its delivery cannot be held until the
+ * burst closes (a quiet window longer than the hold), so it is answered and the message stays held.
+ * Any other delivery not settled by its deadline goes back to the service, which sends it again.
+ */
+export function burstStillOpen(
+	known: readonly TimelineMessage[],
+	held: readonly HeldMessage[],
+	id: string,
+	rules: BurstRules,
+	now: number,
+): boolean {
+	return likelyVerdict(known, held, id, rules, now).kind === 'wait';
 }

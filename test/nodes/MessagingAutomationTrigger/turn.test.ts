@@ -50,12 +50,15 @@ function say(
  * `deliveries` deliveries of message events (copies included) have been answered, and every
  * handler has finished. The endpoint's webhook.test delivery is not one of them.
  */
+const messageDeliveries = () =>
+	sandbox.webhooks
+		.attempts()
+		.filter(
+			(attempt) =>
+				attempt.url === trigger.url('production') && attempt.body?.includes('"message.received"'),
+		);
+
 async function settledAfter(deliveries: number) {
-	const url = trigger.url('production');
-	const messageDeliveries = () =>
-		sandbox.webhooks
-			.attempts()
-			.filter((attempt) => attempt.url === url && attempt.body?.includes('"message.received"'));
 	await waitFor(() => messageDeliveries().length >= deliveries, 20_000);
 	await trigger.settled();
 }
@@ -217,15 +220,22 @@ describe('Group Quick Messages', () => {
 		]);
 	});
 
-	it('runs each message on its own, saying why, once the service stayed unreadable past the longest wait; none is lost', async () => {
+	it('hands the deliveries back while the service is unreadable, and runs each message on its own, saying why, once it stayed so for 2.5 minutes; none is lost', async () => {
 		await activeTrigger(grouping({ longestWaitSeconds: 1 }));
-		sandbox.faults.add({ tool: 'get_messages', kind: 'toolError503', times: 1000 });
+		sandbox.faults.add({ tool: 'get_messages', kind: 'toolError503', times: 100_000 });
 		for (const text of ['a', 'b', 'c']) say(text, { afterMs: 100 });
 		await settledAfter(3);
+		// Unsettled at their deadline: the service keeps them and sends them again.
+		expect(messageDeliveries().map((attempt) => attempt.statusCode)).toEqual([503, 503, 503]);
+		expect(runs()).toEqual([]);
+
+		// The service's retries 2.5 minutes on: still unreadable, so each runs on its own.
+		sandbox.clock.advance(150_000);
+		await settledAfter(6);
 		expect(runs().map(texts).sort()).toEqual([['a'], ['b'], ['c']]);
 		for (const json of runs())
 			expect(String((json.burst as IDataObject).error)).toMatch(
-				/^Not grouped: The service is temporarily unavailable/,
+				/^Not grouped: The service is temporarily unavailable.*\(not read within 2\.5 minutes of the message\)$/s,
 			);
 	});
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
 import type { BurstRules } from '../../../../nodes/shared/conversation/bursts';
-import { planHeld } from '../../../../nodes/shared/conversation/heldPlan';
+import {
+	burstStillOpen,
+	nextReadAt,
+	settleByRead,
+	type HeldMessage,
+} from '../../../../nodes/shared/conversation/heldPlan';
 import {
 	toTimelineMessage,
 	type TimelineMessage,
@@ -10,57 +15,149 @@ import {
 const RULES: BurstRules = { quietMs: 3000, longestMs: 10_000 };
 const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
 const at = (seconds: number) => T0 + seconds * 1000;
+/** Deliveries are held 8 s from (about) when they were written. */
+const HOLD_S = 8;
+const LEAD_MS = 300;
 
-function held(entries: Array<{ id: string; at: number; from?: string }>): TimelineMessage[] {
+interface Spec {
+	id: string;
+	at: number;
+	from?: string;
+	me?: boolean;
+}
+
+function messages(entries: Spec[]): TimelineMessage[] {
 	return entries.map(
-		({ id, at: seconds, from = 'alice' }) =>
+		({ id, at: seconds, from = 'alice', me = false }) =>
 			toTimelineMessage({
 				id,
 				conversation_id: 'chat',
-				from: { phone: from },
+				from: { phone: me ? 'account' : from },
+				from_me: me,
 				text: id,
 				timestamp: new Date(at(seconds)).toISOString(),
 			}) as TimelineMessage,
 	);
 }
 
-describe('planHeld', () => {
-	it('hands earlier messages to a later one of the same burst and reads once, when the last one may close', () => {
-		const plan = planHeld(
-			held([
-				{ id: 'c', at: 2 },
-				{ id: 'a', at: 0 },
-				{ id: 'b', at: 1 },
-			]),
-			RULES,
-			at(2),
-		);
-		expect(plan.handedOver.sort()).toEqual(['a', 'b']);
-		expect(plan.readAt).toBe(at(5) + 1);
+const held = (entries: Spec[]): HeldMessage[] =>
+	messages(entries).map((message) => ({ message, deadline: message.at + HOLD_S * 1000 }));
+
+const kinds = (outcomes: ReturnType<typeof settleByRead>) =>
+	Object.fromEntries([...outcomes].map(([id, outcome]) => [id, outcome.kind]));
+
+describe('nextReadAt', () => {
+	it('reads once, when the last of a burst may close, if that comes before the first deadline', () => {
+		const burst = held([
+			{ id: 'c', at: 2 },
+			{ id: 'a', at: 0 },
+			{ id: 'b', at: 1 },
+		]);
+		expect(nextReadAt([], burst, RULES, at(2), LEAD_MS)).toBe(at(5) + 1);
 	});
 
-	it('reads at the longest wait for a person who keeps typing, not a quiet window later', () => {
-		const plan = planHeld(
-			held(Array.from({ length: 5 }, (_, index) => ({ id: `m${index}`, at: index * 2 }))),
-			RULES,
-			at(8),
-		);
-		expect(plan.readAt).toBe(at(10));
+	it('reads before the deadline of a message only the held ones say is carried', () => {
+		// a's deadline (8 s) comes before the close of the burst c ends (5.5 + 3 s).
+		const burst = held([
+			{ id: 'a', at: 0 },
+			{ id: 'b', at: 3 },
+			{ id: 'c', at: 5.5 },
+		]);
+		expect(nextReadAt([], burst, RULES, at(5.5), LEAD_MS)).toBe(at(HOLD_S) - LEAD_MS);
 	});
 
-	it('reads at once when a held message is already past a cut, and keeps two people apart', () => {
-		const plan = planHeld(
-			held([
-				{ id: 'a0', at: 0 },
-				{ id: 'a1', at: 2 },
-				{ id: 'a2', at: 11 },
-				{ id: 'b0', at: 1, from: 'bob' },
-			]),
-			RULES,
-			at(11),
+	it('plans with the last read: the account message it showed ends the burst before it', () => {
+		const known = messages([
+			{ id: 'a', at: 0 },
+			{ id: 'me', at: 1, me: true },
+		]);
+		const burst = held([
+			{ id: 'a', at: 0 },
+			{ id: 'b', at: 2 },
+		]);
+		// Without the read, a looks carried by b; with it, a's burst closed at the account's message.
+		expect(nextReadAt([], burst, RULES, at(2), LEAD_MS)).toBe(at(5) + 1);
+		expect(nextReadAt(known, burst, RULES, at(2), LEAD_MS)).toBe(at(2));
+	});
+
+	it('reads at the longest wait for a person who keeps typing, with the chain start the last read showed', () => {
+		const known = messages([{ id: 'm0', at: 0 }]);
+		// m0 was settled by an earlier read; the chain still starts there, so m4 (at 8) is cut at 10.
+		const typing = held(
+			Array.from({ length: 4 }, (_, index) => ({ id: `m${index + 1}`, at: (index + 1) * 2 })),
 		);
-		// a1's quiet window has passed (a2 came 9 s later): read now; bob's message is nobody else's.
-		expect(plan.handedOver).toEqual(['a0']);
-		expect(plan.readAt).toBe(at(11));
+		const readAt = nextReadAt(known, typing, RULES, at(8), LEAD_MS);
+		expect(readAt).toBe(at(HOLD_S + 2) - LEAD_MS);
+		expect(nextReadAt([], typing, RULES, at(8), LEAD_MS)).toBe(at(HOLD_S + 2) - LEAD_MS);
+		// The earlier ones settled by a read, m4 alone held: the read still places the cut.
+		const read = messages(
+			Array.from({ length: 4 }, (_, index) => ({ id: `m${index}`, at: index * 2 })),
+		);
+		const last = held([{ id: 'm4', at: 8 }]);
+		expect(nextReadAt(read, last, RULES, at(8), LEAD_MS)).toBe(at(10));
+		expect(nextReadAt([], last, RULES, at(8), LEAD_MS)).toBe(at(11) + 1);
+	});
+});
+
+describe('settleByRead', () => {
+	it('settles a burst: the earlier messages as carried, the last as its run', () => {
+		const burst = messages([
+			{ id: 'a', at: 0 },
+			{ id: 'b', at: 1 },
+			{ id: 'c', at: 2 },
+		]);
+		const outcomes = settleByRead({ timeline: burst, asOf: at(6), complete: true }, burst, RULES);
+		expect(kinds(outcomes)).toEqual({ a: 'none', b: 'none', c: 'run' });
+	});
+
+	it("runs a message on its own when the account's message came between it and the next", () => {
+		const timeline = messages([
+			{ id: 'a', at: 0 },
+			{ id: 'me', at: 1, me: true },
+			{ id: 'b', at: 2 },
+		]);
+		const heldOnes = timeline.filter((message) => !message.fromMe);
+		const outcomes = settleByRead({ timeline, asOf: at(2.5), complete: true }, heldOnes, RULES);
+		expect(kinds(outcomes)).toEqual({ a: 'run', b: 'keep' });
+	});
+
+	it('does not let a held message written after the read carry an earlier one', () => {
+		const read = messages([{ id: 'a', at: 0 }]);
+		const heldOnes = messages([
+			{ id: 'a', at: 0 },
+			{ id: 'b', at: 2 },
+		]);
+		// The account may have written between a and b after the read's snapshot.
+		const outcomes = settleByRead(
+			{ timeline: read, asOf: at(1.5), complete: true },
+			heldOnes,
+			RULES,
+		);
+		expect(kinds(outcomes)).toEqual({ a: 'keep', b: 'keep' });
+	});
+
+	it('counts a held message written before the read even if the read does not show it', () => {
+		const read = messages([{ id: 'b', at: 1 }]);
+		const heldOnes = messages([
+			{ id: 'a', at: 0 },
+			{ id: 'b', at: 1 },
+		]);
+		const outcomes = settleByRead({ timeline: read, asOf: at(5), complete: true }, heldOnes, RULES);
+		expect(kinds(outcomes)).toEqual({ a: 'none', b: 'run' });
+	});
+});
+
+describe('burstStillOpen', () => {
+	it('is true only while the burst may still grow: a quiet window longer than the hold', () => {
+		const long: BurstRules = { quietMs: 10_000, longestMs: 30_000 };
+		const one = held([{ id: 'a', at: 0 }]);
+		expect(burstStillOpen([], one, 'a', long, at(HOLD_S))).toBe(true);
+		expect(burstStillOpen([], one, 'a', RULES, at(HOLD_S))).toBe(false);
+		// Carried by a later held message: not open, the read must settle it.
+		const two = held([
+			{ id: 'a', at: 0 },
+			{ id: 'b', at: 5 },
+		]);
+		expect(burstStillOpen([], two, 'a', long, at(HOLD_S))).toBe(false);
 	});
 });
