@@ -54,6 +54,7 @@ export declare class N8nRestApi {
 	deleteWorkflow(id: string): Promise<unknown>;
 	runManually(id: string, triggerName: string): Promise<{ executionId: string }>;
 	listExecutions(workflowId: string): Promise<N8nExecution[]>;
+	listAllExecutions(workflowId: string): Promise<N8nExecution[]>;
 	getExecution(id: string): Promise<N8nExecution>;
 	waitForExecution(id: string, timeoutMs?: number): Promise<N8nExecution>;
 }

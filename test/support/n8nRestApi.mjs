@@ -131,6 +131,18 @@ export class N8nRestApi {
 		return page.results;
 	}
 
+	/** Every execution of a workflow, newest first, page after page (n8n lists 100 at most per call). */
+	async listAllExecutions(workflowId) {
+		const all = [];
+		for (;;) {
+			const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+			const after = all.length > 0 ? `&lastId=${all[all.length - 1].id}` : '';
+			const page = await this.request('GET', `/executions?filter=${filter}&limit=100${after}`);
+			all.push(...page.results);
+			if (page.results.length < 100) return all;
+		}
+	}
+
 	/** One execution with its run data decoded: `{ status, finished, data: { resultData: { runData } } }`. */
 	async getExecution(id) {
 		let execution = await this.request('GET', `/executions/${id}`);

@@ -33,7 +33,7 @@ const activeTrigger = async (parameters: INodeParameters) =>
 
 /** The logger n8n-core hands nodes: from n8n-core's own copies of @n8n/di and @n8n/backend-common. */
 function coreLogger(): { warn: (message: string) => void } {
-	const fromCore = createRequire(createRequire(import.meta.url).resolve('n8n-core'));
+	const fromCore = createRequire(createRequire(__filename).resolve('n8n-core'));
 	const { Container } = fromCore('@n8n/di') as { Container: { get(type: unknown): unknown } };
 	const { Logger } = fromCore('@n8n/backend-common') as { Logger: unknown };
 	return Container.get(Logger) as { warn: (message: string) => void };
