@@ -4,6 +4,7 @@ import type { BurstRules, BurstVerdict } from '../shared/conversation/bursts';
 import {
 	burstStillOpen,
 	nextReadAt,
+	SAVE_SLACK_MS,
 	settleByRead,
 	type HeldMessage,
 } from '../shared/conversation/heldPlan';
@@ -40,14 +41,14 @@ export interface HeldDelivery {
 	message: TimelineMessage;
 	/** Local time by which the delivery must be answered. */
 	deadline: number;
+	/** Service time the service queued the event (`created_at`), when it said. */
+	queuedAt?: number;
 	/** Answers the delivery 200; later calls do nothing. */
 	answer: () => void;
 	/** Reads this delivery's conversation with its own node's credential. */
 	reader: ConversationReader;
 }
 
-/** Messages written up to this long before a read starts may not be saved yet: the read vouches for no later time. */
-const SAVE_SLACK_MS = 250;
 /** A due read waits this much past its time: timers may fire a little early. */
 const TIMER_SLACK_MS = 50;
 /** A read that confirms carried messages starts this long before the first of their deadlines. */
@@ -98,6 +99,7 @@ class ConversationDesk {
 		return [...this.held.values()].map((entry) => ({
 			message: entry.message,
 			deadline: this.clock.at(entry.deadline),
+			queuedAt: entry.queuedAt,
 		}));
 	}
 
@@ -121,10 +123,9 @@ class ConversationDesk {
 			const read = await reader.read(this.conversationId, until);
 			for (;;) {
 				const complete = read.cursor === undefined || read.reads >= MAX_PAGES;
-				const messages = [...this.held.values()].map((entry) => entry.message);
 				const outcomes = settleByRead(
 					{ timeline: read.timeline, asOf, complete },
-					messages,
+					this.heldMessages(),
 					this.rules,
 				);
 				if (![...outcomes.values()].some((outcome) => outcome.kind === 'needOlder')) {

@@ -27,7 +27,7 @@ import { triggerScope } from './scope';
 import { readSettings, type TriggerSettings } from './settings';
 import { TriggerState } from './state';
 import { takeoverWorkflowData } from './takeoverOutput';
-import { readTurn } from './turn';
+import { readTurn, type DeliveryContext, type Turn } from './turn';
 
 /** What the handler reads from n8n's request: the bytes n8n kept (`rawBody`) and every header line. */
 interface RawRequest {
@@ -186,6 +186,31 @@ async function withAttachments(
 }
 
 /**
+ * The delivery's turn (turn.ts), answering it 200 once the turn allows, or 503 when it hands the
+ * delivery back to the service.
+ */
+async function answeredTurn(
+	context: IWebhookFunctions,
+	envelope: EventEnvelope,
+	settings: TriggerSettings,
+	response: RawResponse,
+	delivery: Omit<DeliveryContext, 'answer'>,
+): Promise<Turn> {
+	let answered = false;
+	const turn = await readTurn(context, envelope, settings.turn, {
+		...delivery,
+		answer: () => {
+			if (answered) return;
+			answered = true;
+			answer(response, 200, { received: true });
+		},
+	});
+	if (!turn.run && turn.handBack && !answered)
+		answer(response, 503, { received: false, reason: 'not settled in time; send again' });
+	return turn;
+}
+
+/**
  * Verify over the raw bytes first; only a verified body is parsed. Failures get 401 (never 410,
  * which would disable the endpoint) and start nothing.
  */
@@ -229,23 +254,14 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		return { noWebhookResponse: true };
 	}
 
-	let answered = false;
-	const turn = await readTurn(context, envelope, settings.turn, {
-		answer: () => {
-			if (answered) return;
-			answered = true;
-			answer(response, 200, { received: true });
-		},
+	const turn = await answeredTurn(context, envelope, settings, response, {
 		scope,
 		arrivedAt,
 		sentAt: verdict.timestamp * 1000,
 	});
 	if (!turn.run) {
-		if (turn.handBack && !answered) {
-			// Not settled in time: the service sends it again, and that copy must not count as seen.
-			if (settings.deduplicate) forgetEvent(scope, state, envelope.id);
-			answer(response, 503, { received: false, reason: 'not settled in time; send again' });
-		}
+		// Handed back unsettled: the service sends it again, and that copy must not count as seen.
+		if (turn.handBack && settings.deduplicate) forgetEvent(scope, state, envelope.id);
 		return { noWebhookResponse: true };
 	}
 	const item: INodeExecutionData = { json: turnItemJson(envelope, turn) };

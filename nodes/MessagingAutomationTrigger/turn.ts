@@ -115,6 +115,7 @@ export async function readTurn(
 		{
 			message: own,
 			deadline: delivery.arrivedAt + HOLD_MS,
+			queuedAt: Date.parse(envelope.created_at ?? '') || undefined,
 			answer: delivery.answer,
 			reader: new ConversationReader(context, pageMinimum(needs)),
 		},

@@ -23,6 +23,11 @@ export interface InjectMessageInput {
 	 * and emitted as message.sent; no API send limit counts it.
 	 */
 	fromMe?: boolean;
+	/**
+	 * Saved this long after it was written (a phone that was offline): its timestamp lies that far
+	 * back, and its event is queued now.
+	 */
+	savedLateMs?: number;
 	text?: string;
 	type?: string;
 	/** Group jid for a QR group message. */
@@ -81,7 +86,7 @@ export class SandboxActions {
 						downloadAvailable: channel === 'qr' && (input.attachment.downloadAvailable ?? true),
 					}
 				: null,
-			timestamp: this.world.clock.now(),
+			timestamp: this.world.clock.now() - (input.savedLateMs ?? 0),
 			idempotencyKey: null,
 		});
 		emitMessage(this.world.events, message);

@@ -22,7 +22,13 @@ export interface BurstRules {
 export type BurstClosedBy = 'quiet_window' | 'longest_wait' | 'own_message';
 
 export type BurstVerdict =
-	| { kind: 'last'; messages: TimelineMessage[]; closedBy: BurstClosedBy }
+	| {
+			kind: 'last';
+			messages: TimelineMessage[];
+			closedBy: BurstClosedBy;
+			/** Service time the burst closed: its quiet window passed, its longest wait came, or the account wrote. */
+			closedAt: number;
+	  }
 	| { kind: 'notLast' }
 	/** Nothing written after the message yet, and its burst is still open until `until` (service time). */
 	| { kind: 'wait'; until: number }
@@ -108,5 +114,26 @@ export function burstOf(
 		kind: 'last',
 		messages: entries.slice(burstStart, index + 1),
 		closedBy: closedByOf(first, target, next, rules),
+		closedAt: next?.fromMe ? next.at : closesAt(first, target, rules),
 	};
+}
+
+/**
+ * The verdict of the burst `messageId` belongs to: its own, or, when a later message of its
+ * author follows it within the burst, that of the first such message that is not followed.
+ */
+export function burstThrough(
+	timeline: readonly TimelineMessage[],
+	messageId: string,
+	rules: BurstRules,
+	extent: TimelineExtent,
+): BurstVerdict {
+	const target = timeline.find((entry) => entry.id === messageId);
+	if (!target) return { kind: 'notLast' };
+	const entries = relevantTo(timeline, target.author);
+	for (let index = entries.indexOf(target); index < entries.length; index++) {
+		const verdict = burstOf(timeline, entries[index].id, rules, extent);
+		if (verdict.kind !== 'notLast') return verdict;
+	}
+	return { kind: 'notLast' };
 }

@@ -1,4 +1,4 @@
-import { burstOf, type BurstRules, type BurstVerdict } from './bursts';
+import { burstOf, burstThrough, type BurstRules, type BurstVerdict } from './bursts';
 import { mergeTimelines, type TimelineMessage } from './timeline';
 
 /*
@@ -13,7 +13,12 @@ export interface HeldMessage {
 	message: TimelineMessage;
 	/** Service time by which its delivery must be answered (inside the receiver time-out). */
 	deadline: number;
+	/** Service time the service queued its event (the envelope's `created_at`), when known. */
+	queuedAt?: number;
 }
+
+/** Messages written up to this long before a read starts may not be saved yet: a read vouches for no later time. */
+export const SAVE_SLACK_MS = 250;
 
 /** One read of the conversation: its messages, and the service time up to which it holds every message written. */
 export interface ReadExtent {
@@ -43,29 +48,39 @@ function vouchedTimeline(read: ReadExtent, held: readonly TimelineMessage[]): Ti
 	);
 }
 
-/** What `read` settles for each held message, by id. */
+/**
+ * What `read` settles for each held message, by id. A message whose event the service queued
+ * after its burst closed (saved late: a phone that was offline) was not in the read that ran the
+ * burst, so its burst runs again with it; any other message followed within its burst is carried.
+ */
 export function settleByRead(
 	read: ReadExtent,
-	held: readonly TimelineMessage[],
+	held: readonly HeldMessage[],
 	rules: BurstRules,
 ): Map<string, HeldOutcome> {
-	const timeline = vouchedTimeline(read, held);
+	const timeline = vouchedTimeline(
+		read,
+		held.map((entry) => entry.message),
+	);
+	const extent = { complete: read.complete, asOf: read.asOf };
 	const outcomes = new Map<string, HeldOutcome>();
-	for (const message of held) {
+	for (const { message, queuedAt } of held) {
 		const verdict =
-			message.at > read.asOf
-				? undefined
-				: burstOf(timeline, message.id, rules, { complete: read.complete, asOf: read.asOf });
-		outcomes.set(
-			message.id,
+			message.at > read.asOf ? undefined : burstOf(timeline, message.id, rules, extent);
+		let outcome: HeldOutcome =
 			verdict?.kind === 'last'
 				? { kind: 'run', verdict }
 				: verdict?.kind === 'notLast'
 					? { kind: 'none' }
 					: verdict?.kind === 'needOlder'
 						? verdict
-						: { kind: 'keep' },
-		);
+						: { kind: 'keep' };
+		if (outcome.kind === 'none' && queuedAt !== undefined) {
+			const burst = burstThrough(timeline, message.id, rules, extent);
+			if (burst.kind === 'last' && queuedAt > burst.closedAt + SAVE_SLACK_MS)
+				outcome = { kind: 'run', verdict: burst };
+		}
+		outcomes.set(message.id, outcome);
 	}
 	return outcomes;
 }

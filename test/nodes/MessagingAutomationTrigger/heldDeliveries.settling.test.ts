@@ -44,12 +44,16 @@ const pause = async (ms: number) => await new Promise((resolve) => setTimeout(re
 type From = { phone: string; name?: string };
 
 /** A message written now; `fromMe`: the account's, typed on the phone in `from`'s chat. */
-function write(text: string, { from = DEMO.alice as From, group = '', fromMe = false } = {}) {
+function write(
+	text: string,
+	{ from = DEMO.alice as From, group = '', fromMe = false, savedLateMs = 0 } = {},
+) {
 	const result = sandbox.inject.injectMessage({
 		from,
 		text,
 		...(group ? { group } : {}),
 		...(fromMe ? { fromMe } : {}),
+		...(savedLateMs ? { savedLateMs } : {}),
 	});
 	expect(result.saved).toBe(true);
 	return result.message as { id: string; timestamp: string };
@@ -143,6 +147,26 @@ describe('held deliveries are answered only once a read settled them', () => {
 		expect(runs().map(texts).sort()).toEqual([['hi from bob'], ['sent again after a restart']]);
 		// Its burst closed long ago: one read, not another quiet window of waiting.
 		expect(attempt.completedAt - attempt.at).toBeLessThan(2500);
+	});
+});
+
+describe('a message the service saves late', () => {
+	it('runs its burst again with it, also when it was not the newest of the burst', async () => {
+		await activeTrigger(grouping({ quietWindowSeconds: 0.4 }));
+		write('one');
+		sandbox.clock.advance(200);
+		write('three');
+		await settledAfter(2);
+		expect(runs().map(texts)).toEqual([['one', 'three']]);
+
+		// Written between the two, saved only now: the read that ran the burst could not show it.
+		sandbox.clock.advance(5000);
+		write('two', { savedLateMs: 5100 });
+		await settledAfter(3);
+		expect(runs().map(texts)).toEqual([
+			['one', 'three'],
+			['one', 'two', 'three'],
+		]);
 	});
 });
 

@@ -40,8 +40,9 @@ function messages(entries: Spec[]): TimelineMessage[] {
 	);
 }
 
-const held = (entries: Spec[]): HeldMessage[] =>
-	messages(entries).map((message) => ({ message, deadline: message.at + HOLD_S * 1000 }));
+const asHeld = (list: TimelineMessage[], queuedAt?: number): HeldMessage[] =>
+	list.map((message) => ({ message, deadline: message.at + HOLD_S * 1000, queuedAt }));
+const held = (entries: Spec[]): HeldMessage[] => asHeld(messages(entries));
 
 const kinds = (outcomes: ReturnType<typeof settleByRead>) =>
 	Object.fromEntries([...outcomes].map(([id, outcome]) => [id, outcome.kind]));
@@ -106,7 +107,11 @@ describe('settleByRead', () => {
 			{ id: 'b', at: 1 },
 			{ id: 'c', at: 2 },
 		]);
-		const outcomes = settleByRead({ timeline: burst, asOf: at(6), complete: true }, burst, RULES);
+		const outcomes = settleByRead(
+			{ timeline: burst, asOf: at(6), complete: true },
+			asHeld(burst),
+			RULES,
+		);
 		expect(kinds(outcomes)).toEqual({ a: 'none', b: 'none', c: 'run' });
 	});
 
@@ -117,7 +122,11 @@ describe('settleByRead', () => {
 			{ id: 'b', at: 2 },
 		]);
 		const heldOnes = timeline.filter((message) => !message.fromMe);
-		const outcomes = settleByRead({ timeline, asOf: at(2.5), complete: true }, heldOnes, RULES);
+		const outcomes = settleByRead(
+			{ timeline, asOf: at(2.5), complete: true },
+			asHeld(heldOnes),
+			RULES,
+		);
 		expect(kinds(outcomes)).toEqual({ a: 'run', b: 'keep' });
 	});
 
@@ -130,7 +139,7 @@ describe('settleByRead', () => {
 		// The account may have written between a and b after the read's snapshot.
 		const outcomes = settleByRead(
 			{ timeline: read, asOf: at(1.5), complete: true },
-			heldOnes,
+			asHeld(heldOnes),
 			RULES,
 		);
 		expect(kinds(outcomes)).toEqual({ a: 'keep', b: 'keep' });
@@ -142,8 +151,34 @@ describe('settleByRead', () => {
 			{ id: 'a', at: 0 },
 			{ id: 'b', at: 1 },
 		]);
-		const outcomes = settleByRead({ timeline: read, asOf: at(5), complete: true }, heldOnes, RULES);
+		const outcomes = settleByRead(
+			{ timeline: read, asOf: at(5), complete: true },
+			asHeld(heldOnes),
+			RULES,
+		);
 		expect(kinds(outcomes)).toEqual({ a: 'none', b: 'run' });
+	});
+});
+
+describe('settleByRead for a message the service saved late', () => {
+	const burst = messages([
+		{ id: 'one', at: 0 },
+		{ id: 'two', at: 1 },
+		{ id: 'three', at: 2 },
+	]);
+	const two = burst.filter((message) => message.id === 'two');
+	const read = { timeline: burst, asOf: at(60), complete: true };
+
+	it('runs its burst again with it when its event was queued after the burst closed', () => {
+		const outcome = settleByRead(read, asHeld(two, at(30)), RULES).get('two');
+		expect(outcome?.kind).toBe('run');
+		const verdict = outcome?.kind === 'run' ? outcome.verdict : undefined;
+		expect(verdict?.messages.map((message) => message.id)).toEqual(['one', 'two', 'three']);
+	});
+
+	it('is carried as usual when its event was queued before the burst closed (a retried delivery)', () => {
+		expect(settleByRead(read, asHeld(two, at(1)), RULES).get('two')?.kind).toBe('none');
+		expect(settleByRead(read, asHeld(two), RULES).get('two')?.kind).toBe('none');
 	});
 });
 
