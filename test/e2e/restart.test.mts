@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startN8n } from '../support/n8nProcess.mjs';
-import { loginN8n, nodeOutput, type N8nRestApi } from '../support/n8nRestApi.mjs';
+import { nodeOutput, type N8nRestApi } from '../support/n8nRestApi.mjs';
 import {
 	e2e,
-	endpointRegistered,
 	n8nApi,
 	sandboxControl,
 	sandboxCredential,
@@ -13,6 +11,7 @@ import {
 	waitFor,
 } from './support/context.mjs';
 import { startLoadBalancer, type LoadBalancer } from './support/loadBalancer.mjs';
+import { nothingQueued, restartableN8n, type RestartableN8n } from './support/restartable.mjs';
 import { triggerWorkflow } from './support/workflows.mjs';
 
 /*
@@ -23,7 +22,7 @@ import { triggerWorkflow } from './support/workflows.mjs';
  * does (first retry 30 s ±20 % after the failure). Every burst must run exactly once, whole.
  */
 
-const { mode, owner } = e2e();
+const { mode } = e2e();
 const PEOPLE = 10;
 const QUIET_S = 5;
 
@@ -77,17 +76,7 @@ async function expectEachBurstOnce(
 	);
 	expect(seconds).toBeLessThan(90);
 	// Whatever the service still retries has had its chance: nothing queued, then one more quiet window.
-	await waitFor(
-		'every delivery of the bursts settled',
-		async () => {
-			const { deliveries } = await sandboxControl('GET', '/webhooks');
-			const queued = (deliveries as Array<{ status: string; payload?: string }>).filter(
-				(delivery) => delivery.status === 'queued' && delivery.payload?.includes(`${tag} message`),
-			);
-			return queued.length === 0 ? true : undefined;
-		},
-		150_000,
-	);
+	await nothingQueued(`${tag} message`, 150_000);
 	await pause((QUIET_S + 2) * 1000);
 	const all = await ours();
 	expect(all).toHaveLength(PEOPLE);
@@ -106,44 +95,14 @@ const grouping = {
 };
 
 describe.runIf(mode === 'regular')('Group Quick Messages through a stop of n8n', () => {
-	// An n8n of its own, on its own data, so the suite's instance is never stopped.
-	const userFolder = join(e2e().userFolder, '..', `restart-${randomUUID().slice(0, 6)}`);
-	let n8n: Awaited<ReturnType<typeof startN8n>>;
-	let api: N8nRestApi;
-	let workflowId: string;
-	let starts = 0;
-
-	/** Starts (or starts again) on the same folder and port; resolves to when it is back. */
-	async function start(): Promise<number> {
-		starts++;
-		n8n = await startN8n({
-			userFolder,
-			port: n8n?.port,
-			fresh: starts === 1,
-			installPackage: starts === 1,
-			logName: `n8n-start-${starts}.log`,
-		});
-		api = await loginN8n(n8n.url, owner);
-		return Date.now();
-	}
+	let n8n: RestartableN8n;
 
 	beforeAll(async () => {
 		await sandboxControl('POST', '/clock', { speed: 1 });
-		await start();
-		const credential = await sandboxCredential(api);
-		const webhookId = randomUUID();
-		const workflow = await api.createWorkflow(
-			triggerWorkflow(unique('e2e restart'), credential, webhookId, grouping),
-		);
-		workflowId = workflow.id;
-		await api.activateWorkflow(workflowId);
-		await endpointRegistered(webhookId);
+		n8n = await restartableN8n('restart', grouping);
 	}, 240_000);
 
-	afterAll(async () => {
-		await api?.deactivateWorkflow(workflowId).catch(() => undefined);
-		await n8n?.stop();
-	});
+	afterAll(async () => await n8n?.close());
 
 	it.each([
 		{ tag: '11', signal: 'SIGTERM' as const },
@@ -153,10 +112,9 @@ describe.runIf(mode === 'regular')('Group Quick Messages through a stop of n8n',
 		async ({ tag, signal }) => {
 			await burstsFrom(tag);
 			await pause(1000);
-			process.kill(-n8n.pid, signal);
-			await n8n.exited;
-			const backAt = await start();
-			await expectEachBurstOnce(() => api, workflowId, tag, backAt);
+			await n8n.stop(signal);
+			const backAt = await n8n.start();
+			await expectEachBurstOnce(() => n8n.api(), n8n.workflowId, tag, backAt);
 		},
 		400_000,
 	);

@@ -27,6 +27,22 @@ async function write(
 	expect(saved).toBe(true);
 }
 
+/** An n8n of its own for one describe block, with one grouped trigger; the sandbox clock at real speed. */
+function useGroupedN8n(name: string, quietS: number, longestS: number): () => RestartableN8n {
+	let n8n: RestartableN8n | undefined;
+	beforeAll(async () => {
+		await sandboxControl('POST', '/clock', { speed: 1 });
+		n8n = await restartableN8n(name, {
+			events: ['message.received'],
+			groupQuickMessages: true,
+			quietWindowSeconds: quietS,
+			longestWaitSeconds: longestS,
+		});
+	}, 300_000);
+	afterAll(async () => await n8n?.close());
+	return () => n8n as RestartableN8n;
+}
+
 const textsOf = (runs: RunJson[]) =>
 	runs.map((json) => (json.messages ?? []).map((message) => message.text)).sort();
 
@@ -45,17 +61,7 @@ async function settledRuns(n8n: RestartableN8n, tag: string, count: number, quie
 describe.runIf(mode === 'regular')('Group Quick Messages through stops of n8n: the holes', () => {
 	describe("the account's message between two quick messages", () => {
 		const QUIET_S = 3;
-		let n8n: RestartableN8n;
-		beforeAll(async () => {
-			await sandboxControl('POST', '/clock', { speed: 1 });
-			n8n = await restartableN8n('holes-own', {
-				events: ['message.received'],
-				groupQuickMessages: true,
-				quietWindowSeconds: QUIET_S,
-				longestWaitSeconds: 30,
-			});
-		}, 300_000);
-		afterAll(async () => await n8n?.close());
+		const n8nOf = useGroupedN8n('holes-own', QUIET_S, 30);
 
 		it('runs every message exactly once, in its own burst, after a SIGKILL 1.5 s after the last', async () => {
 			const people = Array.from({ length: 10 }, (_, index) => ({
@@ -71,10 +77,10 @@ describe.runIf(mode === 'regular')('Group Quick Messages through stops of n8n: t
 			await pause(1000);
 			await Promise.all(people.map(async (person) => await write('55 follow-up', person)));
 			await pause(1500);
-			await n8n.stop('SIGKILL');
-			await n8n.start();
+			await n8nOf().stop('SIGKILL');
+			await n8nOf().start();
 
-			const runs = await settledRuns(n8n, '55', 20, QUIET_S);
+			const runs = await settledRuns(n8nOf(), '55', 20, QUIET_S);
 			expect(runs).toHaveLength(20);
 			expect(textsOf(runs)).toEqual([
 				...Array.from({ length: 10 }, () => ['55 follow-up']),
@@ -87,17 +93,7 @@ describe.runIf(mode === 'regular')('Group Quick Messages through stops of n8n: t
 
 	describe('a group member’s chain cut at the longest wait', () => {
 		const QUIET_S = 5;
-		let n8n: RestartableN8n;
-		beforeAll(async () => {
-			await sandboxControl('POST', '/clock', { speed: 1 });
-			n8n = await restartableN8n('holes-group', {
-				events: ['message.received'],
-				groupQuickMessages: true,
-				quietWindowSeconds: QUIET_S,
-				longestWaitSeconds: 12,
-			});
-		}, 300_000);
-		afterAll(async () => await n8n?.close());
+		const n8nOf = useGroupedN8n('holes-group', QUIET_S, 12);
 
 		it('runs each burst once when n8n is stopped after the cut, inside the next burst’s window', async () => {
 			const group = '120363025246125486@g.us';
@@ -110,12 +106,12 @@ describe.runIf(mode === 'regular')('Group Quick Messages through stops of n8n: t
 			}
 			// 14 s: Bob's first burst (1, 5, 9) was cut at 13 s; his next one is inside its window.
 			await pause(1000);
-			await n8n.stop('SIGKILL');
+			await n8nOf().stop('SIGKILL');
 			await pause(3000);
 			await write('66 bob at 17', bob, { group });
-			await n8n.start();
+			await n8nOf().start();
 
-			const runs = await settledRuns(n8n, '66', 3, QUIET_S);
+			const runs = await settledRuns(n8nOf(), '66', 3, QUIET_S);
 			expect(textsOf(runs)).toEqual([
 				['66 alice: morning'],
 				['66 bob at 1', '66 bob at 5', '66 bob at 9'],
@@ -126,17 +122,7 @@ describe.runIf(mode === 'regular')('Group Quick Messages through stops of n8n: t
 
 	describe('100 people, and a second stop while the retried deliveries are settled', () => {
 		const QUIET_S = 5;
-		let n8n: RestartableN8n;
-		beforeAll(async () => {
-			await sandboxControl('POST', '/clock', { speed: 1 });
-			n8n = await restartableN8n('holes-hundred', {
-				events: ['message.received'],
-				groupQuickMessages: true,
-				quietWindowSeconds: QUIET_S,
-				longestWaitSeconds: 30,
-			});
-		}, 300_000);
-		afterAll(async () => await n8n?.close());
+		const n8nOf = useGroupedN8n('holes-hundred', QUIET_S, 30);
 
 		it('runs 100 of 100 bursts once', async () => {
 			const people = Array.from({ length: 100 }, (_, index) => ({
@@ -147,23 +133,23 @@ describe.runIf(mode === 'regular')('Group Quick Messages through stops of n8n: t
 				await pause(500);
 			}
 			await pause(1000);
-			await n8n.stop('SIGKILL');
+			await n8nOf().stop('SIGKILL');
 			const firstStop = Date.now();
-			await n8n.start();
+			await n8nOf().start();
 			// The service's first retries come 24-36 s after the failures: stop again in the middle of them.
 			await waitFor(
 				'the first retried bursts to run',
-				async () => ((await n8n.runs('77')).length >= 10 ? true : undefined),
+				async () => ((await n8nOf().runs('77')).length >= 10 ? true : undefined),
 				120_000,
 			);
-			const before = (await n8n.runs('77')).length;
-			await n8n.stop('SIGKILL');
+			const before = (await n8nOf().runs('77')).length;
+			await n8nOf().stop('SIGKILL');
 			console.log(
 				`[e2e holes] second SIGKILL ${((Date.now() - firstStop) / 1000).toFixed(1)} s after the first, ${before} of 100 bursts run by then`,
 			);
-			await n8n.start();
+			await n8nOf().start();
 
-			const runs = await settledRuns(n8n, '77', 100, QUIET_S);
+			const runs = await settledRuns(n8nOf(), '77', 100, QUIET_S);
 			expect(runs).toHaveLength(100);
 			expect(new Set(runs.map((json) => json.messages?.[0]?.from?.phone)).size).toBe(100);
 			for (const json of runs)

@@ -42,9 +42,18 @@ export interface TimelineExtent {
 	asOf: number;
 }
 
-/** The account's messages and the author's own, oldest first: what decides the author's bursts. */
-function relevantTo(timeline: readonly TimelineMessage[], author: string): TimelineMessage[] {
-	return timeline.filter((entry) => entry.fromMe || entry.author === author);
+/**
+ * The message `messageId`, and the account's messages and its author's own, oldest first: what
+ * decides its author's bursts. Undefined when the timeline does not hold it.
+ */
+function authorView(
+	timeline: readonly TimelineMessage[],
+	messageId: string,
+): { target: TimelineMessage; entries: TimelineMessage[]; index: number } | undefined {
+	const target = timeline.find((entry) => entry.id === messageId);
+	if (!target) return undefined;
+	const entries = timeline.filter((entry) => entry.fromMe || entry.author === target.author);
+	return { target, entries, index: entries.indexOf(target) };
 }
 
 function chainStart(entries: readonly TimelineMessage[], index: number, quietMs: number): number {
@@ -87,10 +96,9 @@ export function burstOf(
 	rules: BurstRules,
 	extent: TimelineExtent,
 ): BurstVerdict {
-	const target = timeline.find((entry) => entry.id === messageId);
-	if (!target) return { kind: 'notLast' };
-	const entries = relevantTo(timeline, target.author);
-	const index = entries.indexOf(target);
+	const view = authorView(timeline, messageId);
+	if (!view) return { kind: 'notLast' };
+	const { target, entries, index } = view;
 	const start = chainStart(entries, index, rules.quietMs);
 	if (!extent.complete && timeline[0].at >= entries[start].at - rules.quietMs)
 		return { kind: 'needOlder' };
@@ -128,11 +136,10 @@ export function burstThrough(
 	rules: BurstRules,
 	extent: TimelineExtent,
 ): BurstVerdict {
-	const target = timeline.find((entry) => entry.id === messageId);
-	if (!target) return { kind: 'notLast' };
-	const entries = relevantTo(timeline, target.author);
-	for (let index = entries.indexOf(target); index < entries.length; index++) {
-		const verdict = burstOf(timeline, entries[index].id, rules, extent);
+	const view = authorView(timeline, messageId);
+	if (!view) return { kind: 'notLast' };
+	for (const entry of view.entries.slice(view.index)) {
+		const verdict = burstOf(timeline, entry.id, rules, extent);
 		if (verdict.kind !== 'notLast') return verdict;
 	}
 	return { kind: 'notLast' };

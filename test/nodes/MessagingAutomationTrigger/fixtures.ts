@@ -177,3 +177,13 @@ export async function startRefusingProxy(target: string): Promise<RefusingProxy>
 		},
 	};
 }
+
+/** The delivery attempts of message events to `trigger`'s production URL (not its webhook.test). */
+export function messageDeliveries(sandbox: SandboxHandle, trigger: N8nWebhookHost) {
+	return sandbox.webhooks
+		.attempts()
+		.filter(
+			(attempt) =>
+				attempt.url === trigger.url('production') && attempt.body?.includes('"message.received"'),
+		);
+}

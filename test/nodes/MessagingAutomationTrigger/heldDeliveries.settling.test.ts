@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { DEMO, type SandboxHandle } from '../../sandbox';
 import type { N8nWebhookHost } from '../../support/n8nWebhook';
-import { activeMessageTrigger, useStoppedClock, waitFor } from './fixtures';
+import { activeMessageTrigger, messageDeliveries, useStoppedClock, waitFor } from './fixtures';
 
 /*
  * What a review of the held deliveries found: a delivery must never be answered before a read of
@@ -59,13 +59,7 @@ function write(
 	return result.message as { id: string; timestamp: string };
 }
 
-const messageAttempts = () =>
-	sandbox.webhooks
-		.attempts()
-		.filter(
-			(attempt) =>
-				attempt.url === trigger.url('production') && attempt.body?.includes('"message.received"'),
-		);
+const messageAttempts = () => messageDeliveries(sandbox, trigger);
 const attemptsOf = (id: string) =>
 	messageAttempts().filter((attempt) => attempt.body?.includes(`"id":"${id}"`));
 const reads = () => sandbox.calls().filter((call) => call.tool === 'get_messages');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO, type SandboxHandle } from '../../sandbox';
 import { signatureHeaders } from '../../sandbox/webhooks/signing';
 import type { N8nWebhookHost } from '../../support/n8nWebhook';
-import { activeMessageTrigger, useStoppedClock, waitFor } from './fixtures';
+import { activeMessageTrigger, messageDeliveries, useStoppedClock, waitFor } from './fixtures';
 
 /*
  * How grouped deliveries are held and settled (heldDeliveries.ts): when each is answered, how
@@ -38,13 +38,7 @@ function say(text: string, afterMs = 100, from: { phone: string; name: string } 
 	return result.message as { id: string; timestamp: string };
 }
 
-const messageAttempts = () =>
-	sandbox.webhooks
-		.attempts()
-		.filter(
-			(attempt) =>
-				attempt.url === trigger.url('production') && attempt.body?.includes('"message.received"'),
-		);
+const messageAttempts = () => messageDeliveries(sandbox, trigger);
 const attemptOf = (messageId: string) =>
 	messageAttempts().find((attempt) => attempt.body?.includes(`"id":"${messageId}"`));
 const runs = () => trigger.executions.map((execution) => execution.items[0].json);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { DEMO, type SandboxHandle } from '../../sandbox';
 import type { N8nWebhookHost } from '../../support/n8nWebhook';
-import { activeMessageTrigger, useStoppedClock, waitFor } from './fixtures';
+import { activeMessageTrigger, messageDeliveries, useStoppedClock, waitFor } from './fixtures';
 
 /*
  * Group Quick Messages and Include Conversation History through n8n's webhook machinery. The
@@ -46,20 +46,14 @@ function say(
 	return result.message;
 }
 
+const attempts = () => messageDeliveries(sandbox, trigger);
+
 /**
  * `deliveries` deliveries of message events (copies included) have been answered, and every
  * handler has finished. The endpoint's webhook.test delivery is not one of them.
  */
-const messageDeliveries = () =>
-	sandbox.webhooks
-		.attempts()
-		.filter(
-			(attempt) =>
-				attempt.url === trigger.url('production') && attempt.body?.includes('"message.received"'),
-		);
-
 async function settledAfter(deliveries: number) {
-	await waitFor(() => messageDeliveries().length >= deliveries, 20_000);
+	await waitFor(() => attempts().length >= deliveries, 20_000);
 	await trigger.settled();
 }
 
@@ -226,7 +220,7 @@ describe('Group Quick Messages', () => {
 		for (const text of ['a', 'b', 'c']) say(text, { afterMs: 100 });
 		await settledAfter(3);
 		// Unsettled at their deadline: the service keeps them and sends them again.
-		expect(messageDeliveries().map((attempt) => attempt.statusCode)).toEqual([503, 503, 503]);
+		expect(attempts().map((attempt) => attempt.statusCode)).toEqual([503, 503, 503]);
 		expect(runs()).toEqual([]);
 
 		// The service's retries 2.5 minutes on: still unreadable, so each runs on its own.
