@@ -17,7 +17,7 @@ import { triggerWorkflow } from './support/workflows.mjs';
  * does. A busy business number: 150 people each write 4 quick messages, their bursts spread over
  * one minute (about 600 messages a minute), with the read limit of 600 calls a minute per key
  * enforced; grouping and history on. Every burst must run once, whole and in order, with about one
- * read each, no 429 and every delivery answered within the quiet window plus 2 s. And a person who
+ * read each, no 429 and every delivery answered 200 within its 8-s hold. And a person who
  * keeps typing past the longest wait gets each run on time.
  */
 
@@ -159,17 +159,27 @@ describe.runIf(mode === 'regular')('Group Quick Messages under a reply wave', ()
 		const answerMs = attempts
 			.map((attempt) => attempt.completedAt - attempt.at)
 			.sort((a, b) => a - b);
+		// Requests open at once: every attempt's start and end, in time order.
+		const edges = attempts
+			.flatMap((attempt) => [
+				[attempt.at, 1],
+				[attempt.completedAt, -1],
+			])
+			.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+		let open = 0;
+		const mostOpen = Math.max(...edges.map(([, step]) => (open += step)));
 		console.log(
 			`[e2e wave] ${ours.length} reads for ${PEOPLE} bursts (${(ours.length / PEOPLE).toFixed(2)} per burst), ${limited.length} × 429; ` +
 				`${attempts.length} delivery attempts answered in ms: median ${answerMs[Math.floor(answerMs.length / 2)]}, ` +
-				`p95 ${answerMs[Math.floor(answerMs.length * 0.95)]}, max ${answerMs.at(-1)}`,
+				`p95 ${answerMs[Math.floor(answerMs.length * 0.95)]}, max ${answerMs.at(-1)}; at most ${mostOpen} open at once`,
 		);
 		expect(limited).toHaveLength(0);
 		expect(ours.length).toBeLessThanOrEqual(Math.floor(PEOPLE * 1.25));
 		expect(ourDeliveries).toHaveLength(PEOPLE * MESSAGES);
 		expect(attempts).toHaveLength(PEOPLE * MESSAGES);
 		expect(attempts.every((attempt) => attempt.statusCode === 200)).toBe(true);
-		expect(answerMs.at(-1)).toBeLessThanOrEqual((QUIET_S + 2) * 1000);
+		// Each delivery is held until a read settles it, 8 s at most.
+		expect(answerMs.at(-1)).toBeLessThanOrEqual(8500);
 	}, 300_000);
 });
 
