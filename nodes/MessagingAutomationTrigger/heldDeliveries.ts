@@ -60,7 +60,17 @@ const READ_LEAD_MS = 300;
  */
 const GIVE_UP_AFTER_MS = 150_000;
 
-type Entry = HeldDelivery & { settle: (outcome: Settlement) => void };
+/**
+ * A delivery answered at its deadline with its burst still open gives its reads this long past the
+ * burst's longest wait; unsettled then, it runs on its own.
+ */
+const OPEN_READ_MS = 15_000;
+
+type Entry = HeldDelivery & {
+	settle: (outcome: Settlement) => void;
+	/** Answered at its deadline, its burst still open: it can no longer go back to the service. */
+	answeredOpen?: boolean;
+};
 
 /** Errors a later read may not meet: a busy or unreachable service, not a refused key or scope. */
 function isPassing(error: unknown): boolean {
@@ -91,8 +101,13 @@ class ConversationDesk {
 
 	join(id: string, entry: Entry): void {
 		this.held.set(id, entry);
-		void sleep(Math.max(0, entry.deadline - Date.now())).then(() => this.expire(id));
+		this.expireAt(id, entry.deadline);
 		this.wake?.();
+	}
+
+	/** n8n's sleep cannot be cancelled: a settled delivery's expiry finds nothing to do. */
+	private expireAt(id: string, deadline: number): void {
+		void sleep(Math.max(0, deadline - Date.now())).then(() => this.expire(id));
 	}
 
 	private heldMessages(): HeldMessage[] {
@@ -149,24 +164,37 @@ class ConversationDesk {
 			}
 			// A busy service: the deadlines decide what goes back to it; a joining delivery reads again.
 			const first = Math.min(...[...this.held.values()].map((entry) => entry.deadline));
-			await this.pause(first - Date.now());
+			await this.pause(Math.max(TIMER_SLACK_MS, first - Date.now()));
 		}
 	}
 
-	/** A delivery's deadline: settled already, answered with its burst still open, or handed back. */
+	/**
+	 * A delivery's deadline: settled already; answered and kept while its burst is still open; run
+	 * on its own when it can no longer go back to the service or has waited 2.5 minutes since it was
+	 * written; else handed back.
+	 */
 	private expire(id: string): void {
 		const entry = this.held.get(id);
 		if (!entry) return;
 		const now = this.clock.now();
-		if (burstStillOpen(this.known, this.heldMessages(), id, this.rules, now)) {
+		if (
+			!entry.answeredOpen &&
+			burstStillOpen(this.known, this.heldMessages(), id, this.rules, now)
+		) {
 			entry.answer();
+			entry.answeredOpen = true;
+			entry.deadline = Date.now() + this.rules.longestMs + OPEN_READ_MS;
+			this.expireAt(id, entry.deadline);
 			return;
 		}
-		if (now - entry.message.at >= GIVE_UP_AFTER_MS) {
+		if (entry.answeredOpen || now - entry.message.at >= GIVE_UP_AFTER_MS) {
 			entry.answer();
+			const late = entry.answeredOpen
+				? 'not read in time'
+				: 'not read within 2.5 minutes of the message';
 			this.settle(id, {
 				kind: 'failed',
-				reason: `${this.failure ?? 'the service was busy'} (not read within 2.5 minutes of the message)`,
+				reason: `${this.failure ?? 'the service was busy'} (${late})`,
 			});
 			return;
 		}

@@ -144,6 +144,19 @@ describe('held deliveries are answered only once a read settled them', () => {
 	});
 });
 
+describe('a quiet window longer than the hold', () => {
+	it('answers the delivery after 8 s with its burst still open, and runs the burst when it closes', async () => {
+		await activeTrigger(grouping({ quietWindowSeconds: 9 }));
+		const message = write('a long pause before the run');
+		await waitFor(() => attemptsOf(message.id).length >= 1, 20_000);
+		expect(attemptsOf(message.id)[0].statusCode).toBe(200);
+		expect(trigger.executions).toHaveLength(0);
+		await waitFor(() => trigger.executions.length >= 1, 20_000);
+		await trigger.settled();
+		expect(runs().map(texts)).toEqual([['a long pause before the run']]);
+	});
+});
+
 describe('a message the service saves late', () => {
 	it('runs its burst again with it, also when it was not the newest of the burst', async () => {
 		await activeTrigger(grouping({ quietWindowSeconds: 0.4 }));
