@@ -2,8 +2,9 @@
  * Whether a customer's message holds one of the Hand-Over Words, as a whole word or phrase. Both
  * sides are compared in one form (NFC, lower case, spaces collapsed), so an accent typed as its own
  * combining mark and a precomposed one are the same letter. A match may not cut a word: a letter,
- * digit or combining mark right beside it continues the word (`bat` is not in `bati`, `cafe` is not
- * in `café`), anything else ends it (spaces, punctuation, full-width punctuation such as `，。！`).
+ * digit or combining mark right beside it continues the word (`बात` is not in `बाती`, whose last
+ * letter carries a vowel sign; `cafe` is not in `café`), anything else ends it (spaces, punctuation,
+ * full-width punctuation such as `，。！`).
  *
  * Chinese, Japanese, Thai and the other scripts written without spaces have no such edge between
  * words. There a phrase may start anywhere, and one of one or two letters must end a run of its
