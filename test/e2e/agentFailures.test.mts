@@ -15,8 +15,8 @@ import { startScriptedModel, type ScriptedModel } from './support/scriptedModel.
  * What an owner sees in the executions list when the AI reply bot cannot work (issue 25): the
  * example as `npm run dev` imports it, its tool's credential holding a revoked key, with n8n's
  * OpenAI Chat Model pointed at the scripted model. Beside it the same bot built by hand, its tool
- * left at its defaults (On Error not saved). A failure the model can fix (a text too long) goes
- * back to the model, and the run succeeds.
+ * left at its defaults (On Error not saved), and one whose tool is set to Continue. A failure the
+ * model can fix (a text too long) goes back to the model, and the run succeeds.
  */
 
 const TOOL = 'Reply in Chat';
@@ -32,16 +32,23 @@ interface ToolRun {
 describe('the AI reply bot when it cannot work, in a real n8n', () => {
 	let api: N8nRestApi;
 	let model: ScriptedModel;
-	const workflows: Record<'shipped' | 'atDefaults' | 'working', N8nWorkflow | undefined> = {
+	const workflows: Record<
+		'shipped' | 'atDefaults' | 'continued' | 'working',
+		N8nWorkflow | undefined
+	> = {
 		shipped: undefined,
 		atDefaults: undefined,
+		continued: undefined,
 		working: undefined,
 	};
 	const example = () => exampleWorkflows(e2e().filesDir)['ai-reply-bot'];
 
 	/** The example with its own endpoint; the tool's credential and settings changed by `tool`. */
 	async function install(
-		tool: { credential: { id: string; name: string }; atDefaults?: boolean },
+		tool: {
+			credential: { id: string; name: string };
+			onError?: 'default' | 'continueRegularOutput';
+		},
 		trigger: { id: string; name: string },
 		modelCredential: { id: string; name: string },
 	): Promise<N8nWorkflow> {
@@ -53,7 +60,9 @@ describe('the AI reply bot when it cannot work, in a real n8n', () => {
 			if (node.name !== TOOL) return node;
 			const { onError: _saved, ...rest } = node;
 			const credentials = { messagingAutomationApi: tool.credential };
-			return tool.atDefaults ? { ...rest, credentials } : { ...node, credentials };
+			if (tool.onError === undefined) return { ...node, credentials };
+			if (tool.onError === 'default') return { ...rest, credentials };
+			return { ...rest, credentials, onError: tool.onError };
 		});
 		const workflow = await api.createWorkflow({
 			...base,
@@ -73,7 +82,7 @@ describe('the AI reply bot when it cannot work, in a real n8n', () => {
 
 	/**
 	 * One message from a sender of its own (every bot here hears every message); resolves with the
-	 * run it started in each bot, once all three have finished it.
+	 * run it started in each bot, once all of them have finished it.
 	 */
 	async function deliver(text: string) {
 		const before = await Promise.all(
@@ -97,10 +106,10 @@ describe('the AI reply bot when it cannot work, in a real n8n', () => {
 			);
 			return done ? lists.map((list) => list[0]) : undefined;
 		});
-		const [shipped, atDefaults, working] = await Promise.all(
+		const [shipped, atDefaults, continued, working] = await Promise.all(
 			latest.map((run) => api.getExecution(run.id)),
 		);
-		return { shipped, atDefaults, working };
+		return { shipped, atDefaults, continued, working };
 	}
 
 	const toolRun = (execution: N8nExecution) =>
@@ -123,7 +132,12 @@ describe('the AI reply bot when it cannot work, in a real n8n', () => {
 		const revoked = await sandboxCredential(api, e2e().keys.revoked);
 		workflows.shipped = await install({ credential: revoked }, good, modelCredential);
 		workflows.atDefaults = await install(
-			{ credential: revoked, atDefaults: true },
+			{ credential: revoked, onError: 'default' },
+			good,
+			modelCredential,
+		);
+		workflows.continued = await install(
+			{ credential: revoked, onError: 'continueRegularOutput' },
 			good,
 			modelCredential,
 		);
@@ -145,10 +159,11 @@ describe('the AI reply bot when it cannot work, in a real n8n', () => {
 			expect(toolRun(run)?.error?.description).toContain('invalid_api_key (HTTP 401)');
 	});
 
-	it('built by hand, the tool at its defaults: n8n 1.x fails the execution; n8n 2.x marks the tool run failed and the model is told to stop', async () => {
-		const { atDefaults: run } = await deliver('fail-e2e hi');
+	it('built by hand, the tool at its defaults or at Continue: n8n 1.x fails the execution at the defaults; n8n 2.x marks the tool run failed and the model is told to stop', async () => {
+		const { atDefaults: run, continued } = await deliver('fail-e2e hi');
 		// Recorded for the report: what the executions list shows on this n8n.
 		console.log(`[e2e failures] tool at defaults on ${e2e().n8nVersion}: ${run.status}`);
+		console.log(`[e2e failures] tool at Continue on ${e2e().n8nVersion}: ${continued.status}`);
 		if (e2e().n8nVersion.startsWith('1.')) {
 			expect(run.status).toBe('error');
 			expect(executionError(run)).toMatch(/API key was rejected/);
@@ -157,19 +172,24 @@ describe('the AI reply bot when it cannot work, in a real n8n', () => {
 		expect(run.status).toBe('success');
 		expect(toolRun(run)).toMatchObject({ executionStatus: 'error' });
 		expect(toolRun(run)?.error?.message).toMatch(KEY_ERROR);
-		// Each bot hears the message; of the two with the revoked key only this one asks the model again.
+		// At Continue as at the defaults: the node keeps no item of its own, the tool's run fails.
+		expect(continued.status).toBe('success');
+		expect(toolRun(continued)).toMatchObject({ executionStatus: 'error' });
+		expect(toolRun(continued)?.error?.message).toMatch(KEY_ERROR);
+		// Each bot hears the message; of the three with the revoked key the two whose tool does not
+		// stop the workflow ask the model again, telling it to stop.
 		const results = model.requests
 			.filter((request) => request.prompt.includes('fail-e2e hi'))
 			.flatMap((request) => request.toolResults);
 		expect(
 			results.filter((result) => /The API key was rejected .* stop calling it/.test(result)),
-		).toHaveLength(1);
+		).toHaveLength(2);
 	});
 
 	it('a failure the model can fix goes back to it, also with Stop Workflow; the run succeeds', async () => {
 		const { working: run } = await deliver('fail-e2e too long');
 		expect(run.status).toBe('success');
-		// The two bots with the revoked key hear it too; their failures are not the model's to fix.
+		// The bots with the revoked key hear it too; their failures are not the model's to fix.
 		const results = model.requests
 			.filter((request) => request.prompt.includes('fail-e2e too long'))
 			.flatMap((request) => request.toolResults);

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { runsAsToolCall } from './agent/toolFailure';
 import { errorJson, toNodeError } from './errors';
 
 /**
@@ -24,7 +25,7 @@ export async function forEachItem(
 
 /**
  * Continue On Fail, for every loop of the node: the error stops the node, named for `itemIndex`;
- * or, when the node continues on fail, it becomes an output item (`json.error`, beside `extra`)
+ * or, when the node continues on fail (not as an AI tool), it becomes an output item (`json.error`, beside `extra`)
  * paired with the items it stands for (by default the one item).
  */
 export function failedItem(
@@ -33,7 +34,9 @@ export function failedItem(
 	itemIndex: number,
 	output: { pairedItem?: INodeExecutionData['pairedItem']; extra?: IDataObject } = {},
 ): INodeExecutionData {
-	if (!context.continueOnFail()) throw toNodeError(context.getNode(), error, itemIndex);
+	// A tool call's failure is answered to the model in one place (router), whatever On Error says.
+	if (!context.continueOnFail() || runsAsToolCall(context))
+		throw toNodeError(context.getNode(), error, itemIndex);
 	return {
 		json: { error: errorJson(error), ...output.extra },
 		pairedItem: output.pairedItem ?? { item: itemIndex },

@@ -1,4 +1,5 @@
-import { ERROR_CODES, mayHaveActed, serviceErrorClass } from './errorCodes';
+import { ERROR_CODES } from './errorCodes';
+import { mayHaveActed, serviceErrorClass } from './errorRules';
 import {
 	formatDuration,
 	type MessagingApiError,
@@ -21,11 +22,24 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const isPage = (body: string) => /^\s*</.test(body);
+
+/**
+ * A 2xx body that is an HTML page or JSON of another shape came from something else at that address
+ * (a proxy's or a captive portal's page, another service): `invalid_response`. Nothing, `null` or
+ * text that does not parse is an answer that broke off or came garbled: `incomplete_response`.
+ */
+function bodyFault(body: unknown): string {
+	const incomplete =
+		body === undefined || body === null || (typeof body === 'string' && !isPage(body));
+	return incomplete ? 'incomplete_response' : 'invalid_response';
+}
+
 function describeBody(body: unknown): string {
 	if (body === undefined) return 'an empty body';
 	if (body === null) return 'null';
 	if (typeof body === 'string')
-		return /^\s*</.test(body) ? 'an HTML page' : 'text that is not JSON (possibly cut off)';
+		return isPage(body) ? 'an HTML page' : 'text that is not JSON (possibly cut off)';
 	return Array.isArray(body) ? 'a JSON array' : `a JSON ${typeof body}`;
 }
 
@@ -60,7 +74,7 @@ export function readResponse(
 		return {
 			ok: false,
 			error: protocolError(
-				'invalid_response',
+				bodyFault(body),
 				`HTTP ${status} with ${describeBody(body)}`,
 				response,
 				context,

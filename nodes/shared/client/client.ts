@@ -1,6 +1,6 @@
 import { finalWriteError, readResponse, type ErrorContext } from './answer';
 import { withDefaults } from './defaults';
-import { mayHaveActed } from './errorCodes';
+import { mayHaveActed } from './errorRules';
 import { MessagingApiError } from './errors';
 import type { PaceBucket, ReleasePace } from './pacer';
 import { redactSecrets } from './redaction';

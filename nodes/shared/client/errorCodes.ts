@@ -6,7 +6,6 @@ import {
 	InsufficientPermissionError,
 	InvalidApiKeyError,
 	InvalidInputError,
-	MessagingApiError,
 	OutcomeUnknownError,
 	PlanRequiredError,
 	ProtocolError,
@@ -22,7 +21,8 @@ import {
  * What each error code means, in one table: the class the client throws, whether it retries,
  * whether a write that failed this way may still have taken effect, the message for the service's
  * answer and the hint the node shows. The client (./answer), the retry policy (./retry), the
- * outcome checks and the node's messages (actions/errors.ts) all read it.
+ * outcome checks and the node's messages (actions/errors.ts) all read it, through ./errorRules for
+ * one error at a time.
  */
 
 /** What a message may say about one answer. */
@@ -42,6 +42,12 @@ export interface MessageFacts {
 }
 
 /**
+ * A failed AI tool call: `fixable` by the model (other input, a call after the wait it is told),
+ * `temporary` (not reached just now, already retried), or `ownerMustFix` (credential, key, plan).
+ */
+export type ToolCallFate = 'fixable' | 'temporary' | 'ownerMustFix';
+
+/**
  * `never`; `backoff` (exponential, full jitter); `retryAfter` (the service's wait when it fits under
  * the cap, backoff when it gave none); `backoffOn503` (only the service's temporary unavailability).
  */
@@ -54,11 +60,8 @@ export interface ErrorCode {
 	retry: RetryRule;
 	/** A write that failed this way may still have taken effect. */
 	mayHaveActed: boolean;
-	/**
-	 * An AI model calling the node as a tool can get past it (other input, a later call): the
-	 * error goes back to the model. Otherwise nothing the model does helps, and the tool call fails.
-	 */
-	modelCanFix: boolean;
+	/** What an AI model calling the node as a tool is told: see ToolCallFate. */
+	forModel: ToolCallFate;
 	hint: string;
 	/** The message for the service's answer (client codes word theirs where they arise). */
 	message?: (facts: MessageFacts) => string;
@@ -73,7 +76,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'service',
 		retry: 'never',
 		mayHaveActed: false,
-		modelCanFix: false,
+		forModel: 'ownerMustFix',
 		hint: 'Open the Messaging Automation credential and paste an active API key.',
 		// The service's own words only repeat the cause; the node shows them under the message.
 		message: () =>
@@ -84,7 +87,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'service',
 		retry: 'never',
 		mayHaveActed: false,
-		modelCanFix: false,
+		forModel: 'ownerMustFix',
 		hint: 'Give the key the scope this call needs (or give inbox storage consent) in the dashboard.',
 		message: ({ scope }) =>
 			`The API key is not allowed to do this, or the account has not given inbox storage consent.${scope ? ` It needs the scope "${scope}".` : ''} Add the scope to the key (or give consent) in the dashboard, then try again.`,
@@ -94,7 +97,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'service',
 		retry: 'never',
 		mayHaveActed: false,
-		modelCanFix: false,
+		forModel: 'ownerMustFix',
 		hint: 'Upgrade the account to the plan that includes API keys and webhooks.',
 		message: ({ upgradeUrl }) =>
 			`API keys and webhooks need the highest paid plan. Upgrade the account${upgradeUrl ? ` at ${upgradeUrl}` : ' on the pricing page'}, then try again.`,
@@ -104,7 +107,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'service',
 		retry: 'never',
 		mayHaveActed: false,
-		modelCanFix: false,
+		forModel: 'ownerMustFix',
 		hint: 'Choose another operation, or give the key the scope this tool needs.',
 		message: ({ tool, said }) =>
 			`The tool${tool ? ` "${tool}"` : ''} is not available to this API key.${said} Pick a tool from the list the key can use, or give the key the scope the tool needs.`,
@@ -114,7 +117,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'service',
 		retry: 'never',
 		mayHaveActed: false,
-		modelCanFix: true,
+		forModel: 'fixable',
 		hint: 'Fix the named field; nothing was done.',
 		message: ({ field, said }) =>
 			`The service rejected the input${field ? ` (field "${field}")` : ''}.${said} Fix the value and run again; nothing was done.`,
@@ -124,7 +127,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'service',
 		retry: 'retryAfter',
 		mayHaveActed: false,
-		modelCanFix: true,
+		forModel: 'fixable',
 		hint: 'Wait for the Retry-After time, or lower the Rate Limit Budget option when other workflows share the key.',
 		message: ({ said, wait }) =>
 			`Too many calls per minute for this API key or QR number.${said} Retry${wait || ' later'} with the same idempotency key, or lower the node's Rate Limit Budget if other workflows share the key.`,
@@ -134,7 +137,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'service',
 		retry: 'never',
 		mayHaveActed: false,
-		modelCanFix: false,
+		forModel: 'ownerMustFix',
 		hint: 'Send again after 00:00 UTC, or use the Business channel, which has no daily cap from the service.',
 		message: ({ said, wait }) =>
 			`The personal (QR) number has used its daily API sends.${said} The counter resets at 00:00 UTC${wait}; send again after that, or use the Business channel.`,
@@ -144,7 +147,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'service',
 		retry: 'never',
 		mayHaveActed: false,
-		modelCanFix: false,
+		forModel: 'ownerMustFix',
 		hint: 'Reconnect the number in the dashboard; Account › Get shows which channels are connected.',
 		message: ({ said }) =>
 			`The channel this call needs is not connected.${said} Check the account's numbers (Account > Get, GET /api/v1/me) and reconnect the number in the dashboard.`,
@@ -154,7 +157,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'service',
 		retry: 'backoffOn503',
 		mayHaveActed: false,
-		modelCanFix: true,
+		forModel: 'fixable',
 		hint: 'Check the input and the account state; quote the request id if you contact support.',
 		message: ({ status, tool, said, quote }) =>
 			status === 503
@@ -166,7 +169,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'service',
 		retry: 'never',
 		mayHaveActed: true,
-		modelCanFix: true,
+		forModel: 'fixable',
 		hint: 'Rerun with the same idempotency key, or check it with Other › Get Operation Outcome; never resend with a new key.',
 		message: ({ operationId, said }) =>
 			`The service cannot tell yet whether the call took effect${operationId ? ` (operation ${operationId})` : ''}.${said} Check it with Other › Get Operation Outcome (or Message › Get Status); do not resend with a new idempotency key.`,
@@ -176,7 +179,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'client',
 		retry: 'never',
 		mayHaveActed: false,
-		modelCanFix: true,
+		forModel: 'fixable',
 		hint: 'Correct the named field and run the node again.',
 	},
 	timeout: {
@@ -184,7 +187,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'client',
 		retry: 'backoff',
 		mayHaveActed: true,
-		modelCanFix: true,
+		forModel: 'temporary',
 		hint: 'Rerun with the same idempotency key: the service then answers with the first result instead of acting twice.',
 	},
 	connection_error: {
@@ -192,7 +195,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'client',
 		retry: 'backoff',
 		mayHaveActed: true,
-		modelCanFix: true,
+		forModel: 'temporary',
 		hint: 'Check the Base URL and the network, then rerun with the same idempotency key.',
 	},
 	connection_refused: {
@@ -200,7 +203,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'client',
 		retry: 'backoff',
 		mayHaveActed: false,
-		modelCanFix: false,
+		forModel: 'temporary',
 		hint: 'Check the Base URL and the network; nothing reached the service.',
 	},
 	host_not_found: {
@@ -208,15 +211,23 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'client',
 		retry: 'backoff',
 		mayHaveActed: false,
-		modelCanFix: false,
+		forModel: 'ownerMustFix',
 		hint: "Check the credential's Base URL for a typo; nothing reached the service.",
+	},
+	lookup_failed: {
+		type: ConnectionError,
+		source: 'client',
+		retry: 'backoff',
+		mayHaveActed: false,
+		forModel: 'temporary',
+		hint: "n8n's DNS did not answer for the Base URL's host just now; nothing reached the service. Check n8n's DNS if it keeps happening.",
 	},
 	tls_failed: {
 		type: ConnectionError,
 		source: 'client',
 		retry: 'never',
 		mayHaveActed: false,
-		modelCanFix: false,
+		forModel: 'ownerMustFix',
 		hint: "Check the scheme of the credential's Base URL and the service's certificate; nothing reached the service.",
 	},
 	response_interrupted: {
@@ -224,7 +235,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'client',
 		retry: 'backoff',
 		mayHaveActed: true,
-		modelCanFix: true,
+		forModel: 'temporary',
 		hint: sameKey,
 	},
 	invalid_response: {
@@ -232,15 +243,23 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'client',
 		retry: 'backoff',
 		mayHaveActed: true,
-		modelCanFix: false,
+		forModel: 'ownerMustFix',
 		hint: 'Something between n8n and the service answered; check proxies, then rerun with the same idempotency key.',
+	},
+	incomplete_response: {
+		type: ProtocolError,
+		source: 'client',
+		retry: 'backoff',
+		mayHaveActed: true,
+		forModel: 'temporary',
+		hint: sameKey,
 	},
 	unexpected_redirect: {
 		type: ProtocolError,
 		source: 'client',
 		retry: 'backoff',
 		mayHaveActed: true,
-		modelCanFix: false,
+		forModel: 'ownerMustFix',
 		hint: 'Set the Base URL to the address the service really answers on; redirects are never followed with the key.',
 	},
 	outcome_uncertain: {
@@ -248,48 +267,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
 		source: 'client',
 		retry: 'never',
 		mayHaveActed: true,
-		modelCanFix: true,
+		forModel: 'fixable',
 		hint: 'Check it with Other › Get Operation Outcome, or rerun with the same idempotency key; never resend with a new key.',
 	},
 };
-
-/** Gateways in front of the API answer these without the API's error body. */
-const GATEWAY_STATUSES = new Set([502, 503, 504]);
-
-/**
- * The entry an error stands for: its code's, when the error is of that code's class. A code the
- * API does not document (a gateway's HTML 502, a newer server's) has none: such an error is
- * retried only for a gateway status and may have acted only for a 5xx.
- */
-export function errorCodeOf(error: MessagingApiError): ErrorCode | undefined {
-	const entry = Object.prototype.hasOwnProperty.call(ERROR_CODES, error.code)
-		? ERROR_CODES[error.code]
-		: undefined;
-	return entry && error instanceof entry.type ? entry : undefined;
-}
-
-/** How the client retries `error`. */
-export function retryRuleOf(error: MessagingApiError): RetryRule {
-	const entry = errorCodeOf(error);
-	if (entry) return entry.retry;
-	return isUndocumented(error) && GATEWAY_STATUSES.has(error.status ?? 0) ? 'backoff' : 'never';
-}
-
-/** Whether a write that failed with `error` may still have taken effect. */
-export function mayHaveActed(error: MessagingApiError): boolean {
-	const entry = errorCodeOf(error);
-	if (entry) return entry.mayHaveActed;
-	return isUndocumented(error) && (error.status ?? 0) >= 500;
-}
-
-function isUndocumented(error: MessagingApiError): boolean {
-	return Object.getPrototypeOf(error) === MessagingApiError.prototype;
-}
-
-/** The class for a code the service answered with; codes it does not document keep the base class. */
-export function serviceErrorClass(code: string): ErrorClass {
-	const entry = Object.prototype.hasOwnProperty.call(ERROR_CODES, code)
-		? ERROR_CODES[code]
-		: undefined;
-	return entry?.source === 'service' ? entry.type : MessagingApiError;
-}

@@ -107,12 +107,13 @@ export type ErrorClass = new (
 ) => MessagingApiError;
 
 /**
- * How a connection failed: before it was made, so nothing was sent (refused, host not found, TLS
- * handshake), or after the request went out.
+ * How a connection failed: before it was made, so nothing was sent (refused, host not found, its
+ * name not looked up just now, TLS handshake), or after the request went out.
  */
 export type ConnectionFailure =
 	| 'connection_refused'
 	| 'host_not_found'
+	| 'lookup_failed'
 	| 'tls_failed'
 	| 'connection_error'
 	| 'response_interrupted';
@@ -127,6 +128,8 @@ function connectionSentence(code: ConnectionFailure, detail: string, at: string)
 			return `Nothing at ${at} accepted the connection (${detail}). Check the host and port of the credential's Base URL, and that the service runs there. Nothing reached the service.`;
 		case 'host_not_found':
 			return `The host name of ${at} was not found (${detail}). Check the credential's Base URL for a typo, and that n8n can look up that name. Nothing reached the service.`;
+		case 'lookup_failed':
+			return `The host name of ${at} could not be looked up just now (${detail}): n8n's DNS did not answer. This is usually temporary. Check n8n's DNS and the credential's Base URL if it keeps happening. Nothing reached the service.`;
 		case 'tls_failed':
 			return `The secure connection to ${at} failed (${detail}). Check the credential's Base URL: https:// only where the service speaks TLS (http:// otherwise), and a certificate valid for that host. Nothing reached the service.`;
 		case 'response_interrupted':

@@ -1,5 +1,6 @@
 export * from './client';
 export * from './errorCodes';
+export * from './errorRules';
 export * from './errors';
 export * from './idempotency';
 export * from './pacer';

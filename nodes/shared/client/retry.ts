@@ -1,4 +1,4 @@
-import { retryRuleOf } from './errorCodes';
+import { retryRuleOf } from './errorRules';
 import type { MessagingApiError } from './errors';
 
 export interface RetryOptions {

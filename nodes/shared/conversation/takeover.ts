@@ -1,3 +1,4 @@
+import { containsHandoverWord, normalizeText } from './handoverWords';
 import type { TimelineMessage } from './timeline';
 
 /**
@@ -42,45 +43,15 @@ export type PauseState =
 
 type Signal = 'pause' | 'resume' | 'handover' | undefined;
 
-const normalize = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
-
-/** Letters and digits of any script: what a hand-over word may not touch on either side. */
-const WORD_CHARACTER = /[\p{L}\p{N}_]/u;
-/** Scripts written without spaces between words: there, a word's neighbours are letters too. */
-const UNSPACED_SCRIPT =
-	/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-
-/** Whether `outside` next to `inside` (the phrase's own first or last character) joins them into one word. */
-const joins = (outside: string | undefined, inside: string) =>
-	outside !== undefined &&
-	WORD_CHARACTER.test(outside) &&
-	!(UNSPACED_SCRIPT.test(outside) || UNSPACED_SCRIPT.test(inside));
-
-function containsPhrase(text: string, phrase: string): boolean {
-	let from = text.indexOf(phrase);
-	while (from >= 0) {
-		const before = text[from - 1];
-		const after = text[from + phrase.length];
-		if (!joins(before, phrase[0]) && !joins(after, phrase[phrase.length - 1])) return true;
-		from = text.indexOf(phrase, from + 1);
-	}
-	return false;
-}
-
 function signalOf(entry: TimelineMessage, rules: TakeoverRules): Signal {
-	const text = typeof entry.message.text === 'string' ? normalize(entry.message.text) : '';
+	const text = typeof entry.message.text === 'string' ? normalizeText(entry.message.text) : '';
 	if (text === '') return undefined;
 	if (entry.fromMe) {
-		if (text === normalize(rules.pauseCommand)) return 'pause';
-		if (text === normalize(rules.resumeCommand)) return 'resume';
+		if (text === normalizeText(rules.pauseCommand)) return 'pause';
+		if (text === normalizeText(rules.resumeCommand)) return 'resume';
 		return undefined;
 	}
-	return rules.handoverWords.some((word) => {
-		const phrase = normalize(word);
-		return phrase !== '' && containsPhrase(text, phrase);
-	})
-		? 'handover'
-		: undefined;
+	return containsHandoverWord(text, rules.handoverWords) ? 'handover' : undefined;
 }
 
 /**

@@ -33,7 +33,9 @@ const CONNECTION_CODES = new Set([
 /** No connection was ever made, or the TLS handshake failed: the request never reached the service. */
 const NEVER_CONNECTED: ReadonlyArray<[ConnectionFailure, (code: string) => boolean]> = [
 	['connection_refused', (code) => code === 'ECONNREFUSED'],
-	['host_not_found', (code) => code === 'ENOTFOUND' || code === 'EAI_AGAIN'],
+	// ENOTFOUND: the name does not exist; EAI_AGAIN: the DNS server did not answer just now.
+	['host_not_found', (code) => code === 'ENOTFOUND'],
+	['lookup_failed', (code) => code === 'EAI_AGAIN'],
 	[
 		'tls_failed',
 		(code) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { finalWriteError, readResponse } from '../../../../nodes/shared/client/answer';
-import { mayHaveActed } from '../../../../nodes/shared/client/errorCodes';
+import { mayHaveActed } from '../../../../nodes/shared/client/errorRules';
 import {
 	ConnectionError,
 	connectionError,
@@ -23,22 +23,23 @@ const failure = async (promise: Promise<unknown>) =>
 describe('readResponse: what a response means', () => {
 	const response = (status: number, body: unknown) => ({ status, headers: {}, body });
 
-	it('accepts a 2xx only with a JSON object', () => {
+	it('accepts a 2xx only with a JSON object: a page or JSON of another shape came from something else, a body cut off or empty is incomplete', () => {
 		expect(readResponse(response(200, { ok: true }), {})).toEqual({ ok: true, data: { ok: true } });
-		for (const [body, what] of [
-			['<html><body>Sign in</body></html>', 'an HTML page'],
-			['{"message_id":"msg_1","sta', 'text that is not JSON'],
-			[undefined, 'an empty body'],
-			[null, 'null'],
-			[[1, 2], 'a JSON array'],
-			[42, 'a JSON number'],
+		for (const [body, what, code] of [
+			['<html><body>Sign in</body></html>', 'an HTML page', 'invalid_response'],
+			[[1, 2], 'a JSON array', 'invalid_response'],
+			[42, 'a JSON number', 'invalid_response'],
+			['{"message_id":"msg_1","sta', 'text that is not JSON', 'incomplete_response'],
+			[undefined, 'an empty body', 'incomplete_response'],
+			[null, 'null', 'incomplete_response'],
 		] as const) {
 			const answer = readResponse(response(200, body), { tool: 'send_message' });
 			expect(answer.ok).toBe(false);
 			if (!answer.ok) {
 				expect(answer.error).toBeInstanceOf(ProtocolError);
-				expect(answer.error.code).toBe('invalid_response');
+				expect({ what, code: answer.error.code }).toEqual({ what, code });
 				expect(answer.error.message).toContain(what);
+				expect(mayHaveActed(answer.error)).toBe(true);
 			}
 		}
 	});

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import { errorDetails } from '../../../../nodes/MessagingAutomation/actions/errors';
 import { errorFromResponse } from '../../../../nodes/shared/client/answer';
-import { ERROR_CODES, mayHaveActed, retryRuleOf } from '../../../../nodes/shared/client/errorCodes';
+import { ERROR_CODES } from '../../../../nodes/shared/client/errorCodes';
+import { mayHaveActed, retryRuleOf } from '../../../../nodes/shared/client/errorRules';
 import { MessagingApiError } from '../../../../nodes/shared/client/errors';
 import { DEFAULT_RETRY_OPTIONS, retryDecision } from '../../../../nodes/shared/client/retry';
 

@@ -167,12 +167,14 @@ describe('pauseAt: hand-over words', () => {
 		expect(at('talk to a personal trainer')).toBe(false);
 	});
 
-	it('finds a word inside a sentence of a script written without spaces', () => {
-		const rules = { ...RULES, handoverWords: ['人工', 'เจ้าหน้าที่'] };
+	it('finds a word in a sentence of a script written without spaces, not the start of a longer word', () => {
+		const rules = { ...RULES, handoverWords: ['人工，人工客服', 'เจ้าหน้าที่'] };
 		const at = (text: string) => pauseAt(timeline([{ id: 'm', at: 0, text }]), 'm', rules).paused;
 		expect(at('我要人工客服')).toBe(true);
+		expect(at('转人工')).toBe(true);
 		expect(at('ขอคุยกับเจ้าหน้าที่ครับ')).toBe(true);
 		expect(at('我要客服')).toBe(false);
+		expect(at('人工智能怎么用')).toBe(false);
 	});
 
 	it('pauses nothing with no words set, and ignores words in own messages', () => {

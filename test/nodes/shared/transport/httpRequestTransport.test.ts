@@ -2,7 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { MessagingClient } from '../../../../nodes/shared/client/client';
-import { mayHaveActed } from '../../../../nodes/shared/client/errorCodes';
+import { mayHaveActed } from '../../../../nodes/shared/client/errorRules';
 import {
 	ConnectionError,
 	InvalidApiKeyError,
@@ -308,11 +308,11 @@ describe('mapRequestFailure', () => {
 		expect(mapped?.message).toMatch(/may still have taken effect/);
 	});
 
-	it('a connection never made (refused, unknown host, failed TLS handshake) is the one connection failure that proves nothing was sent', () => {
+	it('a connection never made (refused, unknown host, a name not looked up just now, failed TLS handshake) is the one connection failure that proves nothing was sent', () => {
 		const never = {
 			ECONNREFUSED: 'connection_refused',
 			ENOTFOUND: 'host_not_found',
-			EAI_AGAIN: 'host_not_found',
+			EAI_AGAIN: 'lookup_failed',
 			EPROTO: 'tls_failed',
 			ERR_SSL_WRONG_VERSION_NUMBER: 'tls_failed',
 			DEPTH_ZERO_SELF_SIGNED_CERT: 'tls_failed',

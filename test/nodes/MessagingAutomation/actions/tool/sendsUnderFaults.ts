@@ -109,6 +109,7 @@ const TYPED_CODES = new Set([
 	'response_interrupted',
 	'timeout',
 	'invalid_response',
+	'incomplete_response',
 	'unexpected_redirect',
 	'outcome_unknown',
 	'outcome_uncertain',
