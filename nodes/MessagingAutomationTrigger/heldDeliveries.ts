@@ -10,7 +10,7 @@ import {
 } from '../shared/conversation/heldPlan';
 import type { TimelineMessage } from '../shared/conversation/timeline';
 import { MessagingApiError } from '../shared/client/errors';
-import { retryRuleOf } from '../shared/client/errorCodes';
+import { retryRuleOf } from '../shared/client/errorRules';
 import {
 	MAX_PAGES,
 	reasonOf,
