@@ -7,6 +7,8 @@ import {
 	SAVE_SLACK_MS,
 	settleByRead,
 	type HeldMessage,
+	type HeldOutcome,
+	type ReadExtent,
 } from '../shared/conversation/heldPlan';
 import type { TimelineMessage } from '../shared/conversation/timeline';
 import { MessagingApiError } from '../shared/client/errors';
@@ -17,6 +19,7 @@ import {
 	type ConversationRead,
 	type ConversationReader,
 } from './conversationReader';
+import { recentRead, remember, type KnownRead } from './recentReads';
 import type { ServiceClock } from './serviceClock';
 
 /*
@@ -80,18 +83,25 @@ function isPassing(error: unknown): boolean {
 class ConversationDesk {
 	readonly held = new Map<string, Entry>();
 	/** The last read's messages: with the held ones, when the next read is due. */
-	private known: readonly TimelineMessage[] = [];
+	private known?: KnownRead;
 	/** Why the last read failed, while the service stays busy or unreachable. */
 	private failure?: string;
 	private wake?: () => void;
 
 	constructor(
+		private readonly key: string,
 		private readonly conversationId: string,
 		private readonly rules: BurstRules,
 		private readonly clock: ServiceClock,
 		/** Called the moment nothing is held any more, before any other delivery can join. */
 		private readonly onIdle: () => void,
-	) {}
+	) {
+		this.known = recentRead(key);
+	}
+
+	private knownTimeline(): readonly TimelineMessage[] {
+		return this.known?.read.timeline ?? [];
+	}
 
 	/** Waits `ms`, or less when a delivery joins. */
 	private async pause(ms: number): Promise<void> {
@@ -120,9 +130,12 @@ class ConversationDesk {
 
 	async run(): Promise<void> {
 		while (this.held.size > 0) {
+			if (this.known && this.settleFrom(this.known) > 0) continue;
 			// One service time for the plan and the read, so a read never comes back undecided and due again.
 			const asOf = this.clock.now() - SAVE_SLACK_MS;
-			const readAt = nextReadAt(this.known, this.heldMessages(), this.rules, asOf, READ_LEAD_MS);
+			// `asOf` runs SAVE_SLACK_MS behind the service's clock: the lead before a deadline counts it too.
+			const lead = READ_LEAD_MS + SAVE_SLACK_MS;
+			const readAt = nextReadAt(this.knownTimeline(), this.heldMessages(), this.rules, asOf, lead);
 			if (readAt > asOf) await this.pause(readAt - asOf + TIMER_SLACK_MS);
 			else await this.read(asOf);
 		}
@@ -137,20 +150,17 @@ class ConversationDesk {
 		try {
 			const read = await reader.read(this.conversationId, until);
 			for (;;) {
-				const complete = read.cursor === undefined || read.reads >= MAX_PAGES;
-				const outcomes = settleByRead(
-					{ timeline: read.timeline, asOf, complete },
-					this.heldMessages(),
-					this.rules,
-				);
+				const known = {
+					read,
+					asOf,
+					complete: read.cursor === undefined || read.reads >= MAX_PAGES,
+				};
+				const outcomes = settleByRead(this.extentOf(known), this.heldMessages(), this.rules);
 				if (![...outcomes.values()].some((outcome) => outcome.kind === 'needOlder')) {
-					for (const [id, outcome] of outcomes) {
-						if (outcome.kind === 'run')
-							this.settle(id, { kind: 'run', verdict: outcome.verdict, read });
-						else if (outcome.kind === 'none') this.settle(id, outcome);
-					}
-					this.known = read.timeline;
+					this.known = known;
 					this.failure = undefined;
+					remember(this.key, known);
+					this.apply(outcomes, read);
 					return;
 				}
 				await reader.older(read, until);
@@ -163,9 +173,34 @@ class ConversationDesk {
 				return;
 			}
 			// A busy service: the deadlines decide what goes back to it; a joining delivery reads again.
-			const first = Math.min(...[...this.held.values()].map((entry) => entry.deadline));
-			await this.pause(Math.max(TIMER_SLACK_MS, first - Date.now()));
+			const deadlines = [...this.held.values()].map((entry) => entry.deadline);
+			if (deadlines.length > 0)
+				await this.pause(Math.max(TIMER_SLACK_MS, Math.min(...deadlines) - Date.now()));
 		}
+	}
+
+	private extentOf(known: KnownRead): ReadExtent {
+		return { timeline: known.read.timeline, asOf: known.asOf, complete: known.complete };
+	}
+
+	/**
+	 * Settles what a read the process already made can: a message written before it, carried or
+	 * last in it (a delivery the service sent again after the read, say). Returns how many.
+	 */
+	private settleFrom(known: KnownRead): number {
+		const outcomes = settleByRead(this.extentOf(known), this.heldMessages(), this.rules);
+		return this.apply(outcomes, known.read);
+	}
+
+	private apply(outcomes: Map<string, HeldOutcome>, read: ConversationRead): number {
+		let settled = 0;
+		for (const [id, outcome] of outcomes) {
+			if (outcome.kind === 'run') this.settle(id, { kind: 'run', verdict: outcome.verdict, read });
+			else if (outcome.kind === 'none') this.settle(id, outcome);
+			else continue;
+			settled++;
+		}
+		return settled;
 	}
 
 	/**
@@ -179,7 +214,7 @@ class ConversationDesk {
 		const now = this.clock.now();
 		if (
 			!entry.answeredOpen &&
-			burstStillOpen(this.known, this.heldMessages(), id, this.rules, now)
+			burstStillOpen(this.knownTimeline(), this.heldMessages(), id, this.rules, now)
 		) {
 			entry.answer();
 			entry.answeredOpen = true;
@@ -238,7 +273,9 @@ export async function holdDelivery(
 		return { kind: 'none' };
 	}
 	if (!desk) {
-		const created = new ConversationDesk(conversationId, rules, clock, () => desks.delete(key));
+		const created = new ConversationDesk(key, conversationId, rules, clock, () =>
+			desks.delete(key),
+		);
 		desks.set(key, created);
 		desk = created;
 		// Started once this delivery is held (below, synchronously): the loop never sees an empty desk.

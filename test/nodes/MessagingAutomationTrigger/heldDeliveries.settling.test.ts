@@ -144,6 +144,25 @@ describe('held deliveries are answered only once a read settled them', () => {
 	});
 });
 
+describe('a burst longer than the hold', () => {
+	it('answers its first deliveries 200 after a read confirms them, before their 8 s run out', async () => {
+		await activeTrigger(grouping({ quietWindowSeconds: 3 }));
+		sandbox.clock.setSpeed(1);
+		const written = [];
+		for (let index = 1; index <= 6; index++) {
+			if (index > 1) await pause(1500);
+			written.push(write(`part ${index}`));
+		}
+		await settledAfter(6);
+
+		expect(runs().map(texts)).toEqual([[1, 2, 3, 4, 5, 6].map((index) => `part ${index}`)]);
+		expect(messageAttempts().map((attempt) => attempt.statusCode)).toEqual(Array(6).fill(200));
+		// One read confirmed the first messages before their deadline, one ran the burst.
+		expect(reads()).toHaveLength(2);
+		answeredOnlyAfterARead(written);
+	});
+});
+
 describe('a quiet window longer than the hold', () => {
 	it('answers the delivery after 8 s with its burst still open, and runs the burst when it closes', async () => {
 		await activeTrigger(grouping({ quietWindowSeconds: 9 }));

@@ -52,8 +52,8 @@ const attempts = () => messageDeliveries(sandbox, trigger);
  * `deliveries` deliveries of message events (copies included) have been answered, and every
  * handler has finished. The endpoint's webhook.test delivery is not one of them.
  */
-async function settledAfter(deliveries: number) {
-	await waitFor(() => attempts().length >= deliveries, 20_000);
+async function settledAfter(deliveries: number, timeoutMs = 20_000) {
+	await waitFor(() => attempts().length >= deliveries, timeoutMs);
 	await trigger.settled();
 }
 
@@ -218,20 +218,21 @@ describe('Group Quick Messages', () => {
 		await activeTrigger(grouping({ longestWaitSeconds: 1 }));
 		sandbox.faults.add({ tool: 'get_messages', kind: 'toolError503', times: 100_000 });
 		for (const text of ['a', 'b', 'c']) say(text, { afterMs: 100 });
-		await settledAfter(3);
+		// Each round waits out the 8-s hold.
+		await settledAfter(3, 60_000);
 		// Unsettled at their deadline: the service keeps them and sends them again.
 		expect(attempts().map((attempt) => attempt.statusCode)).toEqual([503, 503, 503]);
 		expect(runs()).toEqual([]);
 
 		// The service's retries 2.5 minutes on: still unreadable, so each runs on its own.
 		sandbox.clock.advance(150_000);
-		await settledAfter(6);
+		await settledAfter(6, 60_000);
 		expect(runs().map(texts).sort()).toEqual([['a'], ['b'], ['c']]);
 		for (const json of runs())
 			expect(String((json.burst as IDataObject).error)).toMatch(
 				/^Not grouped: The service is temporarily unavailable.*\(not read within 2\.5 minutes of the message\)$/s,
 			);
-	});
+	}, 150_000);
 });
 
 describe('grouping off', () => {
