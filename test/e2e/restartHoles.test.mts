@@ -146,10 +146,10 @@ describe.runIf(mode === 'regular')('Group Quick Messages through stops of n8n: t
 			await waitFor(
 				'the first retried deliveries to be answered',
 				async () =>
-					(await retried()).filter((delivery) => delivery.status === 'delivered').length >= 60
+					(await retried()).filter((delivery) => delivery.status === 'delivered').length >= 30
 						? true
 						: undefined,
-				120_000,
+				240_000,
 			);
 			await n8nOf().stop('SIGKILL');
 			const settled = (await retried()).filter((delivery) => delivery.status === 'delivered');
