@@ -3,7 +3,7 @@
 // stops everything it started.
 // Options: --fresh (forget the previous dev instance's workflows and executions); --queue (n8n in queue
 // mode: Redis from Debian's redis-server, PostgreSQL when Debian's is installed, main + webhook + worker
-// processes, as in production scale-out); --n8n <version> (2.40.7 by default, or 1.x / 1.123.x).
+// processes, as in production scale-out); --n8n <version> (2.40.7 by default, 2.41.1 (or 2.41.x), or 1.x / 1.123.x).
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
