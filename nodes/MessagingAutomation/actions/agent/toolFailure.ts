@@ -9,8 +9,7 @@ import { MessagingApiError } from '../../../shared/client/errors';
  * revoked key, a missing plan or scope, a disconnected number, the day's sends used up) must not
  * look like a working bot: the node throws its own error, worded so the model stops too. n8n 1.x
  * then fails the run; n8n 2.x hands the error to the model and marks the tool's run as failed, and
- * fails the run when the tool's On Error is Stop Workflow (README, "Using the node with the AI
- * Agent").
+ * fails the run when the tool's On Error is Stop Workflow (docs/ai-agent.md).
  */
 
 const NOTHING_MORE =
