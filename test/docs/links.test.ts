@@ -1,19 +1,18 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import {
-	anchorsOf,
-	githubSlug,
-	linkProblems,
-	repositoryUrl,
-	unpackagedReadmeLinks,
-} from '../support/markdownLinks.mjs';
+// Plain ESM (check-package.mjs uses it too), so imported, not required.
+const load = () => import('../support/markdownLinks.mjs');
+let check: Awaited<ReturnType<typeof load>>;
+beforeAll(async () => {
+	check = await load();
+});
 
 const root = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const repo = repositoryUrl(pkg);
+const repo = 'https://github.com/messaging-automation/n8n-nodes-messaging-automation';
 const pages = [
 	'README.md',
 	...readdirSync(join(root, 'docs'))
@@ -23,12 +22,13 @@ const pages = [
 
 describe('links of the README and docs/', () => {
 	it('resolve: relative links and #anchors, and absolute links into this repository', () => {
-		expect(linkProblems(root, pages, repo)).toEqual([]);
+		expect(check.repositoryUrl(pkg)).toBe(repo);
+		expect(check.linkProblems(root, pages, repo)).toEqual([]);
 	});
 
 	it('in the README work on npm too: no relative link to a file the package leaves out', () => {
 		const readme = readFileSync(join(root, 'README.md'), 'utf8');
-		expect(unpackagedReadmeLinks(readme, pkg.files)).toEqual([]);
+		expect(check.unpackagedReadmeLinks(readme, pkg.files)).toEqual([]);
 	});
 });
 
@@ -37,17 +37,17 @@ describe('the link check', () => {
 	afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 	it("makes GitHub's heading anchors, numbering repeats", () => {
-		expect(githubSlug('A quick, load-proof `npm test`')).toBe('a-quick-load-proof-npm-test');
-		expect(githubSlug('Which n8n versions, and why not 2.41.3')).toBe(
+		expect(check.githubSlug('A quick, load-proof `npm test`')).toBe('a-quick-load-proof-npm-test');
+		expect(check.githubSlug('Which n8n versions, and why not 2.41.3')).toBe(
 			'which-n8n-versions-and-why-not-2413',
 		);
-		expect(githubSlug('Conversations: Group Quick Messages')).toBe(
+		expect(check.githubSlug('Conversations: Group Quick Messages')).toBe(
 			'conversations-group-quick-messages',
 		);
-		expect(githubSlug('Messaging Automation API (credential)')).toBe(
+		expect(check.githubSlug('Messaging Automation API (credential)')).toBe(
 			'messaging-automation-api-credential',
 		);
-		expect([...anchorsOf('# Notes\n\n```\n# not a heading\n```\n## Notes\n')]).toEqual([
+		expect([...check.anchorsOf('# Notes\n\n```\n# not a heading\n```\n## Notes\n')]).toEqual([
 			'notes',
 			'notes-1',
 		]);
@@ -64,7 +64,7 @@ describe('the link check', () => {
 				'`[in code](docs/none.md)` [elsewhere](https://example.com/x.md)',
 			].join('\n'),
 		);
-		expect(linkProblems(scratch, ['README.md', 'docs/a.md'], repo)).toEqual([
+		expect(check.linkProblems(scratch, ['README.md', 'docs/a.md'], repo)).toEqual([
 			'README.md: docs/b.md (no file docs/b.md)',
 			'README.md: docs/a.md#beta (no heading #beta in docs/a.md)',
 			'README.md: #nowhere (no heading #nowhere in README.md)',
@@ -75,7 +75,7 @@ describe('the link check', () => {
 
 	it('tells which README links npm would break', () => {
 		expect(
-			unpackagedReadmeLinks('[a](docs/a.md) [b](#x) [c](LICENSE.md) <img src="x.png">', [
+			check.unpackagedReadmeLinks('[a](docs/a.md) [b](#x) [c](LICENSE.md) <img src="x.png">', [
 				'dist',
 				'LICENSE.md',
 			]),
