@@ -119,7 +119,10 @@ async function startFromTerminal(
 	try {
 		const command = file === 'refund-approval' ? commands().refund : commands().campaign;
 		expect(command).toContain(`/webhook/${START_PATHS[file]}`);
-		expect(await shell(command)).toContain('Workflow was started');
+		// n8n answers 404 (and starts nothing) until publishing has registered the webhook.
+		await waitFor(`${file} to start from its printed command`, async () =>
+			(await shell(command)).includes('Workflow was started') ? true : undefined,
+		);
 		return await started(workflow);
 	} finally {
 		await api.deactivateWorkflow(workflow.id);
