@@ -12,14 +12,7 @@ import {
 	type N8nRestApi,
 	type N8nWorkflow,
 } from '../support/n8nRestApi.mjs';
-import {
-	e2e,
-	n8nApi,
-	sandboxControl,
-	sandboxCredential,
-	unique,
-	waitFor,
-} from './support/context.mjs';
+import { e2e, n8nApi, sandboxControl, sandboxCredential, waitFor } from './support/context.mjs';
 
 interface RecordedCall {
 	tool: string;
@@ -130,14 +123,11 @@ async function startFromTerminal(
 }
 
 describe('example workflows in a real n8n', () => {
-	it('reply bot answers an incoming message once, keyed on the event id', async () => {
+	it('reply bot answers the message npm run dev prints once, keyed on the event id', async () => {
 		const api = await n8nApi();
 		await whileListening(api, 'reply-bot', async (workflow) => {
-			const text = unique('when do you open');
-			await sandboxControl('POST', '/inject/message', {
-				from: { phone: '5511987654321', name: 'Carol Example' },
-				text,
-			});
+			const text = 'Hello!';
+			await shell(commands().replyBot);
 			const execution = await firstSuccess(api, workflow.id);
 			const [event] = nodeOutput(execution, 'On Incoming Message') ?? [];
 			const [reply] = nodeOutput(execution, 'Reply to Sender') ?? [];
@@ -162,15 +152,11 @@ describe('example workflows in a real n8n', () => {
 		});
 	});
 
-	it('attachment saver writes a received file to disk', async () => {
+	it('attachment saver writes the file of the message npm run dev prints to disk', async () => {
 		const api = await n8nApi();
 		await whileListening(api, 'attachment-saver', async (workflow) => {
-			const content = unique('Invoice 42: 10 EUR');
-			await sandboxControl('POST', '/inject/message', {
-				from: { phone: '447700900123', name: 'Bob Example' },
-				text: 'invoice attached',
-				attachment: { fileName: 'invoice.txt', mimeType: 'text/plain', content },
-			});
+			const content = 'Invoice 42: 10 EUR';
+			await shell(commands().attachment);
 			const execution = await firstSuccess(api, workflow.id);
 			const [event] = nodeOutput(execution, 'On Message With File') ?? [];
 			const file = join(e2e().filesDir, `${event.message_id}-invoice.txt`);
