@@ -15,6 +15,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const repo = 'https://github.com/messaging-automation/n8n-nodes-messaging-automation';
 const pages = [
 	'README.md',
+	'test/sandbox/README.md',
 	...readdirSync(join(root, 'docs'))
 		.filter((name) => name.endsWith('.md'))
 		.map((name) => `docs/${name}`),
