@@ -36,7 +36,7 @@ function takeoverJson(check: TakeoverCheck): IDataObject {
 /**
  * The run's `workflowData`. Takeover off: the one output, as ever. On: the bot's output, unless
  * the conversation is paused or its pause could not be checked; then the people's output, so a
- * person sees the message and the bot cannot talk over a takeover (see the README). The item says
+ * person sees the message and the bot cannot talk over a takeover (see docs/takeover.md). The item says
  * what was found in `takeover`; events takeover does not judge (not a person's message) go to the
  * bot's output unchanged.
  */

@@ -3,7 +3,7 @@
 // stops everything it started.
 // Options: --fresh (forget the previous dev instance's workflows and executions); --queue (n8n in queue
 // mode: Redis from Debian's redis-server, PostgreSQL when Debian's is installed, main + webhook + worker
-// processes, as in production scale-out); --n8n <version> (2.40.7 by default, or 1.x / 1.123.x).
+// processes, as in production scale-out); --n8n <version> (2.40.7 by default, 2.41.1 (or 2.41.x), or 1.x / 1.123.x).
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -32,6 +32,7 @@ const {
 } = await import('./stack.mjs');
 const { startScriptedModel } = await import('../e2e/support/scriptedModel.mts');
 const { replyBotPlan } = await import('./replyBotModel.mts');
+const { tryItCommands } = await import('./tryIt.mjs');
 
 const CREDENTIAL_NAME = 'Messaging Automation (sandbox)';
 const MODEL_CREDENTIAL_NAME = 'Scripted model (sandbox)';
@@ -55,7 +56,7 @@ async function portFor(preferred) {
 
 /**
  * Imports each example once (by name) so edits made in the editor survive the next `npm run dev`,
- * and publishes the trigger workflows so they listen without a click.
+ * and publishes the workflows that listen (trigger or webhook) so they do without a click.
  */
 async function importExamples(api, credential, filesDir, modelCredential) {
 	const existing = new Map(
@@ -66,10 +67,13 @@ async function importExamples(api, credential, filesDir, modelCredential) {
 		const workflow =
 			existing.get(example.name) ??
 			(await api.createWorkflow(withCredential(example, credential, modelCredential)));
-		const hasTrigger = example.nodes.some((node) => node.type === NODE_TYPES.trigger);
-		if (hasTrigger && !workflow.active) await api.activateWorkflow(workflow.id);
+		// Our trigger, or a Webhook node that starts an example from the terminal.
+		const listens = example.nodes.some((node) =>
+			[NODE_TYPES.trigger, 'n8n-nodes-base.webhook'].includes(node.type),
+		);
+		if (listens && !workflow.active) await api.activateWorkflow(workflow.id);
 		lines.push(
-			`${example.name}${hasTrigger ? ' (active)' : ''}: ${api.baseUrl}/workflow/${workflow.id}`,
+			`${example.name}${listens ? ' (active)' : ''}: ${api.baseUrl}/workflow/${workflow.id}`,
 		);
 	}
 	return lines;
@@ -146,22 +150,10 @@ async function main() {
 		);
 		await republishTriggers(api);
 		const workflows = await importExamples(api, credential, n8n.filesDir, modelCredential);
-		const injectFrom = (body) =>
-			`curl -s -X POST ${sandbox.url}/__sandbox/inject/message -H 'content-type: application/json' -d '${JSON.stringify(body)}'`;
-		const inject = injectFrom({ from: { phone: '4915112345678', name: 'Alice' }, text: 'Hello!' });
-		const quick = ['hi', 'I ordered yesterday', 'order 4411', 'where is it??'].map((text) =>
-			injectFrom({ channel: 'business', from: { phone: '4915198765432', name: 'Dana' }, text }),
-		);
-		const ownCommand = (text) =>
-			`curl -s -X POST ${sandbox.url}/api/v1/tools/send_message -H 'authorization: Bearer ${sandbox.apiKey}' -H "idempotency-key: dev-$(date +%s%N)" -H 'content-type: application/json' -d '${JSON.stringify({ channel: 'business', phoneNumber: '4915198765432', text })}'`;
-		const withFile = injectFrom({
-			from: { phone: '447700900123', name: 'Bob' },
-			text: 'invoice attached',
-			attachment: {
-				fileName: 'invoice.txt',
-				mimeType: 'text/plain',
-				content: 'Invoice 42: 10 EUR',
-			},
+		const run = tryItCommands({
+			sandboxUrl: sandbox.url,
+			apiKey: sandbox.apiKey,
+			webhookBaseUrl: stack.webhookBaseUrl,
 		});
 		process.stdout.write(
 			[
@@ -179,20 +171,25 @@ async function main() {
 				...workflows.map((line) => `  - ${line}`),
 				'',
 				'Send the reply bot a message on the QR number (it answers through the sandbox):',
-				`  ${inject}`,
+				`  ${run.replyBot}`,
 				'Write to the AI reply bot on Business in four quick messages; it answers once, when its 5 s quiet window after the last has passed (5-8 s):',
-				...quick.map((line) => `  ${line}`),
+				...run.quickMessages.map((line) => `  ${line}`),
 				'Take the chat over (the bot stays silent, the staff number 919876543210 is told of each message), then hand it back:',
-				`  ${ownCommand('/bot off')}`,
-				`  ${ownCommand('/bot on')}`,
+				`  ${run.pause}`,
+				`  ${run.resume}`,
 				'Or let Dana ask for a person (a hand-over word pauses the bot for 12 hours, or until /bot on):',
-				`  ${injectFrom({ channel: 'business', from: { phone: '4915198765432', name: 'Dana' }, text: 'can I talk to a human?' })}`,
-				`Then see what was sent: curl -s ${sandbox.url}/__sandbox/sends`,
+				`  ${run.handOver}`,
+				`Then see what was sent: ${run.sends}`,
 				'Send the attachment saver a QR message with a file:',
-				`  ${withFile}`,
+				`  ${run.attachment}`,
 				`  It saves it in ${n8n.filesDir} as <message id>-invoice.txt: ls ${n8n.filesDir}`,
-				'The campaign and refund examples start by hand: open them in the editor and click Execute workflow.',
-				`  The refund approval then waits: open the Approve link from curl -s ${sandbox.url}/__sandbox/sends in a browser.`,
+				'Start the campaign example (a draft campaign, three recipients added in one batch):',
+				`  ${run.campaign}`,
+				'Start the refund approval (it asks the manager 447700900123 over chat and waits), then approve as the manager:',
+				`  ${run.refund}`,
+				`  ${run.approve}`,
+				`  The customer is told: ${run.sends}`,
+				'In the editor, Execute workflow starts these two as well.',
 				'',
 				'Ctrl-C stops n8n and the sandbox.',
 				'',

@@ -166,6 +166,10 @@ describe('AI reply bot example: grouped turns with history, and the send cap, in
 		await ownMessage('/bot on');
 		await say('conv-e2e takeover: can I talk to a human?');
 		await finishedRuns(before + 2);
+		// A minute later, inside the pause, a message that asks for nothing: the note says since when the chat is paused.
+		await sandboxControl('POST', '/clock', { advanceMs: 60_000 });
+		await say('conv-e2e takeover: anyone?');
+		await finishedRuns(before + 3);
 
 		const replies = (await sendsToSender()).filter((send) =>
 			send.text.includes('conv-e2e takeover'),
@@ -174,10 +178,13 @@ describe('AI reply bot example: grouped turns with history, and the send cap, in
 		const staff = (await sendsTo(STAFF)).filter((send) => send.text.includes('conv-e2e takeover'));
 		expect(staff.map((send) => send.text)).toEqual([
 			expect.stringMatching(
-				/^A customer wrote in a chat you took over \(Dana, .+\); the bot answers again at \d{4}-\d\d-\d\d \d\d:\d\d UTC, or when you send \/bot on:\nconv-e2e takeover: is the parcel insured\?$/,
+				/^A customer wrote in a chat paused since \d{4}-\d\d-\d\d \d\d:\d\d UTC, when you sent \/bot off \(Dana, .+\); the bot answers again at \d{4}-\d\d-\d\d \d\d:\d\d UTC, or when you send \/bot on:\nconv-e2e takeover: is the parcel insured\?$/,
 			),
 			expect.stringMatching(
 				/^A customer asked for a person \(Dana, .+\); .+:\nconv-e2e takeover: can I talk to a human\?$/,
+			),
+			expect.stringMatching(
+				/^A customer wrote in a chat paused since \d{4}-\d\d-\d\d \d\d:\d\d UTC, when they asked for a person \(Dana, .+\); the bot answers again at .+:\nconv-e2e takeover: anyone\?$/,
 			),
 		]);
 	});

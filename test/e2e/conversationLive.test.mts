@@ -81,18 +81,23 @@ describe.runIf(mode === 'regular')('Group Quick Messages under a reply wave', ()
 		await api?.deactivateWorkflow(workflowId).catch(() => undefined);
 	});
 
-	/** Every execution of the workflow: n8n lists at most 100 a page, newest first, the next page below `lastId`. */
+	/**
+	 * Every execution of the workflow: n8n lists at most 100 a page, newest first. n8n 2.41 pages with
+	 * the answer's `nextCursor` (and refuses `lastId`); older n8n has no cursor and pages below `lastId`.
+	 */
 	async function executions(): Promise<Array<{ id: string }>> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 		const all: Array<{ id: string }> = [];
-		for (;;) {
-			const below = all.length > 0 ? `&lastId=${all[all.length - 1].id}` : '';
-			const page = await api.request<{ results: Array<{ id: string }> }>(
-				'GET',
-				`/executions?filter=${filter}&limit=100${below}`,
-			);
+		for (let next = ''; ; ) {
+			const page = await api.request<{
+				results: Array<{ id: string }>;
+				nextCursor?: string | null;
+			}>('GET', `/executions?filter=${filter}&limit=100${next}`);
 			all.push(...page.results);
-			if (page.results.length < 100) return all;
+			if (page.results.length < 100 || page.nextCursor === null) return all;
+			next = page.nextCursor
+				? `&cursor=${encodeURIComponent(page.nextCursor)}`
+				: `&lastId=${all[all.length - 1].id}`;
 		}
 	}
 

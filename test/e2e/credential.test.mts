@@ -44,7 +44,7 @@ describe('credential test in a real n8n', () => {
 		expect(result.status).toBe('Error');
 	});
 
-	it("with a Base URL where nothing listens, shows what n8n shows: Node's bare code, or n8n 1.x's generic sentence (README, Credentials)", async () => {
+	it("with a Base URL where nothing listens, shows what n8n shows: Node's bare code, or n8n 1.x's generic sentence (docs/credentials.md)", async () => {
 		const api = await n8nApi();
 		const credential = await sandboxCredential(api);
 		const data = { ...credential.data, baseUrl: 'http://127.0.0.1:9' };

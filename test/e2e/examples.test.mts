@@ -1,7 +1,10 @@
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { exampleWorkflows, withCredential } from '../dev/stack.mjs';
+import { START_PATHS, tryItCommands } from '../dev/tryIt.mjs';
 import {
 	executionError,
 	nodeOutput,
@@ -9,14 +12,7 @@ import {
 	type N8nRestApi,
 	type N8nWorkflow,
 } from '../support/n8nRestApi.mjs';
-import {
-	e2e,
-	n8nApi,
-	sandboxControl,
-	sandboxCredential,
-	unique,
-	waitFor,
-} from './support/context.mjs';
+import { e2e, n8nApi, sandboxControl, sandboxCredential, waitFor } from './support/context.mjs';
 
 interface RecordedCall {
 	tool: string;
@@ -29,6 +25,8 @@ interface Send {
 	to: string;
 	text: string;
 }
+
+const run = promisify(execFile);
 
 /** The refund example's manager and customer (test/dev/workflows/refund-approval.json). */
 const MANAGER = '447700900123';
@@ -86,15 +84,50 @@ function ranOnWorker(execution: N8nExecution) {
 	}
 }
 
+/** The commands `npm run dev` prints (test/dev/tryIt.mjs), for this suite's sandbox and n8n. */
+const commands = () =>
+	tryItCommands({
+		sandboxUrl: e2e().sandboxUrl,
+		apiKey: e2e().keys.owner,
+		webhookBaseUrl: e2e().webhookBaseUrl,
+	});
+
+/** Runs a printed command as a reader would, in a shell; resolves to what it printed. */
+async function shell(command: string): Promise<string> {
+	const { stdout } = await run('sh', ['-c', command], { timeout: 30_000 });
+	return stdout.trim();
+}
+
+/**
+ * Publishes an example that starts by hand, starts it with the command `npm run dev` prints (its
+ * webhook, as on a server without a browser), and resolves to the execution id `started` finds.
+ */
+async function startFromTerminal(
+	api: N8nRestApi,
+	file: 'campaign-from-list' | 'refund-approval',
+	started: (workflow: N8nWorkflow) => Promise<string>,
+): Promise<string> {
+	const workflow = await importExample(api, file);
+	await api.activateWorkflow(workflow.id);
+	try {
+		const command = file === 'refund-approval' ? commands().refund : commands().campaign;
+		expect(command).toContain(`/webhook/${START_PATHS[file]}`);
+		// n8n answers 404 (and starts nothing) until publishing has registered the webhook.
+		await waitFor(`${file} to start from its printed command`, async () =>
+			(await shell(command)).includes('Workflow was started') ? true : undefined,
+		);
+		return await started(workflow);
+	} finally {
+		await api.deactivateWorkflow(workflow.id);
+	}
+}
+
 describe('example workflows in a real n8n', () => {
-	it('reply bot answers an incoming message once, keyed on the event id', async () => {
+	it('reply bot answers the message npm run dev prints once, keyed on the event id', async () => {
 		const api = await n8nApi();
 		await whileListening(api, 'reply-bot', async (workflow) => {
-			const text = unique('when do you open');
-			await sandboxControl('POST', '/inject/message', {
-				from: { phone: '5511987654321', name: 'Carol Example' },
-				text,
-			});
+			const text = 'Hello!';
+			await shell(commands().replyBot);
 			const execution = await firstSuccess(api, workflow.id);
 			const [event] = nodeOutput(execution, 'On Incoming Message') ?? [];
 			const [reply] = nodeOutput(execution, 'Reply to Sender') ?? [];
@@ -119,15 +152,11 @@ describe('example workflows in a real n8n', () => {
 		});
 	});
 
-	it('attachment saver writes a received file to disk', async () => {
+	it('attachment saver writes the file of the message npm run dev prints to disk', async () => {
 		const api = await n8nApi();
 		await whileListening(api, 'attachment-saver', async (workflow) => {
-			const content = unique('Invoice 42: 10 EUR');
-			await sandboxControl('POST', '/inject/message', {
-				from: { phone: '447700900123', name: 'Bob Example' },
-				text: 'invoice attached',
-				attachment: { fileName: 'invoice.txt', mimeType: 'text/plain', content },
-			});
+			const content = 'Invoice 42: 10 EUR';
+			await shell(commands().attachment);
 			const execution = await firstSuccess(api, workflow.id);
 			const [event] = nodeOutput(execution, 'On Message With File') ?? [];
 			const file = join(e2e().filesDir, `${event.message_id}-invoice.txt`);
@@ -137,25 +166,23 @@ describe('example workflows in a real n8n', () => {
 		});
 	});
 
-	it('refund approval asks the manager over chat, waits, and on Approve tells the customer once', async () => {
+	it('refund approval, started and approved by the commands npm run dev prints, asks the manager over chat, waits, and tells the customer once', async () => {
 		const api = await n8nApi();
-		const workflow = await importExample(api, 'refund-approval');
 		const before = (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends.length;
-		const { executionId } = await api.runManually(workflow.id, 'Start');
-		const question = await waitFor('the question to the manager', async () =>
-			(await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends
-				.slice(before)
-				.find((send) => send.to === MANAGER),
-		);
-		expect(question.text).toMatch(
-			/^Refund 25 EUR for order 1042\?\n\nApprove: http\S+\nDecline: http\S+$/,
-		);
-		expect((await api.getExecution(executionId)).status).toBe('waiting');
-		const approve = /^Approve: (\S+)$/m.exec(question.text)?.[1] as string;
-		const click = await fetch(approve, {
-			headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0.0.0 Safari/537.36' },
+		const executionId = await startFromTerminal(api, 'refund-approval', async (workflow) => {
+			const question = await waitFor('the question to the manager', async () =>
+				(await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends
+					.slice(before)
+					.find((send) => send.to === MANAGER),
+			);
+			expect(question.text).toMatch(
+				/^Refund 25 EUR for order 1042\?\n\nApprove: http\S+\nDecline: http\S+$/,
+			);
+			const [waiting] = await api.listExecutions(workflow.id);
+			expect(waiting.status).toBe('waiting');
+			expect(await shell(commands().approve)).toBe('Approve: HTTP 200');
+			return waiting.id;
 		});
-		expect(click.status).toBe(200);
 		const execution = await api.waitForExecution(executionId, 100_000);
 		expect(executionError(execution)).toBeUndefined();
 		expect(nodeOutput(execution, 'Confirm the Refund')?.[0]).toEqual(
@@ -170,11 +197,16 @@ describe('example workflows in a real n8n', () => {
 		]);
 	});
 
-	it('campaign example creates a draft and adds the listed recipients in one deduplicated batch', async () => {
+	it('campaign example, started by the command npm run dev prints, creates a draft and adds the listed recipients in one deduplicated batch', async () => {
 		const api = await n8nApi();
-		const workflow = await importExample(api, 'campaign-from-list');
 		const execution = await api.waitForExecution(
-			(await api.runManually(workflow.id, 'Start')).executionId,
+			await startFromTerminal(api, 'campaign-from-list', async (workflow) => {
+				const [started] = await waitFor('the campaign run', async () => {
+					const list = await api.listExecutions(workflow.id);
+					return list.length > 0 ? list : undefined;
+				});
+				return started.id;
+			}),
 		);
 		expect(executionError(execution)).toBeUndefined();
 		const [campaign] = nodeOutput(execution, 'Create Campaign') ?? [];

@@ -3,7 +3,7 @@
 // main, webhook and worker processes) when Debian's redis-server is installed. Each variant runs in a
 // child vitest; afterwards a sweep kills any process it left behind (vitest killed or crashed), and
 // one closing `N passed, N failed` line sums both. E2E_MODE=regular or E2E_MODE=queue runs one variant.
-// `--n8n <version>` picks the n8n (2.40.7 by default; 1.x, 1.123.x or an exact version; a comma-separated
+// `--n8n <version>` picks the n8n (2.40.7 by default; 2.41.x, 1.x, 1.123.x or an exact version; a comma-separated
 // list runs the suite once per version, each installed once into .cache/).
 import { spawnSync } from 'node:child_process';
 import {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { sourceFiles } from '../support/sourceFiles';
 
 /*
- * The shape the house keeps (README, "How the code is laid out"): small modules, short functions,
+ * The shape the house keeps (docs/development.md, "How the code is laid out"): small modules, short functions,
  * and dependencies that point one way. Checked over the shipped sources, nodes/ and credentials/.
  */
 

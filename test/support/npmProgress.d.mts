@@ -9,5 +9,7 @@ export declare function npmWithProgress(
 		log: (line: string) => void;
 		label: string;
 		phase?: 'install' | 'build';
+		/** The package count the install is known to end with, shown as the total. */
+		expected?: number;
 	},
 ): Promise<number>;

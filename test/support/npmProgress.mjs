@@ -1,6 +1,6 @@
 // Runs npm for the cached n8n installs and reports real progress. npm prints nothing useful off a TTY,
 // and its `http` log level only shows fetches: after the last one it spends minutes writing some
-// 2,000 packages to disk in silence. So progress has three sources: packument fetches (resolving),
+// 1,500 packages to disk in silence. So progress has three sources: packument fetches (resolving),
 // tarball fetches (downloading) and the packages already present under node_modules (unpacking).
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -42,21 +42,25 @@ function list(folder) {
 	}
 }
 
-/** One line saying where npm is: resolving, downloading or unpacking, with counts. */
-function describe({ packuments, tarballs, installed, phase }) {
+/**
+ * One line saying where npm is: resolving, downloading or unpacking, with counts. The total is the
+ * count a previous install of the same thing ended with (`expected`): the descriptions npm fetches
+ * include optional packages for other platforms it never installs, so they overstate it by a sixth.
+ */
+function describe({ packuments, tarballs, installed, phase, expected }) {
 	if (phase === 'build') return 'compiling';
 	if (tarballs === 0 && installed === 0)
 		return `resolving the dependency tree, ${packuments} package descriptions fetched`;
-	// Tarballs already in npm's cache are not fetched again, so the total comes from the descriptions.
-	const total = Math.max(packuments, tarballs, installed);
-	return `${installed} of ~${total} packages unpacked (${tarballs} downloaded, the rest from npm's cache)`;
+	const of = expected ? ` of about ${expected.toLocaleString('en-US')}` : '';
+	return `${installed}${of} packages unpacked (${tarballs} downloaded, the rest from npm's cache)`;
 }
 
 /**
  * Runs `npm <args>` in `cwd` with `env` added to a clean environment, logging a progress line every
- * 10 s. `phase: 'build'` (a native rebuild) reports time only. Rejects with npm's last output on failure.
+ * 10 s. `phase: 'build'` (a native rebuild) reports time only; `expected` is the package count the
+ * install is known to end with (countInstalled's measure). Rejects with npm's last output on failure.
  */
-export function npmWithProgress(args, { cwd, env, log, label, phase = 'install' }) {
+export function npmWithProgress(args, { cwd, env, log, label, phase = 'install', expected }) {
 	const started = Date.now();
 	const seconds = () => Math.round((Date.now() - started) / 1000);
 	log(`${label}: npm ${args.join(' ')}`);
@@ -74,7 +78,7 @@ export function npmWithProgress(args, { cwd, env, log, label, phase = 'install' 
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	let output = '';
-	const counts = { packuments: 0, tarballs: 0, installed: 0, phase };
+	const counts = { packuments: 0, tarballs: 0, installed: 0, phase, expected };
 	const keep = (chunk) => {
 		const text = String(chunk);
 		for (const line of text.split('\n')) {

@@ -4,7 +4,7 @@
 import { runVitest } from './vitestRun.mjs';
 
 const soak = process.argv[2] === '--soak';
-const config = soak ? 'test/vitest.soak.config.ts' : 'test/vitest.config.ts';
+const config = soak ? 'test/vitest.soak.config.mts' : 'test/vitest.config.mts';
 const { passed, failed, skipped } = await runVitest(config, process.argv.slice(soak ? 3 : 2));
 const ok = failed === 0 && passed > 0;
 console.log(`\nTests ${ok ? 'PASSED' : 'FAILED'}`);

@@ -28,7 +28,7 @@ export const groupToolMetadata = {
 export const groupBatch = { field: 'participants', max: 50 } as const;
 
 /*
- * Paging of the list and search tools the spec names without shapes (README "Assumptions"):
+ * Paging of the list and search tools the spec names without shapes (docs/assumptions.md):
  * an opaque cursor and a page size. The node follows `next_cursor` for Return All.
  */
 export const pageFields = {
@@ -45,7 +45,7 @@ export const pageFields = {
 /** What a list tool with `pageFields` declares: Return All follows its cursor; its answers get Simplify. */
 export const pagedList = { paging: { cursor: 'cursor', limit: 'limit' }, simplify: true } as const;
 
-/** Read tools the spec names but does not shape: the node's fields follow the README's assumption. */
+/** Read tools the spec names but does not shape: the node's fields follow docs/assumptions.md. */
 export const assumedReadTool = { access: 'read', shapeAssumed: true } as const;
 
 /**

@@ -111,12 +111,12 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
 	operation: ToolOperation;
 	layout?: FieldLayout;
 	/**
-	 * The spec names the tool but not its input: the fields follow the README's assumption, and
+	 * The spec names the tool but not its input: the fields follow docs/assumptions.md, and
 	 * input is checked against the live schema only, never against this one.
 	 */
 	shapeAssumed?: true;
 	access: ToolAccess;
-	/** Scope the key needs (assumed names, see README "Assumptions"). */
+	/** Scope the key needs (assumed names, see docs/assumptions.md). */
 	scope: string;
 	ownerOnly: boolean;
 	channel: ToolChannel;

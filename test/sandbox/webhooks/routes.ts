@@ -43,7 +43,7 @@ export interface RouteContext {
 	sendTestEvent(endpoint: Endpoint): void;
 }
 
-/** REST paths under /api/v1/webhooks (the spec leaves all but POST to us; see the README Assumptions). */
+/** REST paths under /api/v1/webhooks (the spec leaves all but POST to us; see docs/assumptions.md). */
 export function route(ctx: RouteContext, request: HandleRequest): HandleResponse {
 	const { store } = ctx;
 	const { accountId, body } = request;

@@ -41,7 +41,7 @@ export const LIMITS = {
 	payloadRetentionMs: 7 * DAY,
 	metadataRetentionMs: 30 * DAY,
 	requestTimeoutMs: 10 * SECOND,
-	/** Not in the spec (see the README's Assumptions): concurrent requests to one endpoint, by default. */
+	/** Not in the spec (see docs/assumptions.md): concurrent requests to one endpoint, by default. */
 	requestsInFlight: 64,
 } as const;
 

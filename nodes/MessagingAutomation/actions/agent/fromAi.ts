@@ -11,7 +11,7 @@ import type { INodeParameters, NodeParameterValueType } from 'n8n-workflow';
 /** The comment n8n's editor puts in front of placeholders it shows as "defined by the model". */
 export const FROM_AI_MARKER = '/*n8n-auto-generated-fromAI-override*/';
 
-/** What `$fromAI` offers; `json` is left out on purpose: its schema is untyped (see README). */
+/** What `$fromAI` offers; `json` is left out on purpose: its schema is untyped (see docs/ai-agent.md). */
 export type FromAiType = 'string' | 'number' | 'boolean';
 
 /** The key the editor derives from a field's label: "Phone Number" → `Phone_Number`. */

@@ -12,7 +12,7 @@ import { MessagingApiError } from '../../../shared/client/errors';
  * look like a working bot: the node throws its own error, worded so the model stops too, whatever
  * the tool's On Error says. n8n 1.x then fails the run; n8n 2.x hands the error to the model and
  * marks the tool's run as failed, and fails the run when the tool's On Error is Stop Workflow
- * (README, "Using the node with the AI Agent").
+ * (docs/ai-agent.md).
  */
 
 const NOTHING_MORE =

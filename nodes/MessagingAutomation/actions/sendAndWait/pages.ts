@@ -65,11 +65,13 @@ export function formPage(form: FormPage): string {
 			return `<label for="${fieldName(index)}">${escapeHtml(field.label)}${mark}</label>${control(field, index)}`;
 		})
 		.join('');
+	// multipart/form-data: n8n 2.41 refuses any other body for a Send and Wait custom form (415,
+	// "Expected multipart/form-data"), and every n8n parses it, into `data` (see formAnswers).
 	const heading = form.title ? `<h1>${escapeHtml(form.title)}</h1>` : '';
 	const description = form.description ? `<p>${escapeHtml(form.description)}</p>` : '';
 	return page(
 		form.title || 'Your response',
-		`${heading}${description}<form method="post" action="">${fields}<button type="submit">${escapeHtml(form.buttonLabel)}</button></form>`,
+		`${heading}${description}<form method="post" action="" enctype="multipart/form-data">${fields}<button type="submit">${escapeHtml(form.buttonLabel)}</button></form>`,
 	);
 }
 

@@ -31,7 +31,7 @@ import { listConversationsTool } from './list_conversations';
 import { searchAttachmentsTool } from './search_attachments';
 import { searchMessagesTool } from './search_messages';
 
-/** Every tool of the node: those the spec shapes, then those whose shape the README assumes. */
+/** Every tool of the node: those the spec shapes, then those whose shape docs/assumptions.md assumes. */
 export const toolEntries: readonly ToolDefinition[] = [
 	addCampaignRecipientsTool,
 	addGroupParticipantsTool,

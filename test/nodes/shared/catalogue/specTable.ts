@@ -1,7 +1,7 @@
 /*
  * The spec's tool table restated as data, written from /work/shared/spec/messaging-api.md and NOT
  * read from the catalogue, so the tests compare two independent statements of the contract.
- * Rows marked `assumed` pin our choices where the spec says "not shown" (README "Assumptions").
+ * Rows marked `assumed` pin our choices where the spec says "not shown" (docs/assumptions.md).
  */
 
 import { assumedRows } from './specAssumed';
@@ -81,7 +81,7 @@ export const SPEC_TABLE_TOOLS = [
 	'get_business_messaging_analytics',
 ] as const;
 
-/** Tools the spec describes in prose with shapes the README assumes (Assumptions › Tool inputs). */
+/** Tools the spec describes in prose with shapes docs/assumptions.md assumes (Tool inputs). */
 export const ASSUMED_TOOLS = ['get_operation', 'get_send_status', 'send_message'];
 
 /** Named by the spec without shapes: the node assumes them and checks input against the live schema only. */

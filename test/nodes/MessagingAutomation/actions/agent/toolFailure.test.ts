@@ -9,8 +9,8 @@ import { MessagingApiError } from '../../../../../nodes/shared/client/errors';
 
 /*
  * Which failures of a tool call go back to the model, which go back as temporary, and which fail
- * the tool: decided per code in the one error table. The lists below are the decision as the
- * README states it; the table must agree, and the node must act on it for the client's errors and
+ * the tool: decided per code in the one error table. The lists below are the decision as
+ * docs/ai-agent.md states it; the table must agree, and the node must act on it for the client's errors and
  * for the node errors made of them.
  */
 

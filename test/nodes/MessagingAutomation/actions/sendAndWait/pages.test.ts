@@ -46,7 +46,7 @@ describe('answer pages', () => {
 		});
 		expect(html).not.toContain('<script>alert');
 		expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
-		expect(html).toContain('<form method="post" action="">');
+		expect(html).toContain('<form method="post" action="" enctype="multipart/form-data">');
 		expect(html).toContain('<input id="field-0" name="field-0" type="number" required>');
 		expect(recordedPage()).toContain('Got it, thanks');
 	});

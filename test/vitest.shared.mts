@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
-/** Long acceptance runs: `npm run test:soak` (vitest.soak.config.ts), not `npm test`. */
+/** Long acceptance runs: `npm run test:soak` (vitest.soak.config.mts), not `npm test`. */
 export const SOAK_TESTS = ['test/**/*.soak.test.ts'];
 /** Tests that run the nodes in n8n's engine; they wait out a fiftieth of the real retry backoff. */
 export const ENGINE_TESTS = [

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-import { common, ENGINE_SETUP, ENGINE_TESTS, SETUP, SOAK_TESTS } from './vitest.shared';
+import { common, ENGINE_SETUP, ENGINE_TESTS, SETUP, SOAK_TESTS } from './vitest.shared.mts';
 
 /**
  * Tests that need modules of their own: a vi.mock of node:crypto or of the catalogue's tool list

@@ -1,0 +1,19 @@
+// Types for tryIt.mjs (plain ESM so `npm run dev` runs on plain Node).
+export declare const START_PATHS: Record<'campaign-from-list' | 'refund-approval', string>;
+export interface TryItCommands {
+	replyBot: string;
+	quickMessages: string[];
+	pause: string;
+	resume: string;
+	handOver: string;
+	sends: string;
+	attachment: string;
+	campaign: string;
+	refund: string;
+	approve: string;
+}
+export declare function tryItCommands(where: {
+	sandboxUrl: string;
+	apiKey: string;
+	webhookBaseUrl: string;
+}): TryItCommands;
