@@ -20,6 +20,7 @@ import {
 	type VerificationResult,
 } from '../shared/webhooks/verifySignature';
 import { createNodeClient } from '../shared/transport/nodeClient';
+import { passedAsAnswer } from './answerRoute';
 import { isDuplicateEvent } from './dedupe';
 import { filterEvent } from './eventFilter';
 import { turnItemJson } from './output';
@@ -225,6 +226,11 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		isDuplicateEvent(dedupeScope(context), state, envelope.id, settings.dedupeWindow, Date.now())
 	) {
 		answer(response, 200, { received: true, duplicate: true });
+		return { noWebhookResponse: true };
+	}
+
+	if (settings.answersToSendAndWait && (await passedAsAnswer(context, envelope))) {
+		answer(response, 200, { received: true, answered: true });
 		return { noWebhookResponse: true };
 	}
 
