@@ -87,7 +87,10 @@ async function question(key: string, chat = true): Promise<string> {
 	return String(((await sent.json()) as { message_id: string }).message_id);
 }
 
-function say(text: string, { from = DEMO.alice, quotedMessageId = '' } = {}) {
+function say(
+	text: string,
+	{ from = DEMO.alice as { phone: string; name: string }, quotedMessageId = '' } = {},
+) {
 	sandbox.clock.advance(1000);
 	return sandbox.inject.injectMessage({
 		from,

@@ -47,7 +47,10 @@ async function asked(parameters: INodeParameters) {
 }
 
 /** A message of `from` in its one-to-one chat with the account, a second after the last. */
-function reply(text: string, { from = DEMO.alice, quotedMessageId = '' } = {}) {
+function reply(
+	text: string,
+	{ from = DEMO.alice as { phone: string; name: string }, quotedMessageId = '' } = {},
+) {
 	h.sandbox.clock.advance(1000);
 	const injected = h.sandbox.inject.injectMessage({
 		from,
