@@ -10,7 +10,8 @@ import {
 	unique,
 	waitFor,
 } from './support/context.mjs';
-import { actionWorkflow, triggerWorkflow } from './support/workflows.mjs';
+import { askAndWait } from './support/sendAndWait.mjs';
+import { triggerWorkflow } from './support/workflows.mjs';
 
 /*
  * Answer in Chat in a real n8n: a Send and Wait asks over the sandbox and waits; the person
@@ -24,11 +25,6 @@ const { mode, n8nVersion } = e2e();
 const BROWSER_AGENT =
 	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
-interface Sent {
-	text: string;
-	to: string;
-	message_id: string;
-}
 interface Delivery {
 	status: string;
 	payload: string | null;
@@ -63,28 +59,12 @@ afterAll(async () => {
 /** Asks `phone` and resolves once the execution waits, with the question as sent. */
 async function ask(phone: string, parameters: Record<string, unknown> = {}) {
 	const message = `May we refund order ${randomInt(100_000, 999_999)}?`;
-	const workflow = await api.createWorkflow(
-		actionWorkflow(unique('e2e answer in chat'), credential, {
-			resource: 'message',
-			operation: 'sendAndWait',
-			channel: 'qr',
-			sendTo: 'phoneNumber',
-			phoneNumber: phone,
-			message,
-			answerInChat: true,
-			approvalOptions: { values: { approvalType: 'double' } },
-			...parameters,
-		}),
-	);
-	const { executionId } = await api.runManually(workflow.id, 'Start');
-	await waitFor('the execution to wait', async () => {
-		const execution = await api.getExecution(executionId);
-		if (execution.status === 'error') throw new Error(executionError(execution));
-		return execution.status === 'waiting' ? true : undefined;
-	});
-	const sent = await waitFor('the question in the sandbox', async () => {
-		const { sends } = await sandboxControl<{ sends: Sent[] }>('GET', '/sends');
-		return sends.find((send) => send.text.startsWith(message));
+	const { executionId, sent } = await askAndWait(api, credential, 'e2e answer in chat', {
+		phoneNumber: phone,
+		message,
+		answerInChat: true,
+		approvalOptions: { values: { approvalType: 'double' } },
+		...parameters,
 	});
 	return { executionId, sent, link: /https?:\/\/\S+/.exec(sent.text)?.[0] as string };
 }

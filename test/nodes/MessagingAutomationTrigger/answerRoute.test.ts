@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { DEMO, type SandboxHandle } from '../../sandbox';
 import type { N8nWebhookHost } from '../../support/n8nWebhook';
-import { activeMessageTrigger, useStoppedClock, waitFor } from './fixtures';
+import { activeMessageTrigger, settledAfter, useStoppedClock } from './fixtures';
 
 /*
  * Pass Answers to Send and Wait through n8n's webhook machinery, against the sandbox: a person's
@@ -99,18 +99,7 @@ function say(
 	}).message;
 }
 
-async function settledAfter(count: number) {
-	const url = trigger.url('production');
-	await waitFor(
-		() =>
-			sandbox.webhooks
-				.attempts()
-				.filter((attempt) => attempt.url === url && attempt.body?.includes('"message.received"'))
-				.length >= count,
-		20_000,
-	);
-	await trigger.settled();
-}
+const settled = async (count: number) => await settledAfter(sandbox, trigger, count);
 
 const ran = () =>
 	trigger.executions.flatMap((execution) => execution.items.map((item) => item.json.text));
@@ -120,7 +109,7 @@ describe('Pass Answers to Send and Wait', () => {
 		await activeTrigger();
 		await question('k1');
 		const answer = say('1');
-		await settledAfter(1);
+		await settled(1);
 		expect(offers).toEqual([
 			{
 				key: 'k1',
@@ -135,7 +124,7 @@ describe('Pass Answers to Send and Wait', () => {
 		await question('k1');
 		verdict = () => ({ status: 200, answered: false });
 		say('why?');
-		await settledAfter(1);
+		await settled(1);
 		expect(offers.map((offer) => offer.key)).toEqual(['k1']);
 		expect(ran()).toEqual(['why?']);
 	});
@@ -146,7 +135,7 @@ describe('Pass Answers to Send and Wait', () => {
 		await question('new');
 		verdict = (key) => (key === 'new' ? { status: 409 } : { status: 200, answered: true });
 		say('2');
-		await settledAfter(1);
+		await settled(1);
 		expect(offers.map((offer) => offer.key)).toEqual(['new', 'old']);
 		expect(ran()).toEqual([]);
 	});
@@ -156,7 +145,7 @@ describe('Pass Answers to Send and Wait', () => {
 		const old = await question('old');
 		await question('new');
 		say('1', { quotedMessageId: old });
-		await settledAfter(1);
+		await settled(1);
 		expect(offers.map((offer) => offer.key)).toEqual(['old']);
 	});
 
@@ -165,7 +154,7 @@ describe('Pass Answers to Send and Wait', () => {
 		await question('links-only', false);
 		say('1');
 		say('1', { from: DEMO.bob });
-		await settledAfter(2);
+		await settled(2);
 		expect(offers).toEqual([]);
 		expect(ran()).toEqual(['1', '1']);
 	});
@@ -174,7 +163,7 @@ describe('Pass Answers to Send and Wait', () => {
 		await activeTrigger({});
 		await question('k2');
 		say('1');
-		await settledAfter(1);
+		await settled(1);
 		expect(offers).toEqual([]);
 		expect(ran()).toEqual(['1']);
 	});

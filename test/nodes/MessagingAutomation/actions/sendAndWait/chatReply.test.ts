@@ -1,9 +1,9 @@
-import type { INode, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { DEMO } from '../../../../sandbox';
 import { callWaitingWebhook } from '../../../../support/waitingWebhook';
-import { NODE_TYPE, useHarness } from '../../harness';
+import { actionNode, useHarness } from '../../harness';
 
 /*
  * Answer in Chat, the node's side, in n8n's engine against the sandbox: the question goes out with
@@ -24,17 +24,6 @@ const ask = (extra: INodeParameters = {}): INodeParameters => ({
 	answerInChat: true,
 	approvalOptions: { values: { approvalType: 'double' } },
 	...extra,
-});
-
-/** The node as the waiting execution holds it: same id, same parameters. */
-const nodeOf = (parameters: INodeParameters): INode => ({
-	id: 'node-1',
-	name: 'Messaging',
-	type: NODE_TYPE,
-	typeVersion: 1,
-	position: [0, 0],
-	parameters,
-	credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } },
 });
 
 /** Asks, and gives the question as sent and its first link. */
@@ -61,7 +50,7 @@ function reply(
 }
 
 async function offer(parameters: INodeParameters, link: string, messageId: string) {
-	return await callWaitingWebhook(h.engine, nodeOf(parameters), {
+	return await callWaitingWebhook(h.engine, actionNode({ parameters }), {
 		method: 'POST',
 		url: link,
 		body: { chatAnswer: { messageId } },
@@ -189,7 +178,7 @@ describe('Answer in Chat: a reply named to the resume link', () => {
 		const parameters = ask();
 		const { link } = await asked(parameters);
 		reply('1');
-		const { result, body } = await callWaitingWebhook(h.engine, nodeOf(parameters), {
+		const { result, body } = await callWaitingWebhook(h.engine, actionNode({ parameters }), {
 			method: 'POST',
 			url: link,
 			body: {},
