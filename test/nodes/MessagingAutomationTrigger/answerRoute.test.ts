@@ -27,7 +27,6 @@ let resumeOrigin = '';
 const offers: Offer[] = [];
 /** How the stand-in answers an offer to the question with key `key`. */
 let verdict: (key: string) => { status: number; answered?: boolean };
-let ownMessages = 0;
 
 useStoppedClock(
 	(started) => void (sandbox = started),
@@ -67,24 +66,14 @@ const activeTrigger = async (parameters: INodeParameters = { answersToSendAndWai
 const link = (key: string, chat = true) =>
 	`${resumeOrigin}/webhook-waiting/7/node-1?q=${key}${chat ? '&chat=1' : ''}&approved=true&signature=${'0'.repeat(64)}`;
 
-/** The account's question in Alice's chat, sent through the API as Send and Wait does. */
-async function question(key: string, chat = true): Promise<string> {
+/** The account's question in Alice's chat, saved as Send and Wait's send would be. */
+function question(key: string, chat = true): string {
 	sandbox.clock.advance(1000);
-	const sent = await fetch(`${sandbox.url}/api/v1/tools/send_message`, {
-		method: 'POST',
-		headers: {
-			authorization: `Bearer ${sandbox.keys.owner}`,
-			'content-type': 'application/json',
-			'idempotency-key': `question-${String(++ownMessages).padStart(4, '0')}`,
-		},
-		body: JSON.stringify({
-			channel: 'qr',
-			phoneNumber: DEMO.alice.phone,
-			text: `May we refund?\n\nReply 1 to Approve\n\nApprove: ${link(key, chat)}`,
-		}),
-	});
-	expect(sent.status).toBe(200);
-	return String(((await sent.json()) as { message_id: string }).message_id);
+	return sandbox.inject.injectMessage({
+		from: DEMO.alice,
+		fromMe: true,
+		text: `May we refund?\n\nReply 1 to Approve\n\nApprove: ${link(key, chat)}`,
+	}).message.id;
 }
 
 function say(
@@ -107,7 +96,7 @@ const ran = () =>
 describe('Pass Answers to Send and Wait', () => {
 	it('offers a reply to the question through its link, naming the message; an answer starts no run', async () => {
 		await activeTrigger();
-		await question('k1');
+		question('k1');
 		const answer = say('1');
 		await settled(1);
 		expect(offers).toEqual([
@@ -121,7 +110,7 @@ describe('Pass Answers to Send and Wait', () => {
 
 	it('a message the question does not take runs as usual', async () => {
 		await activeTrigger();
-		await question('k1');
+		question('k1');
 		verdict = () => ({ status: 200, answered: false });
 		say('why?');
 		await settled(1);
@@ -131,8 +120,8 @@ describe('Pass Answers to Send and Wait', () => {
 
 	it('newest question first; one that stopped waiting passes the message to the older one', async () => {
 		await activeTrigger();
-		await question('old');
-		await question('new');
+		question('old');
+		question('new');
 		verdict = (key) => (key === 'new' ? { status: 409 } : { status: 200, answered: true });
 		say('2');
 		await settled(1);
@@ -142,8 +131,8 @@ describe('Pass Answers to Send and Wait', () => {
 
 	it('a reply quoting a question is offered to that question only', async () => {
 		await activeTrigger();
-		const old = await question('old');
-		await question('new');
+		const old = question('old');
+		question('new');
 		say('1', { quotedMessageId: old });
 		await settled(1);
 		expect(offers.map((offer) => offer.key)).toEqual(['old']);
@@ -151,7 +140,7 @@ describe('Pass Answers to Send and Wait', () => {
 
 	it('links without the chat mark and messages in other chats offer nothing, and run', async () => {
 		await activeTrigger();
-		await question('links-only', false);
+		question('links-only', false);
 		say('1');
 		say('1', { from: DEMO.bob });
 		await settled(2);
@@ -161,7 +150,7 @@ describe('Pass Answers to Send and Wait', () => {
 
 	it('with the option off, an answer runs the workflow as any message', async () => {
 		await activeTrigger({});
-		await question('k2');
+		question('k2');
 		say('1');
 		await settled(1);
 		expect(offers).toEqual([]);
