@@ -165,6 +165,22 @@ describe('Answer in Chat: a reply named to the resume link', () => {
 		expect(result.workflowData?.[0]?.[0]?.json.data).toMatchObject({ text: 'Make it 20 €' });
 	});
 
+	it('a reply written after the wait limit in the link answers nothing', async () => {
+		const parameters = ask();
+		const { link } = await asked(parameters);
+		const answer = reply('1');
+		const limited = (until: number) => {
+			const url = new URL(link);
+			url.searchParams.set('until', String(until));
+			return url.toString();
+		};
+		const written = Date.parse(answer.timestamp);
+		const late = await offer(parameters, limited(written - 1), answer.id);
+		expect(late.result).toEqual({ noWebhookResponse: true });
+		const inTime = await offer(parameters, limited(written), answer.id);
+		expect(inTime.result.workflowData?.[0]?.[0]?.json.data).toMatchObject({ approved: true });
+	});
+
 	it('with Answer in Chat off, a named reply answers nothing', async () => {
 		const parameters = ask();
 		const { link } = await asked(parameters);
