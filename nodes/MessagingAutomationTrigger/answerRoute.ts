@@ -36,9 +36,10 @@ async function offer(
 			json: true,
 			timeout: OFFER_TIMEOUT_MS,
 		});
+		// Once the execution stopped waiting (answered, timed out), n8n shows its "no action
+		// required" page or refuses with 404 or 409: no verdict, so not taken.
 		return isRecord(verdict) && verdict.answered === true;
 	} catch {
-		// n8n answers 404 or 409 once the execution stopped waiting: answered or timed out.
 		return false;
 	}
 }
