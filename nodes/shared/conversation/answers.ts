@@ -128,10 +128,30 @@ function mayAnswer(entry: TimelineMessage, groupNumbers: readonly string[]): boo
 	return phone !== '' && groupNumbers.some((number) => digits(number) === phone);
 }
 
+/** What `entry` says to the question by the rules, ignoring where it stands; undefined: nothing. */
+function said(
+	entry: TimelineMessage,
+	questionId: string,
+	check: AnswerCheck,
+): { approved?: boolean } | undefined {
+	if (!mayAnswer(entry, check.groupNumbers)) return undefined;
+	if (check.until !== undefined && entry.at > check.until) return undefined;
+	const quoted = entry.message.quoted_message_id;
+	if (quoted && quoted !== questionId) return undefined;
+	const text = typeof entry.message.text === 'string' ? entry.message.text : '';
+	if (check.rules.kind === 'freeText') return text.trim() === '' ? undefined : {};
+	const approved = approvalOf(text, check.rules.choices);
+	return approved === undefined ? undefined : { approved };
+}
+
 /**
  * The answer `messageId` gives to the question `questionId`, or undefined when the saved messages
  * do not back one: either message missing, the answer not after the question or past its wait
  * limit, from someone who may not answer, quoting another message, or not an answer by the rules.
+ * The first answer decides: an earlier message that answered the question (quoting it, or written
+ * before any newer question took the newest place) leaves nothing for a later one, so two replies
+ * at once resume it once whatever n8n does with two requests. Free text takes a reply quoting the
+ * question even so.
  */
 export function answerOf(
 	timeline: readonly TimelineMessage[],
@@ -145,23 +165,21 @@ export function answerOf(
 	const question = timeline[questionAt];
 	const entry = timeline[answerAt];
 	if (entry.message.conversation_id !== question.message.conversation_id) return undefined;
-	if (!mayAnswer(entry, check.groupNumbers)) return undefined;
-	if (check.until !== undefined && entry.at > check.until) return undefined;
-	const quoted = entry.message.quoted_message_id;
-	if (quoted && quoted !== questionId) return undefined;
-	const text = typeof entry.message.text === 'string' ? entry.message.text : '';
-	const answer: ChatAnswer = {
+	const verdict = said(entry, questionId, check);
+	if (!verdict) return undefined;
+	const newer = timeline.findIndex((other, at) => at > questionAt && questionLink(other));
+	const earlier = timeline.slice(questionAt + 1, answerAt).some((other, offset) => {
+		const at = questionAt + 1 + offset;
+		const first = other.message.quoted_message_id === questionId || newer < 0 || at < newer;
+		return first && said(other, questionId, check) !== undefined;
+	});
+	const quoting = entry.message.quoted_message_id === questionId;
+	if (earlier && !(check.rules.kind === 'freeText' && quoting)) return undefined;
+	return {
 		messageId,
-		text,
+		text: typeof entry.message.text === 'string' ? entry.message.text : '',
 		at: new Date(entry.at).toISOString(),
 		from: entry.message.from,
+		...verdict,
 	};
-	if (check.rules.kind === 'approval') {
-		const approved = approvalOf(text, check.rules.choices);
-		return approved === undefined ? undefined : { ...answer, approved };
-	}
-	const earlier = timeline
-		.slice(questionAt + 1, answerAt)
-		.some((other) => mayAnswer(other, check.groupNumbers));
-	return text.trim() === '' || (!quoted && earlier) ? undefined : answer;
 }

@@ -137,24 +137,49 @@ describe('candidateQuestions: which questions a message is offered to', () => {
 describe('answerOf: what the saved messages back', () => {
 	const question = { id: 'q', at: 0, me: true, text: `Refund? ${link('k')}` };
 
-	it('approval: "1", "2" and " YES! " after the question answer it', () => {
-		const chat = timeline([
-			question,
-			{ id: 'why', at: 1, text: 'why?' },
-			{ id: 'one', at: 2, text: '1' },
-			{ id: 'two', at: 3, text: '2' },
-			{ id: 'yes', at: 4, text: ' YES! ' },
-		]);
+	it.each([
+		['1', true],
+		['2', false],
+		[' YES! ', true],
+	])('approval: %j after the question answers it', (text, approved) => {
+		const chat = timeline([question, { id: 'why', at: 1, text: 'why?' }, { id: 'a', at: 2, text }]);
 		expect(answerOf(chat, 'q', 'why', APPROVAL)).toBeUndefined();
-		expect(answerOf(chat, 'q', 'one', APPROVAL)).toMatchObject({
-			messageId: 'one',
-			approved: true,
-			text: '1',
+		expect(answerOf(chat, 'q', 'a', APPROVAL)).toEqual({
+			messageId: 'a',
+			approved,
+			text,
 			at: iso(2),
 			from: { phone: '4915100' },
 		});
-		expect(answerOf(chat, 'q', 'two', APPROVAL)?.approved).toBe(false);
-		expect(answerOf(chat, 'q', 'yes', APPROVAL)?.approved).toBe(true);
+	});
+
+	it('the first answer decides: a later one, even quoting the question, answers nothing', () => {
+		const chat = timeline([
+			question,
+			{ id: 'one', at: 1, text: '1' },
+			{ id: 'two', at: 2, text: '2' },
+			{ id: 'quoting', at: 3, text: '2', quotes: 'q' },
+		]);
+		expect(answerOf(chat, 'q', 'one', APPROVAL)?.approved).toBe(true);
+		expect(answerOf(chat, 'q', 'two', APPROVAL)).toBeUndefined();
+		expect(answerOf(chat, 'q', 'quoting', APPROVAL)).toBeUndefined();
+	});
+
+	it('an answer written after a newer question went to that one: a later reply may answer the older', () => {
+		const chat = timeline([
+			question,
+			{ id: 'newer', at: 1, me: true, text: `Refund too? ${link('k2')}` },
+			{ id: 'for-newer', at: 2, text: '1' },
+			{ id: 'for-older', at: 3, text: '2' },
+		]);
+		expect(answerOf(chat, 'q', 'for-older', APPROVAL)?.approved).toBe(false);
+		const quotedEarlier = timeline([
+			question,
+			{ id: 'newer', at: 1, me: true, text: `Refund too? ${link('k2')}` },
+			{ id: 'quoting', at: 2, text: '1', quotes: 'q' },
+			{ id: 'later', at: 3, text: '2' },
+		]);
+		expect(answerOf(quotedEarlier, 'q', 'later', APPROVAL)).toBeUndefined();
 	});
 
 	it('nothing without both messages in the saved timeline, or before the question', () => {
