@@ -14,6 +14,7 @@ import type { TimelineMessage } from './timeline';
  * - Approval: the whole text is one of an option's words, ignoring case, spaces and trailing
  *   punctuation. Free text: the first message after the question, or a reply quoting it.
  * - A message written after the question's wait limit answers nothing.
+ * - The first answer decides (see answerOf).
  */
 
 /** The link parameter that marks a question's links as taking answers in the chat. */
