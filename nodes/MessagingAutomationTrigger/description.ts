@@ -189,6 +189,15 @@ export const triggerProperties: INodeProperties[] = [
 			'The bot answers again this long after the pause command or the hand-over message. 0: only the resume command ends a pause.',
 	},
 	{
+		displayName: 'Pass Answers to Send and Wait',
+		name: 'answersToSendAndWait',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { events: ['message.received'] } },
+		description:
+			'Whether a reply that answers a waiting Send and Wait question with Answer in Chat on (for example "1" under "Reply 1 to Approve") resumes that execution instead of starting this workflow. Other messages run as usual. Needs a key that may read saved messages.',
+	},
+	{
 		displayName: 'Filters',
 		name: 'filters',
 		type: 'collection',

@@ -20,6 +20,7 @@ import {
 	type VerificationResult,
 } from '../shared/webhooks/verifySignature';
 import { createNodeClient } from '../shared/transport/nodeClient';
+import { passedAsAnswer } from './answerRoute';
 import { forgetEvent, isDuplicateEvent } from './dedupe';
 import { filterEvent } from './eventFilter';
 import { turnItemJson } from './output';
@@ -52,9 +53,10 @@ const DOWNLOAD_TIMEOUT_MS = 20_000;
  * starts only in this mode. Once the run begins, n8n re-wraps the same static data object and
  * the change flag is reset, so a later answer would lose the window.
  */
-function answer(response: RawResponse, status: number, body: IDataObject): void {
+function answer(response: RawResponse, status: number, body: IDataObject): IWebhookResponseData {
 	response.writeHead(status, { 'Content-Type': 'application/json' });
 	response.end(JSON.stringify(body));
+	return { noWebhookResponse: true };
 }
 
 /**
@@ -227,22 +229,19 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		context.logger.warn(
 			`Messaging Automation Trigger: delivery rejected with 401 (${verdict.reason})`,
 		);
-		answer(response, 401, { error: 'invalid_signature', reason: verdict.reason });
-		return { noWebhookResponse: true };
+		return answer(response, 401, { error: 'invalid_signature', reason: verdict.reason });
 	}
 
 	const envelope = parseBody(request.rawBody as Buffer);
 	if (!envelope) {
-		answer(response, 400, {
+		return answer(response, 400, {
 			error: 'invalid_payload',
 			reason: 'signed body is not an event envelope',
 		});
-		return { noWebhookResponse: true };
 	}
 	const verdictOfFilters = filterEvent(envelope, settings.filters);
 	if (!verdictOfFilters.pass) {
-		answer(response, 200, { received: true, ignored: verdictOfFilters.reason });
-		return { noWebhookResponse: true };
+		return answer(response, 200, { received: true, ignored: verdictOfFilters.reason });
 	}
 	const state = new TriggerState(context.getWorkflowStaticData('node'));
 	const scope = scopeOf(context);
@@ -250,9 +249,11 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		settings.deduplicate &&
 		isDuplicateEvent(scope, state, envelope.id, settings.dedupeWindow, Date.now())
 	) {
-		answer(response, 200, { received: true, duplicate: true });
-		return { noWebhookResponse: true };
+		return answer(response, 200, { received: true, duplicate: true });
 	}
+
+	if (settings.answersToSendAndWait && (await passedAsAnswer(context, envelope)))
+		return answer(response, 200, { received: true, answered: true });
 
 	const turn = await answeredTurn(context, envelope, settings, response, {
 		scope,

@@ -13,6 +13,8 @@ export interface TriggerSettings {
 	dedupeWindow: number;
 	downloadAttachments: boolean;
 	binaryPropertyName: string;
+	/** Pass Answers to Send and Wait, for Message Received only. */
+	answersToSendAndWait: boolean;
 	turn: TurnSettings;
 }
 
@@ -89,6 +91,9 @@ export function readSettings(context: IHookFunctions | IWebhookFunctions): Trigg
 		dedupeWindow: Number(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),
 		downloadAttachments: options.downloadAttachments === true,
 		binaryPropertyName: String(options.binaryPropertyName || 'data'),
+		answersToSendAndWait:
+			eventTypes.includes('message.received') &&
+			context.getNodeParameter('answersToSendAndWait', false) === true,
 		turn: turnSettings(context, eventTypes),
 	};
 }

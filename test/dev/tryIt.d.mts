@@ -11,6 +11,7 @@ export interface TryItCommands {
 	campaign: string;
 	refund: string;
 	approve: string;
+	approveInChat: string;
 }
 export declare function tryItCommands(where: {
 	sandboxUrl: string;

@@ -43,6 +43,8 @@ export function tryItCommands({ sandboxUrl, apiKey, webhookBaseUrl }) {
 		campaign: start('campaign-from-list'),
 		refund: start('refund-approval'),
 		// The newest question's Approve link, opened as a browser would.
+		// The manager answers in the chat: the reply bot's trigger passes the answer on (Answer in Chat).
+		approveInChat: inject({ from: { phone: '447700900123', name: 'Bob' }, text: '1' }),
 		approve: `curl -s -o /dev/null -w 'Approve: HTTP %{http_code}\\n' -A '${BROWSER}' "$(curl -s ${sandboxUrl}/__sandbox/sends | grep -o 'Approve: [^"\\\\]*' | tail -n 1 | cut -c 10-)"`,
 	};
 }

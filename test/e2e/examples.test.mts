@@ -176,7 +176,7 @@ describe('example workflows in a real n8n', () => {
 					.find((send) => send.to === MANAGER),
 			);
 			expect(question.text).toMatch(
-				/^Refund 25 EUR for order 1042\?\n\nApprove: http\S+\nDecline: http\S+$/,
+				/^Refund 25 EUR for order 1042\?\n\nReply 1 to Approve or 2 to Decline\n\nApprove: http\S+\nDecline: http\S+$/,
 			);
 			const [waiting] = await api.listExecutions(workflow.id);
 			expect(waiting.status).toBe('waiting');

@@ -3,15 +3,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executionError, nodeOutput, type N8nRestApi } from '../support/n8nRestApi.mjs';
 import { findChromium, screenshot } from './support/browser.mjs';
-import {
-	e2e,
-	n8nApi,
-	sandboxControl,
-	sandboxCredential,
-	unique,
-	waitFor,
-} from './support/context.mjs';
-import { actionWorkflow } from './support/workflows.mjs';
+import { e2e, n8nApi, sandboxCredential, unique } from './support/context.mjs';
+import { askAndWait } from './support/sendAndWait.mjs';
 
 // Message › Send and Wait for Response in a real n8n (issue 12's acceptance): the question goes out
 // through the sandbox, the execution waits, and only a person's answer through its links resumes it.
@@ -20,12 +13,6 @@ const PHONE = '4915112345678';
 const BROWSER_AGENT =
 	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const PREVIEW_AGENT = 'WhatsApp/2.24.6.77 A';
-
-interface Sent {
-	text: string;
-	idempotency_key: string;
-	message_id: string;
-}
 
 let api: N8nRestApi;
 let credential: Awaited<ReturnType<typeof sandboxCredential>>;
@@ -51,27 +38,10 @@ afterAll(async () => {
 async function ask(parameters: Record<string, unknown>) {
 	// A readable question (it shows on the pages' screenshots) that no other test sends.
 	const message = `May we refund order ${randomInt(100_000, 999_999)}?`;
-	const workflow = await api.createWorkflow(
-		actionWorkflow(unique('e2e send and wait'), credential, {
-			resource: 'message',
-			operation: 'sendAndWait',
-			channel: 'qr',
-			sendTo: 'phoneNumber',
-			phoneNumber: PHONE,
-			message,
-			...parameters,
-		}),
-	);
-	const { executionId } = await api.runManually(workflow.id, 'Start');
-	const waiting = await waitFor('the execution to wait', async () => {
-		const execution = await api.getExecution(executionId);
-		if (execution.status === 'error')
-			throw new Error(`execution failed: ${executionError(execution)}`);
-		return execution.status === 'waiting' ? execution : undefined;
-	});
-	const sent = await waitFor('the question in the sandbox', async () => {
-		const { sends } = await sandboxControl<{ sends: Sent[] }>('GET', '/sends');
-		return sends.find((send) => send.text.startsWith(message));
+	const { executionId, waiting, sent } = await askAndWait(api, credential, 'e2e send and wait', {
+		phoneNumber: PHONE,
+		message,
+		...parameters,
 	});
 	const links = Object.fromEntries(
 		[...sent.text.matchAll(/^(.+): (http\S+)$/gm)].map(([, label, url]) => [label, url]),

@@ -60,6 +60,20 @@ export interface Harness {
 	stop(): Promise<void>;
 }
 
+/** The `index`th action node of a harness run, as n8n stores it (Send and Wait's webhook reads it too). */
+export function actionNode(spec: NodeSpec, index = 0): INode {
+	return {
+		id: spec.id ?? `node-${index + 1}`,
+		name: spec.name ?? (index === 0 ? 'Messaging' : `Messaging ${index + 1}`),
+		type: spec.type ?? NODE_TYPE,
+		typeVersion: 1,
+		position: [200, index * 200],
+		parameters: spec.parameters,
+		credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } },
+		...(spec.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	};
+}
+
 function toItem(item: IDataObject | INodeExecutionData): INodeExecutionData {
 	return 'json' in item && typeof item.json === 'object'
 		? (item as INodeExecutionData)
@@ -99,16 +113,7 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
 				position: [0, 0],
 				parameters: {},
 			},
-			...list.map((spec, index) => ({
-				id: spec.id ?? `node-${index + 1}`,
-				name: spec.name ?? (index === 0 ? 'Messaging' : `Messaging ${index + 1}`),
-				type: spec.type ?? NODE_TYPE,
-				typeVersion: 1,
-				position: [200, index * 200] as [number, number],
-				parameters: spec.parameters,
-				credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } },
-				...(spec.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
-			})),
+			...list.map(actionNode),
 		];
 		const connections: IConnections = {
 			Start: {

@@ -110,6 +110,24 @@ export async function startTriggerHost(options: {
 	return host;
 }
 
+/** `count` message.received deliveries to `trigger` were answered, and every handler has finished. */
+export async function settledAfter(
+	sandbox: SandboxHandle,
+	trigger: N8nWebhookHost,
+	count: number,
+): Promise<void> {
+	const url = trigger.url('production');
+	await waitFor(
+		() =>
+			sandbox.webhooks
+				.attempts()
+				.filter((attempt) => attempt.url === url && attempt.body?.includes('"message.received"'))
+				.length >= count,
+		20_000,
+	);
+	await trigger.settled();
+}
+
 /** Polls until `check` returns a value other than undefined/false; fails after `timeoutMs`. */
 export async function waitFor<T>(
 	check: () => T | undefined | false,

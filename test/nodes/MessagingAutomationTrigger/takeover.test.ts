@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { DEMO, type SandboxHandle } from '../../sandbox';
 import type { N8nWebhookHost } from '../../support/n8nWebhook';
-import { activeMessageTrigger, useStoppedClock, waitFor } from './fixtures';
+import { activeMessageTrigger, settledAfter, useStoppedClock } from './fixtures';
 
 /*
  * Human Takeover through n8n's webhook machinery, against the sandbox with its clock held still and
@@ -56,19 +56,7 @@ async function own(text: string, target: IDataObject = { phoneNumber: DEMO.alice
 	expect(sent.status).toBe(200);
 }
 
-/** `count` message.received deliveries were answered and every handler has finished. */
-async function settledAfter(count: number) {
-	const url = trigger.url('production');
-	await waitFor(
-		() =>
-			sandbox.webhooks
-				.attempts()
-				.filter((attempt) => attempt.url === url && attempt.body?.includes('"message.received"'))
-				.length >= count,
-		20_000,
-	);
-	await trigger.settled();
-}
+const settled = async (count: number) => await settledAfter(sandbox, trigger, count);
 
 const output = (index: number) =>
 	trigger.executions
@@ -88,7 +76,7 @@ describe('Human Takeover: commands', () => {
 		say('still paused');
 		await own('/bot on');
 		say('after');
-		await settledAfter(5);
+		await settled(5);
 
 		expect(trigger.executions.every((execution) => execution.outputs.length === 2)).toBe(true);
 		expect(bot().sort()).toEqual(['after', 'before', 'from bob meanwhile']);
@@ -117,7 +105,7 @@ describe('Human Takeover: commands', () => {
 		await own('please /bot off now');
 		say('/bot off');
 		say('next');
-		await settledAfter(2);
+		await settled(2);
 		expect(bot().sort()).toEqual(['/bot off', 'next']);
 		expect(people()).toEqual([]);
 	});
@@ -129,7 +117,7 @@ describe('Human Takeover: commands', () => {
 		await own('/bot off');
 		sandbox.clock.set(Date.now());
 		say('half an hour later');
-		await settledAfter(1);
+		await settled(1);
 		expect(bot()).toEqual(['half an hour later']);
 	});
 
@@ -139,7 +127,7 @@ describe('Human Takeover: commands', () => {
 		await own('/bot off');
 		sandbox.clock.set(Date.now());
 		say('two days later');
-		await settledAfter(1);
+		await settled(1);
 		expect(people()).toEqual(['two days later']);
 		expect((output(1)[0].takeover as IDataObject).until).toBeNull();
 	});
@@ -151,7 +139,7 @@ describe('Human Takeover: hand-over words', () => {
 		say('where is my order');
 		say('I want to talk to a HUMAN');
 		say('hello?');
-		await settledAfter(3);
+		await settled(3);
 		expect(bot()).toEqual(['where is my order']);
 		expect(people().sort()).toEqual(['I want to talk to a HUMAN', 'hello?']);
 		const handover = output(1).find((json) => json.text === 'hello?') as IDataObject;
@@ -169,7 +157,7 @@ describe('Human Takeover: hand-over words', () => {
 		say('alice: me too', { group });
 		await own('/bot on', { conversationId: group });
 		say('alice: thanks', { group });
-		await settledAfter(3);
+		await settled(3);
 		expect(people().sort()).toEqual(['alice: me too', 'bob: human please']);
 		expect(bot()).toEqual(['alice: thanks']);
 	});
@@ -182,7 +170,7 @@ describe('Human Takeover with Group Quick Messages and history', () => {
 		await own('/bot off');
 		for (const text of ['one', 'two', 'three']) say(text, { afterMs: 100 });
 		say('bob is not paused', { from: DEMO.bob, afterMs: 100 });
-		await settledAfter(4);
+		await settled(4);
 		await trigger.stop();
 		return reads().map((call) => (call.input as IDataObject).limit);
 	}
@@ -215,7 +203,7 @@ describe('Human Takeover with Group Quick Messages and history', () => {
 	it('sends a whole burst to the people when a hand-over word comes in the middle of it', async () => {
 		await activeTrigger(takeover(grouping));
 		for (const text of ['hi', 'can I talk to a person', 'order 4411']) say(text, { afterMs: 100 });
-		await settledAfter(3);
+		await settled(3);
 		expect(trigger.executions).toHaveLength(1);
 		expect(people()).toEqual(['hi\ncan I talk to a person\norder 4411']);
 	});
@@ -228,7 +216,7 @@ describe('Human Takeover when the conversation cannot be read', () => {
 		sandbox.faults.add({ tool: 'get_messages', kind: 'toolError503', times: 100_000 });
 		say('a');
 		say('b');
-		await settledAfter(2);
+		await settled(2);
 		expect(bot()).toEqual([]);
 		expect(people().sort()).toEqual(['a', 'b']);
 		for (const json of output(1))
@@ -244,7 +232,7 @@ describe('Human Takeover off', () => {
 		await activeTrigger({ handoverWords: 'human' });
 		await own('/bot off');
 		say('human');
-		await settledAfter(1);
+		await settled(1);
 		expect(trigger.executions.map((execution) => execution.outputs.length)).toEqual([1]);
 		expect(output(0)[0]).not.toHaveProperty('takeover');
 		expect(reads()).toHaveLength(0);

@@ -131,6 +131,8 @@ function templateInput(
 interface Question {
 	recipient: IDataObject;
 	links: readonly AnswerLink[];
+	/** How to answer in words, with Answer in Chat. */
+	instructions?: string;
 	/** Validates a send_message input; throws naming the field. */
 	check: (input: IDataObject) => void;
 }
@@ -143,10 +145,10 @@ interface Question {
 export async function questionInput(
 	context: IExecuteFunctions,
 	run: RunContext,
-	{ recipient, links, check }: Question,
+	{ recipient, links, instructions, check }: Question,
 ): Promise<IDataObject> {
 	const message = questionMessage(context);
-	const text = { ...recipient, text: questionText(message, links) };
+	const text = { ...recipient, text: questionText(message, links, instructions) };
 	check(text);
 	if (recipient.channel !== 'business' || (await freeFormAllowed(run, recipient))) return text;
 	if (context.getNodeParameter(OUTSIDE_WINDOW, 0, 'stop') !== 'template') {

@@ -6,6 +6,7 @@ import {
 
 import { generalOptions } from '../options.description';
 import { businessWindowProperties } from './businessWindow';
+import { chatAnswerProperties } from './chatAnswers';
 import { recipientProperties } from './recipient';
 
 /*
@@ -253,6 +254,7 @@ export const sendAndWaitDescription: INodeProperties[] = [
 			},
 		],
 	},
+	...chatAnswerProperties(show),
 	...businessWindowProperties(show),
 	{
 		displayName: 'Options',

@@ -1,5 +1,6 @@
 import {
 	NodeOperationError,
+	WAIT_INDEFINITELY,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
@@ -12,7 +13,9 @@ import type { RunContext } from '../runContext';
 import { guardedCall } from '../tool/guardedCall';
 import { assertToolAvailable } from '../tool/toolAccess';
 import { assertValidInput, toolSchema } from '../tool/toolSchema';
+import { CHAT_PARAMETER, UNTIL_PARAMETER } from '../../../shared/conversation/answers';
 import { questionInput, templateRefusal } from './businessWindow';
+import { chatAnswersOn, chatInstructions, type ParameterReader } from './chatAnswers';
 import { formFields } from './formFields';
 import { answerLinks, type ResponseType } from './question';
 import { readRecipient, SEND_TOOL } from './recipient';
@@ -47,11 +50,22 @@ async function ask(context: IExecuteFunctions, run: RunContext): Promise<INodeEx
 	const recipient = readRecipient(context, 0);
 	const tool = await toolSchema(run, SEND_TOOL);
 	const idempotencyKey = run.keys.choose(context, 0);
-	// The key rides along in the links, so the answer can name the question's message.
-	const links = answerLinks(context, responseType, { q: idempotencyKey });
+	const until = waitTill(context);
+	const read: ParameterReader = (name, fallback) => context.getNodeParameter(name, 0, fallback);
+	const inChat = chatAnswersOn(read);
+	// The key rides along in the links, so the answer can name the question's message; with
+	// Answer in Chat the links also mark the question, and carry its wait limit, for the reply.
+	const links = answerLinks(context, responseType, {
+		q: idempotencyKey,
+		...(inChat ? { [CHAT_PARAMETER]: '1' } : {}),
+		...(inChat && until.getTime() !== WAIT_INDEFINITELY.getTime()
+			? { [UNTIL_PARAMETER]: String(until.getTime()) }
+			: {}),
+	});
 	const input = await questionInput(context, run, {
 		recipient,
 		links,
+		instructions: inChat ? chatInstructions(read) : undefined,
 		check: (candidate) => assertValidInput(tool, candidate, idempotencyKey),
 	});
 	const sent = await guardedCall(run, { tool, input, idempotencyKey }).catch((error: unknown) => {
@@ -68,7 +82,7 @@ async function ask(context: IExecuteFunctions, run: RunContext): Promise<INodeEx
 	});
 	const data = sent.data as IDataObject;
 	const question = { messageId: data.message_id, idempotencyKey };
-	await context.putExecutionToWait(waitTill(context));
+	await context.putExecutionToWait(until);
 	// On resume n8n passes this node's input on (an answer replaces it, see webhook.ts): made the
 	// timed-out result here, it is what the workflow gets when the wait limit ends the wait.
 	const timedOut: IDataObject = { timedOut: true, respondedAt: null };

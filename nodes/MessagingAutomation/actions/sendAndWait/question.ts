@@ -70,6 +70,17 @@ export function questionMessage(context: IExecuteFunctions): string {
 	return parameters === undefined ? message : message.split(OBJECT_IN_TEXT).join(parameters);
 }
 
-export function questionText(message: string, links: readonly AnswerLink[]): string {
-	return [message.trim(), '', ...links.map((link) => `${link.label}: ${link.url}`)].join('\n');
+/** The message, the line saying how to answer in words (with Answer in Chat), then the links. */
+export function questionText(
+	message: string,
+	links: readonly AnswerLink[],
+	instructions?: string,
+): string {
+	const answerInWords = instructions ? ['', instructions] : [];
+	return [
+		message.trim(),
+		...answerInWords,
+		'',
+		...links.map((link) => `${link.label}: ${link.url}`),
+	].join('\n');
 }

@@ -1,33 +1,19 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { getSendStatusTool } from '../../../shared/catalogue/tools/get_send_status';
-import { createNodeClient, EDITOR_LOOKUP } from '../../../shared/transport/nodeClient';
+import { answerFromChat, replyClaim } from './chatReply';
 import { formFields } from './formFields';
 import { browserOnlyPage, formAnswers, formPage, recordedPage, type FormField } from './pages';
 import { isPreviewRequest } from './previewBots';
 import type { ResponseType } from './question';
+import { questionStatus } from './questionStatus';
 
 /*
  * The person's answer arrives here through a signed link (n8n checked the signature). Approval
  * links resume on a browser's GET; a preview bot's GET, or any other request, changes nothing and
  * says so: open the link in a browser. Free text and forms are served as a page on GET and resume
- * on its POST.
+ * on its POST. A reply in the chat, named by the trigger, is checked against the saved messages
+ * (chatReply.ts).
  */
-
-/** The question's message id, looked up by the key its send used; an answer never waits on it. */
-async function questionMessageId(
-	context: IWebhookFunctions,
-	idempotencyKey: string | undefined,
-): Promise<string | undefined> {
-	if (!idempotencyKey) return undefined;
-	try {
-		const client = await createNodeClient(context, { ...EDITOR_LOOKUP, timeoutMs: 5_000 });
-		const { data } = await client.callTool<IDataObject>(getSendStatusTool.name, { idempotencyKey });
-		return typeof data.message_id === 'string' ? data.message_id : undefined;
-	} catch {
-		return undefined;
-	}
-}
 
 async function resume(
 	context: IWebhookFunctions,
@@ -35,7 +21,7 @@ async function resume(
 ): Promise<IWebhookResponseData> {
 	const query = context.getQueryData() as IDataObject;
 	const idempotencyKey = typeof query.q === 'string' ? query.q : undefined;
-	const messageId = await questionMessageId(context, idempotencyKey);
+	const { messageId } = await questionStatus(context, idempotencyKey);
 	const json: IDataObject = { data: { ...data, respondedAt: new Date().toISOString() } };
 	if (messageId) json.messageId = messageId;
 	context.getResponseObject().setHeader('Content-Type', 'text/html; charset=utf-8');
@@ -73,6 +59,8 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	const method = this.getRequestObject().method;
 	const responseType = this.getNodeParameter('responseType', 'approval') as ResponseType;
 	if (method !== 'GET' && method !== 'POST') return notAnAnswer(this, 405);
+	const claim = replyClaim(this);
+	if (claim) return await answerFromChat(this, claim);
 	if (responseType === 'approval') {
 		if (method !== 'GET' || isPreviewRequest(this.getHeaderData()['user-agent']))
 			return notAnAnswer(this);

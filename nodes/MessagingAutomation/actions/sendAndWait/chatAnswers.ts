@@ -1,0 +1,131 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import type { AnswerCheck, ApprovalChoice } from '../../../shared/conversation/answers';
+import type { ResponseType } from './question';
+
+/*
+ * Answer in Chat: the fields that let a person answer by writing back, and the rules they make.
+ * The execute side words the instructions; the webhook side checks a reply against the same
+ * parameters, so both read them through one function.
+ */
+
+/** Reads a parameter by name in either context (execute: item 0; webhook: the node's). */
+export type ParameterReader = (name: string, fallback: unknown) => unknown;
+
+const APPROVE_WORDS = 'yes, y, ok, okay, approve, approved, 👍';
+const DECLINE_WORDS = 'no, n, decline, declined, reject, 👎';
+const FREE_TEXT_INSTRUCTIONS = 'Reply to this message with your answer';
+
+export function chatAnswerProperties(show: Record<string, string[]>): INodeProperties[] {
+	const onChat = { ...show, responseType: ['approval', 'freeText'], answerInChat: [true] };
+	return [
+		{
+			displayName: 'Answer in Chat',
+			name: 'answerInChat',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether the person can also answer by replying in the chat, for example "1" or "yes". The links keep working either way.',
+			displayOptions: { show: { ...show, responseType: ['approval', 'freeText'] } },
+		},
+		{
+			displayName:
+				'Replies reach this execution through an active Messaging Automation Trigger for the same account with Pass Answers to Send and Wait turned on. Without one, only the links answer.',
+			name: 'answerInChatNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: onChat },
+		},
+		{
+			displayName: 'Chat Instructions',
+			name: 'chatInstructions',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Reply 1 to Approve or 2 to Decline',
+			description:
+				'The line under the message that says how to answer in words. Empty: "Reply 1 to Approve or 2 to Decline" with your labels, or "Reply to this message with your answer" for free text.',
+			displayOptions: { show: onChat },
+		},
+		{
+			displayName: 'Approve Words',
+			name: 'approveWords',
+			type: 'string',
+			default: APPROVE_WORDS,
+			description:
+				'Replies that approve, separated by commas, besides 1 and the approve label. Case, spaces and trailing punctuation do not matter.',
+			displayOptions: { show: { ...onChat, responseType: ['approval'] } },
+		},
+		{
+			displayName: 'Decline Words',
+			name: 'declineWords',
+			type: 'string',
+			default: DECLINE_WORDS,
+			description:
+				'Replies that decline (with Approve and Decline), separated by commas, besides 2 and the decline label',
+			displayOptions: { show: { ...onChat, responseType: ['approval'] } },
+		},
+		{
+			displayName: 'Who May Answer in a Group',
+			name: 'groupNumbers',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 4915112345678, 4917098765432',
+			description:
+				'Phone numbers whose replies count in a group chat, separated by commas. Empty: any member. In a one-to-one chat the person asked answers.',
+			displayOptions: { show: onChat },
+		},
+	];
+}
+
+const list = (value: unknown) =>
+	String(value ?? '')
+		.split(',')
+		.map((word) => word.trim())
+		.filter((word) => word !== '');
+
+interface Labels {
+	approve: string;
+	decline?: string;
+}
+
+function labelsOf(read: ParameterReader): Labels {
+	const approval = read('approvalOptions.values', {}) as IDataObject;
+	return {
+		approve: String(approval.approveLabel || 'Approve'),
+		decline:
+			approval.approvalType === 'double'
+				? String(approval.disapproveLabel || 'Decline')
+				: undefined,
+	};
+}
+
+export function chatAnswersOn(read: ParameterReader): boolean {
+	const responseType = read('responseType', 'approval') as ResponseType;
+	return responseType !== 'customForm' && read('answerInChat', false) === true;
+}
+
+/** The line the person reads under the question. */
+export function chatInstructions(read: ParameterReader): string {
+	const own = String(read('chatInstructions', '')).trim();
+	if (own !== '') return own;
+	if (read('responseType', 'approval') === 'freeText') return FREE_TEXT_INSTRUCTIONS;
+	const { approve, decline } = labelsOf(read);
+	return decline ? `Reply 1 to ${approve} or 2 to ${decline}` : `Reply 1 to ${approve}`;
+}
+
+/** What counts as an answer, by the node's parameters; `until` from the question's links. */
+export function answerCheck(read: ParameterReader, until: number | undefined): AnswerCheck {
+	const groupNumbers = list(read('groupNumbers', ''));
+	if (read('responseType', 'approval') === 'freeText')
+		return { rules: { kind: 'freeText' }, groupNumbers, until };
+	const { approve, decline } = labelsOf(read);
+	const choices: ApprovalChoice[] = [
+		{ approved: true, words: ['1', approve, ...list(read('approveWords', APPROVE_WORDS))] },
+	];
+	if (decline)
+		choices.push({
+			approved: false,
+			words: ['2', decline, ...list(read('declineWords', DECLINE_WORDS))],
+		});
+	return { rules: { kind: 'approval', choices }, groupNumbers, until };
+}

@@ -1,0 +1,46 @@
+import type { N8nExecution, N8nRestApi } from '../../support/n8nRestApi.mjs';
+import { executionError } from '../../support/n8nRestApi.mjs';
+import { sandboxControl, unique, waitFor } from './context.mjs';
+import { actionWorkflow } from './workflows.mjs';
+
+/** A send as the sandbox lists it. */
+export interface Sent {
+	text: string;
+	to: string;
+	idempotency_key: string;
+	message_id: string;
+}
+
+/**
+ * Runs a workflow whose only action is Message › Send and Wait on QR with `parameters` (the
+ * Message a text no other test sends); resolves once the execution waits, with the question as the
+ * sandbox sent it.
+ */
+export async function askAndWait(
+	api: N8nRestApi,
+	credential: { id: string; name: string },
+	name: string,
+	parameters: { message: string } & Record<string, unknown>,
+): Promise<{ executionId: string; waiting: N8nExecution; sent: Sent }> {
+	const workflow = await api.createWorkflow(
+		actionWorkflow(unique(name), credential, {
+			resource: 'message',
+			operation: 'sendAndWait',
+			channel: 'qr',
+			sendTo: 'phoneNumber',
+			...parameters,
+		}),
+	);
+	const { executionId } = await api.runManually(workflow.id, 'Start');
+	const waiting = await waitFor('the execution to wait', async () => {
+		const execution = await api.getExecution(executionId);
+		if (execution.status === 'error')
+			throw new Error(`execution failed: ${executionError(execution)}`);
+		return execution.status === 'waiting' ? execution : undefined;
+	});
+	const sent = await waitFor('the question in the sandbox', async () => {
+		const { sends } = await sandboxControl<{ sends: Sent[] }>('GET', '/sends');
+		return sends.find((send) => send.text.startsWith(parameters.message));
+	});
+	return { executionId, waiting, sent };
+}

@@ -1,0 +1,159 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { INodeParameters } from 'n8n-workflow';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { DEMO, type SandboxHandle } from '../../sandbox';
+import type { N8nWebhookHost } from '../../support/n8nWebhook';
+import { activeMessageTrigger, settledAfter, useStoppedClock } from './fixtures';
+
+/*
+ * Pass Answers to Send and Wait through n8n's webhook machinery, against the sandbox: a person's
+ * message is offered to the questions in the conversation's saved messages through their links,
+ * and a message taken as an answer starts no run. The links point at a stand-in for n8n's waiting
+ * webhooks that records each offer and answers as the Send and Wait node would (the node's side is
+ * tested in test/nodes/MessagingAutomation/actions/sendAndWait/chatReply.test.ts).
+ */
+
+interface Offer {
+	key: string;
+	body: { chatAnswer?: { messageId?: string; conversationId?: string } };
+}
+
+let sandbox: SandboxHandle;
+let trigger: N8nWebhookHost;
+let resumeServer: Server;
+let resumeOrigin = '';
+const offers: Offer[] = [];
+/** How the stand-in answers an offer to the question with key `key`. */
+let verdict: (key: string) => { status: number; answered?: boolean };
+
+useStoppedClock(
+	(started) => void (sandbox = started),
+	() => trigger,
+);
+
+beforeAll(async () => {
+	resumeServer = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const key = new URL(req.url ?? '', resumeOrigin).searchParams.get('q') ?? '';
+			const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Offer['body'];
+			offers.push({ key, body });
+			const { status, answered } = verdict(key);
+			res.writeHead(status, { 'Content-Type': 'application/json' });
+			res.end(JSON.stringify(answered === undefined ? { message: 'not waiting' } : { answered }));
+		});
+	});
+	await new Promise<void>((resolve) => resumeServer.listen(0, '127.0.0.1', resolve));
+	resumeOrigin = `http://127.0.0.1:${(resumeServer.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+	await new Promise<void>((resolve) => resumeServer.close(() => resolve()));
+});
+
+beforeEach(() => {
+	offers.length = 0;
+	verdict = () => ({ status: 200, answered: true });
+});
+
+const activeTrigger = async (parameters: INodeParameters = { answersToSendAndWait: true }) =>
+	(trigger = await activeMessageTrigger(sandbox, parameters));
+
+/** A resume link as Send and Wait writes it with Answer in Chat on. */
+const link = (key: string, chat = true) =>
+	`${resumeOrigin}/webhook-waiting/7/node-1?q=${key}${chat ? '&chat=1' : ''}&approved=true&signature=${'0'.repeat(64)}`;
+
+/** The account's question in Alice's chat, saved as Send and Wait's send would be. */
+function question(key: string, chat = true): string {
+	sandbox.clock.advance(1000);
+	return sandbox.inject.injectMessage({
+		from: DEMO.alice,
+		fromMe: true,
+		text: `May we refund?\n\nReply 1 to Approve\n\nApprove: ${link(key, chat)}`,
+	}).message.id;
+}
+
+function say(
+	text: string,
+	{ from = DEMO.alice as { phone: string; name: string }, quotedMessageId = '' } = {},
+) {
+	sandbox.clock.advance(1000);
+	return sandbox.inject.injectMessage({
+		from,
+		text,
+		...(quotedMessageId ? { quotedMessageId } : {}),
+	}).message;
+}
+
+const settled = async (count: number) => await settledAfter(sandbox, trigger, count);
+
+const ran = () =>
+	trigger.executions.flatMap((execution) => execution.items.map((item) => item.json.text));
+
+describe('Pass Answers to Send and Wait', () => {
+	it('offers a reply to the question through its link, naming the message; an answer starts no run', async () => {
+		await activeTrigger();
+		question('k1');
+		const answer = say('1');
+		await settled(1);
+		expect(offers).toEqual([
+			{
+				key: 'k1',
+				body: { chatAnswer: { messageId: answer.id, conversationId: answer.conversation_id } },
+			},
+		]);
+		expect(ran()).toEqual([]);
+	});
+
+	it('a message the question does not take runs as usual', async () => {
+		await activeTrigger();
+		question('k1');
+		verdict = () => ({ status: 200, answered: false });
+		say('why?');
+		await settled(1);
+		expect(offers.map((offer) => offer.key)).toEqual(['k1']);
+		expect(ran()).toEqual(['why?']);
+	});
+
+	it('newest question first; one that stopped waiting passes the message to the older one', async () => {
+		await activeTrigger();
+		question('old');
+		question('new');
+		verdict = (key) => (key === 'new' ? { status: 409 } : { status: 200, answered: true });
+		say('2');
+		await settled(1);
+		expect(offers.map((offer) => offer.key)).toEqual(['new', 'old']);
+		expect(ran()).toEqual([]);
+	});
+
+	it('a reply quoting a question is offered to that question only', async () => {
+		await activeTrigger();
+		const old = question('old');
+		question('new');
+		say('1', { quotedMessageId: old });
+		await settled(1);
+		expect(offers.map((offer) => offer.key)).toEqual(['old']);
+	});
+
+	it('links without the chat mark and messages in other chats offer nothing, and run', async () => {
+		await activeTrigger();
+		question('links-only', false);
+		say('1');
+		say('1', { from: DEMO.bob });
+		await settled(2);
+		expect(offers).toEqual([]);
+		expect(ran()).toEqual(['1', '1']);
+	});
+
+	it('with the option off, an answer runs the workflow as any message', async () => {
+		await activeTrigger({});
+		question('k2');
+		say('1');
+		await settled(1);
+		expect(offers).toEqual([]);
+		expect(ran()).toEqual(['1']);
+	});
+});
