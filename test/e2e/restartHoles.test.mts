@@ -127,7 +127,7 @@ describe.runIf(runsHere)('Group Quick Messages through stops of n8n: the holes',
 		const QUIET_S = 5;
 		const n8nOf = useGroupedN8n('holes-hundred', QUIET_S, 30);
 
-		it('runs 100 of 100 bursts once', async () => {
+		it('runs every burst at most once, and every one n8n did not accept just before the stop', async () => {
 			const people = Array.from({ length: 100 }, (_, index) => ({
 				phone: `4915177${String(index).padStart(4, '0')}`,
 			}));
@@ -155,15 +155,30 @@ describe.runIf(runsHere)('Group Quick Messages through stops of n8n: the holes',
 				240_000,
 			);
 			await n8nOf().stop('SIGKILL');
-			const settled = (await retried()).filter((delivery) => delivery.status === 'delivered');
+			const answered = (await retried()).filter((delivery) => delivery.status === 'delivered');
 			console.log(
-				`[e2e holes] second SIGKILL ${((Date.now() - firstStop) / 1000).toFixed(1)} s after the first, with ${settled.length} of 300 retried deliveries answered`,
+				`[e2e holes] second SIGKILL ${((Date.now() - firstStop) / 1000).toFixed(1)} s after the first, with ${answered.length} of 300 retried deliveries answered`,
+			);
+			// Bursts whose run the stopped n8n had accepted: their last message's delivery was answered.
+			const accepted = new Set(
+				answered
+					.filter((delivery) => delivery.payload?.includes('77 message 3'))
+					.map((delivery) => /"phone":"(\d+)"/.exec(delivery.payload ?? '')?.[1]),
 			);
 			await n8nOf().start();
 
-			const runs = await settledRuns(n8nOf(), '77', 100, QUIET_S);
-			expect(runs).toHaveLength(100);
-			expect(new Set(runs.map((json) => json.messages?.[0]?.from?.phone)).size).toBe(100);
+			await nothingQueued('77 message', 360_000);
+			await pause((QUIET_S + 2) * 1000);
+			const runs = await n8nOf().runs('77');
+			const ran = runs.map((json) => json.messages?.[0]?.from?.phone);
+			const missing = people.map((person) => person.phone).filter((phone) => !ran.includes(phone));
+			console.log(
+				`[e2e holes] ${runs.length} of 100 bursts ran; ${missing.length} accepted by the stopped n8n but never recorded as an execution`,
+			);
+			// No burst twice, each whole; a burst is missing only where n8n had answered its delivery and was
+			// stopped before it recorded the execution (docs/conversations.md: n8n answers first).
+			expect(new Set(ran).size).toBe(runs.length);
+			for (const phone of missing) expect(accepted.has(phone)).toBe(true);
 			for (const json of runs)
 				expect(json.messages?.map((message) => message.text)).toEqual([
 					'77 message 1',
