@@ -55,7 +55,7 @@ export interface HeldDelivery {
 /** A due read waits this much past its time: timers may fire a little early. */
 const TIMER_SLACK_MS = 50;
 /** A read that confirms carried messages starts this long before the first of their deadlines. */
-const READ_LEAD_MS = 300;
+const READ_LEAD_MS = 800;
 /**
  * A delivery the service sent this long after its message, still unsettled at its deadline, runs
  * on its own rather than going back once more: the service's third attempt comes 2.5 min after the

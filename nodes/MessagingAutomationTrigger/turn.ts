@@ -57,7 +57,7 @@ export interface DeliveryContext {
  * A grouped delivery is answered once its outcome is settled, and at the latest this long after
  * it arrived: inside the service's ten-second receiver time-out, with room for a slow answer.
  */
-export const HOLD_MS = 8000;
+export const HOLD_MS = 8500;
 /**
  * Without grouping the delivery was answered already and its run waits for the read: a busy
  * service is waited out this long (about the client's usual three attempts) before the run starts
