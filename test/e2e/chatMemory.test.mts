@@ -1,26 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_TYPES, upsertCredential, withCredential } from '../dev/stack.mjs';
-import { startN8n } from '../support/n8nProcess.mjs';
-import {
-	executionError,
-	loginN8n,
-	type N8nRestApi,
-	type N8nWorkflowInput,
-} from '../support/n8nRestApi.mjs';
+import { upsertCredential } from '../dev/stack.mjs';
+import { executionError, type N8nRestApi } from '../support/n8nRestApi.mjs';
 import {
 	e2e,
 	endpointRegistered,
 	n8nApi,
 	sandboxControl,
 	sandboxCredential,
-	unique,
 	waitFor,
 } from './support/context.mjs';
+import { ownN8n } from './support/ownN8n.mjs';
 import { startScriptedModel, type ScriptedModel } from './support/scriptedModel.mjs';
-import { workflowNode } from './support/workflows.mjs';
+import { memoryWorkflow } from './support/workflows.mjs';
 
 /*
  * The chat memory under n8n's own AI Agent, with n8n's OpenAI Chat Model pointed at the scripted
@@ -30,7 +23,7 @@ import { workflowNode } from './support/workflows.mjs';
  * has no AI node SDK: the package loads, and the memory says it needs n8n 2.x.
  */
 
-const { mode, n8nVersion, owner } = e2e();
+const { mode, n8nVersion } = e2e();
 const needsSdk = Number(n8nVersion.split('.')[0]) < 2;
 const SYSTEM = 'You answer the customer in their chat through the Reply tool.';
 
@@ -51,61 +44,6 @@ function exchanges(body: Record<string, any>): Exchange[] {
 				? message.content
 				: (message.content as Array<{ text?: string }>).map((part) => part.text ?? '').join(''),
 	}));
-}
-
-function memoryWorkflow(
-	credential: { id: string; name: string },
-	modelCredential: { id: string; name: string },
-	webhookId: string,
-	trigger: Record<string, unknown>,
-): N8nWorkflowInput {
-	const trig = {
-		...workflowNode('On Incoming Messages', NODE_TYPES.trigger, 1, [0, 0], {
-			events: ['message.received'],
-			filters: { channels: ['business'], chatType: 'oneToOne', ignoreOwnMessages: true },
-			...trigger,
-		}),
-		webhookId,
-	};
-	return withCredential(
-		{
-			name: unique('e2e chat memory'),
-			nodes: [
-				trig,
-				workflowNode('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3, [280, 0], {
-					promptType: 'define',
-					text: '={{ $json.text }}',
-					options: { systemMessage: SYSTEM },
-				}),
-				workflowNode('Chat Model', '@n8n/n8n-nodes-langchain.lmChatOpenAi', 1.3, [160, 220], {
-					model: { __rl: true, mode: 'id', value: 'scripted-model' },
-					responsesApiEnabled: false,
-					options: {},
-				}),
-				// The memory's fields as the editor leaves them: the defaults.
-				workflowNode('Chat Memory', NODE_TYPES.memory, 1, [300, 220], {}),
-				workflowNode('Reply in Chat', `${NODE_TYPES.action}Tool`, 1, [440, 220], {
-					resource: 'message',
-					operation: 'send',
-					channel: "={{ $('On Incoming Messages').first().json.channel }}",
-					sendTo: 'conversationId',
-					conversationId: "={{ $('On Incoming Messages').first().json.conversation_id }}",
-					messageType: 'text',
-				}),
-			],
-			connections: {
-				'On Incoming Messages': { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-				'Chat Model': {
-					ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
-				},
-				'Chat Memory': { ai_memory: [[{ node: 'AI Agent', type: 'ai_memory', index: 0 }]] },
-				'Reply in Chat': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
-			},
-			settings: { executionOrder: 'v1' },
-		},
-		credential,
-		modelCredential,
-	);
 }
 
 /** One person's chat, and the runs of one workflow answering it. */
@@ -152,60 +90,55 @@ function turnRequest(model: ScriptedModel, prompt: string): Exchange[] {
 	return exchanges(request!.body);
 }
 
+/**
+ * The scripted model, and the memory workflow answering with it on `api`'s n8n, active and its
+ * endpoint registered with the sandbox.
+ */
+async function answering(api: N8nRestApi, trigger: Record<string, unknown>) {
+	const model = await startScriptedModel((prompt) => [{ Text: replyTo(prompt) }]);
+	const modelCredential = await upsertCredential(
+		api,
+		`e2e scripted model ${randomUUID()}`,
+		{ apiKey: 'sk-scripted-model', url: model.url, header: false },
+		'openAiApi',
+	);
+	const webhookId = randomUUID();
+	const workflow = await api.createWorkflow(
+		memoryWorkflow(await sandboxCredential(api), modelCredential, webhookId, {
+			systemMessage: SYSTEM,
+			trigger,
+		}),
+	);
+	await api.activateWorkflow(workflow.id);
+	await endpointRegistered(webhookId);
+	return { model, workflowId: workflow.id };
+}
+
 describe.runIf(mode === 'regular' && !needsSdk)(
 	'chat memory under the AI Agent, through a restart of n8n',
 	() => {
-		const userFolder = join(e2e().userFolder, '..', `memory-${randomUUID().slice(0, 6)}`);
-		const SENDER = '4915198765511';
-		let n8n: Awaited<ReturnType<typeof startN8n>>;
-		let api: N8nRestApi;
+		const own = ownN8n('memory');
 		let model: ScriptedModel;
 		let workflowId = '';
-		let starts = 0;
 		const dana = chat(
-			SENDER,
-			() => api,
+			'4915198765511',
+			() => own.api!,
 			() => workflowId,
 		);
 
-		async function start() {
-			starts++;
-			n8n = await startN8n({
-				userFolder,
-				port: n8n?.port,
-				fresh: starts === 1,
-				installPackage: starts === 1,
-				logName: `n8n-memory-${starts}.log`,
-			});
-			api = await loginN8n(n8n.url, owner);
-		}
-
 		beforeAll(async () => {
 			await sandboxControl('POST', '/clock', { speed: 1 });
-			model = await startScriptedModel((prompt) => [{ Text: replyTo(prompt) }]);
-			await start();
-			const modelCredential = await upsertCredential(
-				api,
-				`e2e scripted model ${randomUUID()}`,
-				{ apiKey: 'sk-scripted-model', url: model.url, header: false },
-				'openAiApi',
-			);
-			const webhookId = randomUUID();
-			const workflow = await api.createWorkflow(
-				memoryWorkflow(await sandboxCredential(api), modelCredential, webhookId, {
-					groupQuickMessages: true,
-					quietWindowSeconds: 3,
-					longestWaitSeconds: 30,
-				}),
-			);
-			workflowId = workflow.id;
-			await api.activateWorkflow(workflowId);
-			await endpointRegistered(webhookId);
+			await own.start();
+			({ model, workflowId } = await answering(own.api!, {
+				groupQuickMessages: true,
+				quietWindowSeconds: 3,
+				longestWaitSeconds: 30,
+			}));
 		}, 240_000);
 
 		afterAll(async () => {
-			await api?.deactivateWorkflow(workflowId).catch(() => undefined);
-			await n8n?.stop();
+			await own.api?.deactivateWorkflow(workflowId).catch(() => undefined);
+			await own.n8n?.stop();
 			await model?.stop();
 		});
 
@@ -214,9 +147,9 @@ describe.runIf(mode === 'regular' && !needsSdk)(
 			await dana.say(first);
 			await dana.finishedRuns(1);
 			await dana.staffTypes('mem-e2e staff: a colleague will check your order.');
-			process.kill(-n8n.pid, 'SIGTERM');
-			await n8n.exited;
-			await start();
+			process.kill(-own.n8n!.pid, 'SIGTERM');
+			await own.n8n!.exited;
+			await own.start();
 
 			await dana.say('hi again');
 			await dana.say('order 4411, where is it?');
@@ -240,43 +173,37 @@ describe.runIf(mode === 'regular' && !needsSdk)(
 	},
 );
 
+/**
+ * The suite's n8n answering `sender` with the memory workflow (trigger options `trigger`), set up
+ * before the describe's tests and taken down after them.
+ */
+function useAnswering(sender: string, trigger: Record<string, unknown>) {
+	const setUp: { api?: N8nRestApi; model?: ScriptedModel; workflowId: string } = { workflowId: '' };
+	beforeAll(async () => {
+		await sandboxControl('POST', '/clock', { speed: 1 });
+		setUp.api = await n8nApi();
+		Object.assign(setUp, await answering(setUp.api, trigger));
+	});
+	afterAll(async () => {
+		await setUp.api?.deactivateWorkflow(setUp.workflowId).catch(() => undefined);
+		await setUp.model?.stop();
+	});
+	return {
+		api: () => setUp.api!,
+		model: () => setUp.model!,
+		dana: chat(
+			sender,
+			() => setUp.api!,
+			() => setUp.workflowId,
+		),
+	};
+}
+
 describe.runIf(mode === 'queue')(
 	'chat memory under the AI Agent, turns on different workers',
 	() => {
-		const SENDER = '4915198765522';
 		const TURNS = 5;
-		let api: N8nRestApi;
-		let model: ScriptedModel;
-		let workflowId = '';
-		const dana = chat(
-			SENDER,
-			() => api,
-			() => workflowId,
-		);
-
-		beforeAll(async () => {
-			await sandboxControl('POST', '/clock', { speed: 1 });
-			api = await n8nApi();
-			model = await startScriptedModel((prompt) => [{ Text: replyTo(prompt) }]);
-			const modelCredential = await upsertCredential(
-				api,
-				`e2e scripted model ${randomUUID()}`,
-				{ apiKey: 'sk-scripted-model', url: model.url, header: false },
-				'openAiApi',
-			);
-			const webhookId = randomUUID();
-			const workflow = await api.createWorkflow(
-				memoryWorkflow(await sandboxCredential(api), modelCredential, webhookId, {}),
-			);
-			workflowId = workflow.id;
-			await api.activateWorkflow(workflowId);
-			await endpointRegistered(webhookId);
-		});
-
-		afterAll(async () => {
-			await api?.deactivateWorkflow(workflowId).catch(() => undefined);
-			await model?.stop();
-		});
+		const { model, dana } = useAnswering('4915198765522', {});
 
 		/** The worker whose log names the execution. */
 		function workerOf(executionId: string): string | undefined {
@@ -295,7 +222,7 @@ describe.runIf(mode === 'queue')(
 				expect(latest.status).toBe('success');
 				const worker = await waitFor('the worker that ran it', async () => workerOf(latest.id));
 				workers.add(worker);
-				expect(turnRequest(model, text).slice(1)).toEqual([
+				expect(turnRequest(model(), text).slice(1)).toEqual([
 					...said.flatMap((earlier) => [
 						{ role: 'user', text: earlier },
 						{ role: 'assistant', text: replyTo(earlier) },
@@ -311,44 +238,14 @@ describe.runIf(mode === 'queue')(
 
 describe.runIf(mode === 'regular' && needsSdk)('chat memory on n8n 1.x', () => {
 	const SENDER = '4915198765533';
-	let api: N8nRestApi;
-	let model: ScriptedModel;
-	let workflowId = '';
-	const dana = chat(
-		SENDER,
-		() => api,
-		() => workflowId,
-	);
-
-	beforeAll(async () => {
-		api = await n8nApi();
-		model = await startScriptedModel((prompt) => [{ Text: replyTo(prompt) }]);
-		const modelCredential = await upsertCredential(
-			api,
-			`e2e scripted model ${randomUUID()}`,
-			{ apiKey: 'sk-scripted-model', url: model.url, header: false },
-			'openAiApi',
-		);
-		const webhookId = randomUUID();
-		const workflow = await api.createWorkflow(
-			memoryWorkflow(await sandboxCredential(api), modelCredential, webhookId, {}),
-		);
-		workflowId = workflow.id;
-		await api.activateWorkflow(workflowId);
-		await endpointRegistered(webhookId);
-	});
-
-	afterAll(async () => {
-		await api?.deactivateWorkflow(workflowId).catch(() => undefined);
-		await model?.stop();
-	});
+	const { api, model, dana } = useAnswering(SENDER, {});
 
 	it('loads with the package and, when the Agent runs, says it needs n8n 2.x; nothing is sent', async () => {
 		await dana.say('mem-1x: hello?');
 		const [run] = await dana.finishedRuns(1);
 		expect(run.status).toBe('error');
-		expect(executionError(await api.getExecution(run.id))).toContain('This memory needs n8n 2.x');
-		expect(model.requests).toEqual([]);
+		expect(executionError(await api().getExecution(run.id))).toContain('This memory needs n8n 2.x');
+		expect(model().requests).toEqual([]);
 		const { sends } = await sandboxControl<{ sends: Array<{ to: string }> }>('GET', '/sends');
 		expect(sends.filter((send) => send.to === SENDER)).toEqual([]);
 	});

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startN8n } from '../support/n8nProcess.mjs';
-import { loginN8n, nodeOutput, type N8nRestApi } from '../support/n8nRestApi.mjs';
+import { nodeOutput, type N8nRestApi } from '../support/n8nRestApi.mjs';
 import {
 	e2e,
 	endpointRegistered,
@@ -13,6 +12,7 @@ import {
 	waitFor,
 } from './support/context.mjs';
 import { startLoadBalancer, type LoadBalancer } from './support/loadBalancer.mjs';
+import { ownN8n } from './support/ownN8n.mjs';
 import { triggerWorkflow } from './support/workflows.mjs';
 
 /*
@@ -23,7 +23,7 @@ import { triggerWorkflow } from './support/workflows.mjs';
  * does (first retry 30 s ±20 % after the failure). Every burst must run exactly once, whole.
  */
 
-const { mode, owner } = e2e();
+const { mode } = e2e();
 const PEOPLE = 10;
 const QUIET_S = 5;
 
@@ -106,30 +106,14 @@ const grouping = {
 };
 
 describe.runIf(mode === 'regular')('Group Quick Messages through a stop of n8n', () => {
-	// An n8n of its own, on its own data, so the suite's instance is never stopped.
-	const userFolder = join(e2e().userFolder, '..', `restart-${randomUUID().slice(0, 6)}`);
-	let n8n: Awaited<ReturnType<typeof startN8n>>;
-	let api: N8nRestApi;
+	const own = ownN8n('restart');
+	const start = own.start;
 	let workflowId: string;
-	let starts = 0;
-
-	/** Starts (or starts again) on the same folder and port; resolves to when it is back. */
-	async function start(): Promise<number> {
-		starts++;
-		n8n = await startN8n({
-			userFolder,
-			port: n8n?.port,
-			fresh: starts === 1,
-			installPackage: starts === 1,
-			logName: `n8n-start-${starts}.log`,
-		});
-		api = await loginN8n(n8n.url, owner);
-		return Date.now();
-	}
 
 	beforeAll(async () => {
 		await sandboxControl('POST', '/clock', { speed: 1 });
 		await start();
+		const api = own.api!;
 		const credential = await sandboxCredential(api);
 		const webhookId = randomUUID();
 		const workflow = await api.createWorkflow(
@@ -141,8 +125,8 @@ describe.runIf(mode === 'regular')('Group Quick Messages through a stop of n8n',
 	}, 240_000);
 
 	afterAll(async () => {
-		await api?.deactivateWorkflow(workflowId).catch(() => undefined);
-		await n8n?.stop();
+		await own.api?.deactivateWorkflow(workflowId).catch(() => undefined);
+		await own.n8n?.stop();
 	});
 
 	it.each([
@@ -153,10 +137,10 @@ describe.runIf(mode === 'regular')('Group Quick Messages through a stop of n8n',
 		async ({ tag, signal }) => {
 			await burstsFrom(tag);
 			await pause(1000);
-			process.kill(-n8n.pid, signal);
-			await n8n.exited;
+			process.kill(-own.n8n!.pid, signal);
+			await own.n8n!.exited;
 			const backAt = await start();
-			await expectEachBurstOnce(() => api, workflowId, tag, backAt);
+			await expectEachBurstOnce(() => own.api!, workflowId, tag, backAt);
 		},
 		400_000,
 	);
