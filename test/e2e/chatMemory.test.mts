@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertCredential } from '../dev/stack.mjs';
 import { executionError, type N8nRestApi } from '../support/n8nRestApi.mjs';
@@ -81,6 +83,16 @@ function chat(sender: string, api: () => N8nRestApi, workflowId: () => string) {
 	};
 }
 
+/**
+ * A folder outside the project for an n8n of its own, removed after the describe: there the
+ * package's `require('@n8n/ai-node-sdk')` finds n8n's own SDK or none, as in a real install.
+ */
+function outsideProject(): string {
+	const folder = mkdtempSync(join(tmpdir(), 'e2e-chat-memory-'));
+	afterAll(() => rmSync(folder, { recursive: true, force: true }));
+	return folder;
+}
+
 /** The model's first request of the turn that answered `prompt`: what the Agent sent with it. */
 function turnRequest(model: ScriptedModel, prompt: string): Exchange[] {
 	const request = model.requests.find(
@@ -117,7 +129,7 @@ async function answering(api: N8nRestApi, trigger: Record<string, unknown>) {
 describe.runIf(mode === 'regular' && !needsSdk)(
 	'chat memory under the AI Agent, through a restart of n8n',
 	() => {
-		const own = ownN8n('memory');
+		const own = ownN8n('memory', outsideProject());
 		let model: ScriptedModel;
 		let workflowId = '';
 		const dana = chat(
@@ -242,14 +254,35 @@ describe.runIf(mode === 'queue')(
 
 describe.runIf(mode === 'regular' && needsSdk)('chat memory on n8n 1.x', () => {
 	const SENDER = '4915198765533';
-	const { api, model, dana } = useAnswering(SENDER, {});
+	const own = ownN8n('memory-1x', outsideProject());
+	let model: ScriptedModel;
+	let workflowId = '';
+	const dana = chat(
+		SENDER,
+		() => own.api!,
+		() => workflowId,
+	);
+
+	beforeAll(async () => {
+		await sandboxControl('POST', '/clock', { speed: 1 });
+		await own.start();
+		({ model, workflowId } = await answering(own.api!, {}));
+	}, 240_000);
+
+	afterAll(async () => {
+		await own.api?.deactivateWorkflow(workflowId).catch(() => undefined);
+		await own.n8n?.stop();
+		await model?.stop();
+	});
 
 	it('loads with the package and, when the Agent runs, says it needs n8n 2.x; nothing is sent', async () => {
 		await dana.say('mem-1x: hello?');
 		const [run] = await dana.finishedRuns(1);
 		expect(run.status).toBe('error');
-		expect(executionError(await api().getExecution(run.id))).toContain('This memory needs n8n 2.x');
-		expect(model().requests).toEqual([]);
+		expect(executionError(await own.api!.getExecution(run.id))).toContain(
+			'This memory needs n8n 2.x',
+		);
+		expect(model.requests).toEqual([]);
 		const { sends } = await sandboxControl<{ sends: Array<{ to: string }> }>('GET', '/sends');
 		expect(sends.filter((send) => send.to === SENDER)).toEqual([]);
 	});

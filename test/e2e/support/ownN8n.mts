@@ -9,10 +9,12 @@ type OwnN8nHandle = Awaited<ReturnType<typeof startN8n>>;
 /**
  * An n8n of its own, on its own data, for tests that stop it: the suite's instance is never
  * stopped. `start` starts it, or starts it again on the same folder and port, and resolves to when
- * it is back; `n8n` and `api` are then the running one's.
+ * it is back; `n8n` and `api` are then the running one's. Its folder is beside the suite's, or in
+ * `parent`: a folder outside the project, where the package resolves its modules from n8n alone
+ * (inside it, Node finds the project's own node_modules first, walking up from the package).
  */
-export function ownN8n(name: string) {
-	const userFolder = join(e2e().userFolder, '..', `${name}-${randomUUID().slice(0, 6)}`);
+export function ownN8n(name: string, parent = join(e2e().userFolder, '..')) {
+	const userFolder = join(parent, `${name}-${randomUUID().slice(0, 6)}`);
 	let starts = 0;
 	const own = {
 		n8n: undefined as OwnN8nHandle | undefined,
