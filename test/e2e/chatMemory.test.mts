@@ -13,6 +13,7 @@ import {
 	sandboxCredential,
 	waitFor,
 } from './support/context.mjs';
+import { installPaths } from '../support/n8nInstall.mjs';
 import { ownN8n } from './support/ownN8n.mjs';
 import { startScriptedModel, type ScriptedModel } from './support/scriptedModel.mjs';
 import { memoryWorkflow } from './support/workflows.mjs';
@@ -83,6 +84,12 @@ function chat(sender: string, api: () => N8nRestApi, workflowId: () => string) {
 	};
 }
 
+/** n8n's own SDK or none, never the project's development copy: see support/onlyN8nsSdk.cjs. */
+const ONLY_N8NS_SDK = {
+	NODE_OPTIONS: `--require ${new URL('./support/onlyN8nsSdk.cjs', import.meta.url).pathname}`,
+	E2E_N8N_MODULES: installPaths().n8nModules,
+};
+
 /**
  * A folder outside the project for an n8n of its own, removed after the describe: there the
  * package's `require('@n8n/ai-node-sdk')` finds n8n's own SDK or none, as in a real install.
@@ -129,7 +136,7 @@ async function answering(api: N8nRestApi, trigger: Record<string, unknown>) {
 describe.runIf(mode === 'regular' && !needsSdk)(
 	'chat memory under the AI Agent, through a restart of n8n',
 	() => {
-		const own = ownN8n('memory', outsideProject());
+		const own = ownN8n('memory', outsideProject(), ONLY_N8NS_SDK);
 		let model: ScriptedModel;
 		let workflowId = '';
 		const dana = chat(
@@ -254,7 +261,7 @@ describe.runIf(mode === 'queue')(
 
 describe.runIf(mode === 'regular' && needsSdk)('chat memory on n8n 1.x', () => {
 	const SENDER = '4915198765533';
-	const own = ownN8n('memory-1x', outsideProject());
+	const own = ownN8n('memory-1x', outsideProject(), ONLY_N8NS_SDK);
 	let model: ScriptedModel;
 	let workflowId = '';
 	const dana = chat(

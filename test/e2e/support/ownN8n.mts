@@ -12,8 +12,13 @@ type OwnN8nHandle = Awaited<ReturnType<typeof startN8n>>;
  * it is back; `n8n` and `api` are then the running one's. Its folder is beside the suite's, or in
  * `parent`: a folder outside the project, where the package resolves its modules from n8n alone
  * (inside it, Node finds the project's own node_modules first, walking up from the package).
+ * `extraEnv`: more environment for each start.
  */
-export function ownN8n(name: string, parent = join(e2e().userFolder, '..')) {
+export function ownN8n(
+	name: string,
+	parent = join(e2e().userFolder, '..'),
+	extraEnv: Record<string, string> = {},
+) {
 	const userFolder = join(parent, `${name}-${randomUUID().slice(0, 6)}`);
 	let starts = 0;
 	const own = {
@@ -27,6 +32,7 @@ export function ownN8n(name: string, parent = join(e2e().userFolder, '..')) {
 				fresh: starts === 1,
 				installPackage: starts === 1,
 				logName: `n8n-${name}-${starts}.log`,
+				extraEnv,
 			});
 			own.api = await loginN8n(own.n8n.url, e2e().owner);
 			return Date.now();
