@@ -9,6 +9,7 @@ export const SOAK_TESTS = ['test/**/*.soak.test.ts'];
 export const ENGINE_TESTS = [
 	'test/nodes/MessagingAutomation/**/*.test.ts',
 	'test/nodes/MessagingAutomationTrigger/**/*.test.ts',
+	'test/nodes/MessagingAutomationChatMemory/**/*.test.ts',
 ];
 export const SETUP = ['test/support/setupEnv.ts'];
 export const ENGINE_SETUP = [...SETUP, 'test/support/shortBackoff.ts'];

@@ -1,4 +1,4 @@
-import { sleep, type IWebhookFunctions } from 'n8n-workflow';
+import { sleep, type IAllExecuteFunctions } from 'n8n-workflow';
 
 import { getMessagesTool } from '../shared/catalogue/tools/get_messages';
 import type { MessagingClient } from '../shared/client';
@@ -37,8 +37,9 @@ interface MessagesPage {
 }
 
 /**
- * The trigger's reads of one key, paced together in this process to the service's 600 a minute,
- * however many conversations wait: one key's reads are one budget. The service still answers
+ * The package's conversation reads of one key (the trigger's and the chat memory's), paced together
+ * in this process to the service's 600 a minute, however many conversations wait: one key's reads
+ * are one budget. The service still answers
  * 429 when other processes or the workflows' own calls share the key; that delays, never splits.
  */
 const readPacers = new Map<string, Pacer>();
@@ -52,7 +53,10 @@ function readPacer(fingerprint: string): Pacer {
 	return pacer;
 }
 
-/** Reads one delivery's conversation with the node's credential: pages of get_messages, newest first. */
+/**
+ * Reads one conversation with the node's credential, pages of get_messages, newest first: the
+ * trigger's for a delivery, the chat memory's for an Agent run.
+ */
 export class ConversationReader {
 	private client?: Promise<MessagingClient>;
 
@@ -63,7 +67,7 @@ export class ConversationReader {
 	 * running past it) before the read fails with the last error.
 	 */
 	constructor(
-		private readonly context: IWebhookFunctions,
+		private readonly context: IAllExecuteFunctions,
 		private readonly minimum: number,
 	) {}
 

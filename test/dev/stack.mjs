@@ -22,6 +22,7 @@ export const CREDENTIAL_TYPE = 'messagingAutomationApi';
 export const NODE_TYPES = {
 	action: `${PACKAGE_NAME}.messagingAutomation`,
 	trigger: `${PACKAGE_NAME}.messagingAutomationTrigger`,
+	memory: `${PACKAGE_NAME}.messagingAutomationChatMemory`,
 };
 
 const defaultLog = (line) => process.stderr.write(`[stack] ${line}\n`);

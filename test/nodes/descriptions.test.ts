@@ -6,7 +6,7 @@ import { nodeProperties } from '../../nodes/MessagingAutomation/actions/descript
 import { renderDescriptions, SNAPSHOT_FILE, UPDATE_COMMAND } from '../support/descriptionSnapshot';
 
 describe('the editor picture (test/nodes/__snapshots__/descriptions.txt)', () => {
-	it('matches what both nodes describe now', () => {
+	it('matches what the nodes describe now', () => {
 		const rendered = renderDescriptions();
 		// Set by `npm run snapshot:update`: the picture is rewritten, and the diff is the review.
 		if (process.env.UPDATE_DESCRIPTIONS === '1') {

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { MessagingAutomation } from '../../nodes/MessagingAutomation/MessagingAutomation.node';
+import { MessagingAutomationChatMemory } from '../../nodes/MessagingAutomationChatMemory/MessagingAutomationChatMemory.node';
 import { MessagingAutomationTrigger } from '../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node';
 
 /*
@@ -171,7 +172,8 @@ function actionLines(description: INodeTypeDescription): string[] {
 	return lines;
 }
 
-function triggerLines(description: INodeTypeDescription): string[] {
+/** A node without resources and operations: its header, then every field in order. */
+function plainNodeLines(description: INodeTypeDescription): string[] {
 	return [
 		...headerLines(description),
 		'',
@@ -183,5 +185,15 @@ function triggerLines(description: INodeTypeDescription): string[] {
 export function renderDescriptions(): string {
 	const action = new MessagingAutomation().description;
 	const trigger = new MessagingAutomationTrigger().description;
-	return [...actionLines(action), '', '', ...triggerLines(trigger), ''].join('\n');
+	const memory = new MessagingAutomationChatMemory().description;
+	return [
+		...actionLines(action),
+		'',
+		'',
+		...plainNodeLines(trigger),
+		'',
+		'',
+		...plainNodeLines(memory),
+		'',
+	].join('\n');
 }

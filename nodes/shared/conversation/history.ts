@@ -39,6 +39,16 @@ export function historyText(entries: readonly HistoryEntry[]): string {
 		.join('\n');
 }
 
+/** The last `count` messages before position `end` of `timeline`, oldest first. */
+export function messagesBefore(
+	timeline: readonly TimelineMessage[],
+	end: number,
+	count: number,
+): TimelineMessage[] {
+	if (count <= 0 || end <= 0) return [];
+	return timeline.slice(Math.max(0, end - count), end);
+}
+
 /** The last `count` messages before the message `firstId` (the turn's first), oldest first. */
 export function historyBefore(
 	timeline: readonly TimelineMessage[],
@@ -46,6 +56,5 @@ export function historyBefore(
 	count: number,
 ): HistoryEntry[] {
 	const end = timeline.findIndex((entry) => entry.id === firstId);
-	if (count <= 0 || end <= 0) return [];
-	return timeline.slice(Math.max(0, end - count), end).map(historyEntry);
+	return messagesBefore(timeline, end, count).map(historyEntry);
 }

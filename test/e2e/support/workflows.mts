@@ -78,3 +78,63 @@ export function workflowNode(
 ) {
 	return { id: randomUUID(), name, type, typeVersion, position, parameters };
 }
+
+/**
+ * A reply bot on n8n's AI Agent with the chat memory (its fields left at their defaults): the
+ * trigger (plus `options.trigger`) for one-to-one Business chats, the Agent prompted with the
+ * message's text, n8n's OpenAI Chat Model and the action node as the Reply tool.
+ */
+export function memoryWorkflow(
+	credential: { id: string; name: string },
+	modelCredential: { id: string; name: string },
+	webhookId: string,
+	options: { systemMessage: string; trigger: Record<string, unknown> },
+): N8nWorkflowInput {
+	const trig = {
+		...workflowNode('On Incoming Messages', NODE_TYPES.trigger, 1, [0, 0], {
+			events: ['message.received'],
+			filters: { channels: ['business'], chatType: 'oneToOne', ignoreOwnMessages: true },
+			...options.trigger,
+		}),
+		webhookId,
+	};
+	return withCredential(
+		{
+			name: `e2e chat memory ${randomUUID()}`,
+			nodes: [
+				trig,
+				workflowNode('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3, [280, 0], {
+					promptType: 'define',
+					text: '={{ $json.text }}',
+					options: { systemMessage: options.systemMessage },
+				}),
+				workflowNode('Chat Model', '@n8n/n8n-nodes-langchain.lmChatOpenAi', 1.3, [160, 220], {
+					model: { __rl: true, mode: 'id', value: 'scripted-model' },
+					responsesApiEnabled: false,
+					options: {},
+				}),
+				// The memory's fields as the editor leaves them: the defaults.
+				workflowNode('Chat Memory', NODE_TYPES.memory, 1, [300, 220], {}),
+				workflowNode('Reply in Chat', `${NODE_TYPES.action}Tool`, 1, [440, 220], {
+					resource: 'message',
+					operation: 'send',
+					channel: "={{ $('On Incoming Messages').first().json.channel }}",
+					sendTo: 'conversationId',
+					conversationId: "={{ $('On Incoming Messages').first().json.conversation_id }}",
+					messageType: 'text',
+				}),
+			],
+			connections: {
+				'On Incoming Messages': { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+				'Chat Model': {
+					ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
+				},
+				'Chat Memory': { ai_memory: [[{ node: 'AI Agent', type: 'ai_memory', index: 0 }]] },
+				'Reply in Chat': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+			},
+			settings: { executionOrder: 'v1' },
+		},
+		credential,
+		modelCredential,
+	);
+}
