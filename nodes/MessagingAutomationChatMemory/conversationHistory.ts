@@ -74,18 +74,15 @@ export class ConversationHistory implements ChatHistory {
 	/** The newest page, and older ones only while the window reaches past them. */
 	private async readPages(): Promise<ConversationRead> {
 		const { conversationId, currentIds, messageCount } = this.settings;
-		const reader = new ConversationReader(
-			this.context,
-			messageCount + currentIds.length,
-			READ_PATIENCE_MS,
-		);
-		const read = await reader.read(conversationId);
+		const reader = new ConversationReader(this.context, messageCount + currentIds.length);
+		const until = Date.now() + READ_PATIENCE_MS;
+		const read = await reader.read(conversationId, until);
 		while (
 			needsOlderPage(read.timeline, currentIds, messageCount) &&
 			read.cursor &&
 			read.reads < MAX_PAGES
 		)
-			await reader.older(read);
+			await reader.older(read, until);
 		return read;
 	}
 }
