@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { startN8n } from '../../support/n8nProcess.mjs';
-import { loginN8n, nodeOutput, type N8nRestApi } from '../../support/n8nRestApi.mjs';
+import { nodeOutput, type N8nRestApi } from '../../support/n8nRestApi.mjs';
 import {
-	e2e,
 	endpointRegistered,
 	sandboxControl,
 	sandboxCredential,
 	unique,
 	waitFor,
 } from './context.mjs';
+import { ownN8n } from './ownN8n.mjs';
 import { triggerWorkflow } from './workflows.mjs';
 
 /*
@@ -38,24 +36,9 @@ export async function restartableN8n(
 	name: string,
 	parameters: Record<string, unknown>,
 ): Promise<RestartableN8n> {
-	const userFolder = join(e2e().userFolder, '..', `${name}-${randomUUID().slice(0, 6)}`);
-	let n8n: Awaited<ReturnType<typeof startN8n>> | undefined;
-	let api: N8nRestApi | undefined;
-	let starts = 0;
-	const start = async () => {
-		starts++;
-		n8n = await startN8n({
-			userFolder,
-			port: n8n?.port,
-			fresh: starts === 1,
-			installPackage: starts === 1,
-			logName: `${name}-start-${starts}.log`,
-		});
-		api = await loginN8n(n8n.url, e2e().owner);
-		return Date.now();
-	};
-	await start();
-	const current = () => api as N8nRestApi;
+	const own = ownN8n(name);
+	await own.start();
+	const current = () => own.api as N8nRestApi;
 	const credential = await sandboxCredential(current());
 	const webhookId = randomUUID();
 	const workflow = await current().createWorkflow(
@@ -68,9 +51,9 @@ export async function restartableN8n(
 	return {
 		api: current,
 		workflowId: workflow.id,
-		start,
+		start: own.start,
 		async stop(signal) {
-			const running = n8n as NonNullable<typeof n8n>;
+			const running = own.n8n as NonNullable<typeof own.n8n>;
 			process.kill(-running.pid, signal);
 			await running.exited;
 		},
@@ -86,8 +69,8 @@ export async function restartableN8n(
 			);
 		},
 		async close() {
-			await api?.deactivateWorkflow(workflow.id).catch(() => undefined);
-			await n8n?.stop();
+			await own.api?.deactivateWorkflow(workflow.id).catch(() => undefined);
+			await own.n8n?.stop();
 		},
 	};
 }
