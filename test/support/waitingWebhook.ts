@@ -65,7 +65,8 @@ export async function callWaitingWebhook(
 			httpRequest: {
 				method: request.method,
 				query: Object.fromEntries(url.searchParams),
-				body: request.body ?? {},
+				// n8n 2.41 leaves an unparsable body undefined: a request may say so.
+				body: 'body' in request ? request.body : {},
 				headers: request.headers ?? {},
 			} as unknown as IWorkflowExecuteAdditionalData['httpRequest'],
 			httpResponse: recordingResponse(

@@ -26,7 +26,9 @@ export interface ReplyClaim {
 /** What the trigger posts: `{ chatAnswer: { messageId, conversationId } }`; undefined for anything else. */
 export function replyClaim(context: IWebhookFunctions): ReplyClaim | undefined {
 	if (context.getRequestObject().method !== 'POST') return undefined;
-	const claim = (context.getBodyData() as IDataObject).chatAnswer;
+	// n8n 2.41 leaves the body unparsed (undefined) when a POST names no parsable content type.
+	const body: unknown = context.getBodyData();
+	const claim = isRecord(body) ? body.chatAnswer : undefined;
 	if (!isRecord(claim) || typeof claim.messageId !== 'string' || claim.messageId === '')
 		return undefined;
 	return {

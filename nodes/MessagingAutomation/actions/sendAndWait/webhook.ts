@@ -1,6 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { answerFromChat, replyClaim } from './chatReply';
+import { isRecord } from '../../../shared/guards';
 import { formFields } from './formFields';
 import { browserOnlyPage, formAnswers, formPage, recordedPage, type FormField } from './pages';
 import { isPreviewRequest } from './previewBots';
@@ -72,6 +73,8 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 			? [{ label: 'Response', type: 'textarea', options: [], required: true }]
 			: formFields(this.getNodeParameter('formFields.values', []));
 	if (method === 'GET') return servePage(this, fields);
-	const answers = formAnswers(fields, this.getBodyData());
+	const body: unknown = this.getBodyData();
+	if (!isRecord(body)) return notAnAnswer(this);
+	const answers = formAnswers(fields, body as IDataObject);
 	return await resume(this, responseType === 'freeText' ? { text: answers.Response } : answers);
 }

@@ -190,16 +190,23 @@ describe('Answer in Chat: a reply named to the resume link', () => {
 		expect(body).toBe(JSON.stringify({ answered: false }));
 	});
 
-	it('a POST without a named reply keeps the link rules: nothing recorded', async () => {
-		const parameters = ask();
-		const { link } = await asked(parameters);
-		reply('1');
-		const { result, body } = await callWaitingWebhook(h.engine, actionNode({ parameters }), {
-			method: 'POST',
-			url: link,
-			body: {},
-		});
-		expect(result).toEqual({ noWebhookResponse: true });
-		expect(body).toContain('Nothing was recorded.');
-	});
+	it.each([
+		['approval', {}],
+		['approval', undefined],
+		['freeText', undefined],
+	])(
+		'a %s POST without a named reply (body %j) keeps the link rules: nothing recorded',
+		async (responseType, requestBody) => {
+			const parameters = { ...ask(), responseType };
+			const { link } = await asked(parameters);
+			reply('1');
+			const { result, body } = await callWaitingWebhook(h.engine, actionNode({ parameters }), {
+				method: 'POST',
+				url: link,
+				body: requestBody,
+			});
+			expect(result).toEqual({ noWebhookResponse: true });
+			expect(body).toContain('Nothing was recorded.');
+		},
+	);
 });
