@@ -10,6 +10,7 @@ import {
 	unique,
 	waitFor,
 } from './support/context.mjs';
+import { DEFAULT_N8N_VERSION } from '../support/n8nInstall.mjs';
 import { nothingQueued } from './support/restartable.mjs';
 import { triggerWorkflow } from './support/workflows.mjs';
 
@@ -22,7 +23,10 @@ import { triggerWorkflow } from './support/workflows.mjs';
  * keeps typing past the longest wait gets each run on time.
  */
 
-const { mode } = e2e();
+const { mode, n8nVersion } = e2e();
+// A load test of about three minutes: on the default n8n only; the other versions run the person
+// who keeps typing, which exercises the same code on a live clock.
+const waveRunsHere = mode === 'regular' && n8nVersion === DEFAULT_N8N_VERSION;
 const PEOPLE = 150;
 const MESSAGES = 4;
 const QUIET_S = 5;
@@ -49,7 +53,7 @@ type RunJson = {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.runIf(mode === 'regular')('Group Quick Messages under a reply wave', () => {
+describe.runIf(waveRunsHere)('Group Quick Messages under a reply wave', () => {
 	let api: N8nRestApi;
 	let workflowId: string;
 	const tag = randomUUID().slice(0, 4);
@@ -179,6 +183,24 @@ describe.runIf(mode === 'regular')('Group Quick Messages under a reply wave', ()
 			`[e2e wave] ${ours.length} reads for ${PEOPLE} bursts (${(ours.length / PEOPLE).toFixed(2)} per burst), ${limited.length} × 429; ` +
 				`${attempts.length} delivery attempts answered in ms: median ${answerMs[Math.floor(answerMs.length / 2)]}, ` +
 				`p95 ${answerMs[Math.floor(answerMs.length * 0.95)]}, max ${answerMs.at(-1)}; at most ${mostOpen} open at once`,
+		);
+		// The third and fourth message of a burst are settled by one read: the first is answered by the
+		// node then, the last by n8n once it recorded the run. The gap is n8n's recording time.
+		const answeredAt = (text: string) =>
+			new Map(
+				ourDeliveries
+					.filter((delivery) => delivery.payload?.includes(`"text":"${text}"`))
+					.map((delivery) => [
+						/"phone":"(\d+)"/.exec(delivery.payload ?? '')?.[1],
+						delivery.attemptLog.at(-1)?.completedAt ?? 0,
+					]),
+			);
+		const carriedAt = answeredAt(`${tag} ${MESSAGES - 1}`);
+		const recordMs = [...answeredAt(`${tag} ${MESSAGES}`)]
+			.map(([phone, at]) => at - (carriedAt.get(phone) ?? at))
+			.sort((a, b) => a - b);
+		console.log(
+			`[e2e wave] a run's delivery answered after the carried one before it (n8n recording the run), ms: median ${recordMs[Math.floor(recordMs.length / 2)]}, p95 ${recordMs[Math.floor(recordMs.length * 0.95)]}, max ${recordMs.at(-1)}`,
 		);
 		expect(limited).toHaveLength(0);
 		expect(ours.length).toBeLessThanOrEqual(Math.floor(PEOPLE * 1.25));
