@@ -61,9 +61,11 @@ describe.runIf(runsHere)('Answer in Chat through a restart of n8n', () => {
 
 			// A message that is no answer runs the bot: the trigger is live, and "1" was kept from it.
 			const thanks = await writeInChat(phone, 'thanks');
+			const thanksAt = Date.now();
 			await waitFor('the bot run for "thanks"', async () =>
 				(await triggerRuns(n8n.api(), n8n.workflowId, thanks.id)) === 1 ? true : undefined,
 			);
+			const control = { ms: Date.now() - thanksAt, delivery: await delivered(thanks.id) };
 			expect(await triggerRuns(n8n.api(), n8n.workflowId, one.id)).toBe(0);
 			const after = await n8n.api().getExecution(executionId);
 			expect(after.status).toBe('success');
@@ -74,7 +76,7 @@ describe.runIf(runsHere)('Answer in Chat through a restart of n8n', () => {
 			const attempt = delivery.attemptLog.at(-1) as Delivery['attemptLog'][number];
 			const finishedAt = Date.parse((execution as { stoppedAt?: string }).stoppedAt ?? '');
 			console.log(
-				`[e2e answers restart ${signal}] n8n back ${((backAt - stoppedAt) / 1000).toFixed(1)} s after the stop began; the answer's delivery (attempt ${delivery.attemptLog.length}) arrived and the execution finished ${finishedAt - (attempt.at - offset)} ms later`,
+				`[e2e answers restart ${signal}] n8n back ${((backAt - stoppedAt) / 1000).toFixed(1)} s after the stop began; the answer's delivery (attempt ${delivery.attemptLog.length}) arrived and the execution finished ${finishedAt - (attempt.at - offset)} ms later; "thanks" ran the bot ${control.ms} ms after it was written (delivery attempt ${control.delivery.attemptLog.length})`,
 			);
 		},
 		400_000,
