@@ -2,11 +2,7 @@ import type { ChatHistory, Message } from '@n8n/ai-node-sdk';
 import { NodeOperationError, type ISupplyDataFunctions } from 'n8n-workflow';
 
 import { memoryMessages, needsOlderPage, turnStart } from '../shared/conversation/memory';
-import {
-	ConversationReader,
-	reasonOf,
-	type ConversationRead,
-} from '../MessagingAutomationTrigger/conversationReader';
+import { ConversationReader, reasonOf, type ConversationRead } from '../shared/conversation/reader';
 
 /** How long a busy service (429s, 503s, dropped connections) is waited out before the Agent's run fails. */
 const READ_PATIENCE_MS = 10_000;

@@ -4,7 +4,7 @@ import { candidateQuestions } from '../shared/conversation/answers';
 import { mergeTimelines, toTimelineMessage } from '../shared/conversation/timeline';
 import { isRecord } from '../shared/guards';
 import { eventMessage, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
-import { ConversationReader, reasonOf } from './conversationReader';
+import { ConversationReader, reasonOf } from '../shared/conversation/reader';
 
 /*
  * Pass Answers to Send and Wait: the account's incoming messages already reach this trigger, so

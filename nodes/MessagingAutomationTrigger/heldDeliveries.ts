@@ -18,7 +18,7 @@ import {
 	reasonOf,
 	type ConversationRead,
 	type ConversationReader,
-} from './conversationReader';
+} from '../shared/conversation/reader';
 import { recentRead, remember, type KnownRead } from './recentReads';
 import type { ServiceClock } from './serviceClock';
 

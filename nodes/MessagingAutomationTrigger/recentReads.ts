@@ -1,4 +1,4 @@
-import type { ConversationRead } from './conversationReader';
+import type { ConversationRead } from '../shared/conversation/reader';
 
 /** A read and what it vouches for: every message written up to `asOf`. */
 export interface KnownRead {

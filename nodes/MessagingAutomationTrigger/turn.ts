@@ -9,7 +9,7 @@ import {
 	type TimelineMessage,
 } from '../shared/conversation/timeline';
 import { eventMessage, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
-import { ConversationReader, reasonOf } from './conversationReader';
+import { ConversationReader, reasonOf } from '../shared/conversation/reader';
 import { holdDelivery, type Settlement } from './heldDeliveries';
 import { ServiceClock } from './serviceClock';
 import type { TakeoverCheck } from './takeoverOutput';

@@ -1,16 +1,23 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executionError, nodeOutput, type N8nRestApi } from '../support/n8nRestApi.mjs';
+import type { N8nRestApi } from '../support/n8nRestApi.mjs';
+import {
+	answered as answeredIn,
+	ANSWERS_TRIGGER,
+	askInChat,
+	delivered,
+	newPhone,
+	triggerRuns,
+	writeInChat,
+} from './support/chatAnswers.mjs';
 import {
 	e2e,
 	endpointRegistered,
 	n8nApi,
-	sandboxControl,
 	sandboxCredential,
 	unique,
 	waitFor,
 } from './support/context.mjs';
-import { askAndWait } from './support/sendAndWait.mjs';
 import { triggerWorkflow } from './support/workflows.mjs';
 
 /*
@@ -25,28 +32,16 @@ const { mode, n8nVersion } = e2e();
 const BROWSER_AGENT =
 	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
-interface Delivery {
-	status: string;
-	payload: string | null;
-	attemptLog: Array<{ at: number; completedAt: number; statusCode: number | null }>;
-}
-
 let api: N8nRestApi;
 let credential: Awaited<ReturnType<typeof sandboxCredential>>;
 let trigger: { id: string };
-let phones = 0;
-const newPhone = () => `4916${String(randomInt(1e6)).padStart(6, '0')}${++phones}`;
 
 beforeAll(async () => {
 	api = await n8nApi();
 	credential = await sandboxCredential(api);
 	const webhookId = randomUUID();
 	trigger = await api.createWorkflow(
-		triggerWorkflow(unique('e2e answers trigger'), credential, webhookId, {
-			registration: 'auto',
-			events: ['message.received'],
-			answersToSendAndWait: true,
-		}),
+		triggerWorkflow(unique('e2e answers trigger'), credential, webhookId, ANSWERS_TRIGGER),
 	);
 	await api.activateWorkflow(trigger.id);
 	await endpointRegistered(webhookId);
@@ -56,67 +51,10 @@ afterAll(async () => {
 	await api.deactivateWorkflow(trigger.id).catch(() => undefined);
 });
 
-/** Asks `phone` and resolves once the execution waits, with the question as sent. */
-async function ask(phone: string, parameters: Record<string, unknown> = {}) {
-	const message = `May we refund order ${randomInt(100_000, 999_999)}?`;
-	const { executionId, sent } = await askAndWait(api, credential, 'e2e answer in chat', {
-		phoneNumber: phone,
-		message,
-		answerInChat: true,
-		approvalOptions: { values: { approvalType: 'double' } },
-		...parameters,
-	});
-	return { executionId, sent, link: /https?:\/\/\S+/.exec(sent.text)?.[0] as string };
-}
-
-/** The person (or, `fromMe`, the account) writes in `phone`'s chat; the saved message. */
-async function write(phone: string, text: string, extra: Record<string, unknown> = {}) {
-	const { saved, message } = await sandboxControl<{
-		saved: boolean;
-		message: { id: string; timestamp: string };
-	}>('POST', '/inject/message', { from: { phone, name: 'Manager' }, text, ...extra });
-	expect(saved).toBe(true);
-	return message;
-}
-
-/** The delivery of the event of message `messageId`, once the trigger answered it. */
-async function delivered(messageId: string): Promise<Delivery> {
-	return await waitFor(`the delivery of ${messageId} to be answered`, async () => {
-		const { deliveries } = await sandboxControl<{ deliveries: Delivery[] }>('GET', '/webhooks');
-		return deliveries.find(
-			(delivery) =>
-				delivery.payload?.includes(`"id":"${messageId}"`) && delivery.status === 'delivered',
-		);
-	});
-}
-
-/** Trigger runs that hold the message `messageId`. */
-async function botRuns(messageId: string): Promise<number> {
-	const executions = await api.listExecutions(trigger.id);
-	let count = 0;
-	for (const listed of executions) {
-		const execution = await api.getExecution(listed.id);
-		if ((nodeOutput(execution, 'Trigger') ?? []).some((json) => json.message_id === messageId))
-			count++;
-	}
-	return count;
-}
-
-async function answered(executionId: string) {
-	const execution = await api.waitForExecution(executionId, 60_000);
-	expect(executionError(execution)).toBeUndefined();
-	const runs = (
-		execution.data as { resultData?: { runData?: Record<string, Array<{ startTime: number }>> } }
-	).resultData?.runData?.Action;
-	return {
-		output: nodeOutput(execution, 'Action')?.[0] as {
-			data: Record<string, unknown>;
-			messageId?: string;
-		},
-		/** When the node ran again (n8n keeps only the resumed run). */
-		resumedAt: runs?.at(-1)?.startTime ?? Number.NaN,
-	};
-}
+const ask = async (phone: string, parameters: Record<string, unknown> = {}) =>
+	await askInChat(api, credential, phone, parameters);
+const botRuns = async (messageId: string) => await triggerRuns(api, trigger.id, messageId);
+const answered = async (executionId: string) => await answeredIn(api, executionId);
 
 describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 	it.each([
@@ -131,7 +69,7 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 			const { executionId, sent } = await ask(phone);
 			expect(sent.text).toContain('\n\nReply 1 to Approve or 2 to Decline\n\n');
 			const writtenAt = Date.now();
-			const answer = await write(phone, text);
+			const answer = await writeInChat(phone, text);
 			const { output, resumedAt } = await answered(executionId);
 			expect(output.data).toMatchObject({
 				approved,
@@ -151,13 +89,13 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 	it('"why?" runs the bot and leaves the question open; "1" then answers', async () => {
 		const phone = newPhone();
 		const { executionId } = await ask(phone);
-		const why = await write(phone, 'why?');
+		const why = await writeInChat(phone, 'why?');
 		await delivered(why.id);
 		await waitFor('the bot run for "why?"', async () =>
 			(await botRuns(why.id)) === 1 ? true : undefined,
 		);
 		expect((await api.getExecution(executionId)).status).toBe('waiting');
-		const one = await write(phone, '1');
+		const one = await writeInChat(phone, '1');
 		expect((await answered(executionId)).output.data).toMatchObject({
 			approved: true,
 			answerMessageId: one.id,
@@ -168,7 +106,7 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 		const phone = newPhone();
 		const next = await ask(phone, { responseType: 'freeText' });
 		expect(next.sent.text).toContain('\n\nReply to this message with your answer\n\n');
-		await write(phone, 'Only half, please');
+		await writeInChat(phone, 'Only half, please');
 		expect((await answered(next.executionId)).output.data).toMatchObject({
 			text: 'Only half, please',
 			answeredIn: 'chat',
@@ -176,7 +114,7 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 
 		const quoted = await ask(newPhone(), { responseType: 'freeText' });
 		const other = quoted.sent.to;
-		await write(other, 'Make it 20 EUR', { quotedMessageId: quoted.sent.message_id });
+		await writeInChat(other, 'Make it 20 EUR', { quotedMessageId: quoted.sent.message_id });
 		expect((await answered(quoted.executionId)).output.data).toMatchObject({
 			text: 'Make it 20 EUR',
 		});
@@ -185,8 +123,8 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 	it('the account writing "1", another number writing "1", and a forged signed request leave it waiting; the link still answers', async () => {
 		const phone = newPhone();
 		const { executionId, link } = await ask(phone);
-		const own = await write(phone, '1', { fromMe: true });
-		const stranger = await write(newPhone(), '1');
+		const own = await writeInChat(phone, '1', { fromMe: true });
+		const stranger = await writeInChat(newPhone(), '1');
 		await delivered(stranger.id);
 		const forged = await fetch(link, {
 			method: 'POST',
@@ -212,7 +150,7 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 	it('two answers at once resume it once: the other reply is no answer and runs the bot', async () => {
 		const phone = newPhone();
 		const { executionId } = await ask(phone);
-		const [yes, no] = await Promise.all([write(phone, '1'), write(phone, '2')]);
+		const [yes, no] = await Promise.all([writeInChat(phone, '1'), writeInChat(phone, '2')]);
 		const { output } = await answered(executionId);
 		await Promise.all([delivered(yes.id), delivered(no.id)]);
 		const taken = output.data.answerMessageId;

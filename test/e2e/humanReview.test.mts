@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NODE_TYPES } from '../dev/stack.mjs';
 import { executionError, type N8nRestApi } from '../support/n8nRestApi.mjs';
 import {
+	ANSWERS_TRIGGER,
+	delivered,
+	newPhone,
+	triggerRuns,
+	writeInChat,
+} from './support/chatAnswers.mjs';
+import {
 	e2e,
+	endpointRegistered,
 	n8nApi,
 	sandboxControl,
 	sandboxCredential,
@@ -11,13 +19,15 @@ import {
 	waitFor,
 } from './support/context.mjs';
 import { startScriptedModel, type ScriptedModel } from './support/scriptedModel.mjs';
-import { workflowNode } from './support/workflows.mjs';
+import { triggerWorkflow, workflowNode } from './support/workflows.mjs';
 
 /*
  * n8n's "Human review" variant of the node (`messagingAutomationHitlTool`, which n8n 2.x builds
  * because Message has the static `sendAndWait` operation and the node has webhooks) gating an AI
  * Agent's tool: the agent's call sends an approval request over chat through the sandbox, and the
- * gated tool (Send a message) runs only after Approve, never after Decline.
+ * gated tool (Send a message) runs only after Approve, never after Decline. With Answer in Chat,
+ * the reviewer may approve by replying "1", passed on by an active trigger (Pass Answers to Send
+ * and Wait) as for any Send and Wait.
  */
 
 const REVIEWER = '447700900123';
@@ -41,10 +51,12 @@ function plan(prompt: string): Array<Record<string, unknown>> {
 		: [];
 }
 
+/** `reviewer`: more of Ask a Reviewer's parameters (its phone number, Answer in Chat). */
 function reviewWorkflow(
 	prompt: string,
 	sandbox: { id: string; name: string },
 	openAi: { id: string; name: string },
+	reviewer: Record<string, unknown>,
 ) {
 	const node = workflowNode;
 	return {
@@ -70,6 +82,7 @@ function reviewWorkflow(
 					sendTo: 'phoneNumber',
 					phoneNumber: REVIEWER,
 					approvalOptions: { values: { approvalType: 'double' } },
+					...reviewer,
 				}),
 				credentials: { messagingAutomationApi: sandbox },
 			},
@@ -124,14 +137,17 @@ describe.skipIf(skipReason)(
 		});
 
 		/** Runs the agent until it waits for review; resolves with the review links sent to the reviewer. */
-		async function review(): Promise<{
+		async function review(reviewer: Record<string, unknown> = {}): Promise<{
 			id: string;
 			executionId: string;
 			links: Record<string, string>;
+			text: string;
 		}> {
 			const id = randomUUID().slice(0, 8);
 			const earlier = (await sends()).length;
-			const workflow = await api.createWorkflow(reviewWorkflow(`review ${id}`, sandbox, openAi));
+			const workflow = await api.createWorkflow(
+				reviewWorkflow(`review ${id}`, sandbox, openAi, reviewer),
+			);
 			const { executionId } = await api.runManually(workflow.id, 'Start');
 			await waitFor('the agent to wait for review', async () => {
 				const execution = await api.getExecution(executionId);
@@ -140,7 +156,9 @@ describe.skipIf(skipReason)(
 				return execution.status === 'waiting' ? true : undefined;
 			});
 			const question = await waitFor('the review request in the sandbox', async () =>
-				(await sends()).slice(earlier).find((send) => send.to === REVIEWER),
+				(await sends())
+					.slice(earlier)
+					.find((send) => send.to === (reviewer.phoneNumber ?? REVIEWER)),
 			);
 			// n8n's default request names the tool the agent wants to run; the node writes out its
 			// parameters, which n8n alone would render "[object Object]".
@@ -154,7 +172,7 @@ describe.skipIf(skipReason)(
 			);
 			// Asked, not done: the gated tool has not sent anything yet.
 			expect((await sends()).filter((send) => send.text === `reviewed-${id}`)).toEqual([]);
-			return { id, executionId, links };
+			return { id, executionId, links, text: question.text };
 		}
 
 		it('runs the gated tool after Approve', async () => {
@@ -177,6 +195,36 @@ describe.skipIf(skipReason)(
 			expect((await sends()).filter((send) => send.text === `reviewed-${id}`)).toEqual([]);
 			const last = model.requests.filter((request) => request.prompt === `review ${id}`).at(-1);
 			expect(last?.toolResults.join(' ')).toMatch(/rejected/i);
+		});
+
+		it('runs the gated tool after the reviewer replies "1" in the chat; the reply starts no run', async () => {
+			const phone = newPhone();
+			const webhookId = randomUUID();
+			const trigger = await api.createWorkflow(
+				triggerWorkflow(unique('e2e review answers trigger'), sandbox, webhookId, ANSWERS_TRIGGER),
+			);
+			await api.activateWorkflow(trigger.id);
+			try {
+				await endpointRegistered(webhookId);
+				const { id, executionId, text } = await review({ phoneNumber: phone, answerInChat: true });
+				expect(text).toContain('\n\nReply 1 to Approve or 2 to Decline\n\n');
+				const writtenAt = Date.now();
+				const one = await writeInChat(phone, '1');
+				const execution = await api.waitForExecution(executionId, 90_000);
+				expect(executionError(execution)).toBeUndefined();
+				expect(execution.status).toBe('success');
+				expect(
+					(await sends()).filter((send) => send.text === `reviewed-${id}` && send.to === RECIPIENT),
+				).toHaveLength(1);
+				await delivered(one.id);
+				expect(await triggerRuns(api, trigger.id, one.id)).toBe(0);
+				const stoppedAt = Date.parse((execution as { stoppedAt?: string }).stoppedAt ?? '');
+				console.log(
+					`[e2e human review] "1" in the chat: the agent's run finished ${stoppedAt - writtenAt} ms after the reply was written`,
+				);
+			} finally {
+				await api.deactivateWorkflow(trigger.id).catch(() => undefined);
+			}
 		});
 	},
 );

@@ -67,6 +67,25 @@ function importCycles(): string[] {
 	return cycles;
 }
 
+/** The node folder (nodes/<Node>/) `file` belongs to; undefined for nodes/shared and credentials. */
+function nodeFolderOf(file: string): string | undefined {
+	const [top, folder] = relative(ROOT, file).split(/[\\/]/);
+	return top === 'nodes' && folder !== 'shared' ? folder : undefined;
+}
+
+/** Imports from one node's folder into another's: what two nodes share belongs in nodes/shared. */
+function crossNodeImports(): string[] {
+	return FILES.flatMap((file) =>
+		importsOf(file)
+			.filter((target) => {
+				const from = nodeFolderOf(file);
+				const to = nodeFolderOf(target);
+				return from !== undefined && to !== undefined && from !== to;
+			})
+			.map((target) => `${name(file)} → ${name(target)}`),
+	);
+}
+
 describe('the shape of the code', () => {
 	it(`has no file over ${MAX_FILE_LINES} lines`, () => {
 		expect(
@@ -80,6 +99,10 @@ describe('the shape of the code', () => {
 
 	it('has no import cycle, type-only imports included', () => {
 		expect(importCycles()).toEqual([]);
+	});
+
+	it("has no node importing from another node's folder", () => {
+		expect(crossNodeImports()).toEqual([]);
 	});
 
 	it('finds what it looks for (a control)', () => {

@@ -12,7 +12,8 @@ import { triggerWorkflow } from './workflows.mjs';
 
 /*
  * An n8n of its own (regular mode), on its own data, so the suite's instance is never stopped:
- * one grouped trigger workflow, stopped and started again on the same folder and port.
+ * one trigger workflow (and whatever a test adds with its credential), stopped and started again
+ * on the same folder and port.
  */
 
 export interface RunJson {
@@ -22,6 +23,8 @@ export interface RunJson {
 
 export interface RestartableN8n {
 	api(): N8nRestApi;
+	/** The sandbox credential its workflows use. */
+	credential: { id: string; name: string };
 	workflowId: string;
 	/** Sends `signal` to n8n and waits for it to exit. */
 	stop(signal: 'SIGTERM' | 'SIGKILL'): Promise<void>;
@@ -70,6 +73,7 @@ export async function restartableN8n(
 	const outputs = new Map<string, RunJson>();
 	return {
 		api: current,
+		credential,
 		workflowId: workflow.id,
 		start: own.start,
 		async stop(signal) {

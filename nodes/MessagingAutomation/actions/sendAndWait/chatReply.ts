@@ -3,11 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { answerOf, UNTIL_PARAMETER } from '../../../shared/conversation/answers';
 import type { TimelineMessage } from '../../../shared/conversation/timeline';
 import { isRecord } from '../../../shared/guards';
-import {
-	ConversationReader,
-	MAX_PAGES,
-	reasonOf,
-} from '../../../MessagingAutomationTrigger/conversationReader';
+import { ConversationReader, MAX_PAGES, reasonOf } from '../../../shared/conversation/reader';
 import { answerCheck, chatAnswersOn, type ParameterReader } from './chatAnswers';
 import { questionStatus } from './questionStatus';
 

@@ -1,12 +1,12 @@
 import { sleep, type IAllExecuteFunctions } from 'n8n-workflow';
 
-import { getMessagesTool } from '../shared/catalogue/tools/get_messages';
-import type { MessagingClient } from '../shared/client';
-import { MessagingApiError } from '../shared/client/errors';
-import { Pacer } from '../shared/client/pacer';
-import { DEFAULT_RETRY_OPTIONS, retryDecision } from '../shared/client/retry';
-import { mergeTimelines, timelineOf, type TimelineMessage } from '../shared/conversation/timeline';
-import { createNodeClient } from '../shared/transport/nodeClient';
+import { getMessagesTool } from '../catalogue/tools/get_messages';
+import type { MessagingClient } from '../client';
+import { MessagingApiError } from '../client/errors';
+import { Pacer } from '../client/pacer';
+import { DEFAULT_RETRY_OPTIONS, retryDecision } from '../client/retry';
+import { mergeTimelines, timelineOf, type TimelineMessage } from './timeline';
+import { createNodeClient } from '../transport/nodeClient';
 
 /** get_messages pages (the service allows up to 100 a call). */
 const PAGE_SIZE = 50;
