@@ -141,7 +141,7 @@ async function main() {
 		const { sandbox, n8n, api, worker, webhook } = stack;
 		const credential = await upsertCredential(api, CREDENTIAL_NAME, sandboxCredentialData(sandbox));
 		// The AI reply bot's chat model: an OpenAI-compatible server on 127.0.0.1 that follows a script.
-		model = await startScriptedModel((prompt) => replyBotPlan(prompt));
+		model = await startScriptedModel((prompt, _api, earlier) => replyBotPlan(prompt, earlier));
 		const modelCredential = await upsertCredential(
 			api,
 			MODEL_CREDENTIAL_NAME,

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureN8n, N8N_VERSION, projectRoot } from '../support/n8nInstall.mjs';
+import { ensureN8n, N8N_MAJOR, N8N_VERSION, projectRoot } from '../support/n8nInstall.mjs';
 import {
 	freePort,
 	logTail,
@@ -15,6 +15,7 @@ import {
 } from '../support/n8nProcess.mjs';
 import { loginN8n } from '../support/n8nRestApi.mjs';
 import { NO_POSTGRES_REASON, postgresBinDir, startPostgres } from '../support/postgres.mjs';
+import { withHistoryInPrompt } from './historyInPrompt.mts';
 
 export { OWNER };
 
@@ -255,18 +256,22 @@ export function withCredential(workflow, credential, modelCredential) {
 const WORKFLOWS_DIR = new URL('./workflows/', import.meta.url).pathname;
 
 /**
- * The example workflows `npm run dev` imports (test/dev/workflows/*.json), by file name. Files the
- * attachment saver writes go to `filesDir`, which must be inside n8n's allowed folder.
+ * The example workflows `npm run dev` imports (test/dev/workflows/*.json), by file name, for the n8n
+ * being run (on 1.x, with no chat memory: see historyInPrompt.mts). Files the attachment saver
+ * writes go to `filesDir`, which must be inside n8n's allowed folder.
  */
 export function exampleWorkflows(filesDir) {
+	const forThisN8n = N8N_MAJOR < 2 ? withHistoryInPrompt : (workflow) => workflow;
 	return Object.fromEntries(
 		readdirSync(WORKFLOWS_DIR)
 			.filter((file) => file.endsWith('.json'))
 			.sort()
 			.map((file) => [
 				file.replace(/\.json$/, ''),
-				JSON.parse(
-					readFileSync(join(WORKFLOWS_DIR, file), 'utf8').replaceAll('__FILES_DIR__', filesDir),
+				forThisN8n(
+					JSON.parse(
+						readFileSync(join(WORKFLOWS_DIR, file), 'utf8').replaceAll('__FILES_DIR__', filesDir),
+					),
 				),
 			]),
 	);

@@ -117,10 +117,10 @@ describe('the AI reply bot when it cannot work, in a real n8n', () => {
 
 	beforeAll(async () => {
 		api = await n8nApi();
-		model = await startScriptedModel((prompt) =>
+		model = await startScriptedModel((prompt, _api, earlier) =>
 			prompt.includes('fail-e2e too long')
 				? [{ Text: LONG_TEXT }, { Text: 'fail-e2e shorter reply' }]
-				: replyBotPlan(prompt),
+				: replyBotPlan(prompt, earlier),
 		);
 		const modelCredential = await upsertCredential(
 			api,

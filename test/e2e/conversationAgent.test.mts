@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleWorkflows, upsertCredential, withCredential } from '../dev/stack.mjs';
+import { exampleWorkflows, NODE_TYPES, upsertCredential, withCredential } from '../dev/stack.mjs';
 import { replyBotPlan } from '../dev/replyBotModel.mjs';
 import { nodeOutput, type N8nRestApi, type N8nWorkflow } from '../support/n8nRestApi.mjs';
 import { e2e, n8nApi, sandboxControl, sandboxCredential, waitFor } from './support/context.mjs';
 import { startScriptedModel, type ScriptedModel } from './support/scriptedModel.mjs';
 
 /*
- * The AI reply bot example exactly as `npm run dev` imports it (trigger grouping quick messages,
- * with history → AI Agent → the node as its tool, capped at 3 sends per execution), with n8n's
- * OpenAI Chat Model pointed at the scripted model that `npm run dev` uses too. Messages come in on
- * Business from a number of their own, as the service delivers them. Human takeover: the account's
- * own pause command goes into the chat through send_message, as the dashboard or the API would.
+ * The AI reply bot example exactly as `npm run dev` imports it (trigger grouping quick messages →
+ * AI Agent with the chat memory, on n8n 1.x with the history in its prompt → the node as its tool,
+ * capped at 3 sends per execution), with n8n's OpenAI Chat Model pointed at the scripted model that
+ * `npm run dev` uses too. Messages come in on Business from a number of their own, as the service
+ * delivers them. Human takeover: the account's own pause command goes into the chat through
+ * send_message, as the dashboard or the API would.
  */
 
 const SENDER = '4915198765433';
@@ -26,7 +27,7 @@ interface Send {
 	text: string;
 }
 
-describe('AI reply bot example: grouped turns with history, and the send cap, in a real n8n', () => {
+describe('AI reply bot example: grouped turns with the earlier ones, and the send cap, in a real n8n', () => {
 	let api: N8nRestApi;
 	let model: ScriptedModel;
 	let workflow: N8nWorkflow;
@@ -64,10 +65,10 @@ describe('AI reply bot example: grouped turns with history, and the send cap, in
 
 	beforeAll(async () => {
 		api = await n8nApi();
-		model = await startScriptedModel((prompt) =>
+		model = await startScriptedModel((prompt, _api, earlier) =>
 			prompt.includes('conv-e2e loop')
 				? Array.from({ length: LOOP_CALLS }, (_, index) => ({ Text: `loop reply ${index}` }))
-				: replyBotPlan(prompt),
+				: replyBotPlan(prompt, earlier),
 		);
 		const modelCredential = await upsertCredential(
 			api,
@@ -97,8 +98,9 @@ describe('AI reply bot example: grouped turns with history, and the send cap, in
 		await model?.stop();
 	});
 
-	it('answers three quick messages once, with the earlier message as history in the prompt', async () => {
-		await say('conv-e2e earlier: do you ship to Spain?');
+	it('answers three quick messages once, the earlier exchange through the chat memory (n8n 2.x) or in the prompt (1.x)', async () => {
+		const earlier = 'conv-e2e earlier: do you ship to Spain?';
+		await say(earlier);
 		await finishedRuns(1);
 		// The next turn is written a minute later (sandbox time): the first message is history now.
 		await sandboxControl('POST', '/clock', { advanceMs: 60_000 });
@@ -113,10 +115,26 @@ describe('AI reply bot example: grouped turns with history, and the send cap, in
 			'I ordered yesterday',
 			'order 4411, where is it?',
 		]);
-		const prompt =
-			model.requests.find((request) => request.prompt.includes('order 4411'))?.prompt ?? '';
-		expect(prompt).toContain('hi again\nI ordered yesterday\norder 4411, where is it?');
-		expect(prompt).toMatch(/\] Dana: conv-e2e earlier: do you ship to Spain\?/);
+		const burst = 'hi again\nI ordered yesterday\norder 4411, where is it?';
+		const asked = (text: string) =>
+			model.requests.find(
+				(request) => request.prompt.includes(text) && request.toolResults.length === 0,
+			);
+		const withMemory = example().nodes.some((node) => node.type === NODE_TYPES.memory);
+		expect(withMemory).toBe(Number(e2e().n8nVersion.split('.')[0]) >= 2);
+		if (withMemory) {
+			// The prompt is the burst alone; the earlier exchange comes as chat turns, with roles.
+			expect(asked(burst)?.prompt).toBe(burst);
+			expect(asked(burst)?.earlier).toEqual([
+				{ role: 'user', text: earlier },
+				{ role: 'assistant', text: (await sendsToSender())[0].text },
+			]);
+			expect(asked(earlier)?.earlier).toEqual([]);
+		} else {
+			expect(asked(burst)?.prompt).toContain(burst);
+			expect(asked(burst)?.prompt).toMatch(/\] Dana: conv-e2e earlier: do you ship to Spain\?/);
+			expect(asked(burst)?.earlier).toEqual([]);
+		}
 		const replies = (await sendsToSender()).filter((send) => send.text.includes('order 4411'));
 		expect(replies.map((send) => send.text)).toEqual([
 			'(scripted model) You wrote: "hi again / I ordered yesterday / order 4411, where is it?". I can see 2 earlier messages of this chat.',

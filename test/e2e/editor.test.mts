@@ -478,7 +478,6 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 				'Quiet Window (Seconds)',
 				'Longest Wait (Seconds)',
 				'Include Conversation History',
-				'History Messages',
 			]),
 		);
 		expect(toolLabels).toEqual(expect.arrayContaining(['Message Limit per Execution']));

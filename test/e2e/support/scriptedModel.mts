@@ -4,12 +4,19 @@ import type { AddressInfo } from 'node:net';
 /**
  * An OpenAI-compatible model on 127.0.0.1 that follows a script instead of thinking, for n8n's
  * OpenAI Chat Model node: Chat Completions (`POST /v1/chat/completions`) and the Responses API
- * (`POST /v1/responses`). For each request it reads the user's prompt and how many tool results
- * the conversation already holds, asks `plan` for the calls of the prompt, and answers with the
- * next one (or with a final text once all were made). Every request is recorded as received.
+ * (`POST /v1/responses`). For each request it reads the user's prompt, the chat turns before it (an
+ * Agent's memory) and how many tool results the conversation already holds, asks `plan` for the
+ * calls of the prompt, and answers with the next one (or with a final text once all were made).
+ * Every request is recorded as received.
  */
 
 export type Api = 'chat' | 'responses';
+
+/** A chat turn before the prompt. */
+export interface Turn {
+	role: 'user' | 'assistant';
+	text: string;
+}
 
 export interface ModelRequest {
 	api: Api;
@@ -17,10 +24,12 @@ export interface ModelRequest {
 	/** The tool results the agent sent back so far, as text, in order. */
 	toolResults: string[];
 	prompt: string;
+	/** The user's and assistant's turns before the prompt, oldest first. */
+	earlier: Turn[];
 }
 
-/** The arguments of the calls to make for `prompt` on `api`, in order. */
-export type Plan = (prompt: string, api: Api) => Array<Record<string, unknown>>;
+/** The arguments of the calls to make for `prompt` (after the turns `earlier`) on `api`, in order. */
+export type Plan = (prompt: string, api: Api, earlier: Turn[]) => Array<Record<string, unknown>>;
 
 export interface ScriptedModel {
 	/** Base URL for n8n's OpenAI credential (`…/v1`). */
@@ -36,16 +45,27 @@ function textOf(content: unknown): string {
 	return '';
 }
 
-/** Prompt and tool results, from either API's request body. */
+/** The last user turn of the chat, and the user's and assistant's turns before it. */
+function promptAndEarlier(items: any[]): { prompt: string; earlier: Turn[] } {
+	const last = items.map((item) => item.role).lastIndexOf('user');
+	return {
+		prompt: textOf(items[last]?.content),
+		earlier: items
+			.slice(0, Math.max(last, 0))
+			.filter((item) => item.role === 'user' || item.role === 'assistant')
+			.map((item) => ({ role: item.role, text: textOf(item.content) })),
+	};
+}
+
+/** Prompt, earlier turns and tool results, from either API's request body. */
 function conversation(
 	api: Api,
 	body: Record<string, any>,
-): { prompt: string; toolResults: string[] } {
+): { prompt: string; earlier: Turn[]; toolResults: string[] } {
 	if (api === 'chat') {
 		const messages: any[] = body.messages ?? [];
-		const prompt = textOf(messages.filter((message) => message.role === 'user').at(-1)?.content);
 		return {
-			prompt,
+			...promptAndEarlier(messages),
 			toolResults: messages
 				.filter((message) => message.role === 'tool')
 				.map((message) => textOf(message.content)),
@@ -54,9 +74,8 @@ function conversation(
 	const input: any[] = Array.isArray(body.input)
 		? body.input
 		: [{ role: 'user', content: body.input }];
-	const prompt = textOf(input.filter((item) => item.role === 'user').at(-1)?.content);
 	return {
-		prompt,
+		...promptAndEarlier(input),
 		toolResults: input
 			.filter((item) => item.type === 'function_call_output')
 			.map((item) => textOf(item.output)),
@@ -149,9 +168,9 @@ export async function startScriptedModel(plan: Plan): Promise<ScriptedModel> {
 			return;
 		}
 		void readJson(request).then((body) => {
-			const { prompt, toolResults } = conversation(api, body);
-			requests.push({ api, body, prompt, toolResults });
-			const args = plan(prompt, api)[toolResults.length];
+			const { prompt, earlier, toolResults } = conversation(api, body);
+			requests.push({ api, body, prompt, earlier, toolResults });
+			const args = plan(prompt, api, earlier)[toolResults.length];
 			const call = args
 				? { id: `call_${++counter}`, name: toolNameOf(api, body), args }
 				: undefined;
