@@ -31,15 +31,7 @@ export class MessagingAutomationTrigger implements INodeType {
 		outputs: TRIGGER_OUTPUTS,
 		credentials: [{ name: 'messagingAutomationApi', required: true }],
 		webhooks: [
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				responseMode: 'onReceived',
-				// When n8n answers a run's delivery itself, it sends the handler's `webhookResponse` only if
-				// this is empty: left out, n8n sends the literal text "firstEntryJson".
-				responseData: '',
-				path: 'webhook',
-			},
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		],
 		properties: triggerProperties,
 	};

@@ -44,16 +44,14 @@ interface RawResponse {
 }
 
 const DOWNLOAD_TIMEOUT_MS = 20_000;
-/**
- * A run's delivery is left for n8n to answer only while 6 of the service's 10 s remain: n8n
- * records the run first, and a loaded n8n was measured taking seconds for that.
- */
-const LEAVE_TO_N8N_WITHIN_MS = 4000;
 
 /**
- * Answers the delivery here, when nothing runs or a run cannot wait for n8n's own answer, and
- * returns `noWebhookResponse`. n8n saves static data written by the handler (the dedupe window)
- * when the response callback fires, which it does with either answer.
+ * Answers the delivery itself and returns `noWebhookResponse`. Two reasons: the answer goes when
+ * the handler chooses, before any look-up or download (at once), or once a grouped delivery's
+ * outcome is settled (see turn.ts); and n8n saves static data written here
+ * (the dedupe window) when the response callback fires, which happens before the execution
+ * starts only in this mode. Once the run begins, n8n re-wraps the same static data object and
+ * the change flag is reset, so a later answer would lose the window.
  */
 function answer(response: RawResponse, status: number, body: IDataObject): IWebhookResponseData {
 	response.writeHead(status, { 'Content-Type': 'application/json' });
@@ -190,9 +188,8 @@ async function withAttachments(
 }
 
 /**
- * The delivery's turn (turn.ts). A turn that starts nothing is answered here: 200, or 503 when it
- * hands the delivery back to the service. A run's delivery is left unanswered unless its burst was
- * still open at the deadline (answered then, to stay inside the receiver time-out).
+ * The delivery's turn (turn.ts), answering it 200 once the turn allows, or 503 when it hands the
+ * delivery back to the service.
  */
 async function answeredTurn(
 	context: IWebhookFunctions,
@@ -200,29 +197,19 @@ async function answeredTurn(
 	settings: TriggerSettings,
 	response: RawResponse,
 	delivery: Omit<DeliveryContext, 'answer'>,
-): Promise<{ turn: Turn; answered: boolean }> {
+): Promise<Turn> {
 	let answered = false;
-	const answerOnce = (status: number, body: IDataObject) => {
-		if (answered) return;
-		answered = true;
-		answer(response, status, body);
-	};
 	const turn = await readTurn(context, envelope, settings.turn, {
 		...delivery,
-		answer: () => answerOnce(200, { received: true }),
+		answer: () => {
+			if (answered) return;
+			answered = true;
+			answer(response, 200, { received: true });
+		},
 	});
-	if (!turn.run && turn.handBack)
-		answerOnce(503, { received: false, reason: 'not settled in time; send again' });
-	else if (!turn.run) answerOnce(200, { received: true });
-	return { turn, answered };
-}
-
-/** Whether the run's item holds a message whose file would be downloaded. */
-function hasAttachment(envelope: EventEnvelope, item: INodeExecutionData): boolean {
-	const messages = Array.isArray(item.json.messages)
-		? (item.json.messages as EventMessage[])
-		: [eventMessage(envelope)];
-	return messages.some((message) => message?.has_attachment || message?.attachment);
+	if (!turn.run && turn.handBack && !answered)
+		answer(response, 503, { received: false, reason: 'not settled in time; send again' });
+	return turn;
 }
 
 /**
@@ -268,7 +255,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	if (settings.answersToSendAndWait && (await passedAsAnswer(context, envelope)))
 		return answer(response, 200, { received: true, answered: true });
 
-	const { turn, answered } = await answeredTurn(context, envelope, settings, response, {
+	const turn = await answeredTurn(context, envelope, settings, response, {
 		scope,
 		arrivedAt,
 		sentAt: verdict.timestamp * 1000,
@@ -279,12 +266,6 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		return { noWebhookResponse: true };
 	}
 	const item: INodeExecutionData = { json: turnItemJson(envelope, turn) };
-	// n8n answers once it recorded the run, which on a loaded n8n takes seconds; a download may take
-	// longer than the service waits. Either way, a delivery short of time is answered here first.
-	const answeredFirst =
-		Date.now() - arrivedAt > LEAVE_TO_N8N_WITHIN_MS ||
-		(settings.downloadAttachments && hasAttachment(envelope, item));
-	if (answeredFirst && !answered) answer(response, 200, { received: true });
 	if (settings.downloadAttachments)
 		await withAttachments(context, envelope, item, settings.binaryPropertyName);
 	const workflowData = takeoverWorkflowData(
@@ -292,8 +273,5 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		settings.turn.takeover !== undefined,
 		turn.takeover,
 	);
-	if (answered || answeredFirst) return { noWebhookResponse: true, workflowData };
-	// n8n answers (200) once it recorded the run (n8n 2.x; 1.x answers as the run starts): a stop
-	// before that leaves the delivery to the service's retry, and the burst runs then.
-	return { webhookResponse: { received: true }, workflowData };
+	return { noWebhookResponse: true, workflowData };
 }

@@ -24,9 +24,7 @@ import {
 	type INode,
 	type INodeExecutionData,
 	type IWebhookData,
-	type IWebhookDescription,
 	type IWebhookFunctions,
-	type IWebhookResponseData,
 	type IWorkflowExecuteAdditionalData,
 	type Workflow,
 	type WorkflowActivateMode,
@@ -41,8 +39,6 @@ export interface ReceivedRequest {
 	kind: WebhookKind;
 	status: number;
 	body: unknown;
-	/** Whether the node wrote the answer itself or left it to n8n. */
-	answeredBy: 'node' | 'n8n';
 }
 
 export interface Execution {
@@ -278,9 +274,9 @@ export class N8nWebhookHost {
 				cause: String(error),
 			});
 		}
-		// LiveWebhooks saves static data in the response callback: before the run when the node
-		// answered itself or there is nothing to run; otherwise (n8n 2.x) once the run is recorded.
-		// The runner loads static data from the database for the run, a copy apart from this one.
+		// LiveWebhooks saves static data in the response callback. It fires before the run when the
+		// node answered itself or there is nothing to run; otherwise after the run has started, by
+		// which time the runner's new Workflow over the same object has reset the change flag.
 		const callback = () => {
 			if (kind === 'production') this.save(workflow, this.staticDataGapMs);
 		};
@@ -299,7 +295,7 @@ export class N8nWebhookHost {
 		if (!result.workflowData) return;
 
 		const run = await this.engine.run(
-			{ ...this.definition, staticData: clone(this.savedStaticData) },
+			{ ...this.definition, staticData: workflow.staticData },
 			{
 				node: this.triggerName,
 				items: result.workflowData[0] ?? [],
@@ -313,21 +309,16 @@ export class N8nWebhookHost {
 			outputs: result.workflowData.map((_, index) => run.output(this.triggerName, index)),
 		});
 		if (!result.noWebhookResponse) {
-			this.reply(kind, res, 200, onReceivedBody(nodeType.description.webhooks?.[0], result));
+			this.reply(kind, res, 200, { message: 'Workflow was started' });
 			callback();
 		}
 		if (kind === 'test') await this.deactivate('test');
 	}
 
-	private reply(
-		kind: WebhookKind,
-		res: ServerResponse,
-		status: number,
-		body: IDataObject | string,
-	): void {
+	private reply(kind: WebhookKind, res: ServerResponse, status: number, body: IDataObject): void {
 		res.writeHead(status, { 'Content-Type': 'application/json' });
-		res.end(typeof body === 'string' ? body : JSON.stringify(body));
-		this.requests.push({ kind, status, body, answeredBy: 'n8n' });
+		res.end(JSON.stringify(body));
+		this.requests.push({ kind, status, body });
 	}
 
 	/** The node wrote the answer itself; record what it wrote. */
@@ -337,26 +328,11 @@ export class N8nWebhookHost {
 			kind,
 			status: res.statusCode,
 			body: text ? (JSON.parse(text) as unknown) : undefined,
-			answeredBy: 'node',
 		});
 	}
 }
 
 type AnswerCapture = ServerResponse & { answeredBody?: string };
-
-/**
- * What n8n sends for a run it answers itself (responseMode onReceived): the description's
- * `responseData` (default "firstEntryJson", sent as that text), else the handler's
- * `webhookResponse`, else its own sentence.
- */
-function onReceivedBody(
-	description: IWebhookDescription | undefined,
-	result: IWebhookResponseData,
-): IDataObject | string {
-	const responseData = description?.responseData ?? 'firstEntryJson';
-	if (responseData) return String(responseData);
-	return (result.webhookResponse as IDataObject) ?? { message: 'Workflow was started' };
-}
 
 /** Keeps a copy of what the node writes with `end`, for assertions. */
 function captureAnswer(res: ServerResponse): AnswerCapture {

@@ -32,27 +32,7 @@ export interface RestartableN8n {
 	start(): Promise<number>;
 	/** The trigger's output of every run so far whose first message's text starts with `tag `. */
 	runs(tag: string): Promise<RunJson[]>;
-	/** The same for executions n8n recorded but a stop cut short (n8n marks them crashed). */
-	cutShort(tag: string): Promise<RunJson[]>;
 	close(): Promise<void>;
-}
-
-/** The items an execution was to start `node` with, as n8n recorded them before it ran. */
-function stackedInput(execution: unknown, node: string): unknown {
-	const stack =
-		(
-			execution as {
-				data?: {
-					executionData?: {
-						nodeExecutionStack?: Array<{
-							node?: { name?: string };
-							data?: { main?: Array<Array<{ json: unknown }>> };
-						}>;
-					};
-				};
-			}
-		).data?.executionData?.nodeExecutionStack ?? [];
-	return stack.find((entry) => entry.node?.name === node)?.data?.main?.[0]?.[0]?.json;
 }
 
 export async function restartableN8n(
@@ -90,23 +70,6 @@ export async function restartableN8n(
 			}
 			return [...outputs.values()].filter((json) =>
 				json?.messages?.[0]?.text.startsWith(`${tag} `),
-			);
-		},
-		async cutShort(tag) {
-			const executions = await current().listAllExecutions(workflow.id);
-			const cut = executions.filter(
-				(execution) => !outputs.has(execution.id) && execution.status === 'crashed',
-			);
-			const items = await Promise.all(
-				cut.map(async ({ id }) => {
-					const execution = await current().getExecution(id);
-					return (nodeOutput(execution, 'Trigger')?.[0] ?? stackedInput(execution, 'Trigger')) as
-						| RunJson
-						| undefined;
-				}),
-			);
-			return items.filter((json): json is RunJson =>
-				Boolean(json?.messages?.[0]?.text.startsWith(`${tag} `)),
 			);
 		},
 		async close() {
