@@ -184,24 +184,6 @@ describe.runIf(waveRunsHere)('Group Quick Messages under a reply wave', () => {
 				`${attempts.length} delivery attempts answered in ms: median ${answerMs[Math.floor(answerMs.length / 2)]}, ` +
 				`p95 ${answerMs[Math.floor(answerMs.length * 0.95)]}, max ${answerMs.at(-1)}; at most ${mostOpen} open at once`,
 		);
-		// The third and fourth message of a burst are settled by one read: the first is answered by the
-		// node then, the last by n8n once it recorded the run. The gap is n8n's recording time.
-		const answeredAt = (text: string) =>
-			new Map(
-				ourDeliveries
-					.filter((delivery) => delivery.payload?.includes(`"text":"${text}"`))
-					.map((delivery) => [
-						/"phone":"(\d+)"/.exec(delivery.payload ?? '')?.[1],
-						delivery.attemptLog.at(-1)?.completedAt ?? 0,
-					]),
-			);
-		const carriedAt = answeredAt(`${tag} ${MESSAGES - 1}`);
-		const recordMs = [...answeredAt(`${tag} ${MESSAGES}`)]
-			.map(([phone, at]) => at - (carriedAt.get(phone) ?? at))
-			.sort((a, b) => a - b);
-		console.log(
-			`[e2e wave] a run's delivery answered after the carried one before it (n8n recording the run), ms: median ${recordMs[Math.floor(recordMs.length / 2)]}, p95 ${recordMs[Math.floor(recordMs.length * 0.95)]}, max ${recordMs.at(-1)}`,
-		);
 		expect(limited).toHaveLength(0);
 		expect(ours.length).toBeLessThanOrEqual(Math.floor(PEOPLE * 1.25));
 		expect(ourDeliveries).toHaveLength(PEOPLE * MESSAGES);
