@@ -137,6 +137,17 @@ describe.skipIf(skipReason)(
 		});
 
 		/** Runs the agent until it waits for review; resolves with the review links sent to the reviewer. */
+		/** The agent's run ended well and the gated tool sent its message exactly once. */
+		async function ranGatedToolOnce(executionId: string, id: string) {
+			const execution = await api.waitForExecution(executionId, 90_000);
+			expect(executionError(execution)).toBeUndefined();
+			expect(execution.status).toBe('success');
+			expect(
+				(await sends()).filter((send) => send.text === `reviewed-${id}` && send.to === RECIPIENT),
+			).toHaveLength(1);
+			return execution;
+		}
+
 		async function review(reviewer: Record<string, unknown> = {}): Promise<{
 			id: string;
 			executionId: string;
@@ -179,12 +190,7 @@ describe.skipIf(skipReason)(
 			const { id, executionId, links } = await review();
 			expect(Object.keys(links)).toEqual(['Approve', 'Decline']);
 			await fetch(links.Approve, { headers: { 'user-agent': BROWSER_AGENT } });
-			const execution = await api.waitForExecution(executionId, 90_000);
-			expect(executionError(execution)).toBeUndefined();
-			expect(execution.status).toBe('success');
-			expect(
-				(await sends()).filter((send) => send.text === `reviewed-${id}` && send.to === RECIPIENT),
-			).toHaveLength(1);
+			await ranGatedToolOnce(executionId, id);
 		});
 
 		it('never runs it after Decline, and tells the model so', async () => {
@@ -210,12 +216,7 @@ describe.skipIf(skipReason)(
 				expect(text).toContain('\n\nReply 1 to Approve or 2 to Decline\n\n');
 				const writtenAt = Date.now();
 				const one = await writeInChat(phone, '1');
-				const execution = await api.waitForExecution(executionId, 90_000);
-				expect(executionError(execution)).toBeUndefined();
-				expect(execution.status).toBe('success');
-				expect(
-					(await sends()).filter((send) => send.text === `reviewed-${id}` && send.to === RECIPIENT),
-				).toHaveLength(1);
+				const execution = await ranGatedToolOnce(executionId, id);
 				await delivered(one.id);
 				expect(await triggerRuns(api, trigger.id, one.id)).toBe(0);
 				const stoppedAt = Date.parse((execution as { stoppedAt?: string }).stoppedAt ?? '');
