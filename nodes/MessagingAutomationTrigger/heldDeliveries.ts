@@ -167,7 +167,8 @@ class ConversationDesk {
 			}
 		} catch (error) {
 			const reason = reasonOf(error);
-			this.failure = reason;
+			// A read that times out on the short budget left by an earlier failure keeps that reason.
+			this.failure = isPassing(error) ? (this.failure ?? reason) : reason;
 			if (!isPassing(error)) {
 				for (const id of [...this.held.keys()]) this.settle(id, { kind: 'failed', reason });
 				return;
