@@ -1,5 +1,7 @@
 import {
+	type IExecuteFunctions,
 	type IHookFunctions,
+	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
@@ -9,6 +11,7 @@ import {
 import { EVENTS_SUBTITLE, triggerProperties } from './description';
 import { releaseScope } from './heldDeliveries';
 import { receiveDelivery } from './receive';
+import { claimRun } from './runClaim';
 import { triggerScope } from './scope';
 import { TRIGGER_OUTPUTS } from './takeoverOutput';
 import { endpointExists, registerEndpoint, unregisterEndpoint } from './registration';
@@ -31,7 +34,15 @@ export class MessagingAutomationTrigger implements INodeType {
 		outputs: TRIGGER_OUTPUTS,
 		credentials: [{ name: 'messagingAutomationApi', required: true }],
 		webhooks: [
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				// When n8n answers a run's delivery itself, it sends the handler's `webhookResponse` only if
+				// this is empty: left out, n8n sends the literal text "firstEntryJson".
+				responseData: '',
+				path: 'webhook',
+			},
 		],
 		properties: triggerProperties,
 	};
@@ -53,5 +64,10 @@ export class MessagingAutomationTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await receiveDelivery(this);
+	}
+
+	/** n8n's first step of each run this trigger starts, once n8n has recorded it (runClaim.ts). */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await claimRun(this);
 	}
 }

@@ -264,7 +264,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to start only one execution per event ID. Deliveries are at-least-once, so the same event can arrive twice.',
+					'Whether to run the workflow only once per event ID. Deliveries are at-least-once, so the same event can arrive twice, also after n8n recorded its run: such a copy passes nothing on.',
 			},
 			{
 				displayName: 'Download Attachments',

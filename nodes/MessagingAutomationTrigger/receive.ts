@@ -1,29 +1,22 @@
 import type {
-	IBinaryData,
 	IDataObject,
 	INodeExecutionData,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { downloadStoredAttachment } from '../shared/attachments/fetchAttachment';
-import type { MessagingClient } from '../shared/client';
-import {
-	eventMessage,
-	parseEnvelope,
-	type EventEnvelope,
-	type EventMessage,
-} from '../shared/webhooks/events';
+import { parseEnvelope, type EventEnvelope } from '../shared/webhooks/events';
 import {
 	verifySignature,
 	type DeliveryHeaders,
 	type VerificationResult,
 } from '../shared/webhooks/verifySignature';
-import { createNodeClient } from '../shared/transport/nodeClient';
 import { passedAsAnswer } from './answerRoute';
 import { forgetEvent, isDuplicateEvent } from './dedupe';
 import { filterEvent } from './eventFilter';
 import { turnItemJson } from './output';
+import { hasAttachment, withAttachments } from './runAttachments';
+import { withCarrier } from './runClaim';
 import { triggerScope } from './scope';
 import { readSettings, type TriggerSettings } from './settings';
 import { TriggerState } from './state';
@@ -43,15 +36,17 @@ interface RawResponse {
 	end(body: string): unknown;
 }
 
-const DOWNLOAD_TIMEOUT_MS = 20_000;
+/**
+ * A run's delivery is left for n8n to answer, once it recorded the run, only while 6 of the
+ * service's 10 s remain: a loaded n8n was measured taking seconds to record a run. An answer that
+ * still comes too late costs a retry, whose copy of the run passes nothing on (runClaim.ts).
+ */
+const LEAVE_TO_N8N_WITHIN_MS = 4000;
 
 /**
- * Answers the delivery itself and returns `noWebhookResponse`. Two reasons: the answer goes when
- * the handler chooses, before any look-up or download (at once), or once a grouped delivery's
- * outcome is settled (see turn.ts); and n8n saves static data written here
- * (the dedupe window) when the response callback fires, which happens before the execution
- * starts only in this mode. Once the run begins, n8n re-wraps the same static data object and
- * the change flag is reset, so a later answer would lose the window.
+ * Answers the delivery here, when nothing runs or a run cannot wait for n8n's own answer, and
+ * returns `noWebhookResponse`. n8n saves static data written by the handler (the dedupe window)
+ * when the response callback fires, which it does with either answer.
  */
 function answer(response: RawResponse, status: number, body: IDataObject): IWebhookResponseData {
 	response.writeHead(status, { 'Content-Type': 'application/json' });
@@ -112,84 +107,10 @@ function parseBody(body: Buffer): EventEnvelope | undefined {
 	}
 }
 
-type AttachmentResult = { binary: IBinaryData } | { error: string };
-
-/** The file of one message, or why there is none to have; undefined when it has no attachment. */
-async function attachmentOf(
-	context: IWebhookFunctions,
-	client: () => Promise<MessagingClient>,
-	message: EventMessage,
-): Promise<AttachmentResult | undefined> {
-	if (!message.has_attachment && !message.attachment) return undefined;
-	if (message.channel === 'business')
-		return { error: 'Business file downloads are not available through the API' };
-	if (
-		message.attachment?.download_available !== true ||
-		typeof message.stored_message_id !== 'string'
-	) {
-		return {
-			error:
-				'The file is not saved yet (download_available is false); fetch it later with get_attachment_link',
-		};
-	}
-	const result = await downloadStoredAttachment(
-		context,
-		await client(),
-		message.stored_message_id,
-		DOWNLOAD_TIMEOUT_MS,
-	);
-	if (!result.ok) {
-		context.logger.warn(
-			`Messaging Automation Trigger: attachment of message ${String(message.id)} not downloaded: ${result.reason}`,
-		);
-		return { error: result.reason };
-	}
-	const { data, fileName, mimeType } = result.file;
-	return { binary: await context.helpers.prepareBinaryData(data, fileName, mimeType) };
-}
-
 /**
- * Downloads the files of the run's messages into binary data: the first into the chosen field,
- * later ones of a grouped turn into `<field>_1`, `<field>_2`, …; each message of a turn names its
- * field (`binary_property`) or says why it has none (`attachment_download`).
- */
-async function withAttachments(
-	context: IWebhookFunctions,
-	envelope: EventEnvelope,
-	item: INodeExecutionData,
-	propertyName: string,
-): Promise<void> {
-	let client: Promise<MessagingClient> | undefined;
-	const lazyClient = async () =>
-		await (client ??= createNodeClient(context, {
-			timeoutMs: DOWNLOAD_TIMEOUT_MS,
-			retry: { maxAttempts: 2 },
-		}));
-	const grouped = Array.isArray(item.json.messages)
-		? (item.json.messages as EventMessage[])
-		: undefined;
-	const messages = grouped ?? [eventMessage(envelope)].filter((message) => message !== undefined);
-	let files = 0;
-	for (const [index, message] of messages.entries()) {
-		const result = await attachmentOf(context, lazyClient, message);
-		if (!result) continue;
-		const field = files === 0 ? propertyName : `${propertyName}_${files}`;
-		if ('binary' in result) {
-			item.binary = { ...item.binary, [field]: result.binary };
-			files++;
-		}
-		const note =
-			'binary' in result
-				? { binary_property: field }
-				: { attachment_download: { error: result.error } };
-		if (grouped) grouped[index] = { ...message, ...note };
-		else if ('error' in result) item.json.attachment_download = { error: result.error };
-	}
-}
-
-/**
- * The delivery's turn (turn.ts), answering it 200 once the turn allows, or 503 when it hands the
- * delivery back to the service.
+ * The delivery's turn (turn.ts). A turn that starts nothing is answered here: 200, or 503 when it
+ * hands the delivery back to the service. A run's delivery is left unanswered unless its burst was
+ * still open at the deadline (answered then, to stay inside the receiver time-out).
  */
 async function answeredTurn(
 	context: IWebhookFunctions,
@@ -197,19 +118,21 @@ async function answeredTurn(
 	settings: TriggerSettings,
 	response: RawResponse,
 	delivery: Omit<DeliveryContext, 'answer'>,
-): Promise<Turn> {
+): Promise<{ turn: Turn; answered: boolean }> {
 	let answered = false;
+	const answerOnce = (status: number, body: IDataObject) => {
+		if (answered) return;
+		answered = true;
+		answer(response, status, body);
+	};
 	const turn = await readTurn(context, envelope, settings.turn, {
 		...delivery,
-		answer: () => {
-			if (answered) return;
-			answered = true;
-			answer(response, 200, { received: true });
-		},
+		answer: () => answerOnce(200, { received: true }),
 	});
-	if (!turn.run && turn.handBack && !answered)
-		answer(response, 503, { received: false, reason: 'not settled in time; send again' });
-	return turn;
+	if (!turn.run && turn.handBack)
+		answerOnce(503, { received: false, reason: 'not settled in time; send again' });
+	else if (!turn.run) answerOnce(200, { received: true });
+	return { turn, answered };
 }
 
 /**
@@ -255,7 +178,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	if (settings.answersToSendAndWait && (await passedAsAnswer(context, envelope)))
 		return answer(response, 200, { received: true, answered: true });
 
-	const turn = await answeredTurn(context, envelope, settings, response, {
+	const { turn, answered } = await answeredTurn(context, envelope, settings, response, {
 		scope,
 		arrivedAt,
 		sentAt: verdict.timestamp * 1000,
@@ -265,13 +188,36 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		if (turn.handBack && settings.deduplicate) forgetEvent(scope, state, envelope.id);
 		return { noWebhookResponse: true };
 	}
-	const item: INodeExecutionData = { json: turnItemJson(envelope, turn) };
+	return await handOver(context, envelope, settings, response, {
+		turn,
+		answered,
+		waitedMs: Date.now() - arrivedAt,
+	});
+}
+
+/**
+ * The run's workflow data for n8n. n8n answers the delivery (200) once it recorded the run (n8n
+ * 2.x; 1.x answers as the run starts): a stop before that leaves it to the service's retry, and
+ * the burst runs then. Recording takes seconds on a loaded n8n and a download may take longer than
+ * the service waits, so a delivery short of time is answered here first.
+ */
+async function handOver(
+	context: IWebhookFunctions,
+	envelope: EventEnvelope,
+	settings: TriggerSettings,
+	response: RawResponse,
+	run: { turn: Extract<Turn, { run: true }>; answered: boolean; waitedMs: number },
+): Promise<IWebhookResponseData> {
+	const item: INodeExecutionData = { json: turnItemJson(envelope, run.turn) };
+	const answeredFirst =
+		run.waitedMs > LEAVE_TO_N8N_WITHIN_MS ||
+		(settings.downloadAttachments && hasAttachment(envelope, item));
+	if (answeredFirst && !run.answered) answer(response, 200, { received: true });
 	if (settings.downloadAttachments)
 		await withAttachments(context, envelope, item, settings.binaryPropertyName);
-	const workflowData = takeoverWorkflowData(
-		item,
-		settings.turn.takeover !== undefined,
-		turn.takeover,
+	const workflowData = withCarrier(
+		takeoverWorkflowData(item, settings.turn.takeover !== undefined, run.turn.takeover),
 	);
-	return { noWebhookResponse: true, workflowData };
+	if (run.answered || answeredFirst) return { noWebhookResponse: true, workflowData };
+	return { webhookResponse: { received: true }, workflowData };
 }

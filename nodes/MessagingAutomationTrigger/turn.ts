@@ -42,7 +42,11 @@ export type Turn =
 			takeover?: TakeoverCheck;
 	  };
 
-/** The delivery being handled: who answers it, and where its trigger's held deliveries are kept. */
+/**
+ * The delivery being handled: where its trigger's held deliveries are kept, and how a held one is
+ * answered before its turn is settled (its burst still open at the deadline). Every other answer is
+ * the caller's, once the turn is known.
+ */
 export interface DeliveryContext {
 	/** Answers the delivery 200; later calls do nothing. */
 	answer: () => void;
@@ -59,9 +63,8 @@ export interface DeliveryContext {
  */
 export const HOLD_MS = 8500;
 /**
- * Without grouping the delivery was answered already and its run waits for the read: a busy
- * service is waited out this long (about the client's usual three attempts) before the run starts
- * without history, its pause unchecked.
+ * Without grouping the run waits for the read: a busy service is waited out this long (about the
+ * client's usual three attempts) before the run starts without history, its pause unchecked.
  */
 const UNGROUPED_PATIENCE_MS = 3000;
 /** A delivery the service sent this long after its message was written came late: a retry, most likely. */
@@ -81,9 +84,9 @@ const pageMinimum = (needs: ReadNeeds) =>
  * The turn a message delivery belongs to. With grouping, the delivery is held with the others of
  * its conversation until one read of the conversation (the one truth every webhook process
  * shares) settles whether its message is the last of its burst; only that one starts the run.
- * Without grouping the delivery is answered at once, and the conversation is read before the run
- * when history or takeover needs it. With Human Takeover the same read gives the conversation's
- * pause state as of the turn's last message. A failed read never drops the message: it runs on
+ * Without grouping the conversation is read before the run when history or takeover needs it.
+ * With Human Takeover the same read gives the conversation's pause state as of the turn's last
+ * message. A failed read never drops the message: it runs on
  * its own, saying why it was not grouped and that its pause could not be checked.
  */
 export async function readTurn(
@@ -101,7 +104,6 @@ export async function readTurn(
 		takeover: fromPerson ? settings.takeover : undefined,
 	};
 	if (!grouping || !own || !message) {
-		delivery.answer();
 		if (!message || (needs.historyCount === 0 && !needs.takeover)) return { run: true };
 		return await ungroupedTurn(context, message, own, needs);
 	}
@@ -121,7 +123,6 @@ export async function readTurn(
 		},
 	);
 	if (settlement.kind === 'retry') return { run: false, handBack: true };
-	delivery.answer();
 	const sentLateMs =
 		delivery.sentAt !== undefined ? delivery.sentAt - own.at : Number.NEGATIVE_INFINITY;
 	return turnOf(context, settlement, message, needs, sentLateMs);

@@ -3,6 +3,7 @@ import { DEFAULT_N8N_VERSION } from '../support/n8nInstall.mjs';
 import { e2e, sandboxControl, waitFor } from './support/context.mjs';
 import {
 	nothingQueued,
+	resendQueued,
 	restartableN8n,
 	type RestartableN8n,
 	type RunJson,
@@ -127,7 +128,7 @@ describe.runIf(runsHere)('Group Quick Messages through stops of n8n: the holes',
 		const QUIET_S = 5;
 		const n8nOf = useGroupedN8n('holes-hundred', QUIET_S, 30);
 
-		it('runs every burst at most once, and every one n8n did not accept just before the stop', async () => {
+		it('runs every burst exactly once, whole', async () => {
 			const people = Array.from({ length: 100 }, (_, index) => ({
 				phone: `4915177${String(index).padStart(4, '0')}`,
 			}));
@@ -159,26 +160,59 @@ describe.runIf(runsHere)('Group Quick Messages through stops of n8n: the holes',
 			console.log(
 				`[e2e holes] second SIGKILL ${((Date.now() - firstStop) / 1000).toFixed(1)} s after the first, with ${answered.length} of 300 retried deliveries answered`,
 			);
-			// Bursts whose run the stopped n8n had accepted: their last message's delivery was answered.
-			const accepted = new Set(
-				answered
-					.filter((delivery) => delivery.payload?.includes('77 message 3'))
-					.map((delivery) => /"phone":"(\d+)"/.exec(delivery.payload ?? '')?.[1]),
-			);
 			await n8nOf().start();
 
-			await nothingQueued('77 message', 360_000);
+			const allRan = async (timeoutMs: number) =>
+				await waitFor(
+					'100 bursts to run',
+					async () => ((await n8nOf().runs('77')).length >= 100 ? true : undefined),
+					timeoutMs,
+				).then(
+					() => true,
+					() => false,
+				);
+			// A delivery n8n answered only after the service stopped waiting (10 s; n8n records runs slowly
+			// under load) is retried 2 or 10 minutes on: past four minutes, resend those as the service
+			// will. Resent or not, a burst whose run was recorded must pass nothing on again.
+			let resent = 0;
+			if (!(await allRan(240_000))) resent += await resendQueued('77 message');
+			if (!(await allRan(120_000))) {
+				const ran = new Set(
+					(await n8nOf().runs('77')).map((json) => json.messages?.[0]?.from?.phone),
+				);
+				const { deliveries } = await sandboxControl('GET', '/webhooks');
+				const others = (
+					deliveries as Array<{
+						status: string;
+						attempts: number;
+						lastError?: string;
+						lastStatusCode?: number;
+						payload?: string;
+					}>
+				)
+					.filter((delivery) => delivery.payload?.includes('77 message'))
+					.filter((delivery) => !ran.has(/"phone":"(\d+)"/.exec(delivery.payload ?? '')?.[1]))
+					.map(
+						(delivery) =>
+							`${/77 message \d/.exec(delivery.payload ?? '')?.[0]}: ${delivery.status} after ${delivery.attempts}, last ${delivery.lastStatusCode ?? delivery.lastError}`,
+					);
+				throw new Error(
+					`${ran.size} of 100 bursts ran; deliveries of the others: ${JSON.stringify(others)}`,
+				);
+			}
+			await pause((QUIET_S + 2) * 1000);
+			resent += await resendQueued('77 message');
+			await nothingQueued('77 message', 120_000);
 			await pause((QUIET_S + 2) * 1000);
 			const runs = await n8nOf().runs('77');
 			const ran = runs.map((json) => json.messages?.[0]?.from?.phone);
-			const missing = people.map((person) => person.phone).filter((phone) => !ran.includes(phone));
 			console.log(
-				`[e2e holes] ${runs.length} of 100 bursts ran; ${missing.length} accepted by the stopped n8n but never recorded as an execution`,
+				`[e2e holes] ${runs.length} of 100 bursts ran, ${new Set(ran).size} people; ${resent} deliveries still waiting for a retry were resent`,
 			);
-			// No burst twice, each whole; a burst is missing only where n8n had answered its delivery and was
-			// stopped before it recorded the execution (docs/conversations.md: n8n answers first).
-			expect(new Set(ran).size).toBe(runs.length);
-			for (const phone of missing) expect(accepted.has(phone)).toBe(true);
+			// n8n answers a run's delivery once it recorded the run, and a copy handed over again after a
+			// stop or a late answer passes nothing on (runClaim.ts): every burst once.
+			expect(runs).toHaveLength(100);
+			expect(new Set(ran).size).toBe(100);
 			for (const json of runs)
 				expect(json.messages?.map((message) => message.text)).toEqual([
 					'77 message 1',

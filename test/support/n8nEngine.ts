@@ -5,6 +5,7 @@
  * brings a pass-through start node and puts it on the execution stack with the input items.
  */
 import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
+import { clearProcessedData, installProcessedDataStore } from './processedData';
 import {
 	createRunExecutionData,
 	ICredentialsHelper,
@@ -49,8 +50,9 @@ class HarnessStart implements INodeType {
 	}
 }
 
+/** Node types by name; `types` stays the one record looked up, so a test can swap a type in. */
 export function createNodeTypes(types: Record<string, INodeType>): INodeTypes {
-	const all: Record<string, INodeType> = { [START_NODE_TYPE]: new HarnessStart(), ...types };
+	const all = Object.assign(types, { [START_NODE_TYPE]: new HarnessStart() });
 	const lookup = (name: string): INodeType => {
 		const type = all[name];
 		if (!type) throw new Error(`Unknown node type in test workflow: ${name}`);
@@ -189,6 +191,8 @@ export interface TestWorkflow {
 	nodes: INode[];
 	connections: IConnections;
 	staticData?: IDataObject;
+	/** n8n's legacy order runs a start node only when its first input has items. */
+	executionOrder?: 'v0' | 'v1';
 }
 
 export interface EngineRun {
@@ -214,15 +218,28 @@ export interface EngineOptions {
 
 export class N8nEngine {
 	readonly nodeTypes: INodeTypes;
+	private readonly types: Record<string, INodeType>;
 	readonly credentialsHelper: TestCredentialsHelper;
 	private runs = 0;
 
 	constructor(options: EngineOptions) {
-		this.nodeTypes = createNodeTypes(options.nodeTypes);
+		// A new engine is a new n8n: its database has recorded no run yet.
+		installProcessedDataStore();
+		clearProcessedData();
+		this.types = { ...options.nodeTypes };
+		this.nodeTypes = createNodeTypes(this.types);
 		this.credentialsHelper = new TestCredentialsHelper(options.credentialTypes);
 		for (const [type, data] of Object.entries(options.credentials ?? {})) {
 			this.credentialsHelper.set(type, data);
 		}
+	}
+
+	/**
+	 * n8n started again on the same database: `type` is the node's code loaded afresh (after
+	 * `vi.resetModules()`), so whatever the old one kept in memory is gone.
+	 */
+	restartWith(name: string, type: INodeType): void {
+		this.types[name] = type;
 	}
 
 	workflow(definition: TestWorkflow): Workflow {
@@ -234,7 +251,7 @@ export class N8nEngine {
 			active: false,
 			nodeTypes: this.nodeTypes,
 			staticData: definition.staticData ?? {},
-			settings: { executionOrder: 'v1' },
+			settings: { executionOrder: definition.executionOrder ?? 'v1' },
 		});
 	}
 

@@ -23,8 +23,11 @@ import {
 	type INodeParameters,
 	type INode,
 	type INodeExecutionData,
+	type INodeType,
 	type IWebhookData,
+	type IWebhookDescription,
 	type IWebhookFunctions,
+	type IWebhookResponseData,
 	type IWorkflowExecuteAdditionalData,
 	type Workflow,
 	type WorkflowActivateMode,
@@ -39,6 +42,8 @@ export interface ReceivedRequest {
 	kind: WebhookKind;
 	status: number;
 	body: unknown;
+	/** Whether the node wrote the answer itself or left it to n8n. */
+	answeredBy: 'node' | 'n8n';
 }
 
 export interface Execution {
@@ -65,9 +70,12 @@ export class N8nWebhookHost {
 	readonly requests: ReceivedRequest[] = [];
 	readonly executions: Execution[] = [];
 	private testStaticData: IDataObject | undefined;
+	private stopsAfterRecording = 0;
 	private server: Server | undefined;
 	private origin = '';
 	private readonly inflight = new Set<Promise<void>>();
+	private readonly takeUpWaiters: Array<{ match: (body: string) => boolean; resolve: () => void }> =
+		[];
 
 	constructor(
 		private readonly engine: N8nEngine,
@@ -82,6 +90,16 @@ export class N8nWebhookHost {
 		});
 		await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
 		this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+	}
+
+	/**
+	 * Resolves once the node's `webhook()` has been called for a request whose raw body `match`es,
+	 * with no timer or I/O callback run in between: what the node does before its first wait (hold a
+	 * grouped delivery, say) has happened, and nothing it would do later. Call it before the request
+	 * can arrive.
+	 */
+	async tookUp(match: (body: string) => boolean): Promise<void> {
+		await new Promise<void>((resolve) => this.takeUpWaiters.push({ match, resolve }));
 	}
 
 	/** Resolves once every request received so far, and the execution it started, has finished. */
@@ -263,20 +281,22 @@ export class N8nWebhookHost {
 		);
 		let result;
 		try {
-			result = await (
+			const answering = (
 				nodeType.webhook as (
 					this: IWebhookFunctions,
 				) => ReturnType<NonNullable<typeof nodeType.webhook>>
 			).call(context);
+			this.notifyTakenUp((req as IncomingMessage & { rawBody: Buffer }).rawBody);
+			result = await answering;
 		} catch (error) {
 			return this.reply(kind, res, 500, {
 				message: 'Workflow Webhook Error: Workflow could not be started!',
 				cause: String(error),
 			});
 		}
-		// LiveWebhooks saves static data in the response callback. It fires before the run when the
-		// node answered itself or there is nothing to run; otherwise after the run has started, by
-		// which time the runner's new Workflow over the same object has reset the change flag.
+		// LiveWebhooks saves static data in the response callback: before the run when the node
+		// answered itself or there is nothing to run; otherwise (n8n 2.x) once the run is recorded.
+		// The runner loads static data from the database for the run, a copy apart from this one.
 		const callback = () => {
 			if (kind === 'production') this.save(workflow, this.staticDataGapMs);
 		};
@@ -295,7 +315,7 @@ export class N8nWebhookHost {
 		if (!result.workflowData) return;
 
 		const run = await this.engine.run(
-			{ ...this.definition, staticData: workflow.staticData },
+			{ ...this.definition, staticData: clone(this.savedStaticData) },
 			{
 				node: this.triggerName,
 				items: result.workflowData[0] ?? [],
@@ -308,17 +328,47 @@ export class N8nWebhookHost {
 			items: run.output(this.triggerName),
 			outputs: result.workflowData.map((_, index) => run.output(this.triggerName, index)),
 		});
-		if (!result.noWebhookResponse) {
-			this.reply(kind, res, 200, { message: 'Workflow was started' });
+		if (!result.noWebhookResponse && this.stopsAfterRecording > 0) {
+			this.stopsAfterRecording--;
+			res.destroy();
+		} else if (!result.noWebhookResponse) {
+			this.reply(kind, res, 200, onReceivedBody(nodeType.description.webhooks?.[0], result));
 			callback();
 		}
 		if (kind === 'test') await this.deactivate('test');
 	}
 
-	private reply(kind: WebhookKind, res: ServerResponse, status: number, body: IDataObject): void {
+	private notifyTakenUp(rawBody: Buffer): void {
+		if (this.takeUpWaiters.length === 0) return;
+		const body = rawBody.toString('utf8');
+		for (const waiter of this.takeUpWaiters.filter((candidate) => candidate.match(body))) {
+			this.takeUpWaiters.splice(this.takeUpWaiters.indexOf(waiter), 1);
+			waiter.resolve();
+		}
+	}
+
+	/** n8n started again on the same database, the trigger's code loaded afresh (its memory gone). */
+	restart(triggerType: INodeType): void {
+		this.engine.restartWith(this.node().type, triggerType);
+	}
+
+	/**
+	 * The next `count` runs n8n would answer itself are recorded, then n8n stops before it answers:
+	 * the connection drops and the handler's static data is not saved, as with a SIGKILL there.
+	 */
+	stopAfterRecording(count = 1): void {
+		this.stopsAfterRecording += count;
+	}
+
+	private reply(
+		kind: WebhookKind,
+		res: ServerResponse,
+		status: number,
+		body: IDataObject | string,
+	): void {
 		res.writeHead(status, { 'Content-Type': 'application/json' });
-		res.end(JSON.stringify(body));
-		this.requests.push({ kind, status, body });
+		res.end(typeof body === 'string' ? body : JSON.stringify(body));
+		this.requests.push({ kind, status, body, answeredBy: 'n8n' });
 	}
 
 	/** The node wrote the answer itself; record what it wrote. */
@@ -328,11 +378,26 @@ export class N8nWebhookHost {
 			kind,
 			status: res.statusCode,
 			body: text ? (JSON.parse(text) as unknown) : undefined,
+			answeredBy: 'node',
 		});
 	}
 }
 
 type AnswerCapture = ServerResponse & { answeredBody?: string };
+
+/**
+ * What n8n sends for a run it answers itself (responseMode onReceived): the description's
+ * `responseData` (default "firstEntryJson", sent as that text), else the handler's
+ * `webhookResponse`, else its own sentence.
+ */
+function onReceivedBody(
+	description: IWebhookDescription | undefined,
+	result: IWebhookResponseData,
+): IDataObject | string {
+	const responseData = description?.responseData ?? 'firstEntryJson';
+	if (responseData) return String(responseData);
+	return (result.webhookResponse as IDataObject) ?? { message: 'Workflow was started' };
+}
 
 /** Keeps a copy of what the node writes with `end`, for assertions. */
 function captureAnswer(res: ServerResponse): AnswerCapture {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { nodeOutput, type N8nRestApi } from '../../support/n8nRestApi.mjs';
 import {
+	e2e,
 	endpointRegistered,
 	sandboxControl,
 	sandboxCredential,
@@ -81,15 +82,59 @@ export async function restartableN8n(
 
 /** Resolves once the service has nothing queued for messages whose text holds `marker`. */
 export async function nothingQueued(marker: string, timeoutMs = 300_000): Promise<void> {
-	await waitFor(
-		`every delivery of "${marker}" settled`,
-		async () => {
-			const { deliveries } = await sandboxControl('GET', '/webhooks');
-			const queued = (deliveries as Array<{ status: string; payload?: string }>).filter(
-				(delivery) => delivery.status === 'queued' && delivery.payload?.includes(marker),
-			);
-			return queued.length === 0 ? true : undefined;
-		},
-		timeoutMs,
-	);
+	type Delivery = {
+		status: string;
+		payload?: string;
+		attempts: number;
+		lastStatusCode?: number | null;
+		lastError?: string | null;
+	};
+	const queued = async () => {
+		const { deliveries } = await sandboxControl('GET', '/webhooks');
+		return (deliveries as Delivery[]).filter(
+			(delivery) => delivery.status === 'queued' && delivery.payload?.includes(marker),
+		);
+	};
+	try {
+		await waitFor(
+			`every delivery of "${marker}" settled`,
+			async () => ((await queued()).length === 0 ? true : undefined),
+			timeoutMs,
+		);
+	} catch (error) {
+		// What each still-queued delivery's last attempt got: the failure says why it waits.
+		const counts = new Map<string, number>();
+		for (const delivery of await queued()) {
+			const last = `${delivery.attempts} attempts, last ${delivery.lastStatusCode ?? delivery.lastError ?? 'none'}`;
+			counts.set(last, (counts.get(last) ?? 0) + 1);
+		}
+		throw new Error(`${(error as Error).message}: ${JSON.stringify([...counts])}`);
+	}
+}
+
+/**
+ * Resends, through the service's API, every delivery of `marker` still queued for a retry, as the
+ * service itself would later (a retry after a time-out comes 2 or 10 minutes on); returns how many.
+ */
+export async function resendQueued(marker: string): Promise<number> {
+	const { deliveries } = await sandboxControl('GET', '/webhooks');
+	const queued = (
+		deliveries as Array<{ id: string; endpointId: string; status: string; payload?: string }>
+	).filter((delivery) => delivery.status === 'queued' && delivery.payload?.includes(marker));
+	for (const delivery of queued) {
+		const response = await fetch(
+			`${e2e().sandboxUrl}/api/v1/webhooks/${delivery.endpointId}/deliveries/${delivery.id}/resend`,
+			{
+				method: 'POST',
+				headers: {
+					authorization: `Bearer ${e2e().keys.owner}`,
+					'content-type': 'application/json',
+				},
+				body: '{}',
+			},
+		);
+		if (!response.ok)
+			throw new Error(`resend ${delivery.id}: ${response.status} ${await response.text()}`);
+	}
+	return queued.length;
 }

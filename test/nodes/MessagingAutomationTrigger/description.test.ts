@@ -14,7 +14,13 @@ describe('trigger description', () => {
 
 	it('declares one POST webhook answered on receipt, and the API credential', () => {
 		expect(description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'webhook',
+			},
 		]);
 		expect(description.credentials).toEqual([{ name: 'messagingAutomationApi', required: true }]);
 		expect(description.inputs).toEqual([]);

@@ -70,6 +70,24 @@ describe('held grouped deliveries', () => {
 		expect(messageAttempts().every((attempt) => attempt.statusCode === 200)).toBe(true);
 	});
 
+	it.each([
+		[0.4, 'n8n'],
+		[4.5, 'node'],
+	])(
+		"with a quiet window of %s s, the run's delivery is answered by %s (n8n only while 6 s are left to record the run)",
+		async (quietWindowSeconds, answeredBy) => {
+			await activeTrigger(grouping({ quietWindowSeconds }));
+			sandbox.clock.setSpeed(1);
+			say('hello', 0);
+			await settledAfter(1);
+			expect(runs().map(texts)).toEqual([['hello']]);
+			const answers = trigger.requests.filter(
+				(request) => !('ignored' in (request.body as object)),
+			);
+			expect(answers).toEqual([expect.objectContaining({ status: 200, answeredBy })]);
+		},
+	);
+
 	it('waits out a 429 and still runs the burst whole, not message by message', async () => {
 		await activeTrigger(grouping());
 		sandbox.faults.add({ tool: 'get_messages', kind: 'rateLimited', times: 2 });

@@ -203,6 +203,25 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 		expect(trigger.executions).toHaveLength(1);
 	});
 
+	it("leaves a run's delivery for n8n to answer once the run is recorded; one with a file to download is answered before the download", async () => {
+		await activeTrigger({ options: { downloadAttachments: true } });
+		inject('no file');
+		// The endpoint's webhook.test event comes first, answered by the node: nothing runs.
+		const runAnswers = () =>
+			trigger.requests.filter((request) => !('ignored' in (request.body as object)));
+		await waitFor(() => trigger.executions.length === 1 && runAnswers().length === 1);
+		// n8n's answer (after the run), carrying the node's webhookResponse.
+		expect(runAnswers()[0]).toMatchObject({ status: 200, body: { received: true } });
+		expect(runAnswers()[0].answeredBy).toBe('n8n');
+		inject('see file', {
+			attachment: { fileName: 'receipt.png', mimeType: 'image/png', content: 'PNG receipt bytes' },
+		});
+		await waitFor(() => trigger.executions.length === 2 && runAnswers().length === 2);
+		expect(runAnswers()[1]).toMatchObject({ status: 200, body: { received: true } });
+		expect(runAnswers()[1].answeredBy).toBe('node');
+		expect(trigger.executions[1].items[0].binary?.data).toMatchObject({ fileName: 'receipt.png' });
+	});
+
 	it('downloads a QR attachment into binary data', async () => {
 		await activeTrigger({ options: { downloadAttachments: true } });
 		inject('see file', {

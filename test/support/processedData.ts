@@ -1,0 +1,70 @@
+/**
+ * n8n's processed-data store for the test engine. n8n keeps it in its database (the CLI's
+ * DeduplicationHelper); this one keeps the same record per workflow and scope in memory, read and
+ * rewritten whole across an await as n8n does, so claims made at once can overwrite each other
+ * here as they would there. Only the 'entries' mode the trigger uses is kept.
+ */
+import { DataDeduplicationService } from 'n8n-core';
+import type {
+	DeduplicationItemTypes,
+	DeduplicationScope,
+	ICheckProcessedContextData,
+	ICheckProcessedOptions,
+	IDataDeduplicator,
+	IDeduplicationOutput,
+} from 'n8n-workflow';
+import { createHash } from 'node:crypto';
+
+const records = new Map<string, string[]>();
+
+const recordKey = (scope: DeduplicationScope, data: ICheckProcessedContextData) =>
+	`${String(data.workflow.id)}/${scope === 'node' ? `n:${String(data.node?.id ?? data.node?.name)}` : ''}`;
+const hash = (item: DeduplicationItemTypes) =>
+	createHash('md5').update(String(item)).digest('base64');
+// A microtask, not a timer: tests that stop the clock must not stop the store.
+const databaseTurn = async () => await Promise.resolve();
+
+const store: IDataDeduplicator = {
+	async checkProcessedAndRecord(items, scope, data, options: ICheckProcessedOptions) {
+		const key = recordKey(scope, data);
+		const saved = [...(records.get(key) ?? [])];
+		await databaseTurn();
+		const output: IDeduplicationOutput = { new: [], processed: [] };
+		for (const item of items) {
+			const seen = saved.includes(hash(item));
+			output[seen ? 'processed' : 'new'].push(item);
+			if (!seen) saved.push(hash(item));
+		}
+		if (options.maxEntries) saved.splice(0, saved.length - options.maxEntries);
+		records.set(key, saved);
+		return output;
+	},
+	async removeProcessed(items, scope, data) {
+		const key = recordKey(scope, data);
+		const gone = new Set(items.map(hash));
+		records.set(
+			key,
+			(records.get(key) ?? []).filter((entry) => !gone.has(entry)),
+		);
+	},
+	async clearAllProcessedItems(scope, data) {
+		records.delete(recordKey(scope, data));
+	},
+	async getProcessedDataCount(scope, data) {
+		return records.get(recordKey(scope, data))?.length ?? 0;
+	},
+};
+
+let installed = false;
+
+/** Gives n8n-core's deduplication helpers this store, once per test process. */
+export function installProcessedDataStore(): void {
+	if (installed) return;
+	installed = true;
+	void DataDeduplicationService.init(store);
+}
+
+/** Forgets every record: each test starts with an n8n that has recorded no run. */
+export function clearProcessedData(): void {
+	records.clear();
+}
