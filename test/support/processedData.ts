@@ -15,7 +15,11 @@ import type {
 } from 'n8n-workflow';
 import { createHash } from 'node:crypto';
 
-const records = new Map<string, string[]>();
+// n8n-core is loaded once per test worker, and its store with it, while this file is evaluated again
+// for every test file: the records live on the global object, so every evaluation shares them.
+const RECORDS = Symbol.for('messaging-automation.test.processedData');
+const records: Map<string, string[]> = ((globalThis as Record<symbol, unknown>)[RECORDS] ??=
+	new Map<string, string[]>()) as Map<string, string[]>;
 
 const recordKey = (scope: DeduplicationScope, data: ICheckProcessedContextData) =>
 	`${String(data.workflow.id)}/${scope === 'node' ? `n:${String(data.node?.id ?? data.node?.name)}` : ''}`;
@@ -55,13 +59,13 @@ const store: IDataDeduplicator = {
 	},
 };
 
-let installed = false;
-
-/** Gives n8n-core's deduplication helpers this store, once per test process. */
+/** Gives n8n-core's deduplication helpers this store, once per test worker. */
 export function installProcessedDataStore(): void {
-	if (installed) return;
-	installed = true;
-	void DataDeduplicationService.init(store);
+	try {
+		DataDeduplicationService.getInstance();
+	} catch {
+		void DataDeduplicationService.init(store);
+	}
 }
 
 /** Forgets every record: each test starts with an n8n that has recorded no run. */
