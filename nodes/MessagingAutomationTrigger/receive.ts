@@ -5,7 +5,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { parseEnvelope, type EventEnvelope } from '../shared/webhooks/events';
+import { eventMessage, parseEnvelope, type EventEnvelope } from '../shared/webhooks/events';
 import {
 	verifySignature,
 	type DeliveryHeaders,
@@ -42,6 +42,13 @@ interface RawResponse {
  * still comes too late costs a retry, whose copy of the run passes nothing on (runClaim.ts).
  */
 const LEAVE_TO_N8N_WITHIN_MS = 4000;
+/**
+ * A delivery the service sent this long after its message was written is a retry (the first comes
+ * 24 s or more after a failure): n8n or a webhook process was stopped before. Its run is always
+ * left for n8n to answer once recorded, since a second stop is likeliest then, and an answer that
+ * comes too late costs only a retry whose copy passes nothing on.
+ */
+const RETRIED_AFTER_MS = 15_000;
 
 /**
  * Answers the delivery here, when nothing runs or a run cannot wait for n8n's own answer, and
@@ -192,7 +199,14 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		turn,
 		answered,
 		waitedMs: Date.now() - arrivedAt,
+		retried: verdict.timestamp * 1000 - writtenAt(envelope) > RETRIED_AFTER_MS,
 	});
+}
+
+/** When the delivery's message was written, on the service's clock; unknown: never. */
+function writtenAt(envelope: EventEnvelope): number {
+	const at = Date.parse(eventMessage(envelope)?.timestamp ?? '');
+	return Number.isNaN(at) ? Number.POSITIVE_INFINITY : at;
 }
 
 /**
@@ -206,11 +220,16 @@ async function handOver(
 	envelope: EventEnvelope,
 	settings: TriggerSettings,
 	response: RawResponse,
-	run: { turn: Extract<Turn, { run: true }>; answered: boolean; waitedMs: number },
+	run: {
+		turn: Extract<Turn, { run: true }>;
+		answered: boolean;
+		waitedMs: number;
+		retried: boolean;
+	},
 ): Promise<IWebhookResponseData> {
 	const item: INodeExecutionData = { json: turnItemJson(envelope, run.turn) };
 	const answeredFirst =
-		run.waitedMs > LEAVE_TO_N8N_WITHIN_MS ||
+		(run.waitedMs > LEAVE_TO_N8N_WITHIN_MS && !run.retried) ||
 		(settings.downloadAttachments && hasAttachment(envelope, item));
 	if (answeredFirst && !run.answered) answer(response, 200, { received: true });
 	if (settings.downloadAttachments)

@@ -88,6 +88,25 @@ describe('held grouped deliveries', () => {
 		},
 	);
 
+	it("leaves a retried delivery's run for n8n to answer even after 4.5 s of waiting for its read", async () => {
+		await activeTrigger(grouping());
+		sandbox.faults.add({ tool: 'get_messages', kind: 'delay', delayMs: 4500, times: 2 });
+		// Held back by the service, as a retry after a stop is: sent 30 s after it was written.
+		sandbox.webhooks.faults.reorderNext(2);
+		say('sent again after a stop', 0);
+		sandbox.clock.advance(30_000);
+		say('hi from bob', 0, DEMO.bob);
+		await settledAfter(2);
+
+		expect(runs().map(texts).sort()).toEqual([['hi from bob'], ['sent again after a stop']]);
+		const byWho = trigger.requests
+			.filter((request) => !('ignored' in (request.body as object)))
+			.map((request) => request.answeredBy)
+			.sort();
+		// Bob's fresh delivery waited past 4 s for the read too: the trigger answered it first.
+		expect(byWho).toEqual(['n8n', 'node']);
+	});
+
 	it('waits out a 429 and still runs the burst whole, not message by message', async () => {
 		await activeTrigger(grouping());
 		sandbox.faults.add({ tool: 'get_messages', kind: 'rateLimited', times: 2 });
