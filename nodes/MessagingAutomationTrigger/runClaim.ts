@@ -70,9 +70,10 @@ export async function claimRun(context: IExecuteFunctions): Promise<INodeExecuti
 			context.getInputData(index).filter((item) => item.json[CARRIER_FIELD] !== true),
 		);
 	const key = claimKey(outputs.flat()[0]);
-	// With Deduplicate Events off, every delivery is meant to run, a resent one too.
+	// Only runs a delivery started: a test run, or n8n's Retry of a crashed or failed run, is asked for
+	// by a person. With Deduplicate Events off, every delivery is meant to run, a resent one too.
 	const claims =
-		context.getMode() !== 'manual' &&
+		context.getMode() === 'webhook' &&
 		context.getNodeParameter('options.deduplicate', 0, true) !== false;
 	if (!claims || key === undefined || (await claimed(context, key))) return outputs;
 	context.logger.info(

@@ -167,6 +167,15 @@ describe("the claim step, in n8n's engine", () => {
 		expect(run.output(TRIGGER, 1).map((item) => item.json.text)).toEqual(['talk to a person']);
 	});
 
+	it("passes the run on again when n8n's Retry starts it over (a run stopped halfway)", async () => {
+		const n8n = engine();
+		const ran = [
+			await n8n.run(triggerWorkflow(), runOf('evt_retried'), 'webhook'),
+			await n8n.run(triggerWorkflow(), runOf('evt_retried'), 'retry'),
+		];
+		expect(ran.map((run) => run.output(TRIGGER).length)).toEqual([1, 1]);
+	});
+
 	it('passes every copy on in a manual test run', async () => {
 		const n8n = engine();
 		const twice = [
