@@ -33,6 +33,8 @@ export interface RestartableN8n {
 	start(): Promise<number>;
 	/** The trigger's output of every run so far whose first message's text starts with `tag `. */
 	runs(tag: string): Promise<RunJson[]>;
+	/** Every execution n8n marked crashed, as the text n8n keeps of it (its input included). */
+	crashed(): Promise<string[]>;
 	close(): Promise<void>;
 }
 
@@ -72,6 +74,13 @@ export async function restartableN8n(
 			return [...outputs.values()].filter((json) =>
 				json?.messages?.[0]?.text.startsWith(`${tag} `),
 			);
+		},
+		async crashed() {
+			const executions = await current().listAllExecutions(workflow.id);
+			const texts: string[] = [];
+			for (const { id } of executions.filter((execution) => execution.status === 'crashed'))
+				texts.push(JSON.stringify(await current().getExecution(id)));
+			return texts;
 		},
 		async close() {
 			await own.api?.deactivateWorkflow(workflow.id).catch(() => undefined);
