@@ -12,6 +12,8 @@ const OWN_MODULES = [
 	'test/nodes/MessagingAutomationTrigger/dedupe.test.ts',
 	'test/nodes/shared/catalogue/addingATool.test.ts',
 ];
+/** Engine tests that restart n8n with the node's code loaded afresh (`vi.resetModules()`). */
+const ENGINE_OWN_MODULES = ['test/nodes/MessagingAutomationTrigger/runClaim.test.ts'];
 const NOT_HERE = ['test/e2e/**', 'node_modules/**', ...SOAK_TESTS];
 
 /*
@@ -28,9 +30,18 @@ export default defineConfig({
 				test: {
 					name: 'engine',
 					include: ENGINE_TESTS,
-					exclude: [...NOT_HERE, ...OWN_MODULES],
+					exclude: [...NOT_HERE, ...OWN_MODULES, ...ENGINE_OWN_MODULES],
 					setupFiles: ENGINE_SETUP,
 					isolate: false,
+				},
+			},
+			{
+				extends: true,
+				test: {
+					name: 'engine-own-modules',
+					include: ENGINE_OWN_MODULES,
+					setupFiles: ENGINE_SETUP,
+					isolate: true,
 				},
 			},
 			{
