@@ -11,7 +11,7 @@ import {
 	type DeliveryHeaders,
 	type VerificationResult,
 } from '../shared/webhooks/verifySignature';
-import { passedAsAnswer } from './answerRoute';
+import { passedAsAnswer, type AnswerOutcome } from './answerRoute';
 import { forgetEvent, isDuplicateEvent } from './dedupe';
 import { filterEvent } from './eventFilter';
 import { turnItemJson } from './output';
@@ -142,6 +142,17 @@ async function answeredTurn(
 	return { turn, answered };
 }
 
+/** A message that answered a Send and Wait question starts no run; one whose offer failed comes again. */
+function answerTaken(
+	response: RawResponse,
+	outcome: Exclude<AnswerOutcome, 'notAnswer'>,
+	forget: () => void,
+): IWebhookResponseData {
+	if (outcome === 'answered') return answer(response, 200, { received: true, answered: true });
+	forget();
+	return answer(response, 503, { received: false, reason: 'answer not passed on; send again' });
+}
+
 /**
  * Verify over the raw bytes first; only a verified body is parsed. Failures get 401 (never 410,
  * which would disable the endpoint) and start nothing.
@@ -182,24 +193,25 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		return answer(response, 200, { received: true, duplicate: true });
 	}
 
-	if (settings.answersToSendAndWait && (await passedAsAnswer(context, envelope)))
-		return answer(response, 200, { received: true, answered: true });
+	const sentAt = verdict.timestamp * 1000;
+	// A delivery handed back is sent again by the service: that copy must not count as seen.
+	const forget = () => settings.deduplicate && forgetEvent(scope, state, envelope.id);
+	const asAnswer = settings.answersToSendAndWait
+		? await passedAsAnswer(context, envelope, sentAt)
+		: 'notAnswer';
+	if (asAnswer !== 'notAnswer') return answerTaken(response, asAnswer, forget);
 
-	const { turn, answered } = await answeredTurn(context, envelope, settings, response, {
-		scope,
-		arrivedAt,
-		sentAt: verdict.timestamp * 1000,
-	});
+	const delivery = { scope, arrivedAt, sentAt };
+	const { turn, answered } = await answeredTurn(context, envelope, settings, response, delivery);
 	if (!turn.run) {
-		// Handed back unsettled: the service sends it again, and that copy must not count as seen.
-		if (turn.handBack && settings.deduplicate) forgetEvent(scope, state, envelope.id);
+		if (turn.handBack) forget();
 		return { noWebhookResponse: true };
 	}
 	return await handOver(context, envelope, settings, response, {
 		turn,
 		answered,
 		waitedMs: Date.now() - arrivedAt,
-		retried: verdict.timestamp * 1000 - writtenAt(envelope) > RETRIED_AFTER_MS,
+		retried: sentAt - writtenAt(envelope) > RETRIED_AFTER_MS,
 	});
 }
 

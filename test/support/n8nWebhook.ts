@@ -67,6 +67,8 @@ export class N8nWebhookHost {
 	 * much later, the last save winning. 0 keeps both synchronous.
 	 */
 	staticDataGapMs = 0;
+	/** n8n's waiting-webhook base (Send and Wait's links); this host's own unless a test moves it. */
+	waitingBaseUrl: string | undefined;
 	readonly requests: ReceivedRequest[] = [];
 	readonly executions: Execution[] = [];
 	private testStaticData: IDataObject | undefined;
@@ -168,6 +170,7 @@ export class N8nWebhookHost {
 		return createAdditionalData(this.engine.credentialsHelper, {
 			webhookBaseUrl: this.baseUrl('production'),
 			webhookTestBaseUrl: this.baseUrl('test'),
+			webhookWaitingBaseUrl: this.waitingBaseUrl ?? `${this.origin}/webhook-waiting`,
 			...extra,
 		});
 	}

@@ -1,33 +1,28 @@
+import { choiceOf, type ApprovalChoice } from './answerWords';
+import { questionLink } from './questionLinks';
 import type { TimelineMessage } from './timeline';
 
 /**
  * Answers in the chat: whether a person's message answers a Send and Wait question, worked out
- * from the conversation's saved messages alone, so every webhook process and a restarted n8n
- * decide alike.
+ * from the conversation's saved messages alone, so every webhook process, every copy of a delivery
+ * and a restarted n8n decide alike. One rule, checked where the answer is taken (the Send and Wait
+ * node), so no order of offers can make one reply resume two executions:
  *
- * - A question is the account's own message holding a signed resume link marked for answers in
- *   chat (`chat=1`): its text is the only record of it the conversation keeps.
- * - A reply quoting a question is meant for that question; a message quoting something else
- *   answers nothing. Otherwise the newest question asked before the message is tried first, then
- *   older ones (a question already answered no longer takes answers, n8n says so).
- * - The account never answers. In a group, when numbers are listed, only those numbers answer.
- * - Approval: the whole text is one of an option's words, ignoring case, spaces and trailing
- *   punctuation. Free text: the first message after the question, or a reply quoting it.
- * - A message written after the question's wait limit answers nothing.
- * - The first answer decides (see answerOf).
+ * - Which question: a reply quoting a question answers that question, however far back; a reply
+ *   quoting anything else answers nothing. An unquoted reply can answer only the chat's newest
+ *   question before it; when that one no longer waits, it answers nothing.
+ * - What counts: the option's number ("1", "2") while the question is the newest; its words
+ *   (the label, "yes", 👍) and free text only before the account writes anything after the
+ *   question, or quoting it. So a reply bot's "Anything else?" followed by "ok" approves nothing.
+ * - Who: never the account; in a group, only the listed numbers when there are any.
+ * - When: not after the question's wait limit.
+ * - Once: the first answer decides (see answerOf).
  */
 
-/** The link parameter that marks a question's links as taking answers in the chat. */
-export const CHAT_PARAMETER = 'chat';
-/** The link parameter holding the wait limit (ms since 1970), when there is one. */
-export const UNTIL_PARAMETER = 'until';
-/** The most questions one message is offered to, newest first. */
-export const MAX_CANDIDATES = 3;
+export type { ApprovalChoice } from './answerWords';
 
-export interface ApprovalChoice {
-	approved: boolean;
-	words: readonly string[];
-}
+/** How far back a question is looked for (a quoted one may be far back): ten pages, about 500 messages. */
+export const QUESTION_PAGES = 10;
 
 export type AnswerRules =
 	| { kind: 'approval'; choices: readonly ApprovalChoice[] }
@@ -52,52 +47,10 @@ export interface ChatAnswer {
 
 const digits = (phone: string) => phone.replace(/\D/g, '');
 
-/** Emoji presentation selectors and skin tones: a thumbs-up is one word, whatever its tone. */
-const EMOJI_MODIFIERS = /\uFE0E|\uFE0F|\p{Emoji_Modifier}/gu;
-const TRAILING_PUNCTUATION = /[\s.!?,;:…。！？]+$/u;
-
-/** A text as a word list compares it: case, spacing, trailing punctuation and emoji tone left out. */
-export function normalizeAnswer(text: string): string {
-	return text
-		.normalize('NFKC')
-		.replace(EMOJI_MODIFIERS, '')
-		.trim()
-		.replace(TRAILING_PUNCTUATION, '')
-		.replace(/\s+/g, ' ')
-		.toLowerCase();
-}
-
-/** The option a text chooses, or undefined when it names none (or, ambiguously, several). */
-export function approvalOf(text: string, choices: readonly ApprovalChoice[]): boolean | undefined {
-	const said = normalizeAnswer(text);
-	if (said === '') return undefined;
-	const chosen = choices.filter((choice) =>
-		choice.words.some((word) => normalizeAnswer(word) === said),
-	);
-	return chosen.length === 1 ? chosen[0].approved : undefined;
-}
-
-/** The signed links in a text that take answers in the chat. */
-function chatLinks(text: string): string[] {
-	return [...text.matchAll(/https?:\/\/\S+/g)]
-		.map(([candidate]) => {
-			try {
-				return new URL(candidate);
-			} catch {
-				return undefined;
-			}
-		})
-		.filter(
-			(url): url is URL =>
-				url?.searchParams.get(CHAT_PARAMETER) === '1' && url.searchParams.has('signature'),
-		)
-		.map((url) => url.toString());
-}
-
-/** The link an answer to this message goes to, when it is a question taking answers in the chat. */
-export function questionLink(entry: TimelineMessage): string | undefined {
-	if (!entry.fromMe || typeof entry.message.text !== 'string') return undefined;
-	return chatLinks(entry.message.text)[0];
+/** Where in `timeline` the newest question before position `end` stands; -1: none. */
+function newestQuestionBefore(timeline: readonly TimelineMessage[], end: number): number {
+	for (let at = end - 1; at >= 0; at--) if (questionLink(timeline[at])) return at;
+	return -1;
 }
 
 export interface QuestionCandidate {
@@ -105,21 +58,23 @@ export interface QuestionCandidate {
 	link: string;
 }
 
-/** The questions `message` may answer, the one to try first first; none for the account's own or without text. */
-export function candidateQuestions(
+/**
+ * The one question `message` may answer: the quoted one, else the newest before it; none for the
+ * account's own messages, messages without text, or a quote of anything but a question.
+ */
+export function candidateQuestion(
 	timeline: readonly TimelineMessage[],
 	message: TimelineMessage,
-): QuestionCandidate[] {
-	if (message.fromMe || (message.message.text ?? '').trim() === '') return [];
+): QuestionCandidate | undefined {
+	if (message.fromMe || (message.message.text ?? '').trim() === '') return undefined;
 	const index = timeline.findIndex((entry) => entry.id === message.id);
-	const before = index >= 0 ? timeline.slice(0, index) : timeline;
-	const questions = before
-		.map((entry) => ({ questionId: entry.id, link: questionLink(entry) }))
-		.filter((candidate): candidate is QuestionCandidate => candidate.link !== undefined)
-		.reverse();
+	const end = index >= 0 ? index : timeline.length;
 	const quoted = message.message.quoted_message_id;
-	if (quoted) return questions.filter((candidate) => candidate.questionId === quoted);
-	return questions.slice(0, MAX_CANDIDATES);
+	const at = quoted
+		? timeline.slice(0, end).findIndex((entry) => entry.id === quoted)
+		: newestQuestionBefore(timeline, end);
+	const link = at >= 0 ? questionLink(timeline[at]) : undefined;
+	return link ? { questionId: timeline[at].id, link } : undefined;
 }
 
 function mayAnswer(entry: TimelineMessage, groupNumbers: readonly string[]): boolean {
@@ -129,30 +84,38 @@ function mayAnswer(entry: TimelineMessage, groupNumbers: readonly string[]): boo
 	return phone !== '' && groupNumbers.some((number) => digits(number) === phone);
 }
 
-/** What `entry` says to the question by the rules, ignoring where it stands; undefined: nothing. */
+/**
+ * What the message at `at` says to the question at `questionAt` by the rules, where it stands;
+ * undefined: nothing.
+ */
 function said(
-	entry: TimelineMessage,
-	questionId: string,
+	timeline: readonly TimelineMessage[],
+	questionAt: number,
+	at: number,
 	check: AnswerCheck,
 ): { approved?: boolean } | undefined {
+	const entry = timeline[at];
 	if (!mayAnswer(entry, check.groupNumbers)) return undefined;
 	if (check.until !== undefined && entry.at > check.until) return undefined;
 	const quoted = entry.message.quoted_message_id;
-	if (quoted && quoted !== questionId) return undefined;
+	if (quoted && quoted !== timeline[questionAt].id) return undefined;
+	if (!quoted && newestQuestionBefore(timeline, at) !== questionAt) return undefined;
+	const between = timeline.slice(questionAt + 1, at);
+	const wordsCount = Boolean(quoted) || !between.some((other) => other.fromMe);
 	const text = typeof entry.message.text === 'string' ? entry.message.text : '';
-	if (check.rules.kind === 'freeText') return text.trim() === '' ? undefined : {};
-	const approved = approvalOf(text, check.rules.choices);
-	return approved === undefined ? undefined : { approved };
+	if (check.rules.kind === 'freeText') return wordsCount && text.trim() !== '' ? {} : undefined;
+	const choice = choiceOf(text, check.rules.choices);
+	if (!choice || !(choice.byNumber || wordsCount)) return undefined;
+	return { approved: choice.approved };
 }
 
 /**
  * The answer `messageId` gives to the question `questionId`, or undefined when the saved messages
  * do not back one: either message missing, the answer not after the question or past its wait
- * limit, from someone who may not answer, quoting another message, or not an answer by the rules.
- * The first answer decides: an earlier message that answered the question (quoting it, or written
- * before any newer question took the newest place) leaves nothing for a later one, so two replies
- * at once resume it once whatever n8n does with two requests. Free text takes a reply quoting the
- * question even so.
+ * limit, from someone who may not answer, meant for another question, or not an answer by the
+ * rules. The first answer decides: an earlier message that answered the question leaves nothing
+ * for a later one, so two replies at once resume it once whatever n8n does with two requests. Free
+ * text takes a reply quoting the question even so.
  */
 export function answerOf(
 	timeline: readonly TimelineMessage[],
@@ -163,17 +126,14 @@ export function answerOf(
 	const questionAt = timeline.findIndex((entry) => entry.id === questionId && entry.fromMe);
 	const answerAt = timeline.findIndex((entry) => entry.id === messageId);
 	if (questionAt < 0 || answerAt <= questionAt) return undefined;
-	const question = timeline[questionAt];
 	const entry = timeline[answerAt];
-	if (entry.message.conversation_id !== question.message.conversation_id) return undefined;
-	const verdict = said(entry, questionId, check);
+	if (entry.message.conversation_id !== timeline[questionAt].message.conversation_id)
+		return undefined;
+	const verdict = said(timeline, questionAt, answerAt, check);
 	if (!verdict) return undefined;
-	const newer = timeline.findIndex((other, at) => at > questionAt && questionLink(other));
-	const earlier = timeline.slice(questionAt + 1, answerAt).some((other, offset) => {
-		const at = questionAt + 1 + offset;
-		const first = other.message.quoted_message_id === questionId || newer < 0 || at < newer;
-		return first && said(other, questionId, check) !== undefined;
-	});
+	let earlier = false;
+	for (let at = questionAt + 1; at < answerAt && !earlier; at++)
+		earlier = said(timeline, questionAt, at, check) !== undefined;
 	const quoting = entry.message.quoted_message_id === questionId;
 	if (earlier && !(check.rules.kind === 'freeText' && quoting)) return undefined;
 	return {

@@ -1,3 +1,4 @@
+import { withoutLiveLinks } from './questionLinks';
 import type { TimelineMessage } from './timeline';
 
 /**
@@ -13,10 +14,14 @@ export interface HistoryEntry {
 	message_id: string;
 }
 
-/** What a message without text stands for in the history, so a photo is not an empty line. */
+/**
+ * What a message stands for in the history: a photo is not an empty line, and a Send and Wait
+ * question keeps its words but not its signed links (a model that repeats a link must not hand
+ * anyone an approval).
+ */
 function textOf(entry: TimelineMessage): string {
 	const { text, type, attachment } = entry.message;
-	if (typeof text === 'string' && text !== '') return text;
+	if (typeof text === 'string' && text !== '') return withoutLiveLinks(text);
 	const fileName = typeof attachment?.file_name === 'string' ? ` ${attachment.file_name}` : '';
 	return `[${typeof type === 'string' && type !== '' ? type : 'message'}${fileName}]`;
 }

@@ -82,6 +82,17 @@ export class ConversationReader {
 		await this.page(read, PAGE_SIZE, until);
 	}
 
+	/** Older pages into `read` until the message `id` is in it, the conversation starts or `maxReads` reads were made. */
+	async readBackTo(
+		read: ConversationRead,
+		id: string,
+		until: number,
+		maxReads = MAX_PAGES,
+	): Promise<void> {
+		while (read.cursor && read.reads < maxReads && !read.timeline.some((entry) => entry.id === id))
+			await this.older(read, until);
+	}
+
 	private async page(read: ConversationRead, limit: number, until: number): Promise<void> {
 		const input = {
 			conversationId: read.conversationId,

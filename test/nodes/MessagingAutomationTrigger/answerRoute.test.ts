@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { DEMO, type SandboxHandle } from '../../sandbox';
 import type { N8nWebhookHost } from '../../support/n8nWebhook';
-import { activeMessageTrigger, settledAfter, useStoppedClock } from './fixtures';
+import { activeMessageTrigger, settledAfter, useStoppedClock, waitFor } from './fixtures';
 
 /*
  * Pass Answers to Send and Wait through n8n's webhook machinery, against the sandbox: a person's
@@ -25,6 +25,10 @@ let trigger: N8nWebhookHost;
 let resumeServer: Server;
 let resumeOrigin = '';
 const offers: Offer[] = [];
+/** Another host, where no n8n of ours waits: it must never be asked anything. */
+let foreignServer: Server;
+let foreignOrigin = '';
+let foreignRequests = 0;
 /** How the stand-in answers an offer to the question with key `key`. */
 let verdict: (key: string) => { status: number; answered?: boolean };
 
@@ -48,31 +52,44 @@ beforeAll(async () => {
 	});
 	await new Promise<void>((resolve) => resumeServer.listen(0, '127.0.0.1', resolve));
 	resumeOrigin = `http://127.0.0.1:${(resumeServer.address() as AddressInfo).port}`;
+	foreignServer = createServer((_req, res) => {
+		foreignRequests++;
+		res.writeHead(200, { 'Content-Type': 'application/json' });
+		res.end(JSON.stringify({ answered: true }));
+	});
+	await new Promise<void>((resolve) => foreignServer.listen(0, '127.0.0.1', resolve));
+	foreignOrigin = `http://127.0.0.1:${(foreignServer.address() as AddressInfo).port}`;
 });
 
 afterAll(async () => {
 	await new Promise<void>((resolve) => resumeServer.close(() => resolve()));
+	await new Promise<void>((resolve) => foreignServer.close(() => resolve()));
 });
 
 beforeEach(() => {
 	offers.length = 0;
+	foreignRequests = 0;
 	verdict = () => ({ status: 200, answered: true });
 });
 
-const activeTrigger = async (parameters: INodeParameters = { answersToSendAndWait: true }) =>
-	(trigger = await activeMessageTrigger(sandbox, parameters));
+/** A trigger whose n8n builds its waiting links on the stand-in, as n8n's own WEBHOOK_URL would. */
+async function activeTrigger(parameters: INodeParameters = { answersToSendAndWait: true }) {
+	trigger = await activeMessageTrigger(sandbox, parameters);
+	trigger.waitingBaseUrl = `${resumeOrigin}/webhook-waiting`;
+	return trigger;
+}
 
 /** A resume link as Send and Wait writes it with Answer in Chat on. */
-const link = (key: string, chat = true) =>
-	`${resumeOrigin}/webhook-waiting/7/node-1?q=${key}${chat ? '&chat=1' : ''}&approved=true&signature=${'0'.repeat(64)}`;
+const link = (key: string, chat = true, origin = resumeOrigin) =>
+	`${origin}/webhook-waiting/7/node-1?q=${key}${chat ? '&chat=1' : ''}&approved=true&signature=${'0'.repeat(64)}`;
 
 /** The account's question in Alice's chat, saved as Send and Wait's send would be. */
-function question(key: string, chat = true): string {
+function question(key: string, chat = true, origin = resumeOrigin): string {
 	sandbox.clock.advance(1000);
 	return sandbox.inject.injectMessage({
 		from: DEMO.alice,
 		fromMe: true,
-		text: `May we refund?\n\nReply 1 to Approve\n\nApprove: ${link(key, chat)}`,
+		text: `May we refund?\n\nReply 1 to Approve\n\nApprove: ${link(key, chat, origin)}`,
 	}).message.id;
 }
 
@@ -89,6 +106,14 @@ function say(
 }
 
 const settled = async (count: number) => await settledAfter(sandbox, trigger, count);
+
+/** The service's attempts to deliver the message `messageId` to the trigger. */
+const attemptsOf = (messageId: string) =>
+	sandbox.webhooks
+		.attempts()
+		.filter(
+			(attempt) => attempt.url === trigger.url('production') && attempt.body?.includes(messageId),
+		);
 
 const ran = () =>
 	trigger.executions.flatMap((execution) => execution.items.map((item) => item.json.text));
@@ -118,14 +143,71 @@ describe('Pass Answers to Send and Wait', () => {
 		expect(ran()).toEqual(['why?']);
 	});
 
-	it('newest question first; one that stopped waiting passes the message to the older one', async () => {
+	it('only the newest question is offered an unquoted reply; when it no longer waits, the older gets nothing and the message runs', async () => {
 		await activeTrigger();
 		question('old');
 		question('new');
 		verdict = (key) => (key === 'new' ? { status: 409 } : { status: 200, answered: true });
 		say('2');
 		await settled(1);
-		expect(offers.map((offer) => offer.key)).toEqual(['new', 'old']);
+		expect(offers.map((offer) => offer.key)).toEqual(['new']);
+		expect(ran()).toEqual(['2']);
+	});
+
+	it('a link that does not start with this n8n’s waiting-webhook URL is never requested, and the message runs', async () => {
+		await activeTrigger();
+		question('elsewhere', true, foreignOrigin);
+		say('1');
+		await settled(1);
+		expect(foreignRequests).toBe(0);
+		expect(offers).toEqual([]);
+		expect(ran()).toEqual(['1']);
+	});
+
+	it('a failed offer hands the delivery back; the service sends it again and the answer is passed on once', async () => {
+		await activeTrigger();
+		question('k1');
+		verdict = () => ({ status: 503 });
+		const answer = say('1');
+		await waitFor(() => attemptsOf(answer.id).length >= 1);
+		await trigger.settled();
+		expect(attemptsOf(answer.id).map((attempt) => attempt.statusCode)).toEqual([503]);
+		verdict = () => ({ status: 200, answered: true });
+		sandbox.clock.advance(40_000);
+		await waitFor(() => attemptsOf(answer.id).length >= 2);
+		await trigger.settled();
+		expect(attemptsOf(answer.id).map((attempt) => attempt.statusCode)).toEqual([503, 200]);
+		expect(offers.map((offer) => offer.key)).toEqual(['k1', 'k1']);
+		expect(ran()).toEqual([]);
+	});
+
+	it('an offer that still fails once the message is minutes old lets the message run instead of losing it', async () => {
+		// Written 4 minutes back, so that the retry 5.5 minutes later still carries a signature of now.
+		sandbox.clock.set(Date.now() - 4 * 60_000);
+		await activeTrigger();
+		question('k1');
+		verdict = () => ({ status: 503 });
+		const answer = say('1');
+		await waitFor(() => attemptsOf(answer.id).length >= 1);
+		await trigger.settled();
+		sandbox.clock.advance(5.5 * 60_000);
+		await waitFor(() => attemptsOf(answer.id).length >= 2);
+		await trigger.settled();
+		expect(attemptsOf(answer.id).map((attempt) => attempt.statusCode)).toEqual([503, 200]);
+		expect(ran()).toEqual(['1']);
+	});
+
+	it('a reply quoting a question further back than one page is offered to it', async () => {
+		await activeTrigger();
+		const old = question('far');
+		// 70 messages after it, the account's own among them: none is an answer.
+		for (let index = 0; index < 70; index++) {
+			sandbox.clock.advance(1000);
+			sandbox.inject.injectMessage({ from: DEMO.alice, fromMe: true, text: `chat ${index}` });
+		}
+		say('1', { quotedMessageId: old });
+		await settled(1);
+		expect(offers.map((offer) => offer.key)).toEqual(['far']);
 		expect(ran()).toEqual([]);
 	});
 

@@ -12,8 +12,13 @@ import type { ResponseType } from './question';
 /** Reads a parameter by name in either context (execute: item 0; webhook: the node's). */
 export type ParameterReader = (name: string, fallback: unknown) => unknown;
 
-const APPROVE_WORDS = 'yes, y, ok, okay, approve, approved, 👍';
-const DECLINE_WORDS = 'no, n, decline, declined, reject, 👎';
+/*
+ * No "ok", "y" or "n" by default: a casual "ok" to whatever the bot said last must never approve.
+ * Even these count only as the first reply to the question (see answers.ts); 1 and 2 count while it
+ * is the chat's newest question.
+ */
+const APPROVE_WORDS = 'yes, approve, approved, 👍';
+const DECLINE_WORDS = 'no, decline, declined, reject, 👎';
 const FREE_TEXT_INSTRUCTIONS = 'Reply to this message with your answer';
 
 export function chatAnswerProperties(show: Record<string, string[]>): INodeProperties[] {
@@ -25,7 +30,7 @@ export function chatAnswerProperties(show: Record<string, string[]>): INodePrope
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether the person can also answer by replying in the chat, for example "1" or "yes". The links keep working either way.',
+				'Whether the person can also answer by writing in the chat. A reply answers the newest question in the chat, or the one it quotes: "1" and "2" count while the question is the newest, words like "yes" only before your account writes again. The links keep working either way.',
 			displayOptions: { show: { ...show, responseType: ['approval', 'freeText'] } },
 		},
 		{
@@ -52,7 +57,7 @@ export function chatAnswerProperties(show: Record<string, string[]>): INodePrope
 			type: 'string',
 			default: APPROVE_WORDS,
 			description:
-				'Replies that approve, separated by commas, besides 1 and the approve label. Case, spaces and trailing punctuation do not matter.',
+				'Replies that approve besides 1 and the approve label, separated by commas. Case, spaces and marks around the reply do not matter. They count only before your account writes again after the question, or in a reply quoting it.',
 			displayOptions: { show: { ...onChat, responseType: ['approval'] } },
 		},
 		{
@@ -61,7 +66,7 @@ export function chatAnswerProperties(show: Record<string, string[]>): INodePrope
 			type: 'string',
 			default: DECLINE_WORDS,
 			description:
-				'Replies that decline (with Approve and Decline), separated by commas, besides 2 and the decline label',
+				'Replies that decline besides 2 and the decline label (with Approve and Decline), separated by commas. Like the approve words, they count only before your account writes again after the question, or in a reply quoting it.',
 			displayOptions: { show: { ...onChat, responseType: ['approval'] } },
 		},
 		{
@@ -71,7 +76,7 @@ export function chatAnswerProperties(show: Record<string, string[]>): INodePrope
 			default: '',
 			placeholder: 'e.g. 4915112345678, 4917098765432',
 			description:
-				'Phone numbers whose replies count in a group chat, separated by commas. Empty: any member. In a one-to-one chat the person asked answers.',
+				'Phone numbers whose replies count in a group chat, separated by commas. Empty: any member. In a one-to-one chat the person asked answers. The links in the message are not limited by this: anyone who can see them can use them.',
 			displayOptions: { show: onChat },
 		},
 	];
@@ -120,12 +125,13 @@ export function answerCheck(read: ParameterReader, until: number | undefined): A
 		return { rules: { kind: 'freeText' }, groupNumbers, until };
 	const { approve, decline } = labelsOf(read);
 	const choices: ApprovalChoice[] = [
-		{ approved: true, words: ['1', approve, ...list(read('approveWords', APPROVE_WORDS))] },
+		{ approved: true, number: '1', words: [approve, ...list(read('approveWords', APPROVE_WORDS))] },
 	];
 	if (decline)
 		choices.push({
 			approved: false,
-			words: ['2', decline, ...list(read('declineWords', DECLINE_WORDS))],
+			number: '2',
+			words: [decline, ...list(read('declineWords', DECLINE_WORDS))],
 		});
 	return { rules: { kind: 'approval', choices }, groupNumbers, until };
 }

@@ -1,9 +1,10 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { answerOf, UNTIL_PARAMETER } from '../../../shared/conversation/answers';
+import { answerOf, QUESTION_PAGES } from '../../../shared/conversation/answers';
+import { UNTIL_PARAMETER } from '../../../shared/conversation/questionLinks';
 import type { TimelineMessage } from '../../../shared/conversation/timeline';
 import { isRecord } from '../../../shared/guards';
-import { ConversationReader, MAX_PAGES, reasonOf } from '../../../shared/conversation/reader';
+import { ConversationReader, reasonOf } from '../../../shared/conversation/reader';
 import { answerCheck, chatAnswersOn, type ParameterReader } from './chatAnswers';
 import { questionStatus } from './questionStatus';
 
@@ -47,8 +48,7 @@ async function timelineWith(
 	const reader = new ConversationReader(context, FIRST_PAGE);
 	const until = Date.now() + READ_PATIENCE_MS;
 	const read = await reader.read(conversationId, until);
-	while (read.cursor && read.reads < MAX_PAGES && !read.timeline.some((e) => e.id === questionId))
-		await reader.older(read, until);
+	await reader.readBackTo(read, questionId, until, QUESTION_PAGES);
 	return read.timeline;
 }
 
@@ -61,6 +61,20 @@ function verdict(context: IWebhookFunctions, answered: boolean): IWebhookRespons
 	return { noWebhookResponse: true };
 }
 
+/**
+ * The reply could not be checked (the service did not answer): 503, so the trigger hands the
+ * delivery back to the service's retry instead of passing a possible answer on to the workflow.
+ */
+function unchecked(context: IWebhookFunctions, claim: ReplyClaim, reason: string) {
+	context.logger.warn(`Send and Wait: reply ${claim.messageId} not checked: ${reason}`);
+	context
+		.getResponseObject()
+		.status(503)
+		.setHeader('Content-Type', 'application/json')
+		.send(JSON.stringify({ answered: false, unchecked: reason }));
+	return { noWebhookResponse: true };
+}
+
 export async function answerFromChat(
 	context: IWebhookFunctions,
 	claim: ReplyClaim,
@@ -69,6 +83,8 @@ export async function answerFromChat(
 	if (!chatAnswersOn(read)) return verdict(context, false);
 	const query = context.getQueryData() as IDataObject;
 	const question = await questionStatus(context, typeof query.q === 'string' ? query.q : undefined);
+	if (question.failed)
+		return unchecked(context, claim, `its question could not be looked up: ${question.failed}`);
 	const conversationId = question.conversationId ?? claim.conversationId;
 	if (!question.messageId || !conversationId) return verdict(context, false);
 	const until = Number(query[UNTIL_PARAMETER]);
@@ -77,10 +93,7 @@ export async function answerFromChat(
 	try {
 		timeline = await timelineWith(context, conversationId, question.messageId);
 	} catch (error) {
-		context.logger.warn(
-			`Send and Wait: reply ${claim.messageId} not checked, the conversation could not be read: ${reasonOf(error)}`,
-		);
-		return verdict(context, false);
+		return unchecked(context, claim, `the conversation could not be read: ${reasonOf(error)}`);
 	}
 	const answer = answerOf(timeline, question.messageId, claim.messageId, check);
 	if (!answer) return verdict(context, false);

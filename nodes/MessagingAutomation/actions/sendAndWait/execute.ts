@@ -13,7 +13,7 @@ import type { RunContext } from '../runContext';
 import { guardedCall } from '../tool/guardedCall';
 import { assertToolAvailable } from '../tool/toolAccess';
 import { assertValidInput, toolSchema } from '../tool/toolSchema';
-import { CHAT_PARAMETER, UNTIL_PARAMETER } from '../../../shared/conversation/answers';
+import { CHAT_PARAMETER, UNTIL_PARAMETER } from '../../../shared/conversation/questionLinks';
 import { questionInput, templateRefusal } from './businessWindow';
 import { chatAnswersOn, chatInstructions, type ParameterReader } from './chatAnswers';
 import { formFields } from './formFields';

@@ -2,9 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
 	answerOf,
-	approvalOf,
-	candidateQuestions,
-	normalizeAnswer,
+	candidateQuestion,
 	type AnswerCheck,
 	type ApprovalChoice,
 } from '../../../../nodes/shared/conversation/answers';
@@ -44,52 +42,13 @@ function timeline(entries: Entry[]): TimelineMessage[] {
 }
 
 const CHOICES: ApprovalChoice[] = [
-	{ approved: true, words: ['1', 'Approve', 'yes', 'ok', '👍'] },
-	{ approved: false, words: ['2', 'Decline', 'no', '👎'] },
+	{ approved: true, number: '1', words: ['Approve', 'yes', '👍'] },
+	{ approved: false, number: '2', words: ['Decline', 'no', '👎'] },
 ];
 const APPROVAL: AnswerCheck = { rules: { kind: 'approval', choices: CHOICES }, groupNumbers: [] };
 const FREE_TEXT: AnswerCheck = { rules: { kind: 'freeText' }, groupNumbers: [] };
 
-describe('approvalOf: the whole text is one option word', () => {
-	it.each([
-		['1', true],
-		['2', false],
-		[' YES! ', true],
-		['Yes.', true],
-		['  approve  ', true],
-		['DECLINE!!', false],
-		['no…', false],
-		['👍', true],
-		['👍🏽', true],
-		['👍️', true],
-		['👎', false],
-	])('%j → %s', (text, approved) => {
-		expect(approvalOf(text, CHOICES)).toBe(approved);
-	});
-
-	it.each(['why?', 'one moment', 'yes please', '12', '1 2', '', '   ', '!', 'okay maybe'])(
-		'%j answers nothing',
-		(text) => {
-			expect(approvalOf(text, CHOICES)).toBeUndefined();
-		},
-	);
-
-	it('a word listed for both options answers nothing', () => {
-		expect(
-			approvalOf('ok', [
-				{ approved: true, words: ['ok'] },
-				{ approved: false, words: ['OK'] },
-			]),
-		).toBeUndefined();
-	});
-
-	it('normalizes case, inner spaces and trailing punctuation, not leading text', () => {
-		expect(normalizeAnswer('  Go   Ahead!?  ')).toBe('go ahead');
-		expect(normalizeAnswer('¿sí?')).toBe('¿sí');
-	});
-});
-
-describe('candidateQuestions: which questions a message is offered to', () => {
+describe('candidateQuestion: the one question a message is offered to', () => {
 	const chat = timeline([
 		{ id: 'q-old', at: 0, me: true, text: `Refund 1?\n\nApprove: ${link('k1')}` },
 		{ id: 'plain', at: 1, me: true, text: `See ${link('k0', false)}` },
@@ -101,36 +60,32 @@ describe('candidateQuestions: which questions a message is offered to', () => {
 		{ id: 'photo', at: 7, text: '' },
 	]);
 	const offered = (id: string) =>
-		candidateQuestions(chat, chat.find((entry) => entry.id === id) as TimelineMessage).map(
-			(candidate) => candidate.questionId,
-		);
+		candidateQuestion(chat, chat.find((entry) => entry.id === id) as TimelineMessage)?.questionId;
 
-	it('newest question first, then older ones; a link without chat=1 is no question', () => {
-		expect(offered('answer')).toEqual(['q-new', 'q-old']);
+	it('the newest question only, never an older one; a link without chat=1 is no question', () => {
+		expect(offered('answer')).toBe('q-new');
 	});
 
-	it('a reply quoting a question goes to that question only; quoting anything else, to none', () => {
-		expect(offered('quoting-old')).toEqual(['q-old']);
-		expect(offered('quoting-other')).toEqual([]);
+	it('a reply quoting a question goes to that question; quoting anything else, to none', () => {
+		expect(offered('quoting-old')).toBe('q-old');
+		expect(offered('quoting-other')).toBeUndefined();
 	});
 
 	it("the account's own messages and messages without text are offered nowhere", () => {
-		expect(offered('mine')).toEqual([]);
-		expect(offered('photo')).toEqual([]);
+		expect(offered('mine')).toBeUndefined();
+		expect(offered('photo')).toBeUndefined();
 	});
 
 	it('gives the link of the question to post to', () => {
-		const [first] = candidateQuestions(chat, chat[3]);
-		expect(first.link).toBe(link('k2'));
+		expect(candidateQuestion(chat, chat[3])?.link).toBe(link('k2'));
 	});
 
 	it('offers only questions asked before the message', () => {
-		expect(offered('answer')).not.toContain('quoting-old');
 		const early = timeline([
 			{ id: 'early', at: 0, text: '1' },
 			{ id: 'q', at: 1, me: true, text: `Ok? ${link('k')}` },
 		]);
-		expect(candidateQuestions(early, early[0])).toEqual([]);
+		expect(candidateQuestion(early, early[0])).toBeUndefined();
 	});
 });
 
@@ -165,21 +120,78 @@ describe('answerOf: what the saved messages back', () => {
 		expect(answerOf(chat, 'q', 'quoting', APPROVAL)).toBeUndefined();
 	});
 
-	it('an answer written after a newer question went to that one: a later reply may answer the older', () => {
+	it('an unquoted reply answers only the newest question: never an older one, also when the newest no longer waits', () => {
 		const chat = timeline([
 			question,
 			{ id: 'newer', at: 1, me: true, text: `Refund too? ${link('k2')}` },
 			{ id: 'for-newer', at: 2, text: '1' },
-			{ id: 'for-older', at: 3, text: '2' },
+			{ id: 'again', at: 3, text: '2' },
 		]);
-		expect(answerOf(chat, 'q', 'for-older', APPROVAL)?.approved).toBe(false);
-		const quotedEarlier = timeline([
+		expect(answerOf(chat, 'newer', 'for-newer', APPROVAL)?.approved).toBe(true);
+		expect(answerOf(chat, 'q', 'for-newer', APPROVAL)).toBeUndefined();
+		expect(answerOf(chat, 'q', 'again', APPROVAL)).toBeUndefined();
+		expect(answerOf(chat, 'newer', 'again', APPROVAL)).toBeUndefined();
+	});
+
+	it('one reply resumes at most one of two waiting questions, whichever is asked', () => {
+		const chat = timeline([
+			{ id: 'a', at: 0, me: true, text: `Refund 25 EUR? ${link('ka')}` },
+			{ id: 'b', at: 1, me: true, text: `Refund 500 EUR? ${link('kb')}` },
+			...['1', ' YES! ', '👍', '2'].map((text, index) => ({
+				id: `r${index}`,
+				at: 2 + index,
+				text,
+			})),
+			{ id: 'quoting-a', at: 9, text: '1', quotes: 'a' },
+		]);
+		for (const reply of ['r0', 'r1', 'r2', 'r3', 'quoting-a']) {
+			const resumed = ['a', 'b'].filter((id) => answerOf(chat, id, reply, APPROVAL));
+			expect(resumed.length, reply).toBeLessThanOrEqual(1);
+		}
+		expect(answerOf(chat, 'b', 'r0', APPROVAL)?.approved).toBe(true);
+		expect(answerOf(chat, 'a', 'quoting-a', APPROVAL)?.approved).toBe(true);
+	});
+
+	it('a quoted reply answers its question however many questions came after it', () => {
+		const chat = timeline([
 			question,
 			{ id: 'newer', at: 1, me: true, text: `Refund too? ${link('k2')}` },
-			{ id: 'quoting', at: 2, text: '1', quotes: 'q' },
-			{ id: 'later', at: 3, text: '2' },
+			{ id: 'bot', at: 2, me: true, text: 'Anything else?' },
+			{ id: 'quoting', at: 3, text: 'yes', quotes: 'q' },
 		]);
-		expect(answerOf(quotedEarlier, 'q', 'later', APPROVAL)).toBeUndefined();
+		expect(answerOf(chat, 'q', 'quoting', APPROVAL)?.approved).toBe(true);
+		expect(answerOf(chat, 'newer', 'quoting', APPROVAL)).toBeUndefined();
+	});
+
+	it('no casual approval: words count only before the account writes again, the number while the question is newest', () => {
+		const chat = timeline([
+			question,
+			{ id: 'why', at: 1, text: 'why?' },
+			{ id: 'bot', at: 2, me: true, text: 'Our hours are 9 to 17. Anything else?' },
+			{ id: 'ok', at: 3, text: 'yes' },
+			{ id: 'thumb', at: 4, text: '👍' },
+			{ id: 'one', at: 5, text: '1' },
+		]);
+		expect(answerOf(chat, 'q', 'ok', APPROVAL)).toBeUndefined();
+		expect(answerOf(chat, 'q', 'thumb', APPROVAL)).toBeUndefined();
+		expect(answerOf(chat, 'q', 'one', APPROVAL)?.approved).toBe(true);
+		const direct = timeline([
+			question,
+			{ id: 'why', at: 1, text: 'why?' },
+			{ id: 'y', at: 2, text: 'Yes' },
+		]);
+		expect(answerOf(direct, 'q', 'y', APPROVAL)?.approved).toBe(true);
+	});
+
+	it('free text: not a reply to whatever the account wrote after the question, unless it quotes the question', () => {
+		const chat = timeline([
+			question,
+			{ id: 'bot', at: 1, me: true, text: 'Anything else?' },
+			{ id: 'no', at: 2, text: 'no' },
+			{ id: 'quoting', at: 3, text: 'Half of it', quotes: 'q' },
+		]);
+		expect(answerOf(chat, 'q', 'no', FREE_TEXT)).toBeUndefined();
+		expect(answerOf(chat, 'q', 'quoting', FREE_TEXT)?.text).toBe('Half of it');
 	});
 
 	it('nothing without both messages in the saved timeline, or before the question', () => {

@@ -127,6 +127,55 @@ describe('Answer in Chat: a reply named to the resume link', () => {
 		expect(one.result.workflowData?.[0]?.[0]?.json.data).toMatchObject({ approved: true });
 	});
 
+	it('two questions waiting: an unquoted reply answers only the newer; quoting the older answers the older', async () => {
+		const older = ask({ message: 'Refund 25 EUR?' });
+		const first = await asked(older);
+		const newer = ask({ message: 'Refund 500 EUR?' });
+		const second = await asked(newer);
+		const one = reply('1');
+		const toOlder = await offer(older, first.link, one.id);
+		expect(toOlder.result.workflowData).toBeUndefined();
+		expect(JSON.parse(toOlder.body ?? '')).toEqual({ answered: false });
+		const toNewer = await offer(newer, second.link, one.id);
+		expect(toNewer.result.workflowData?.[0]?.[0]?.json).toMatchObject({
+			messageId: second.questionId,
+			data: { approved: true },
+		});
+		const quoting = reply('2', { quotedMessageId: first.questionId });
+		expect((await offer(newer, second.link, quoting.id)).result.workflowData).toBeUndefined();
+		const toOlderQuoted = await offer(older, first.link, quoting.id);
+		expect(toOlderQuoted.result.workflowData?.[0]?.[0]?.json).toMatchObject({
+			messageId: first.questionId,
+			data: { approved: false },
+		});
+	});
+
+	it('a casual "yes" to what the account wrote after the question answers nothing; "1" still does', async () => {
+		const parameters = ask();
+		const { link } = await asked(parameters);
+		h.sandbox.clock.advance(1000);
+		h.sandbox.inject.injectMessage({
+			from: DEMO.alice,
+			fromMe: true,
+			text: 'Our hours are 9 to 17. Anything else?',
+		});
+		const yes = await offer(parameters, link, reply('yes').id);
+		expect(yes.result.workflowData).toBeUndefined();
+		const one = await offer(parameters, link, reply('1').id);
+		expect(one.result.workflowData?.[0]?.[0]?.json.data).toMatchObject({ approved: true });
+	});
+
+	it('says 503 when the service cannot be read, so the trigger hands the reply back instead of passing it on', async () => {
+		const parameters = ask();
+		const { link } = await asked(parameters);
+		const answer = reply('1');
+		h.sandbox.faults.add({ tool: 'get_messages', kind: 'toolError503', times: 100 });
+		const { result, status, body } = await offer(parameters, link, answer.id);
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(status).toBe(503);
+		expect(JSON.parse(body ?? '')).toMatchObject({ answered: false });
+	});
+
 	it('a message that is not saved, or from another chat, or the account, answers nothing', async () => {
 		const parameters = ask();
 		const { link } = await asked(parameters);
