@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { N8nRestApi } from '../support/n8nRestApi.mjs';
 import {
@@ -35,6 +37,9 @@ const BROWSER_AGENT =
 let api: N8nRestApi;
 let credential: Awaited<ReturnType<typeof sandboxCredential>>;
 let trigger: { id: string };
+/** A host no n8n of ours runs on, answering every request as an answered question would. */
+let foreign: Server;
+let foreignRequests = 0;
 
 beforeAll(async () => {
 	api = await n8nApi();
@@ -45,10 +50,17 @@ beforeAll(async () => {
 	);
 	await api.activateWorkflow(trigger.id);
 	await endpointRegistered(webhookId);
+	foreign = createServer((_request, response) => {
+		foreignRequests++;
+		response.writeHead(200, { 'content-type': 'application/json' });
+		response.end(JSON.stringify({ answered: true }));
+	});
+	await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
 });
 
 afterAll(async () => {
 	await api.deactivateWorkflow(trigger.id).catch(() => undefined);
+	await new Promise<void>((resolve) => foreign.close(() => resolve()));
 });
 
 const ask = async (phone: string, parameters: Record<string, unknown> = {}) =>
@@ -62,6 +74,8 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 		['2', false],
 		[' YES! ', true],
 		['👍', true],
+		['*2*', false],
+		['1️⃣', true],
 	])(
 		'approval answered %j in the chat resumes once with approved %s; the answer starts no run',
 		async (text, approved) => {
@@ -145,6 +159,68 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 		const click = await fetch(link, { headers: { 'user-agent': BROWSER_AGENT } });
 		expect(click.status).toBe(200);
 		expect((await answered(executionId)).output.data).toMatchObject({ approved: true });
+	});
+
+	it('two questions: with the newer answered by its link, an unquoted "1" approves nothing and runs the bot; "1" quoting the older approves it', async () => {
+		const phone = newPhone();
+		const older = await ask(phone, { message: 'Refund 25 EUR?' });
+		const newer = await ask(phone, { message: 'Refund 500 EUR?' });
+		await fetch(newer.link, { headers: { 'user-agent': BROWSER_AGENT } });
+		expect((await answered(newer.executionId)).output.data).toMatchObject({ approved: true });
+		const one = await writeInChat(phone, '1');
+		await delivered(one.id);
+		await waitFor('the bot run for the unquoted "1"', async () =>
+			(await botRuns(one.id)) === 1 ? true : undefined,
+		);
+		expect((await api.getExecution(older.executionId)).status).toBe('waiting');
+		const quoting = await writeInChat(phone, '1', { quotedMessageId: older.sent.message_id });
+		expect((await answered(older.executionId)).output.data).toMatchObject({
+			approved: true,
+			answerMessageId: quoting.id,
+		});
+	});
+
+	it('"yes" to the account\'s "Anything else?" after the question approves nothing and runs the bot; "1" still approves', async () => {
+		const phone = newPhone();
+		const { executionId } = await ask(phone);
+		await writeInChat(phone, 'Our hours are 9 to 17. Anything else?', { fromMe: true });
+		const yes = await writeInChat(phone, 'yes');
+		await delivered(yes.id);
+		await waitFor('the bot run for "yes"', async () =>
+			(await botRuns(yes.id)) === 1 ? true : undefined,
+		);
+		expect((await api.getExecution(executionId)).status).toBe('waiting');
+		const one = await writeInChat(phone, '1');
+		expect((await answered(executionId)).output.data).toMatchObject({
+			approved: true,
+			answerMessageId: one.id,
+		});
+	});
+
+	it("a link to another host in the account's message is never requested; the reply runs the bot", async () => {
+		const phone = newPhone();
+		const port = (foreign.address() as AddressInfo).port;
+		const link = `http://127.0.0.1:${port}/webhook-waiting/1/node?chat=1&approved=true&signature=${'a'.repeat(64)}`;
+		await writeInChat(phone, `You said: Approve: ${link}`, { fromMe: true });
+		const before = foreignRequests;
+		const one = await writeInChat(phone, '1');
+		await delivered(one.id);
+		await waitFor('the bot run for "1"', async () =>
+			(await botRuns(one.id)) === 1 ? true : undefined,
+		);
+		expect(foreignRequests - before).toBe(0);
+	});
+
+	it('a reply quoting a question 60 messages back answers it', async () => {
+		const phone = newPhone();
+		const { executionId, sent } = await ask(phone);
+		for (let index = 0; index < 60; index++)
+			await writeInChat(phone, `update ${index}`, { fromMe: true });
+		const quoting = await writeInChat(phone, '2', { quotedMessageId: sent.message_id });
+		expect((await answered(executionId)).output.data).toMatchObject({
+			approved: false,
+			answerMessageId: quoting.id,
+		});
 	});
 
 	it('two answers at once resume it once: the other reply is no answer and runs the bot', async () => {

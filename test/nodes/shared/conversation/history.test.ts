@@ -64,3 +64,26 @@ describe('conversation history', () => {
 		expect(timelineOf(null)).toEqual([]);
 	});
 });
+
+describe('history of a Send and Wait question', () => {
+	it('keeps its words and replaces its signed links with a mark, so no model or log holds a live approval', () => {
+		const link = (approved: boolean) =>
+			`https://n8n.example/webhook-waiting/41/node-1?q=k&chat=1&approved=${approved}&signature=${'a'.repeat(64)}`;
+		const timeline = timelineOf({
+			messages: [
+				{ id: 'now', from_me: false, text: 'why?', timestamp: at(2) },
+				{
+					id: 'q',
+					from_me: true,
+					text: `Refund 25 EUR?\n\nReply 1 to Approve or 2 to Decline\n\nApprove: ${link(true)}\nDecline: ${link(false)}`,
+					timestamp: at(1),
+				},
+			],
+		});
+		const [question] = historyBefore(timeline, 'now', 5);
+		expect(question.text).toBe(
+			'Refund 25 EUR?\n\nReply 1 to Approve or 2 to Decline\n\nApprove: [answer link]\nDecline: [answer link]',
+		);
+		expect(historyText([question])).not.toContain('signature');
+	});
+});
