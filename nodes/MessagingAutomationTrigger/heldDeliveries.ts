@@ -4,11 +4,11 @@ import type { BurstRules, BurstVerdict } from '../shared/conversation/bursts';
 import {
 	burstStillOpen,
 	nextReadAt,
+	identityOf,
 	SAVE_SLACK_MS,
 	settleByRead,
 	type HeldMessage,
 	type HeldOutcome,
-	type ReadExtent,
 } from '../shared/conversation/heldPlan';
 import type { TimelineMessage } from '../shared/conversation/timeline';
 import { MessagingApiError } from '../shared/client/errors';
@@ -154,13 +154,14 @@ class ConversationDesk {
 					read,
 					asOf,
 					complete: read.cursor === undefined || read.reads >= MAX_PAGES,
+					ran: new Set<string>(),
 				};
-				const outcomes = settleByRead(this.extentOf(known), this.heldMessages(), this.rules);
+				const outcomes = this.settleBy(known);
 				if (![...outcomes.values()].some((outcome) => outcome.kind === 'needOlder')) {
 					this.known = known;
 					this.failure = undefined;
 					remember(this.key, known);
-					this.apply(outcomes, read);
+					this.apply(outcomes, known);
 					return;
 				}
 				await reader.older(read, until);
@@ -180,24 +181,27 @@ class ConversationDesk {
 		}
 	}
 
-	private extentOf(known: KnownRead): ReadExtent {
-		return { timeline: known.read.timeline, asOf: known.asOf, complete: known.complete };
-	}
-
 	/**
 	 * Settles what a read the process already made can: a message written before it, carried or
 	 * last in it (a delivery the service sent again after the read, say). Returns how many.
 	 */
 	private settleFrom(known: KnownRead): number {
-		const outcomes = settleByRead(this.extentOf(known), this.heldMessages(), this.rules);
-		return this.apply(outcomes, known.read);
+		return this.apply(this.settleBy(known), known);
 	}
 
-	private apply(outcomes: Map<string, HeldOutcome>, read: ConversationRead): number {
+	private settleBy(known: KnownRead): Map<string, HeldOutcome> {
+		const extent = { timeline: known.read.timeline, asOf: known.asOf, complete: known.complete };
+		return settleByRead(extent, this.heldMessages(), this.rules, known.ran);
+	}
+
+	/** Settles the outcomes of `known`; the bursts it runs are run by it once. */
+	private apply(outcomes: Map<string, HeldOutcome>, known: KnownRead): number {
 		let settled = 0;
 		for (const [id, outcome] of outcomes) {
-			if (outcome.kind === 'run') this.settle(id, { kind: 'run', verdict: outcome.verdict, read });
-			else if (outcome.kind === 'none') this.settle(id, outcome);
+			if (outcome.kind === 'run') {
+				known.ran.add(identityOf(outcome.verdict));
+				this.settle(id, { kind: 'run', verdict: outcome.verdict, read: known.read });
+			} else if (outcome.kind === 'none') this.settle(id, outcome);
 			else continue;
 			settled++;
 		}

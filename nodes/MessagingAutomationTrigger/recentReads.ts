@@ -5,6 +5,8 @@ export interface KnownRead {
 	read: ConversationRead;
 	asOf: number;
 	complete: boolean;
+	/** The runs it started (their identities): it starts none of them again. */
+	ran: Set<string>;
 	/** Local time it was kept. */
 	keptAt?: number;
 }
