@@ -22,6 +22,8 @@ import { readSettings, type TriggerSettings } from './settings';
 import { TriggerState } from './state';
 import { takeoverWorkflowData } from './takeoverOutput';
 import { readTurn, type DeliveryContext, type Turn } from './turn';
+import { isRetried, LEAVE_TO_N8N_WITHIN_MS } from './deliveryTiming';
+import { ServiceClock } from './serviceClock';
 
 /** What the handler reads from n8n's request: the bytes n8n kept (`rawBody`) and every header line. */
 interface RawRequest {
@@ -35,20 +37,6 @@ interface RawResponse {
 	writeHead(status: number, headers: Record<string, string>): unknown;
 	end(body: string): unknown;
 }
-
-/**
- * A run's delivery is left for n8n to answer, once it recorded the run, only while 6 of the
- * service's 10 s remain: a loaded n8n was measured taking seconds to record a run. An answer that
- * still comes too late costs a retry, whose copy of the run passes nothing on (runClaim.ts).
- */
-const LEAVE_TO_N8N_WITHIN_MS = 4000;
-/**
- * A delivery the service sent this long after its message was written is a retry (the first comes
- * 24 s or more after a failure): n8n or a webhook process was stopped before. Its run is always
- * left for n8n to answer once recorded, since a second stop is likeliest then, and an answer that
- * comes too late costs only a retry whose copy passes nothing on.
- */
-const RETRIED_AFTER_MS = 15_000;
 
 /**
  * Answers the delivery here, when nothing runs or a run cannot wait for n8n's own answer, and
@@ -185,11 +173,8 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	if (settings.answersToSendAndWait && (await passedAsAnswer(context, envelope)))
 		return answer(response, 200, { received: true, answered: true });
 
-	const { turn, answered } = await answeredTurn(context, envelope, settings, response, {
-		scope,
-		arrivedAt,
-		sentAt: verdict.timestamp * 1000,
-	});
+	const delivery = deliveryTimes(scope, envelope, arrivedAt, verdict.timestamp * 1000);
+	const { turn, answered } = await answeredTurn(context, envelope, settings, response, delivery);
 	if (!turn.run) {
 		// Handed back unsettled: the service sends it again, and that copy must not count as seen.
 		if (turn.handBack && settings.deduplicate) forgetEvent(scope, state, envelope.id);
@@ -198,15 +183,34 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	return await handOver(context, envelope, settings, response, {
 		turn,
 		answered,
-		waitedMs: Date.now() - arrivedAt,
-		retried: verdict.timestamp * 1000 - writtenAt(envelope) > RETRIED_AFTER_MS,
+		waitedMs: Date.now() - delivery.sentLocallyAt,
+		retried: delivery.retried,
 	});
 }
 
-/** When the delivery's message was written, on the service's clock; unknown: never. */
-function writtenAt(envelope: EventEnvelope): number {
-	const at = Date.parse(eventMessage(envelope)?.timestamp ?? '');
-	return Number.isNaN(at) ? Number.POSITIVE_INFINITY : at;
+/**
+ * What the delivery's times say: when the service sent it on this process's clock (taught by it
+ * too), and whether it is a retry. A retried delivery's run is always left for n8n to answer once
+ * recorded: a second stop is likeliest while retries are settled, and an answer that comes too
+ * late costs only a retry whose copy passes nothing on.
+ */
+function deliveryTimes(
+	scope: string,
+	envelope: EventEnvelope,
+	arrivedAt: number,
+	sentAt: number,
+): Omit<DeliveryContext, 'answer'> {
+	const written = Date.parse(eventMessage(envelope)?.timestamp ?? '');
+	const writtenAt = Number.isNaN(written) ? undefined : written;
+	const clock = new ServiceClock(scope);
+	clock.observe({ arrivedAt, writtenAt, sentAt });
+	return {
+		scope,
+		clock,
+		sentAt,
+		sentLocallyAt: clock.sentLocally(sentAt, arrivedAt),
+		retried: isRetried(sentAt, writtenAt),
+	};
 }
 
 /**

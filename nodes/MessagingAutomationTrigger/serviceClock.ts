@@ -9,6 +9,8 @@
  * that was set forward meanwhile is learnt again.
  */
 
+import { MAX_SEND_DELAY_MS } from './deliveryTiming';
+
 const FORGET_AFTER_MS = 10 * 60_000;
 
 interface Estimate {
@@ -21,8 +23,8 @@ const estimates = new Map<string, Estimate>();
 export interface DeliveryTimes {
 	/** Local time the delivery arrived. */
 	arrivedAt: number;
-	/** The message's own timestamp (service time). */
-	writtenAt: number;
+	/** The message's own timestamp (service time), when the event carries a message. */
+	writtenAt?: number;
 	/** `webhook-timestamp` in ms (service time, whole seconds), when the delivery carried one. */
 	sentAt?: number;
 }
@@ -32,8 +34,10 @@ export class ServiceClock {
 
 	/** Takes what a delivery tells about the offset. */
 	observe(times: DeliveryTimes): void {
-		const bounds = [times.arrivedAt - times.writtenAt];
-		if (times.sentAt !== undefined) bounds.push(times.arrivedAt - times.sentAt);
+		const bounds = [times.writtenAt, times.sentAt]
+			.filter((at): at is number => at !== undefined)
+			.map((at) => times.arrivedAt - at);
+		if (bounds.length === 0) return;
 		const offset = Math.min(...bounds);
 		const known = estimates.get(this.scope);
 		const stale = known === undefined || times.arrivedAt - known.learntAt > FORGET_AFTER_MS;
@@ -48,5 +52,14 @@ export class ServiceClock {
 
 	now(): number {
 		return this.at(Date.now());
+	}
+
+	/**
+	 * Local time the service sent a delivery that arrived at `arrivedAt`: its `webhook-timestamp`
+	 * on this clock, never after it arrived and at most MAX_SEND_DELAY_MS before.
+	 */
+	sentLocally(sentAt: number | undefined, arrivedAt: number): number {
+		const delay = sentAt === undefined ? 0 : this.at(arrivedAt) - sentAt;
+		return arrivedAt - Math.min(Math.max(delay, 0), MAX_SEND_DELAY_MS);
 	}
 }
