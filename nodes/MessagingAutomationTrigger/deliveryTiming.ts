@@ -34,6 +34,6 @@ export const LEAVE_TO_N8N_WITHIN_MS = RECEIVER_TIMEOUT_MS - N8N_RECORDS_WITHIN_M
 export const RETRIED_AFTER_MS = 15_000;
 
 /** Whether a delivery sent at `sentAt` for a message written at `writtenAt` (service times) is a retry. */
-export function isRetried(sentAt: number | undefined, writtenAt: number | undefined): boolean {
-	return sentAt !== undefined && writtenAt !== undefined && sentAt - writtenAt > RETRIED_AFTER_MS;
+export function isRetried(sentAt: number, writtenAt: number | undefined): boolean {
+	return writtenAt !== undefined && sentAt - writtenAt > RETRIED_AFTER_MS;
 }

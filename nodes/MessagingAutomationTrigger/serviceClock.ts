@@ -4,17 +4,25 @@
  * message's timestamp (exact to the delivery's own delay) and by its `webhook-timestamp` header
  * (the attempt's send time in whole seconds, exact to a second even for a delivery the service
  * retried long after the message). The smallest bound is kept, so service time is never
- * overestimated: a read never claims messages that may not be written yet. It outlives the
- * conversations that taught it, and a bound older than ten minutes is dropped, so a host clock
- * that was set forward meanwhile is learnt again.
+ * overestimated: a read never claims messages that may not be written yet.
+ *
+ * It cannot be thrown. A message stamped after its own delivery was sent (a phone's clock set
+ * ahead) contradicts the delivery and teaches nothing. The offset is kept against the process's
+ * monotonic clock, so a host clock that steps (NTP, a person setting it) is followed at once:
+ * local times are read through it as they are now. A bound older than ten minutes is dropped, so
+ * a service clock that drifts is learnt again.
  */
 
 import { MAX_SEND_DELAY_MS } from './deliveryTiming';
 
 const FORGET_AFTER_MS = 10 * 60_000;
+/** `webhook-timestamp` counts whole seconds: the message may be written up to a second after it. */
+const SENT_AT_RESOLUTION_MS = 1000;
 
 interface Estimate {
+	/** Monotonic minus service time. */
 	offset: number;
+	/** Monotonic time it was learnt. */
 	learntAt: number;
 }
 
@@ -25,8 +33,13 @@ export interface DeliveryTimes {
 	arrivedAt: number;
 	/** The message's own timestamp (service time), when the event carries a message. */
 	writtenAt?: number;
-	/** `webhook-timestamp` in ms (service time, whole seconds), when the delivery carried one. */
-	sentAt?: number;
+	/** `webhook-timestamp` in ms (service time, whole seconds). */
+	sentAt: number;
+}
+
+/** Monotonic time of the local (wall clock) time `localTime`, as the host's clock reads now. */
+function monotonic(localTime: number): number {
+	return performance.now() - (Date.now() - localTime);
 }
 
 export class ServiceClock {
@@ -34,20 +47,21 @@ export class ServiceClock {
 
 	/** Takes what a delivery tells about the offset. */
 	observe(times: DeliveryTimes): void {
-		const bounds = [times.writtenAt, times.sentAt]
-			.filter((at): at is number => at !== undefined)
-			.map((at) => times.arrivedAt - at);
-		if (bounds.length === 0) return;
-		const offset = Math.min(...bounds);
+		const arrived = monotonic(times.arrivedAt);
+		const { writtenAt, sentAt } = times;
+		const trusted =
+			writtenAt !== undefined && writtenAt <= sentAt + SENT_AT_RESOLUTION_MS
+				? Math.max(writtenAt, sentAt)
+				: sentAt;
+		const offset = arrived - trusted;
 		const known = estimates.get(this.scope);
-		const stale = known === undefined || times.arrivedAt - known.learntAt > FORGET_AFTER_MS;
-		if (stale || offset <= known.offset)
-			estimates.set(this.scope, { offset, learntAt: times.arrivedAt });
+		const stale = known === undefined || arrived - known.learntAt > FORGET_AFTER_MS;
+		if (stale || offset <= known.offset) estimates.set(this.scope, { offset, learntAt: arrived });
 	}
 
 	/** Service time at local time `localTime` (a delivery is always observed first). */
 	at(localTime: number): number {
-		return localTime - (estimates.get(this.scope)?.offset ?? Number.POSITIVE_INFINITY);
+		return monotonic(localTime) - (estimates.get(this.scope)?.offset ?? Number.POSITIVE_INFINITY);
 	}
 
 	now(): number {
@@ -58,8 +72,8 @@ export class ServiceClock {
 	 * Local time the service sent a delivery that arrived at `arrivedAt`: its `webhook-timestamp`
 	 * on this clock, never after it arrived and at most MAX_SEND_DELAY_MS before.
 	 */
-	sentLocally(sentAt: number | undefined, arrivedAt: number): number {
-		const delay = sentAt === undefined ? 0 : this.at(arrivedAt) - sentAt;
+	sentLocally(sentAt: number, arrivedAt: number): number {
+		const delay = this.at(arrivedAt) - sentAt;
 		return arrivedAt - Math.min(Math.max(delay, 0), MAX_SEND_DELAY_MS);
 	}
 }

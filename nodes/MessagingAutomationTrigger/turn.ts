@@ -55,8 +55,8 @@ export interface DeliveryContext {
 	scope: string;
 	/** The service's time at its scope, taught by this delivery too. */
 	clock: ServiceClock;
-	/** The delivery's `webhook-timestamp` in ms (the service's clock), when it had one. */
-	sentAt?: number;
+	/** The delivery's `webhook-timestamp` in ms (the service's clock). */
+	sentAt: number;
 	/** Local time the service sent it: what its deadline counts from. */
 	sentLocallyAt: number;
 	/** Sent long after its message was written: a retry (deliveryTiming.ts). */
@@ -119,7 +119,7 @@ export async function readTurn(
 		},
 	);
 	if (settlement.kind === 'retry') return { run: false, handBack: true };
-	const sentLateMs = delivery.retried ? (delivery.sentAt ?? own.at) - own.at : undefined;
+	const sentLateMs = delivery.retried ? delivery.sentAt - own.at : undefined;
 	return turnOf(context, settlement, message, needs, sentLateMs);
 }
 
