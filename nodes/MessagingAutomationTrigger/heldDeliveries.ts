@@ -82,8 +82,6 @@ function isPassing(error: unknown): boolean {
 
 class ConversationDesk {
 	readonly held = new Map<string, Entry>();
-	/** The last read's messages: with the held ones, when the next read is due. */
-	private known?: KnownRead;
 	/** Why the last read failed, while the service stays busy or unreachable. */
 	private failure?: string;
 	private wake?: () => void;
@@ -95,12 +93,11 @@ class ConversationDesk {
 		private readonly clock: ServiceClock,
 		/** Called the moment nothing is held any more, before any other delivery can join. */
 		private readonly onIdle: () => void,
-	) {
-		this.known = recentRead(key);
-	}
+	) {}
 
+	/** The last read's messages (recentReads.ts keeps it): with the held ones, when the next read is due. */
 	private knownTimeline(): readonly TimelineMessage[] {
-		return this.known?.read.timeline ?? [];
+		return recentRead(this.key)?.read.timeline ?? [];
 	}
 
 	/** Waits `ms`, or less when a delivery joins. */
@@ -130,7 +127,8 @@ class ConversationDesk {
 
 	async run(): Promise<void> {
 		while (this.held.size > 0) {
-			if (this.known && this.settleFrom(this.known) > 0) continue;
+			const known = recentRead(this.key);
+			if (known && this.settleFrom(known) > 0) continue;
 			// One service time for the plan and the read, so a read never comes back undecided and due again.
 			const asOf = this.clock.now() - SAVE_SLACK_MS;
 			// `asOf` runs SAVE_SLACK_MS behind the service's clock: the lead before a deadline counts it too.
@@ -158,7 +156,6 @@ class ConversationDesk {
 				};
 				const outcomes = this.settleBy(known);
 				if (![...outcomes.values()].some((outcome) => outcome.kind === 'needOlder')) {
-					this.known = known;
 					this.failure = undefined;
 					remember(this.key, known);
 					this.apply(outcomes, known);
