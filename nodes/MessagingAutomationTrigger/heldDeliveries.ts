@@ -5,12 +5,18 @@ import {
 	burstStillOpen,
 	nextReadAt,
 	identityOf,
-	SAVE_SLACK_MS,
 	settleByRead,
 	type HeldMessage,
 	type HeldOutcome,
 } from '../shared/conversation/heldPlan';
 import type { TimelineMessage } from '../shared/conversation/timeline';
+import {
+	GIVE_UP_AFTER_MS,
+	OPEN_READ_MS,
+	READ_LEAD_MS,
+	SAVE_SLACK_MS,
+	TIMER_SLACK_MS,
+} from '../shared/conversation/deliveryTiming';
 import { MessagingApiError } from '../shared/client/errors';
 import { retryRuleOf } from '../shared/client/errorRules';
 import {
@@ -51,23 +57,6 @@ export interface HeldDelivery {
 	/** Reads this delivery's conversation with its own node's credential. */
 	reader: ConversationReader;
 }
-
-/** A due read waits this much past its time: timers may fire a little early. */
-const TIMER_SLACK_MS = 50;
-/** A read that confirms carried messages starts this long before the first of their deadlines. */
-const READ_LEAD_MS = 800;
-/**
- * A delivery the service sent this long after its message, still unsettled at its deadline, runs
- * on its own rather than going back once more: the service's third attempt comes 2.5 min after the
- * first, and a conversation unreadable for that long should not hold a person's message for hours.
- */
-const GIVE_UP_AFTER_MS = 150_000;
-
-/**
- * A delivery answered at its deadline with its burst still open gives its reads this long past the
- * burst's longest wait; unsettled then, it runs on its own.
- */
-const OPEN_READ_MS = 15_000;
 
 type Entry = HeldDelivery & {
 	settle: (outcome: Settlement) => void;

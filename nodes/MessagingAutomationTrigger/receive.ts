@@ -22,7 +22,7 @@ import { readSettings, type TriggerSettings } from './settings';
 import { TriggerState } from './state';
 import { takeoverWorkflowData } from './takeoverOutput';
 import { readTurn, type DeliveryContext, type Turn } from './turn';
-import { isRetried, LEAVE_TO_N8N_WITHIN_MS } from './deliveryTiming';
+import { isRetried, LEAVE_TO_N8N_WITHIN_MS } from '../shared/conversation/deliveryTiming';
 import { ServiceClock } from './serviceClock';
 
 /** What the handler reads from n8n's request: the bytes n8n kept (`rawBody`) and every header line. */

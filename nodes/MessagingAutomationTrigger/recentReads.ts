@@ -1,5 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
+import { KEEP_READ_MS, TIMER_SLACK_MS } from '../shared/conversation/deliveryTiming';
 import type { ConversationRead } from '../shared/conversation/reader';
 
 /** A read and what it vouches for: every message written up to `asOf`. */
@@ -19,7 +20,6 @@ export interface KnownRead {
  * spike, memory goes back to what the last minute's conversations need. At most MAX_KEPT_READS at
  * once, oldest out first.
  */
-const KEEP_READ_MS = 60_000;
 const MAX_KEPT_READS = 500;
 
 /** Kept reads in the order they were kept (monotonic time), oldest first. */
@@ -39,8 +39,8 @@ function sweepLater(): void {
 	const oldest = recentReads.values().next().value;
 	if (sweepPending || !oldest) return;
 	sweepPending = true;
-	// A little past its time: timers may fire a little early.
-	void sleep(Math.max(0, oldest.keptAt + KEEP_READ_MS - performance.now()) + 50).then(() => {
+	const due = Math.max(0, oldest.keptAt + KEEP_READ_MS - performance.now());
+	void sleep(due + TIMER_SLACK_MS).then(() => {
 		sweepPending = false;
 		dropExpired();
 		sweepLater();

@@ -13,11 +13,11 @@
  * a service clock that drifts is learnt again.
  */
 
-import { MAX_SEND_DELAY_MS } from './deliveryTiming';
-
-const FORGET_AFTER_MS = 10 * 60_000;
-/** `webhook-timestamp` counts whole seconds: the message may be written up to a second after it. */
-const SENT_AT_RESOLUTION_MS = 1000;
+import {
+	FORGET_OFFSET_AFTER_MS,
+	MAX_SEND_DELAY_MS,
+	SENT_AT_RESOLUTION_MS,
+} from '../shared/conversation/deliveryTiming';
 
 interface Estimate {
 	/** Monotonic minus service time. */
@@ -55,7 +55,7 @@ export class ServiceClock {
 				: sentAt;
 		const offset = arrived - trusted;
 		const known = estimates.get(this.scope);
-		const stale = known === undefined || arrived - known.learntAt > FORGET_AFTER_MS;
+		const stale = known === undefined || arrived - known.learntAt > FORGET_OFFSET_AFTER_MS;
 		if (stale || offset <= known.offset) estimates.set(this.scope, { offset, learntAt: arrived });
 	}
 

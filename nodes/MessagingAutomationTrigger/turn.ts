@@ -10,7 +10,7 @@ import {
 } from '../shared/conversation/timeline';
 import { eventMessage, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
 import { ConversationReader, reasonOf } from '../shared/conversation/reader';
-import { HOLD_MS } from './deliveryTiming';
+import { HOLD_MS, UNGROUPED_PATIENCE_MS } from '../shared/conversation/deliveryTiming';
 import { holdDelivery, type Settlement } from './heldDeliveries';
 import type { ServiceClock } from './serviceClock';
 import type { TakeoverCheck } from './takeoverOutput';
@@ -62,11 +62,6 @@ export interface DeliveryContext {
 	/** Sent long after its message was written: a retry (deliveryTiming.ts). */
 	retried: boolean;
 }
-/**
- * Without grouping the run waits for the read: a busy service is waited out this long (about the
- * client's usual three attempts) before the run starts without history, its pause unchecked.
- */
-const UNGROUPED_PATIENCE_MS = 3000;
 
 /** What a read serves besides grouping: how much history, and whether takeover asks. */
 interface ReadNeeds {

@@ -1,4 +1,5 @@
 import { burstOf, burstThrough, type BurstRules, type BurstVerdict } from './bursts';
+import { SAVE_SLACK_MS } from './deliveryTiming';
 import { mergeTimelines, type TimelineMessage } from './timeline';
 
 /*
@@ -16,9 +17,6 @@ export interface HeldMessage {
 	/** Service time the service queued its event (the envelope's `created_at`), when known. */
 	queuedAt?: number;
 }
-
-/** Messages written up to this long before a read starts may not be saved yet: a read vouches for no later time. */
-export const SAVE_SLACK_MS = 250;
 
 /** One read of the conversation: its messages, and the service time up to which it holds every message written. */
 export interface ReadExtent {
