@@ -34,8 +34,10 @@ import type { ServiceClock } from './serviceClock';
  * burst carries it), so a stop or a crash of n8n meanwhile leaves it to the service's retry. One
  * read settles every held message it can; what the process holds and its last read only say when
  * that read is due. A delivery the reads could not settle by its deadline goes back to the service
- * (503) to be sent again, unless its burst is still open then (a quiet window longer than the
- * hold): that one is answered and stays held.
+ * (503) to be sent again. One whose burst is still open then (a quiet window longer than the hold)
+ * goes back too, and stays held: its burst runs when it closes, and the service's retry then
+ * passes nothing on. Nothing is answered 200 while a hand-back may follow, so deactivation, a
+ * save or a stop meanwhile leaves the burst to the retry.
  */
 
 /** What settles a held delivery. */
@@ -54,14 +56,16 @@ export interface HeldDelivery {
 	queuedAt?: number;
 	/** Answers the delivery 200; later calls do nothing. */
 	answer: () => void;
+	/** Answers the delivery 503, to be sent again; later calls (and `answer`) do nothing. */
+	handBack: () => void;
 	/** Reads this delivery's conversation with its own node's credential. */
 	reader: ConversationReader;
 }
 
 type Entry = HeldDelivery & {
 	settle: (outcome: Settlement) => void;
-	/** Answered at its deadline, its burst still open: it can no longer go back to the service. */
-	answeredOpen?: boolean;
+	/** Handed back at its deadline, its burst still open: held on until it closes. */
+	handedBack?: boolean;
 };
 
 /** Errors a later read may not meet: a busy or unreachable service, not a refused key or scope. */
@@ -195,37 +199,45 @@ class ConversationDesk {
 	}
 
 	/**
-	 * A delivery's deadline: settled already; answered and kept while its burst is still open; run
-	 * on its own when it can no longer go back to the service or has waited 2.5 minutes since it was
-	 * written; else handed back.
+	 * A delivery's deadline: settled already; handed back and kept while its burst is still open;
+	 * run on its own once it has waited 2.5 minutes since it was written; else handed back (a
+	 * handed-back one that is still not settled is left to the service's retry).
 	 */
 	private expire(id: string): void {
 		const entry = this.held.get(id);
 		if (!entry) return;
 		const now = this.clock.now();
 		if (
-			!entry.answeredOpen &&
+			!entry.handedBack &&
 			burstStillOpen(this.knownTimeline(), this.heldMessages(), id, this.rules, now)
 		) {
-			entry.answer();
-			entry.answeredOpen = true;
+			entry.handBack();
+			entry.handedBack = true;
 			entry.deadline = Date.now() + this.rules.longestMs + OPEN_READ_MS;
 			this.expireAt(id, entry.deadline);
 			return;
 		}
-		if (entry.answeredOpen || now - entry.message.at >= GIVE_UP_AFTER_MS) {
+		if (!entry.handedBack && now - entry.message.at >= GIVE_UP_AFTER_MS) {
 			entry.answer();
-			const late = entry.answeredOpen
-				? 'not read in time'
-				: 'not read within 2.5 minutes of the message';
 			this.settle(id, {
 				kind: 'failed',
-				reason: `${this.failure ?? 'the service was busy'} (${late})`,
+				reason: `${this.failure ?? 'the service was busy'} (not read within 2.5 minutes of the message)`,
 			});
 			return;
 		}
 		this.settle(id, { kind: 'retry' });
 		this.wake?.();
+	}
+
+	/**
+	 * Whether a delivery of `id` may be held: none is, or the held one went back already (the
+	 * service's retry takes its place); else it is a copy, answered at once.
+	 */
+	mayHold(id: string): boolean {
+		const entry = this.held.get(id);
+		if (!entry?.handedBack) return entry === undefined;
+		this.settle(id, { kind: 'retry' });
+		return true;
 	}
 
 	/** Hands every held delivery back to the service; none starts a run. */
@@ -248,7 +260,8 @@ const desks = new Map<string, ConversationDesk>();
  * Holds `delivery` with the others of its conversation (`scope`: one trigger at one URL; desks of
  * other grouping rules are apart, so a re-activation with a new quiet window is never judged by
  * the old one) until a read settles it. A second delivery of a message already held (another
- * event id for the same message) is answered at once and settles as nothing.
+ * event id for the same message) is answered at once and settles as nothing, unless the held one
+ * was handed back: the service's retry of it takes its place.
  */
 export async function holdDelivery(
 	scope: string,
@@ -259,7 +272,7 @@ export async function holdDelivery(
 ): Promise<Settlement> {
 	const key = `${scope}\n${rules.quietMs}/${rules.longestMs}\n${conversationId}`;
 	let desk = desks.get(key);
-	if (desk?.held.has(delivery.message.id)) {
+	if (desk && !desk.mayHold(delivery.message.id)) {
 		delivery.answer();
 		return { kind: 'none' };
 	}

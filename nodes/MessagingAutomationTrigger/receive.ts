@@ -104,15 +104,15 @@ function parseBody(body: Buffer): EventEnvelope | undefined {
 
 /**
  * The delivery's turn (turn.ts). A turn that starts nothing is answered here: 200, or 503 when it
- * hands the delivery back to the service. A run's delivery is left unanswered unless its burst was
- * still open at the deadline (answered then, to stay inside the receiver time-out).
+ * hands the delivery back to the service, whose copy then must not count as seen. A run's delivery
+ * is left unanswered unless it went back with its burst still open at the deadline.
  */
 async function answeredTurn(
 	context: IWebhookFunctions,
 	envelope: EventEnvelope,
 	settings: TriggerSettings,
 	response: RawResponse,
-	delivery: Omit<DeliveryContext, 'answer'>,
+	delivery: Omit<DeliveryContext, 'answer' | 'handBack'>,
 ): Promise<{ turn: Turn; answered: boolean }> {
 	let answered = false;
 	const answerOnce = (status: number, body: IDataObject) => {
@@ -120,12 +120,21 @@ async function answeredTurn(
 		answered = true;
 		answer(response, status, body);
 	};
+	const handBack = () => {
+		if (settings.deduplicate)
+			forgetEvent(
+				delivery.scope,
+				new TriggerState(context.getWorkflowStaticData('node')),
+				envelope.id,
+			);
+		answerOnce(503, { received: false, reason: 'not settled in time; send again' });
+	};
 	const turn = await readTurn(context, envelope, settings.turn, {
 		...delivery,
 		answer: () => answerOnce(200, { received: true }),
+		handBack,
 	});
-	if (!turn.run && turn.handBack)
-		answerOnce(503, { received: false, reason: 'not settled in time; send again' });
+	if (!turn.run && turn.handBack) handBack();
 	else if (!turn.run) answerOnce(200, { received: true });
 	return { turn, answered };
 }
@@ -175,11 +184,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 
 	const delivery = deliveryTimes(scope, envelope, arrivedAt, verdict.timestamp * 1000);
 	const { turn, answered } = await answeredTurn(context, envelope, settings, response, delivery);
-	if (!turn.run) {
-		// Handed back unsettled: the service sends it again, and that copy must not count as seen.
-		if (turn.handBack && settings.deduplicate) forgetEvent(scope, state, envelope.id);
-		return { noWebhookResponse: true };
-	}
+	if (!turn.run) return { noWebhookResponse: true };
 	return await handOver(context, envelope, settings, response, {
 		turn,
 		answered,
@@ -199,7 +204,7 @@ function deliveryTimes(
 	envelope: EventEnvelope,
 	arrivedAt: number,
 	sentAt: number,
-): Omit<DeliveryContext, 'answer'> {
+): Omit<DeliveryContext, 'answer' | 'handBack'> {
 	const written = Date.parse(eventMessage(envelope)?.timestamp ?? '');
 	const writtenAt = Number.isNaN(written) ? undefined : written;
 	const clock = new ServiceClock(scope);

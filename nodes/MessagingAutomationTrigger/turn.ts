@@ -45,12 +45,15 @@ export type Turn =
 
 /**
  * The delivery being handled: where its trigger's held deliveries are kept, and how a held one is
- * answered before its turn is settled (its burst still open at the deadline). Every other answer is
- * the caller's, once the turn is known.
+ * answered before its turn is known (a copy of a held message, a delivery that waited 2.5 minutes,
+ * or one handed back with its burst still open at the deadline). Every other answer is the
+ * caller's, once the turn is known.
  */
 export interface DeliveryContext {
 	/** Answers the delivery 200; later calls do nothing. */
 	answer: () => void;
+	/** Answers the delivery 503, to be sent again (its event no longer counts as seen); later calls do nothing. */
+	handBack: () => void;
 	/** One trigger node at one webhook URL. */
 	scope: string;
 	/** The service's time at its scope, taught by this delivery too. */
@@ -110,6 +113,7 @@ export async function readTurn(
 			deadline: delivery.sentLocallyAt + HOLD_MS,
 			queuedAt: Date.parse(envelope.created_at ?? '') || undefined,
 			answer: delivery.answer,
+			handBack: delivery.handBack,
 			reader: new ConversationReader(context, pageMinimum(needs)),
 		},
 	);
