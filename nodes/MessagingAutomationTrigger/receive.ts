@@ -208,12 +208,13 @@ function deliveryTimes(
 	const written = Date.parse(eventMessage(envelope)?.timestamp ?? '');
 	const writtenAt = Number.isNaN(written) ? undefined : written;
 	const clock = new ServiceClock(scope);
-	clock.observe({ arrivedAt, writtenAt, sentAt });
+	const times = { arrivedAt, writtenAt, sentAt };
+	clock.observe(times);
 	return {
 		scope,
 		clock,
 		sentAt,
-		sentLocallyAt: clock.sentLocally(sentAt, arrivedAt),
+		sentLocallyAt: clock.sentLocally(times),
 		retried: isRetried(sentAt, writtenAt),
 	};
 }

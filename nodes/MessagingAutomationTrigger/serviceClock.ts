@@ -42,18 +42,24 @@ function monotonic(localTime: number): number {
 	return performance.now() - (Date.now() - localTime);
 }
 
+/**
+ * The latest service time the delivery proves it was sent at or after: its `webhook-timestamp`
+ * (whole seconds), or its message's own time when that is later and within the second (a fresh
+ * delivery). A message stamped later than that contradicts the delivery and is not believed.
+ */
+function sentNoEarlierThan({ writtenAt, sentAt }: DeliveryTimes): number {
+	return writtenAt !== undefined && writtenAt <= sentAt + SENT_AT_RESOLUTION_MS
+		? Math.max(writtenAt, sentAt)
+		: sentAt;
+}
+
 export class ServiceClock {
 	constructor(private readonly scope: string) {}
 
 	/** Takes what a delivery tells about the offset. */
 	observe(times: DeliveryTimes): void {
 		const arrived = monotonic(times.arrivedAt);
-		const { writtenAt, sentAt } = times;
-		const trusted =
-			writtenAt !== undefined && writtenAt <= sentAt + SENT_AT_RESOLUTION_MS
-				? Math.max(writtenAt, sentAt)
-				: sentAt;
-		const offset = arrived - trusted;
+		const offset = arrived - sentNoEarlierThan(times);
 		const known = estimates.get(this.scope);
 		const stale = known === undefined || arrived - known.learntAt > FORGET_OFFSET_AFTER_MS;
 		if (stale || offset <= known.offset) estimates.set(this.scope, { offset, learntAt: arrived });
@@ -69,11 +75,11 @@ export class ServiceClock {
 	}
 
 	/**
-	 * Local time the service sent a delivery that arrived at `arrivedAt`: its `webhook-timestamp`
-	 * on this clock, never after it arrived and at most MAX_SEND_DELAY_MS before.
+	 * Local time the service sent a delivery (observed first): when it proves it was sent, on this
+	 * clock, never after it arrived and at most MAX_SEND_DELAY_MS before.
 	 */
-	sentLocally(sentAt: number, arrivedAt: number): number {
-		const delay = this.at(arrivedAt) - sentAt;
-		return arrivedAt - Math.min(Math.max(delay, 0), MAX_SEND_DELAY_MS);
+	sentLocally(times: DeliveryTimes): number {
+		const delay = this.at(times.arrivedAt) - sentNoEarlierThan(times);
+		return times.arrivedAt - Math.min(Math.max(delay, 0), MAX_SEND_DELAY_MS);
 	}
 }

@@ -13,7 +13,8 @@ const SECOND_RETRY_MS = 120_000;
 
 /**
  * A grouped delivery is answered at the latest this long after the service sent it (its signed
- * `webhook-timestamp`, whole seconds, so never later than meant): room for a slow answer.
+ * `webhook-timestamp`, whole seconds, or its message's own time when later within that second:
+ * never later than meant): room for a slow answer.
  */
 export const HOLD_MS = RECEIVER_TIMEOUT_MS - 1500;
 
