@@ -121,6 +121,8 @@ async function answeredTurn(
 		answer(response, status, body);
 	};
 	const handBack = () => {
+		// Once: a delivery that went back is settled later, when a copy of it may be held already.
+		if (answered) return;
 		if (settings.deduplicate)
 			forgetEvent(
 				delivery.scope,
