@@ -4,12 +4,13 @@ import { common, ENGINE_SETUP, ENGINE_TESTS, SETUP, SOAK_TESTS } from './vitest.
 
 /**
  * Tests that need modules of their own: a vi.mock of node:crypto or of the catalogue's tool list
- * that the modules under test must import afresh, and the trigger's in-process claims, which
- * assume a clock that never goes back.
+ * that the modules under test must import afresh, the trigger's in-process claims, which assume a
+ * clock that never goes back, and its recent reads, counted on fake timers.
  */
 const OWN_MODULES = [
 	'test/nodes/shared/webhooks/verifySignature.test.ts',
 	'test/nodes/MessagingAutomationTrigger/dedupe.test.ts',
+	'test/nodes/MessagingAutomationTrigger/recentReads.test.ts',
 	'test/nodes/shared/catalogue/addingATool.test.ts',
 ];
 /** Engine tests that restart n8n with the node's code loaded afresh (`vi.resetModules()`). */

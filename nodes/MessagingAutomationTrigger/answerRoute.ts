@@ -1,6 +1,11 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 import { candidateQuestion, QUESTION_PAGES } from '../shared/conversation/answers';
+import {
+	ANSWER_OFFER_TIMEOUT_MS,
+	ANSWER_READ_PATIENCE_MS,
+	GIVE_UP_AFTER_MS,
+} from '../shared/conversation/deliveryTiming';
 import { isOwnResumeLink } from '../shared/conversation/questionLinks';
 import { mergeTimelines, toTimelineMessage } from '../shared/conversation/timeline';
 import { isRecord } from '../shared/guards';
@@ -19,17 +24,6 @@ import { ConversationReader, reasonOf } from '../shared/conversation/reader';
 
 /** What became of a message offered as an answer. */
 export type AnswerOutcome = 'answered' | 'notAnswer' | 'handBack';
-
-/** A busy service is waited out this long before the message runs as usual. */
-const READ_PATIENCE_MS = 2000;
-/** The offer; n8n answers at once, the node after two look-ups. */
-const OFFER_TIMEOUT_MS = 5000;
-/**
- * A failed offer hands the delivery back to the service's retry (30 s, then 2 min) while its
- * message is this young; later the message runs as usual, so an n8n that stays unreachable loses
- * no message, only the answer (the links still work).
- */
-const HAND_BACK_WITHIN_MS = 5 * 60_000;
 
 /** Questions whose foreign link was already logged, so a chat does not log it per message. */
 const loggedForeign = new Set<string>();
@@ -64,7 +58,7 @@ async function offer(
 			url: link,
 			body: { chatAnswer: { messageId: message.id, conversationId: message.conversation_id } },
 			json: true,
-			timeout: OFFER_TIMEOUT_MS,
+			timeout: ANSWER_OFFER_TIMEOUT_MS,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
@@ -107,7 +101,7 @@ export async function passedAsAnswer(
 	let candidate;
 	try {
 		const reader = new ConversationReader(context, 0);
-		const until = Date.now() + READ_PATIENCE_MS;
+		const until = Date.now() + ANSWER_READ_PATIENCE_MS;
 		const read = await reader.read(message.conversation_id, until);
 		const quoted = message.quoted_message_id;
 		if (quoted) await reader.readBackTo(read, quoted, until, QUESTION_PAGES);
@@ -132,7 +126,9 @@ export async function passedAsAnswer(
 		return 'answered';
 	}
 	if (verdict.failed === undefined) return 'notAnswer';
-	const handBack = sentAt - own.at < HAND_BACK_WITHIN_MS;
+	// A failed offer goes back to the service's retry, like an unsettled held delivery, until the
+	// delivery comes as late as its third attempt: then the message runs, lost neither way.
+	const handBack = sentAt - own.at < GIVE_UP_AFTER_MS;
 	context.logger.warn(
 		`Messaging Automation Trigger: message ${own.id} could not be offered to the Send and Wait question ${candidate.questionId} (${verdict.failed}); ${handBack ? 'the delivery goes back to the service, which sends it again' : 'it runs as a message, the question can still be answered by its links'}`,
 	);

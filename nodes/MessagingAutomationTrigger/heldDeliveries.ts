@@ -4,13 +4,19 @@ import type { BurstRules, BurstVerdict } from '../shared/conversation/bursts';
 import {
 	burstStillOpen,
 	nextReadAt,
-	SAVE_SLACK_MS,
+	identityOf,
 	settleByRead,
 	type HeldMessage,
 	type HeldOutcome,
-	type ReadExtent,
 } from '../shared/conversation/heldPlan';
 import type { TimelineMessage } from '../shared/conversation/timeline';
+import {
+	GIVE_UP_AFTER_MS,
+	OPEN_READ_MS,
+	READ_LEAD_MS,
+	SAVE_SLACK_MS,
+	TIMER_SLACK_MS,
+} from '../shared/conversation/deliveryTiming';
 import { MessagingApiError } from '../shared/client/errors';
 import { retryRuleOf } from '../shared/client/errorRules';
 import {
@@ -28,8 +34,10 @@ import type { ServiceClock } from './serviceClock';
  * burst carries it), so a stop or a crash of n8n meanwhile leaves it to the service's retry. One
  * read settles every held message it can; what the process holds and its last read only say when
  * that read is due. A delivery the reads could not settle by its deadline goes back to the service
- * (503) to be sent again, unless its burst is still open then (a quiet window longer than the
- * hold): that one is answered and stays held.
+ * (503) to be sent again. One whose burst is still open then (a quiet window longer than the hold)
+ * goes back too, and stays held: its burst runs when it closes, and the service's retry then
+ * passes nothing on. Nothing is answered 200 while a hand-back may follow, so deactivation, a
+ * save or a stop meanwhile leaves the burst to the retry.
  */
 
 /** What settles a held delivery. */
@@ -48,31 +56,16 @@ export interface HeldDelivery {
 	queuedAt?: number;
 	/** Answers the delivery 200; later calls do nothing. */
 	answer: () => void;
+	/** Answers the delivery 503, to be sent again; later calls (and `answer`) do nothing. */
+	handBack: () => void;
 	/** Reads this delivery's conversation with its own node's credential. */
 	reader: ConversationReader;
 }
 
-/** A due read waits this much past its time: timers may fire a little early. */
-const TIMER_SLACK_MS = 50;
-/** A read that confirms carried messages starts this long before the first of their deadlines. */
-const READ_LEAD_MS = 800;
-/**
- * A delivery the service sent this long after its message, still unsettled at its deadline, runs
- * on its own rather than going back once more: the service's third attempt comes 2.5 min after the
- * first, and a conversation unreadable for that long should not hold a person's message for hours.
- */
-const GIVE_UP_AFTER_MS = 150_000;
-
-/**
- * A delivery answered at its deadline with its burst still open gives its reads this long past the
- * burst's longest wait; unsettled then, it runs on its own.
- */
-const OPEN_READ_MS = 15_000;
-
 type Entry = HeldDelivery & {
 	settle: (outcome: Settlement) => void;
-	/** Answered at its deadline, its burst still open: it can no longer go back to the service. */
-	answeredOpen?: boolean;
+	/** Handed back at its deadline, its burst still open: held on until it closes. */
+	handedBack?: boolean;
 };
 
 /** Errors a later read may not meet: a busy or unreachable service, not a refused key or scope. */
@@ -82,8 +75,6 @@ function isPassing(error: unknown): boolean {
 
 class ConversationDesk {
 	readonly held = new Map<string, Entry>();
-	/** The last read's messages: with the held ones, when the next read is due. */
-	private known?: KnownRead;
 	/** Why the last read failed, while the service stays busy or unreachable. */
 	private failure?: string;
 	private wake?: () => void;
@@ -95,12 +86,11 @@ class ConversationDesk {
 		private readonly clock: ServiceClock,
 		/** Called the moment nothing is held any more, before any other delivery can join. */
 		private readonly onIdle: () => void,
-	) {
-		this.known = recentRead(key);
-	}
+	) {}
 
+	/** The last read's messages (recentReads.ts keeps it): with the held ones, when the next read is due. */
 	private knownTimeline(): readonly TimelineMessage[] {
-		return this.known?.read.timeline ?? [];
+		return recentRead(this.key)?.read.timeline ?? [];
 	}
 
 	/** Waits `ms`, or less when a delivery joins. */
@@ -130,7 +120,8 @@ class ConversationDesk {
 
 	async run(): Promise<void> {
 		while (this.held.size > 0) {
-			if (this.known && this.settleFrom(this.known) > 0) continue;
+			const known = recentRead(this.key);
+			if (known && this.settleFrom(known) > 0) continue;
 			// One service time for the plan and the read, so a read never comes back undecided and due again.
 			const asOf = this.clock.now() - SAVE_SLACK_MS;
 			// `asOf` runs SAVE_SLACK_MS behind the service's clock: the lead before a deadline counts it too.
@@ -154,13 +145,13 @@ class ConversationDesk {
 					read,
 					asOf,
 					complete: read.cursor === undefined || read.reads >= MAX_PAGES,
+					ran: new Set<string>(),
 				};
-				const outcomes = settleByRead(this.extentOf(known), this.heldMessages(), this.rules);
+				const outcomes = this.settleBy(known);
 				if (![...outcomes.values()].some((outcome) => outcome.kind === 'needOlder')) {
-					this.known = known;
 					this.failure = undefined;
 					remember(this.key, known);
-					this.apply(outcomes, read);
+					this.apply(outcomes, known);
 					return;
 				}
 				await reader.older(read, until);
@@ -180,24 +171,27 @@ class ConversationDesk {
 		}
 	}
 
-	private extentOf(known: KnownRead): ReadExtent {
-		return { timeline: known.read.timeline, asOf: known.asOf, complete: known.complete };
-	}
-
 	/**
 	 * Settles what a read the process already made can: a message written before it, carried or
 	 * last in it (a delivery the service sent again after the read, say). Returns how many.
 	 */
 	private settleFrom(known: KnownRead): number {
-		const outcomes = settleByRead(this.extentOf(known), this.heldMessages(), this.rules);
-		return this.apply(outcomes, known.read);
+		return this.apply(this.settleBy(known), known);
 	}
 
-	private apply(outcomes: Map<string, HeldOutcome>, read: ConversationRead): number {
+	private settleBy(known: KnownRead): Map<string, HeldOutcome> {
+		const extent = { timeline: known.read.timeline, asOf: known.asOf, complete: known.complete };
+		return settleByRead(extent, this.heldMessages(), this.rules, known.ran);
+	}
+
+	/** Settles the outcomes of `known`; the bursts it runs are run by it once. */
+	private apply(outcomes: Map<string, HeldOutcome>, known: KnownRead): number {
 		let settled = 0;
 		for (const [id, outcome] of outcomes) {
-			if (outcome.kind === 'run') this.settle(id, { kind: 'run', verdict: outcome.verdict, read });
-			else if (outcome.kind === 'none') this.settle(id, outcome);
+			if (outcome.kind === 'run') {
+				known.ran.add(identityOf(outcome.verdict));
+				this.settle(id, { kind: 'run', verdict: outcome.verdict, read: known.read });
+			} else if (outcome.kind === 'none') this.settle(id, outcome);
 			else continue;
 			settled++;
 		}
@@ -205,37 +199,45 @@ class ConversationDesk {
 	}
 
 	/**
-	 * A delivery's deadline: settled already; answered and kept while its burst is still open; run
-	 * on its own when it can no longer go back to the service or has waited 2.5 minutes since it was
-	 * written; else handed back.
+	 * A delivery's deadline: settled already; handed back and kept while its burst is still open;
+	 * run on its own once it has waited 2.5 minutes since it was written; else handed back (a
+	 * handed-back one that is still not settled is left to the service's retry).
 	 */
 	private expire(id: string): void {
 		const entry = this.held.get(id);
 		if (!entry) return;
 		const now = this.clock.now();
 		if (
-			!entry.answeredOpen &&
+			!entry.handedBack &&
 			burstStillOpen(this.knownTimeline(), this.heldMessages(), id, this.rules, now)
 		) {
-			entry.answer();
-			entry.answeredOpen = true;
+			entry.handBack();
+			entry.handedBack = true;
 			entry.deadline = Date.now() + this.rules.longestMs + OPEN_READ_MS;
 			this.expireAt(id, entry.deadline);
 			return;
 		}
-		if (entry.answeredOpen || now - entry.message.at >= GIVE_UP_AFTER_MS) {
+		if (!entry.handedBack && now - entry.message.at >= GIVE_UP_AFTER_MS) {
 			entry.answer();
-			const late = entry.answeredOpen
-				? 'not read in time'
-				: 'not read within 2.5 minutes of the message';
 			this.settle(id, {
 				kind: 'failed',
-				reason: `${this.failure ?? 'the service was busy'} (${late})`,
+				reason: `${this.failure ?? 'the service was busy'} (not read within 2.5 minutes of the message)`,
 			});
 			return;
 		}
 		this.settle(id, { kind: 'retry' });
 		this.wake?.();
+	}
+
+	/**
+	 * Whether a delivery of `id` may be held: none is, or the held one went back already (the
+	 * service's retry takes its place); else it is a copy, answered at once.
+	 */
+	mayHold(id: string): boolean {
+		const entry = this.held.get(id);
+		if (!entry?.handedBack) return entry === undefined;
+		this.settle(id, { kind: 'retry' });
+		return true;
 	}
 
 	/** Hands every held delivery back to the service; none starts a run. */
@@ -258,7 +260,8 @@ const desks = new Map<string, ConversationDesk>();
  * Holds `delivery` with the others of its conversation (`scope`: one trigger at one URL; desks of
  * other grouping rules are apart, so a re-activation with a new quiet window is never judged by
  * the old one) until a read settles it. A second delivery of a message already held (another
- * event id for the same message) is answered at once and settles as nothing.
+ * event id for the same message) is answered at once and settles as nothing, unless the held one
+ * was handed back: the service's retry of it takes its place.
  */
 export async function holdDelivery(
 	scope: string,
@@ -269,7 +272,7 @@ export async function holdDelivery(
 ): Promise<Settlement> {
 	const key = `${scope}\n${rules.quietMs}/${rules.longestMs}\n${conversationId}`;
 	let desk = desks.get(key);
-	if (desk?.held.has(delivery.message.id)) {
+	if (desk && !desk.mayHold(delivery.message.id)) {
 		delivery.answer();
 		return { kind: 'none' };
 	}

@@ -22,6 +22,8 @@ import { readSettings, type TriggerSettings } from './settings';
 import { TriggerState } from './state';
 import { takeoverWorkflowData } from './takeoverOutput';
 import { readTurn, type DeliveryContext, type Turn } from './turn';
+import { isRetried, LEAVE_TO_N8N_WITHIN_MS } from '../shared/conversation/deliveryTiming';
+import { ServiceClock } from './serviceClock';
 
 /** What the handler reads from n8n's request: the bytes n8n kept (`rawBody`) and every header line. */
 interface RawRequest {
@@ -35,20 +37,6 @@ interface RawResponse {
 	writeHead(status: number, headers: Record<string, string>): unknown;
 	end(body: string): unknown;
 }
-
-/**
- * A run's delivery is left for n8n to answer, once it recorded the run, only while 6 of the
- * service's 10 s remain: a loaded n8n was measured taking seconds to record a run. An answer that
- * still comes too late costs a retry, whose copy of the run passes nothing on (runClaim.ts).
- */
-const LEAVE_TO_N8N_WITHIN_MS = 4000;
-/**
- * A delivery the service sent this long after its message was written is a retry (the first comes
- * 24 s or more after a failure): n8n or a webhook process was stopped before. Its run is always
- * left for n8n to answer once recorded, since a second stop is likeliest then, and an answer that
- * comes too late costs only a retry whose copy passes nothing on.
- */
-const RETRIED_AFTER_MS = 15_000;
 
 /**
  * Answers the delivery here, when nothing runs or a run cannot wait for n8n's own answer, and
@@ -116,15 +104,15 @@ function parseBody(body: Buffer): EventEnvelope | undefined {
 
 /**
  * The delivery's turn (turn.ts). A turn that starts nothing is answered here: 200, or 503 when it
- * hands the delivery back to the service. A run's delivery is left unanswered unless its burst was
- * still open at the deadline (answered then, to stay inside the receiver time-out).
+ * hands the delivery back to the service, whose copy then must not count as seen. A run's delivery
+ * is left unanswered unless it went back with its burst still open at the deadline.
  */
 async function answeredTurn(
 	context: IWebhookFunctions,
 	envelope: EventEnvelope,
 	settings: TriggerSettings,
 	response: RawResponse,
-	delivery: Omit<DeliveryContext, 'answer'>,
+	delivery: Omit<DeliveryContext, 'answer' | 'handBack'>,
 ): Promise<{ turn: Turn; answered: boolean }> {
 	let answered = false;
 	const answerOnce = (status: number, body: IDataObject) => {
@@ -132,12 +120,23 @@ async function answeredTurn(
 		answered = true;
 		answer(response, status, body);
 	};
+	const handBack = () => {
+		// Once: a delivery that went back is settled later, when a copy of it may be held already.
+		if (answered) return;
+		if (settings.deduplicate)
+			forgetEvent(
+				delivery.scope,
+				new TriggerState(context.getWorkflowStaticData('node')),
+				envelope.id,
+			);
+		answerOnce(503, { received: false, reason: 'not settled in time; send again' });
+	};
 	const turn = await readTurn(context, envelope, settings.turn, {
 		...delivery,
 		answer: () => answerOnce(200, { received: true }),
+		handBack,
 	});
-	if (!turn.run && turn.handBack)
-		answerOnce(503, { received: false, reason: 'not settled in time; send again' });
+	if (!turn.run && turn.handBack) handBack();
 	else if (!turn.run) answerOnce(200, { received: true });
 	return { turn, answered };
 }
@@ -194,31 +193,50 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	}
 
 	const sentAt = verdict.timestamp * 1000;
-	// A delivery handed back is sent again by the service: that copy must not count as seen.
-	const forget = () => settings.deduplicate && forgetEvent(scope, state, envelope.id);
 	const asAnswer = settings.answersToSendAndWait
 		? await passedAsAnswer(context, envelope, sentAt)
 		: 'notAnswer';
-	if (asAnswer !== 'notAnswer') return answerTaken(response, asAnswer, forget);
+	// A delivery handed back is sent again by the service: that copy must not count as seen.
+	if (asAnswer !== 'notAnswer')
+		return answerTaken(response, asAnswer, () => {
+			if (settings.deduplicate) forgetEvent(scope, state, envelope.id);
+		});
 
-	const delivery = { scope, arrivedAt, sentAt };
+	const delivery = deliveryTimes(scope, envelope, arrivedAt, sentAt);
 	const { turn, answered } = await answeredTurn(context, envelope, settings, response, delivery);
-	if (!turn.run) {
-		if (turn.handBack) forget();
-		return { noWebhookResponse: true };
-	}
+	if (!turn.run) return { noWebhookResponse: true };
 	return await handOver(context, envelope, settings, response, {
 		turn,
 		answered,
-		waitedMs: Date.now() - arrivedAt,
-		retried: sentAt - writtenAt(envelope) > RETRIED_AFTER_MS,
+		waitedMs: Date.now() - delivery.sentLocallyAt,
+		retried: delivery.retried,
 	});
 }
 
-/** When the delivery's message was written, on the service's clock; unknown: never. */
-function writtenAt(envelope: EventEnvelope): number {
-	const at = Date.parse(eventMessage(envelope)?.timestamp ?? '');
-	return Number.isNaN(at) ? Number.POSITIVE_INFINITY : at;
+/**
+ * What the delivery's times say: when the service sent it on this process's clock (taught by it
+ * too), and whether it is a retry. A retried delivery's run is always left for n8n to answer once
+ * recorded: a second stop is likeliest while retries are settled, and an answer that comes too
+ * late costs only a retry whose copy passes nothing on.
+ */
+function deliveryTimes(
+	scope: string,
+	envelope: EventEnvelope,
+	arrivedAt: number,
+	sentAt: number,
+): Omit<DeliveryContext, 'answer' | 'handBack'> {
+	const written = Date.parse(eventMessage(envelope)?.timestamp ?? '');
+	const writtenAt = Number.isNaN(written) ? undefined : written;
+	const clock = new ServiceClock(scope);
+	const times = { arrivedAt, writtenAt, sentAt };
+	clock.observe(times);
+	return {
+		scope,
+		clock,
+		sentAt,
+		sentLocallyAt: clock.sentLocally(times),
+		retried: isRetried(sentAt, writtenAt),
+	};
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { runIdentity } from '../shared/conversation/heldPlan';
+
 /*
  * A run's delivery is answered by n8n once it has recorded the run (receive.ts), so n8n stopped
  * before that leaves the delivery to the service's retry and nothing is lost. The price: stopped
@@ -24,12 +26,14 @@ export function withCarrier(workflowData: INodeExecutionData[][]): INodeExecutio
 	return [[{ json: { [CARRIER_FIELD]: true } }], ...workflowData.slice(1)];
 }
 
-/** The run's identity: the event that closed it and every message it carries (a late one makes a new run). */
+/**
+ * The run's identity: a grouped run's messages (whichever event closed it: a burst delivered late
+ * as a whole runs once; one run again with a message saved late is a new run), else its event.
+ */
 function claimKey(item: INodeExecutionData | undefined): string | undefined {
 	const json = item?.json;
-	if (!json || typeof json.event_id !== 'string') return undefined;
-	const ids = Array.isArray(json.message_ids) ? json.message_ids.join(',') : '';
-	return `${json.event_id}|${ids}`;
+	if (Array.isArray(json?.message_ids)) return `messages|${runIdentity(json.message_ids)}`;
+	return typeof json?.event_id === 'string' ? `event|${json.event_id}` : undefined;
 }
 
 // n8n's store reads and rewrites one record per trigger: claims made at once in one process would
@@ -77,7 +81,7 @@ export async function claimRun(context: IExecuteFunctions): Promise<INodeExecuti
 		context.getNodeParameter('options.deduplicate', 0, true) !== false;
 	if (!claims || key === undefined || (await claimed(context, key))) return outputs;
 	context.logger.info(
-		`Messaging Automation Trigger: event ${key.split('|')[0]} was handed to n8n again after its run was recorded; this copy passes nothing on`,
+		`Messaging Automation Trigger: the run of ${key.replace('|', ' ')} was handed to n8n again after it was recorded; this copy passes nothing on`,
 	);
 	context.customData.set('messaging_automation', 'copy of a recorded run');
 	return outputs.map(() => []);

@@ -10,8 +10,9 @@ import {
 } from '../shared/conversation/timeline';
 import { eventMessage, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
 import { ConversationReader, reasonOf } from '../shared/conversation/reader';
+import { HOLD_MS, UNGROUPED_PATIENCE_MS } from '../shared/conversation/deliveryTiming';
 import { holdDelivery, type Settlement } from './heldDeliveries';
-import { ServiceClock } from './serviceClock';
+import type { ServiceClock } from './serviceClock';
 import type { TakeoverCheck } from './takeoverOutput';
 
 export interface TurnSettings {
@@ -44,31 +45,26 @@ export type Turn =
 
 /**
  * The delivery being handled: where its trigger's held deliveries are kept, and how a held one is
- * answered before its turn is settled (its burst still open at the deadline). Every other answer is
- * the caller's, once the turn is known.
+ * answered before its turn is known (a copy of a held message, a delivery that waited 2.5 minutes,
+ * or one handed back with its burst still open at the deadline). Every other answer is the
+ * caller's, once the turn is known.
  */
 export interface DeliveryContext {
 	/** Answers the delivery 200; later calls do nothing. */
 	answer: () => void;
+	/** Answers the delivery 503, to be sent again (its event no longer counts as seen); later calls do nothing. */
+	handBack: () => void;
 	/** One trigger node at one webhook URL. */
 	scope: string;
-	arrivedAt: number;
-	/** The delivery's `webhook-timestamp` in ms (the service's clock), when it had one. */
-	sentAt?: number;
+	/** The service's time at its scope, taught by this delivery too. */
+	clock: ServiceClock;
+	/** The delivery's `webhook-timestamp` in ms (the service's clock). */
+	sentAt: number;
+	/** Local time the service sent it: what its deadline counts from. */
+	sentLocallyAt: number;
+	/** Sent long after its message was written: a retry (deliveryTiming.ts). */
+	retried: boolean;
 }
-
-/**
- * A grouped delivery is answered once its outcome is settled, and at the latest this long after
- * it arrived: inside the service's ten-second receiver time-out, with room for a slow answer.
- */
-export const HOLD_MS = 8500;
-/**
- * Without grouping the run waits for the read: a busy service is waited out this long (about the
- * client's usual three attempts) before the run starts without history, its pause unchecked.
- */
-const UNGROUPED_PATIENCE_MS = 3000;
-/** A delivery the service sent this long after its message was written came late: a retry, most likely. */
-const LATE_DELIVERY_MS = 10_000;
 
 /** What a read serves besides grouping: how much history, and whether takeover asks. */
 interface ReadNeeds {
@@ -107,24 +103,22 @@ export async function readTurn(
 		if (!message || (needs.historyCount === 0 && !needs.takeover)) return { run: true };
 		return await ungroupedTurn(context, message, own, needs);
 	}
-	const clock = new ServiceClock(delivery.scope);
-	clock.observe({ arrivedAt: delivery.arrivedAt, writtenAt: own.at, sentAt: delivery.sentAt });
 	const settlement = await holdDelivery(
 		delivery.scope,
 		message.conversation_id ?? '',
 		grouping,
-		clock,
+		delivery.clock,
 		{
 			message: own,
-			deadline: delivery.arrivedAt + HOLD_MS,
+			deadline: delivery.sentLocallyAt + HOLD_MS,
 			queuedAt: Date.parse(envelope.created_at ?? '') || undefined,
 			answer: delivery.answer,
+			handBack: delivery.handBack,
 			reader: new ConversationReader(context, pageMinimum(needs)),
 		},
 	);
 	if (settlement.kind === 'retry') return { run: false, handBack: true };
-	const sentLateMs =
-		delivery.sentAt !== undefined ? delivery.sentAt - own.at : Number.NEGATIVE_INFINITY;
+	const sentLateMs = delivery.retried ? delivery.sentAt - own.at : undefined;
 	return turnOf(context, settlement, message, needs, sentLateMs);
 }
 
@@ -198,7 +192,8 @@ function turnOf(
 	settlement: Settlement,
 	message: EventMessage,
 	needs: ReadNeeds,
-	sentLateMs: number,
+	/** How late a retried delivery was sent after its message; undefined when not retried. */
+	sentLateMs: number | undefined,
 ): Turn {
 	if (settlement.kind === 'none' || settlement.kind === 'retry') return { run: false };
 	if (settlement.kind === 'failed') {
@@ -210,7 +205,7 @@ function turnOf(
 		};
 	}
 	const { verdict, read } = settlement;
-	if (sentLateMs > LATE_DELIVERY_MS)
+	if (sentLateMs !== undefined)
 		context.logger.warn(
 			`Messaging Automation Trigger: a burst of ${verdict.messages.length} message(s) in conversation ${read.conversationId} runs late: the service sent its last message's delivery ${Math.round(sentLateMs / 1000)} s after the message was written. The service sends a delivery again when an earlier attempt got no answer (n8n or this webhook process was stopped, restarted or too busy to answer within 10 s), and sends late while deliveries queue up`,
 		);

@@ -1,4 +1,5 @@
 import { burstOf, burstThrough, type BurstRules, type BurstVerdict } from './bursts';
+import { SAVE_SLACK_MS } from './deliveryTiming';
 import { mergeTimelines, type TimelineMessage } from './timeline';
 
 /*
@@ -17,9 +18,6 @@ export interface HeldMessage {
 	queuedAt?: number;
 }
 
-/** Messages written up to this long before a read starts may not be saved yet: a read vouches for no later time. */
-export const SAVE_SLACK_MS = 250;
-
 /** One read of the conversation: its messages, and the service time up to which it holds every message written. */
 export interface ReadExtent {
 	timeline: readonly TimelineMessage[];
@@ -30,7 +28,7 @@ export interface ReadExtent {
 
 export type HeldOutcome =
 	| { kind: 'run'; verdict: Extract<BurstVerdict, { kind: 'last' }> }
-	/** A later message of its burst, written by the read's `asOf`, carries it. */
+	/** Another held message of its burst, or a run already started from the read, carries it. */
 	| { kind: 'none' }
 	/** The read does not settle it yet (its burst is open, or it was written after `asOf`). */
 	| { kind: 'keep' }
@@ -49,14 +47,31 @@ function vouchedTimeline(read: ReadExtent, held: readonly TimelineMessage[]): Ti
 }
 
 /**
+ * A run's identity: the messages it holds, in written order, never the event that happened to
+ * close it. A copy of a run has the same identity; a burst run again with a message the service
+ * saved late has a new one.
+ */
+export function runIdentity(messageIds: readonly unknown[]): string {
+	return messageIds.map((id) => (typeof id === 'string' ? id : '')).join(',');
+}
+
+/** The identity of the run a burst verdict starts. */
+export const identityOf = (verdict: Extract<BurstVerdict, { kind: 'last' }>): string =>
+	runIdentity(verdict.messages.map((message) => message.id));
+
+/**
  * What `read` settles for each held message, by id. A message whose event the service queued
- * after its burst closed (saved late: a phone that was offline) was not in the read that ran the
- * burst, so its burst runs again with it; any other message followed within its burst is carried.
+ * after its burst closed may have been saved late (a phone that was offline) and missing from the
+ * read that ran the burst, so its burst runs with it; any other message followed within its burst
+ * is carried. One read starts at most one run per burst, and none for a burst it already ran
+ * (`ran`: identities): a burst delivered late as a whole (or by a service whose events lag) has
+ * every message queued after it closed, and still runs once.
  */
 export function settleByRead(
 	read: ReadExtent,
 	held: readonly HeldMessage[],
 	rules: BurstRules,
+	ran: ReadonlySet<string> = new Set(),
 ): Map<string, HeldOutcome> {
 	const timeline = vouchedTimeline(
 		read,
@@ -81,6 +96,28 @@ export function settleByRead(
 				outcome = { kind: 'run', verdict: burst };
 		}
 		outcomes.set(message.id, outcome);
+	}
+	return oneRunPerBurst(outcomes, ran);
+}
+
+/**
+ * Of the held messages a read runs one burst for, only one starts it: the burst's last message if
+ * held, else the first held; the others are carried by it. A burst in `ran` starts none.
+ */
+function oneRunPerBurst(
+	outcomes: Map<string, HeldOutcome>,
+	ran: ReadonlySet<string>,
+): Map<string, HeldOutcome> {
+	const starter = new Map<string, string>();
+	for (const [id, outcome] of outcomes) {
+		if (outcome.kind !== 'run') continue;
+		const identity = identityOf(outcome.verdict);
+		const last = outcome.verdict.messages[outcome.verdict.messages.length - 1];
+		if (!ran.has(identity) && (!starter.has(identity) || last.id === id)) starter.set(identity, id);
+	}
+	for (const [id, outcome] of outcomes) {
+		if (outcome.kind === 'run' && starter.get(identityOf(outcome.verdict)) !== id)
+			outcomes.set(id, { kind: 'none' });
 	}
 	return outcomes;
 }

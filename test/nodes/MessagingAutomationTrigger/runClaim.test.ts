@@ -153,6 +153,22 @@ describe("the claim step, in n8n's engine", () => {
 		expect(again.map((run) => run.output(TRIGGER).length)).toEqual(ids.map(() => 0));
 	});
 
+	it('knows a grouped run by its messages, not by the event that closed it', async () => {
+		const n8n = engine();
+		const burst = (eventId: string, messageIds: string[]) => ({
+			node: TRIGGER,
+			items: [{ json: { event_id: eventId, text: eventId, message_ids: messageIds } }],
+		});
+		const passed = async (eventId: string, messageIds: string[]) =>
+			(await n8n.run(triggerWorkflow(), burst(eventId, messageIds), 'webhook')).output(TRIGGER)
+				.length;
+		// The burst's first and last events each closed it once (delivered late, together).
+		expect(await passed('evt_i1', ['i1', 'i2', 'i3'])).toBe(1);
+		expect(await passed('evt_i3', ['i1', 'i2', 'i3'])).toBe(0);
+		// Run again with a message the service saved late: a new run.
+		expect(await passed('evt_i2', ['i1', 'i2', 'i3', 'i4'])).toBe(1);
+	});
+
 	it('passes a run for Paused Chats alone on in the legacy execution order (v0) too', async () => {
 		const paused = { json: { event_id: 'evt_paused', text: 'talk to a person' } };
 		const run = await engine().run(

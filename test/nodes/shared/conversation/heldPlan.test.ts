@@ -182,6 +182,47 @@ describe('settleByRead for a message the service saved late', () => {
 	});
 });
 
+describe('settleByRead for a burst that arrives late as a whole', () => {
+	const runsOf = (outcomes: ReturnType<typeof settleByRead>) =>
+		[...outcomes].flatMap(([id, outcome]) =>
+			outcome.kind === 'run' ? [[id, outcome.verdict.messages.map((message) => message.id)]] : [],
+		);
+
+	it('starts one run for three messages written 30 s before their events were queued', () => {
+		const burst = messages([
+			{ id: 'i1', at: 0 },
+			{ id: 'i2', at: 0.3 },
+			{ id: 'i3', at: 0.6 },
+		]);
+		const read = { timeline: burst, asOf: at(31), complete: true };
+		expect(runsOf(settleByRead(read, asHeld(burst, at(30)), RULES))).toEqual([
+			['i3', ['i1', 'i2', 'i3']],
+		]);
+		// Only the first held yet: it starts the run for the whole burst, and the read starts no other.
+		const first = settleByRead(read, asHeld(burst.slice(0, 1), at(30)), RULES);
+		expect(runsOf(first)).toEqual([['i1', ['i1', 'i2', 'i3']]]);
+		const ran = new Set(['i1,i2,i3']);
+		expect(kinds(settleByRead(read, asHeld(burst.slice(1), at(30)), RULES, ran))).toEqual({
+			i2: 'none',
+			i3: 'none',
+		});
+	});
+
+	it('starts one run for a two-message burst whose events the service queued 7 s late', () => {
+		const burst = messages([
+			{ id: 'a', at: 0 },
+			{ id: 'b', at: 0.3 },
+		]);
+		const read = { timeline: burst, asOf: at(7.3), complete: true };
+		const lagging = burst.map((message) => ({
+			message,
+			deadline: message.at + 7000 + HOLD_S * 1000,
+			queuedAt: message.at + 7000,
+		}));
+		expect(runsOf(settleByRead(read, lagging, RULES))).toEqual([['b', ['a', 'b']]]);
+	});
+});
+
 describe('burstStillOpen', () => {
 	it('is true only while the burst may still grow: a quiet window longer than the hold', () => {
 		const long: BurstRules = { quietMs: 10_000, longestMs: 30_000 };

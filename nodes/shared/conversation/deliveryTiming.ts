@@ -1,0 +1,94 @@
+/*
+ * Every timing figure of the trigger's delivery path (receive → hold → settle → run), derived
+ * from the service's ten-second receiver time-out and its retry schedule (spec: Delivery,
+ * Limits). Each figure says what it is measured from. docs/conversations.md quotes them, and a
+ * test holds the two together.
+ */
+
+/** The service waits this long for an answer; one that comes later counts as a failure, retried. */
+export const RECEIVER_TIMEOUT_MS = 10_000;
+/** The service's first two retries, 30 s and 2 min after a failure (each ±20 %). */
+const FIRST_RETRY_MS = 30_000;
+const SECOND_RETRY_MS = 120_000;
+
+/**
+ * A grouped delivery is answered at the latest this long after the service sent it (its signed
+ * `webhook-timestamp`, whole seconds, or its message's own time when later within that second:
+ * never later than meant): room for a slow answer.
+ */
+export const HOLD_MS = RECEIVER_TIMEOUT_MS - 1500;
+
+/**
+ * How long n8n may take before the handler starts that still counts: a longer estimate means the
+ * clocks disagree, and the delivery keeps this much of its hold, room for one read.
+ */
+const LEAST_HOLD_MS = 1500;
+export const MAX_SEND_DELAY_MS = HOLD_MS - LEAST_HOLD_MS;
+
+/**
+ * A loaded n8n was measured taking seconds to record a run: a run's delivery is left for n8n to
+ * answer once recorded only while this much of the service's time-out is left.
+ */
+const N8N_RECORDS_WITHIN_MS = 6000;
+export const LEAVE_TO_N8N_WITHIN_MS = RECEIVER_TIMEOUT_MS - N8N_RECORDS_WITHIN_MS;
+
+/**
+ * A delivery the service sent this long after its message was written is a retry: the first
+ * retry comes 30 s (-20 %) after a failure, so 24 s or more after the message, and a fresh
+ * delivery comes as soon as the service queued the event (seconds, when its queue lags).
+ */
+export const RETRIED_AFTER_MS = 15_000;
+
+/** Whether a delivery sent at `sentAt` for a message written at `writtenAt` (service times) is a retry. */
+export function isRetried(sentAt: number, writtenAt: number | undefined): boolean {
+	return writtenAt !== undefined && sentAt - writtenAt > RETRIED_AFTER_MS;
+}
+
+/** Messages written up to this long before a read starts may not be saved yet: a read vouches for no later time. */
+export const SAVE_SLACK_MS = 250;
+
+/** A read that confirms carried messages starts this long before the first of their deadlines. */
+export const READ_LEAD_MS = 800;
+
+/** A due read or a sweep waits this much past its time: timers may fire a little early. */
+export const TIMER_SLACK_MS = 50;
+
+/**
+ * A delivery answered at its deadline with its burst still open (a quiet window longer than the
+ * hold) gives its reads this long past the burst's longest wait; unsettled then, it runs on its own.
+ */
+export const OPEN_READ_MS = 15_000;
+
+/**
+ * A delivery the service sent this long after its message, still unsettled at its deadline, runs
+ * on its own rather than going back once more: the service's third attempt comes 2.5 min after the
+ * first, and a conversation unreadable for that long should not hold a person's message for hours.
+ */
+export const GIVE_UP_AFTER_MS = FIRST_RETRY_MS + SECOND_RETRY_MS;
+
+/**
+ * Pass Answers to Send and Wait checks a person's message before its turn: its read waits out a
+ * busy service this long, and its offer to the question's link this long (n8n answers at once, the
+ * Send and Wait node after two look-ups), so a message that was no answer keeps most of its hold.
+ */
+export const ANSWER_READ_PATIENCE_MS = 2000;
+export const ANSWER_OFFER_TIMEOUT_MS = 5000;
+
+/**
+ * Without grouping the run waits for the read: a busy service is waited out this long (about the
+ * client's usual three attempts) before the run starts without history, its pause unchecked.
+ */
+export const UNGROUPED_PATIENCE_MS = 3000;
+
+/**
+ * A conversation's last read is kept this long: the service's retries of a burst after a restart
+ * come scattered over about ±20 % of its first retry, and the read the first of them made settles
+ * the others.
+ */
+export const KEEP_READ_MS = 60_000;
+
+/** The service's time is learnt again after this long without a better bound (its clock may drift). */
+export const FORGET_OFFSET_AFTER_MS = 10 * 60_000;
+
+/** `webhook-timestamp` counts whole seconds: a message may be written up to this long after it. */
+export const SENT_AT_RESOLUTION_MS = 1000;

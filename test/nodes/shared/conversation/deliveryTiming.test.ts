@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+import {
+	GIVE_UP_AFTER_MS,
+	HOLD_MS,
+	isRetried,
+	KEEP_READ_MS,
+	LEAVE_TO_N8N_WITHIN_MS,
+	READ_LEAD_MS,
+	RECEIVER_TIMEOUT_MS,
+	RETRIED_AFTER_MS,
+} from '../../../../nodes/shared/conversation/deliveryTiming';
+
+/*
+ * The delivery path's figures, and the sentences of docs/conversations.md that quote them: a
+ * change to a figure fails here until the docs say it too.
+ */
+
+const docs = readFileSync(
+	join(__dirname, '..', '..', '..', '..', 'docs', 'conversations.md'),
+	'utf8',
+).replace(/\s+/g, ' ');
+const seconds = (ms: number) => `${ms / 1000} s`;
+
+describe('the delivery timing', () => {
+	it('keeps every answer inside the receiver time-out, and tells a retry from a fresh delivery', () => {
+		expect(HOLD_MS).toBeLessThan(RECEIVER_TIMEOUT_MS);
+		expect(LEAVE_TO_N8N_WITHIN_MS).toBeLessThan(HOLD_MS);
+		// The first retry comes 24 s or more after its message; a lagging queue sends seconds late.
+		expect(RETRIED_AFTER_MS).toBeLessThan(24_000);
+		expect(isRetried(20_000, 0)).toBe(true);
+		expect(isRetried(12_000, 0)).toBe(false);
+		expect(isRetried(20_000, undefined)).toBe(false);
+	});
+
+	it('is what docs/conversations.md says', () => {
+		expect(docs).toContain(
+			`A delivery is held **${seconds(HOLD_MS)} at most** after the service sent it`,
+		);
+		expect(docs).toContain(`a quiet window over ${Math.floor(HOLD_MS / 1000)} s`);
+		expect(docs).toContain(`about (${seconds(HOLD_MS - READ_LEAD_MS)} − quiet window)`);
+		expect(docs).toContain(
+			`A fresh run's delivery sent more than ${seconds(LEAVE_TO_N8N_WITHIN_MS)}`,
+		);
+		expect(docs).toContain(`sent more than ${seconds(RETRIED_AFTER_MS)} after its message`);
+		expect(docs).toContain(`${GIVE_UP_AFTER_MS / 60_000} minutes after its message`);
+		expect(KEEP_READ_MS).toBe(60_000);
+		expect(docs).toContain('settles, for a minute,');
+	});
+});
