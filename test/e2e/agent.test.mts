@@ -190,14 +190,18 @@ describe('the node as an AI Agent tool in a real n8n', () => {
 		await model?.stop();
 	});
 
-	it('sends two different messages of one agent run: two messages, on both APIs', async () => {
-		const id = await incoming('two');
-		const texts = (await sends()).map((send) => send.text);
-		for (const which of APIS) {
-			expect(texts.filter((text) => text === `two-${which}-${id}-A`)).toHaveLength(1);
-			expect(texts.filter((text) => text === `two-${which}-${id}-B`)).toHaveLength(1);
-		}
-	});
+	it(
+		'sends two different messages of one agent run: two messages, on both APIs',
+		{ tags: ['every-line'] },
+		async () => {
+			const id = await incoming('two');
+			const texts = (await sends()).map((send) => send.text);
+			for (const which of APIS) {
+				expect(texts.filter((text) => text === `two-${which}-${id}-A`)).toHaveLength(1);
+				expect(texts.filter((text) => text === `two-${which}-${id}-B`)).toHaveLength(1);
+			}
+		},
+	);
 
 	// Reads the requests the scenario above made, so it runs after it (tests in a file run in order).
 	it('gives the model a readable tool: name, description and described parameters', () => {

@@ -159,32 +159,36 @@ describe('the AI reply bot when it cannot work, in a real n8n', () => {
 			expect(toolRun(run)?.error?.description).toContain('invalid_api_key (HTTP 401)');
 	});
 
-	it('built by hand, the tool at its defaults or at Continue: n8n 1.x fails the execution at the defaults; n8n 2.x marks the tool run failed and the model is told to stop', async () => {
-		const { atDefaults: run, continued } = await deliver('fail-e2e hi');
-		// Recorded for the report: what the executions list shows on this n8n.
-		console.log(`[e2e failures] tool at defaults on ${e2e().n8nVersion}: ${run.status}`);
-		console.log(`[e2e failures] tool at Continue on ${e2e().n8nVersion}: ${continued.status}`);
-		if (e2e().n8nVersion.startsWith('1.')) {
-			expect(run.status).toBe('error');
-			expect(executionError(run)).toMatch(/API key was rejected/);
-			return;
-		}
-		expect(run.status).toBe('success');
-		expect(toolRun(run)).toMatchObject({ executionStatus: 'error' });
-		expect(toolRun(run)?.error?.message).toMatch(KEY_ERROR);
-		// At Continue as at the defaults: the node keeps no item of its own, the tool's run fails.
-		expect(continued.status).toBe('success');
-		expect(toolRun(continued)).toMatchObject({ executionStatus: 'error' });
-		expect(toolRun(continued)?.error?.message).toMatch(KEY_ERROR);
-		// Each bot hears the message; of the three with the revoked key the two whose tool does not
-		// stop the workflow ask the model again, telling it to stop.
-		const results = model.requests
-			.filter((request) => request.prompt.includes('fail-e2e hi'))
-			.flatMap((request) => request.toolResults);
-		expect(
-			results.filter((result) => /The API key was rejected .* stop calling it/.test(result)),
-		).toHaveLength(2);
-	});
+	it(
+		'built by hand, the tool at its defaults or at Continue: n8n 1.x fails the execution at the defaults; n8n 2.x marks the tool run failed and the model is told to stop',
+		{ tags: ['every-line'] },
+		async () => {
+			const { atDefaults: run, continued } = await deliver('fail-e2e hi');
+			// Recorded for the report: what the executions list shows on this n8n.
+			console.log(`[e2e failures] tool at defaults on ${e2e().n8nVersion}: ${run.status}`);
+			console.log(`[e2e failures] tool at Continue on ${e2e().n8nVersion}: ${continued.status}`);
+			if (e2e().n8nVersion.startsWith('1.')) {
+				expect(run.status).toBe('error');
+				expect(executionError(run)).toMatch(/API key was rejected/);
+				return;
+			}
+			expect(run.status).toBe('success');
+			expect(toolRun(run)).toMatchObject({ executionStatus: 'error' });
+			expect(toolRun(run)?.error?.message).toMatch(KEY_ERROR);
+			// At Continue as at the defaults: the node keeps no item of its own, the tool's run fails.
+			expect(continued.status).toBe('success');
+			expect(toolRun(continued)).toMatchObject({ executionStatus: 'error' });
+			expect(toolRun(continued)?.error?.message).toMatch(KEY_ERROR);
+			// Each bot hears the message; of the three with the revoked key the two whose tool does not
+			// stop the workflow ask the model again, telling it to stop.
+			const results = model.requests
+				.filter((request) => request.prompt.includes('fail-e2e hi'))
+				.flatMap((request) => request.toolResults);
+			expect(
+				results.filter((result) => /The API key was rejected .* stop calling it/.test(result)),
+			).toHaveLength(2);
+		},
+	);
 
 	it('a failure the model can fix goes back to it, also with Stop Workflow; the run succeeds', async () => {
 		const { working: run } = await deliver('fail-e2e too long');

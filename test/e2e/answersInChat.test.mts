@@ -186,19 +186,23 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 		});
 	});
 
-	it("a link to another host in the account's message is never requested; the reply runs the bot", async () => {
-		const phone = newPhone();
-		const port = (foreign.address() as AddressInfo).port;
-		const link = `http://127.0.0.1:${port}/webhook-waiting/1/node?chat=1&approved=true&signature=${'a'.repeat(64)}`;
-		await writeInChat(phone, `You said: Approve: ${link}`, { fromMe: true });
-		const before = foreignRequests;
-		const one = await writeInChat(phone, '1');
-		await delivered(one.id);
-		await waitFor('the bot run for "1"', async () =>
-			(await botRuns(one.id)) === 1 ? true : undefined,
-		);
-		expect(foreignRequests - before).toBe(0);
-	});
+	it(
+		"a link to another host in the account's message is never requested; the reply runs the bot",
+		{ tags: ['every-line'] },
+		async () => {
+			const phone = newPhone();
+			const port = (foreign.address() as AddressInfo).port;
+			const link = `http://127.0.0.1:${port}/webhook-waiting/1/node?chat=1&approved=true&signature=${'a'.repeat(64)}`;
+			await writeInChat(phone, `You said: Approve: ${link}`, { fromMe: true });
+			const before = foreignRequests;
+			const one = await writeInChat(phone, '1');
+			await delivered(one.id);
+			await waitFor('the bot run for "1"', async () =>
+				(await botRuns(one.id)) === 1 ? true : undefined,
+			);
+			expect(foreignRequests - before).toBe(0);
+		},
+	);
 
 	it('two answers at once resume it once: the other reply is no answer and runs the bot', async () => {
 		const phone = newPhone();

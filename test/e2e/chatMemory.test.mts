@@ -261,39 +261,43 @@ describe.runIf(mode === 'queue' && provenHere)(
 	},
 );
 
-describe.runIf(mode === 'regular' && needsSdk)('chat memory on n8n 1.x', () => {
-	const SENDER = '4915198765533';
-	const own = ownN8n('memory-1x', outsideProject(), ONLY_N8NS_SDK);
-	let model: ScriptedModel;
-	let workflowId = '';
-	const dana = chat(
-		SENDER,
-		() => own.api!,
-		() => workflowId,
-	);
+describe.runIf(mode === 'regular' && needsSdk)(
+	'chat memory on n8n 1.x',
+	{ tags: ['every-line'] },
+	() => {
+		const SENDER = '4915198765533';
+		const own = ownN8n('memory-1x', outsideProject(), ONLY_N8NS_SDK);
+		let model: ScriptedModel;
+		let workflowId = '';
+		const dana = chat(
+			SENDER,
+			() => own.api!,
+			() => workflowId,
+		);
 
-	beforeAll(async () => {
-		await sandboxControl('POST', '/clock', { speed: 1 });
-		await own.start();
-		({ model, workflowId } = await answering(own.api!, {}));
-	}, 240_000);
+		beforeAll(async () => {
+			await sandboxControl('POST', '/clock', { speed: 1 });
+			await own.start();
+			({ model, workflowId } = await answering(own.api!, {}));
+		}, 240_000);
 
-	afterAll(async () => {
-		await own.api?.deactivateWorkflow(workflowId).catch(() => undefined);
-		await own.n8n?.stop();
-		await model?.stop();
-	});
+		afterAll(async () => {
+			await own.api?.deactivateWorkflow(workflowId).catch(() => undefined);
+			await own.n8n?.stop();
+			await model?.stop();
+		});
 
-	it('loads with the package and, when the Agent runs, says it needs n8n 2.x; nothing is sent', async () => {
-		await dana.say('mem-1x: hello?');
-		const [run] = await dana.finishedRuns(1);
-		expect(run.status).toBe('error');
-		// n8n 1.x heads the run's error "Error in sub-node Chat Memory"; the node's own words are in it.
-		const execution = await own.api!.getExecution(run.id);
-		expect(executionError(execution)).toContain('Chat Memory');
-		expect(JSON.stringify(execution.data)).toContain('This memory needs n8n 2.x');
-		expect(model.requests).toEqual([]);
-		const { sends } = await sandboxControl<{ sends: Array<{ to: string }> }>('GET', '/sends');
-		expect(sends.filter((send) => send.to === SENDER)).toEqual([]);
-	});
-});
+		it('loads with the package and, when the Agent runs, says it needs n8n 2.x; nothing is sent', async () => {
+			await dana.say('mem-1x: hello?');
+			const [run] = await dana.finishedRuns(1);
+			expect(run.status).toBe('error');
+			// n8n 1.x heads the run's error "Error in sub-node Chat Memory"; the node's own words are in it.
+			const execution = await own.api!.getExecution(run.id);
+			expect(executionError(execution)).toContain('Chat Memory');
+			expect(JSON.stringify(execution.data)).toContain('This memory needs n8n 2.x');
+			expect(model.requests).toEqual([]);
+			const { sends } = await sandboxControl<{ sends: Array<{ to: string }> }>('GET', '/sends');
+			expect(sends.filter((send) => send.to === SENDER)).toEqual([]);
+		});
+	},
+);

@@ -139,49 +139,53 @@ describe(`Group Quick Messages in a real n8n (${mode} mode)`, () => {
 		if (workflow) await api.deactivateWorkflow(workflow.id).catch(() => undefined);
 	});
 
-	it(`runs 5 quick messages of one person and 2 of another as 2 executions in written order${mode === 'queue' ? ', a burst dealt alternately to both webhook processes' : ''}; a concurrent redelivery starts nothing`, async () => {
-		if (mode === 'queue') expect(webhookBaseUrls.length).toBe(2);
-		const plan: Array<[typeof ALICE, string, number]> = [
-			[ALICE, 'hi', 0],
-			[ALICE, 'I ordered yesterday', 600],
-			[BOB, 'hello', 100],
-			[ALICE, 'order 4411', 500],
-			[ALICE, 'where is it??', 600],
-			[BOB, 'anyone?', 300],
-			[ALICE, 'thanks', 300],
-		];
-		const readsBefore = await readsOf([ALICE, BOB]);
-		const deliveries: Delivery[] = [];
-		const answering: Array<Promise<Answer>> = [];
-		// As the service does, each delivery goes out without waiting for the answers to earlier ones.
-		for (const [index, [from, text, afterMs]] of plan.entries()) {
-			deliveries.push(delivery(await say(from, text, afterMs), index));
-			answering.push(post(deliveries[index]));
-		}
-		const answers = await Promise.all(answering);
-		const copies = await Promise.all(deliveries.map(post));
-		report('7 deliveries', answers);
-		report('7 concurrent redeliveries', copies);
-		expect(copies.every((copy) => copy.duplicate)).toBe(true);
-		// One read per burst in each process that received part of it.
-		const reads = (await readsOf([ALICE, BOB])) - readsBefore;
-		console.log(`[e2e conversation ${mode}] ${reads} get_messages reads for 2 bursts`);
-		expect(reads).toBeLessThanOrEqual(2 * webhookBaseUrls.length);
+	it(
+		`runs 5 quick messages of one person and 2 of another as 2 executions in written order${mode === 'queue' ? ', a burst dealt alternately to both webhook processes' : ''}; a concurrent redelivery starts nothing`,
+		{ tags: ['every-line'] },
+		async () => {
+			if (mode === 'queue') expect(webhookBaseUrls.length).toBe(2);
+			const plan: Array<[typeof ALICE, string, number]> = [
+				[ALICE, 'hi', 0],
+				[ALICE, 'I ordered yesterday', 600],
+				[BOB, 'hello', 100],
+				[ALICE, 'order 4411', 500],
+				[ALICE, 'where is it??', 600],
+				[BOB, 'anyone?', 300],
+				[ALICE, 'thanks', 300],
+			];
+			const readsBefore = await readsOf([ALICE, BOB]);
+			const deliveries: Delivery[] = [];
+			const answering: Array<Promise<Answer>> = [];
+			// As the service does, each delivery goes out without waiting for the answers to earlier ones.
+			for (const [index, [from, text, afterMs]] of plan.entries()) {
+				deliveries.push(delivery(await say(from, text, afterMs), index));
+				answering.push(post(deliveries[index]));
+			}
+			const answers = await Promise.all(answering);
+			const copies = await Promise.all(deliveries.map(post));
+			report('7 deliveries', answers);
+			report('7 concurrent redeliveries', copies);
+			expect(copies.every((copy) => copy.duplicate)).toBe(true);
+			// One read per burst in each process that received part of it.
+			const reads = (await readsOf([ALICE, BOB])) - readsBefore;
+			console.log(`[e2e conversation ${mode}] ${reads} get_messages reads for 2 bursts`);
+			expect(reads).toBeLessThanOrEqual(2 * webhookBaseUrls.length);
 
-		const [first, second] = await runsContaining(2, 'two runs');
-		const byFirstText = new Map([first, second].map((json) => [textsOf(json)[0], json]));
-		expect(textsOf(byFirstText.get('hi') as RunJson)).toEqual([
-			'hi',
-			'I ordered yesterday',
-			'order 4411',
-			'where is it??',
-			'thanks',
-		]);
-		expect(textsOf(byFirstText.get('hello') as RunJson)).toEqual(['hello', 'anyone?']);
-		// A further quiet window: the copies and the non-final messages started nothing.
-		await new Promise((resolve) => setTimeout(resolve, (QUIET_S + 2) * 1000));
-		expect(await runs()).toHaveLength(2);
-	});
+			const [first, second] = await runsContaining(2, 'two runs');
+			const byFirstText = new Map([first, second].map((json) => [textsOf(json)[0], json]));
+			expect(textsOf(byFirstText.get('hi') as RunJson)).toEqual([
+				'hi',
+				'I ordered yesterday',
+				'order 4411',
+				'where is it??',
+				'thanks',
+			]);
+			expect(textsOf(byFirstText.get('hello') as RunJson)).toEqual(['hello', 'anyone?']);
+			// A further quiet window: the copies and the non-final messages started nothing.
+			await new Promise((resolve) => setTimeout(resolve, (QUIET_S + 2) * 1000));
+			expect(await runs()).toHaveLength(2);
+		},
+	);
 
 	it('starts a third execution for a message written after the quiet window', async () => {
 		await post(delivery(await say(ALICE, 'one more thing', (QUIET_S + 1) * 1000), 0));

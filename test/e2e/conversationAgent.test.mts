@@ -98,48 +98,52 @@ describe('AI reply bot example: grouped turns with the earlier ones, and the sen
 		await model?.stop();
 	});
 
-	it('answers three quick messages once, the earlier exchange through the chat memory (n8n 2.x) or in the prompt (1.x)', async () => {
-		const earlier = 'conv-e2e earlier: do you ship to Spain?';
-		await say(earlier);
-		await finishedRuns(1);
-		// The next turn is written a minute later (sandbox time): the first message is history now.
-		await sandboxControl('POST', '/clock', { advanceMs: 60_000 });
-		for (const text of ['hi again', 'I ordered yesterday', 'order 4411, where is it?'])
-			await say(text);
-		const [latest] = await finishedRuns(2);
+	it(
+		'answers three quick messages once, the earlier exchange through the chat memory (n8n 2.x) or in the prompt (1.x)',
+		{ tags: ['every-line'] },
+		async () => {
+			const earlier = 'conv-e2e earlier: do you ship to Spain?';
+			await say(earlier);
+			await finishedRuns(1);
+			// The next turn is written a minute later (sandbox time): the first message is history now.
+			await sandboxControl('POST', '/clock', { advanceMs: 60_000 });
+			for (const text of ['hi again', 'I ordered yesterday', 'order 4411, where is it?'])
+				await say(text);
+			const [latest] = await finishedRuns(2);
 
-		const run = await api.getExecution(latest.id);
-		const [turn] = nodeOutput(run, 'On Incoming Messages') ?? [];
-		expect(turn.messages.map((message: { text: string }) => message.text)).toEqual([
-			'hi again',
-			'I ordered yesterday',
-			'order 4411, where is it?',
-		]);
-		const burst = 'hi again\nI ordered yesterday\norder 4411, where is it?';
-		const asked = (text: string) =>
-			model.requests.find(
-				(request) => request.prompt.includes(text) && request.toolResults.length === 0,
-			);
-		const withMemory = example().nodes.some((node) => node.type === NODE_TYPES.memory);
-		expect(withMemory).toBe(Number(e2e().n8nVersion.split('.')[0]) >= 2);
-		if (withMemory) {
-			// The prompt is the burst alone; the earlier exchange comes as chat turns, with roles.
-			expect(asked(burst)?.prompt).toBe(burst);
-			expect(asked(burst)?.earlier).toEqual([
-				{ role: 'user', text: earlier },
-				{ role: 'assistant', text: (await sendsToSender())[0].text },
+			const run = await api.getExecution(latest.id);
+			const [turn] = nodeOutput(run, 'On Incoming Messages') ?? [];
+			expect(turn.messages.map((message: { text: string }) => message.text)).toEqual([
+				'hi again',
+				'I ordered yesterday',
+				'order 4411, where is it?',
 			]);
-			expect(asked(earlier)?.earlier).toEqual([]);
-		} else {
-			expect(asked(burst)?.prompt).toContain(burst);
-			expect(asked(burst)?.prompt).toMatch(/\] Dana: conv-e2e earlier: do you ship to Spain\?/);
-			expect(asked(burst)?.earlier).toEqual([]);
-		}
-		const replies = (await sendsToSender()).filter((send) => send.text.includes('order 4411'));
-		expect(replies.map((send) => send.text)).toEqual([
-			'(scripted model) You wrote: "hi again / I ordered yesterday / order 4411, where is it?". I can see 2 earlier messages of this chat.',
-		]);
-	});
+			const burst = 'hi again\nI ordered yesterday\norder 4411, where is it?';
+			const asked = (text: string) =>
+				model.requests.find(
+					(request) => request.prompt.includes(text) && request.toolResults.length === 0,
+				);
+			const withMemory = example().nodes.some((node) => node.type === NODE_TYPES.memory);
+			expect(withMemory).toBe(Number(e2e().n8nVersion.split('.')[0]) >= 2);
+			if (withMemory) {
+				// The prompt is the burst alone; the earlier exchange comes as chat turns, with roles.
+				expect(asked(burst)?.prompt).toBe(burst);
+				expect(asked(burst)?.earlier).toEqual([
+					{ role: 'user', text: earlier },
+					{ role: 'assistant', text: (await sendsToSender())[0].text },
+				]);
+				expect(asked(earlier)?.earlier).toEqual([]);
+			} else {
+				expect(asked(burst)?.prompt).toContain(burst);
+				expect(asked(burst)?.prompt).toMatch(/\] Dana: conv-e2e earlier: do you ship to Spain\?/);
+				expect(asked(burst)?.earlier).toEqual([]);
+			}
+			const replies = (await sendsToSender()).filter((send) => send.text.includes('order 4411'));
+			expect(replies.map((send) => send.text)).toEqual([
+				'(scripted model) You wrote: "hi again / I ordered yesterday / order 4411, where is it?". I can see 2 earlier messages of this chat.',
+			]);
+		},
+	);
 
 	it(`stops a model that keeps calling send at the example's cap: ${CAP} sent, the rest refused to the model`, async () => {
 		await sandboxControl('POST', '/clock', { advanceMs: 60_000 });

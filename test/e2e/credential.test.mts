@@ -3,7 +3,7 @@ import { CREDENTIAL_TYPE } from '../dev/stack.mjs';
 import { e2e, n8nApi, sandboxCredential } from './support/context.mjs';
 
 // The editor's "Test" button, through n8n's REST API: n8n runs the credential's own test request.
-describe('credential test in a real n8n', () => {
+describe('credential test in a real n8n', { tags: ['every-line'] }, () => {
 	it('passes with a valid key', async () => {
 		const api = await n8nApi();
 		const credential = await sandboxCredential(api);

@@ -168,46 +168,52 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		await ui.parameterInput('resource').waitFor();
 	}
 
-	it('a: the package entry of the nodes panel lists at least 25 actions, grouped by resource', async () => {
-		pictureOnFailure('a-nodes-panel');
-		const ui = await openScratchWorkflow();
-		await openPackageEntry(ui);
-		const header = (await ui.categoryHeader('Actions').innerText()).trim();
-		const count = Number(/\((\d+)\)/.exec(header)?.[1] ?? 0);
-		// The panel renders long lists a few rows per frame: read them once they stop growing.
-		const actionsSection = ui.categoryHeader('Actions').locator('xpath=..');
-		const actions = await settledTexts(
-			actionsSection.locator(
-				`${ui.byTestId('item-iterator-item')}[data-keyboard-nav-type="action"]`,
-			),
-		);
-		// Resource group headings are the panel's label rows ("Message Actions", "Chat Actions", ...).
-		const labels = await settledTexts(
-			actionsSection.locator(`${ui.byTestId('item-iterator-item')}:not([data-keyboard-nav-type])`),
-		);
+	it(
+		'a: the package entry of the nodes panel lists at least 25 actions, grouped by resource',
+		{ tags: ['every-line'] },
+		async () => {
+			pictureOnFailure('a-nodes-panel');
+			const ui = await openScratchWorkflow();
+			await openPackageEntry(ui);
+			const header = (await ui.categoryHeader('Actions').innerText()).trim();
+			const count = Number(/\((\d+)\)/.exec(header)?.[1] ?? 0);
+			// The panel renders long lists a few rows per frame: read them once they stop growing.
+			const actionsSection = ui.categoryHeader('Actions').locator('xpath=..');
+			const actions = await settledTexts(
+				actionsSection.locator(
+					`${ui.byTestId('item-iterator-item')}[data-keyboard-nav-type="action"]`,
+				),
+			);
+			// Resource group headings are the panel's label rows ("Message Actions", "Chat Actions", ...).
+			const labels = await settledTexts(
+				actionsSection.locator(
+					`${ui.byTestId('item-iterator-item')}:not([data-keyboard-nav-type])`,
+				),
+			);
 
-		// A tall picture of the panel down to the end of its actions, so the README can show the groups.
-		await page.setViewportSize({ width: 1440, height: 2400 });
-		const panel = await ui.nodeCreator.boundingBox();
-		const section = await actionsSection.boundingBox();
-		if (panel && section) {
-			await screenshot(page, 'a-nodes-panel-actions', {
-				x: panel.x,
-				y: 0,
-				width: panel.width,
-				height: Math.min(2400, Math.ceil(section.y + section.height + 16)),
-			});
-		}
-		await page.setViewportSize({ width: 1440, height: 900 });
+			// A tall picture of the panel down to the end of its actions, so the README can show the groups.
+			await page.setViewportSize({ width: 1440, height: 2400 });
+			const panel = await ui.nodeCreator.boundingBox();
+			const section = await actionsSection.boundingBox();
+			if (panel && section) {
+				await screenshot(page, 'a-nodes-panel-actions', {
+					x: panel.x,
+					y: 0,
+					width: panel.width,
+					height: Math.min(2400, Math.ceil(section.y + section.height + 16)),
+				});
+			}
+			await page.setViewportSize({ width: 1440, height: 900 });
 
-		expect(count, `the panel's header reads "${header}"`).toBeGreaterThanOrEqual(25);
-		expect(actions.length).toBe(count);
-		const groups = labels.map((label) => label.trim().toLowerCase());
-		expect(groups, `resource groups in the panel: ${JSON.stringify(labels)}`).toEqual(
-			expect.arrayContaining(['message actions', 'chat actions']),
-		);
-		expect(groups.length).toBeGreaterThanOrEqual(5);
-	});
+			expect(count, `the panel's header reads "${header}"`).toBeGreaterThanOrEqual(25);
+			expect(actions.length).toBe(count);
+			const groups = labels.map((label) => label.trim().toLowerCase());
+			expect(groups, `resource groups in the panel: ${JSON.stringify(labels)}`).toEqual(
+				expect.arrayContaining(['message actions', 'chat actions']),
+			);
+			expect(groups.length).toBeGreaterThanOrEqual(5);
+		},
+	);
 
 	it('b: searching "send message" in the nodes panel offers "Send a message"', async () => {
 		pictureOnFailure('b-search');
@@ -311,38 +317,43 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 			.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-node-name') ?? ''));
 	}
 
-	it('e: the issue marker is found on a node that has a parameter issue (control for the example checks)', async () => {
-		pictureOnFailure('e-control');
-		// An n8n core node with its required URL left empty: n8n marks it on the canvas.
-		const workflow = await api.createWorkflow({
-			name: `Issue marker control ${randomUUID().slice(0, 8)}`,
-			nodes: [
-				{
-					id: randomUUID(),
-					name: 'Start',
-					type: 'n8n-nodes-base.manualTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-				{
-					id: randomUUID(),
-					name: 'No URL',
-					type: 'n8n-nodes-base.httpRequest',
-					typeVersion: 4.2,
-					position: [240, 0],
-					parameters: { url: '' },
-				},
-			],
-			connections: { Start: { main: [[{ node: 'No URL', type: 'main', index: 0 }]] } },
-			settings: { executionOrder: 'v1' },
-		});
-		await page.goto(`${e2e().n8nUrl}/workflow/${workflow.id}`);
-		expect(await nodesWithIssues(editor(page), 2)).toEqual(['No URL']);
-	});
+	it(
+		'e: the issue marker is found on a node that has a parameter issue (control for the example checks)',
+		{ tags: ['every-line'] },
+		async () => {
+			pictureOnFailure('e-control');
+			// An n8n core node with its required URL left empty: n8n marks it on the canvas.
+			const workflow = await api.createWorkflow({
+				name: `Issue marker control ${randomUUID().slice(0, 8)}`,
+				nodes: [
+					{
+						id: randomUUID(),
+						name: 'Start',
+						type: 'n8n-nodes-base.manualTrigger',
+						typeVersion: 1,
+						position: [0, 0],
+						parameters: {},
+					},
+					{
+						id: randomUUID(),
+						name: 'No URL',
+						type: 'n8n-nodes-base.httpRequest',
+						typeVersion: 4.2,
+						position: [240, 0],
+						parameters: { url: '' },
+					},
+				],
+				connections: { Start: { main: [[{ node: 'No URL', type: 'main', index: 0 }]] } },
+				settings: { executionOrder: 'v1' },
+			});
+			await page.goto(`${e2e().n8nUrl}/workflow/${workflow.id}`);
+			expect(await nodesWithIssues(editor(page), 2)).toEqual(['No URL']);
+		},
+	);
 
 	it.each(Object.keys(examples))(
 		'e: the example workflow "%s" opens with no parameter warnings',
+		{ tags: ['every-line'] },
 		async (file) => {
 			pictureOnFailure(`e-example-${file}`);
 			const expectedNodes = examples[file].nodes.filter(

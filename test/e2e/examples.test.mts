@@ -123,34 +123,38 @@ async function startFromTerminal(
 }
 
 describe('example workflows in a real n8n', () => {
-	it('reply bot answers the message npm run dev prints once, keyed on the event id', async () => {
-		const api = await n8nApi();
-		await whileListening(api, 'reply-bot', async (workflow) => {
-			const text = 'Hello!';
-			await shell(commands().replyBot);
-			const execution = await firstSuccess(api, workflow.id);
-			const [event] = nodeOutput(execution, 'On Incoming Message') ?? [];
-			const [reply] = nodeOutput(execution, 'Reply to Sender') ?? [];
-			expect(event.text).toBe(text);
-			expect(reply).toEqual(
-				expect.objectContaining({ status: 'accepted', conversation_id: event.conversation_id }),
-			);
-			const { calls } = await sandboxControl<{ calls: RecordedCall[] }>('GET', '/calls');
-			// A 429 (earlier tests used up this minute's QR sends) is refused before anything is done; the node retries.
-			const replies = calls.filter(
-				(call) =>
-					call.tool === 'send_message' &&
-					call.status !== 429 &&
-					call.idempotencyKey?.startsWith(`${event.event_id}:`),
-			);
-			expect(replies).toHaveLength(1);
-			expect(replies[0].input).toEqual(
-				expect.objectContaining({ conversationId: event.conversation_id }),
-			);
-			expect(String(replies[0].input.text)).toContain(text);
-			ranOnWorker(execution);
-		});
-	});
+	it(
+		'reply bot answers the message npm run dev prints once, keyed on the event id',
+		{ tags: ['every-line'] },
+		async () => {
+			const api = await n8nApi();
+			await whileListening(api, 'reply-bot', async (workflow) => {
+				const text = 'Hello!';
+				await shell(commands().replyBot);
+				const execution = await firstSuccess(api, workflow.id);
+				const [event] = nodeOutput(execution, 'On Incoming Message') ?? [];
+				const [reply] = nodeOutput(execution, 'Reply to Sender') ?? [];
+				expect(event.text).toBe(text);
+				expect(reply).toEqual(
+					expect.objectContaining({ status: 'accepted', conversation_id: event.conversation_id }),
+				);
+				const { calls } = await sandboxControl<{ calls: RecordedCall[] }>('GET', '/calls');
+				// A 429 (earlier tests used up this minute's QR sends) is refused before anything is done; the node retries.
+				const replies = calls.filter(
+					(call) =>
+						call.tool === 'send_message' &&
+						call.status !== 429 &&
+						call.idempotencyKey?.startsWith(`${event.event_id}:`),
+				);
+				expect(replies).toHaveLength(1);
+				expect(replies[0].input).toEqual(
+					expect.objectContaining({ conversationId: event.conversation_id }),
+				);
+				expect(String(replies[0].input.text)).toContain(text);
+				ranOnWorker(execution);
+			});
+		},
+	);
 
 	it('attachment saver writes the file of the message npm run dev prints to disk', async () => {
 		const api = await n8nApi();

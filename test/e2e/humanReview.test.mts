@@ -186,7 +186,7 @@ describe.skipIf(skipReason)(
 			return { id, executionId, links, text: question.text };
 		}
 
-		it('runs the gated tool after Approve', async () => {
+		it('runs the gated tool after Approve', { tags: ['every-line'] }, async () => {
 			const { id, executionId, links } = await review();
 			expect(Object.keys(links)).toEqual(['Approve', 'Decline']);
 			await fetch(links.Approve, { headers: { 'user-agent': BROWSER_AGENT } });

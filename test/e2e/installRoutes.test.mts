@@ -54,28 +54,32 @@ describe.skipIf(skipReason)('install routes: n8n installs the package from a reg
 	const tarballFetches = () =>
 		proxy.requests.filter((line) => line.startsWith(`GET /${PACKAGE_NAME}/-/`));
 
-	it('Settings → Community Nodes → Install: n8n downloads, loads and records the package', async () => {
-		const { n8n, api } = await freshN8n('n8n-ui-install');
-		const before = tarballFetches().length;
-		const installed = (await api.request('POST', '/community-packages', {
-			name: PACKAGE_NAME,
-		})) as {
-			packageName: string;
-			installedVersion: string;
-			installedNodes: Array<{ type: string }>;
-		};
-		expect(installed).toEqual(
-			expect.objectContaining({ packageName: PACKAGE_NAME, installedVersion: version }),
-		);
-		expect(installed.installedNodes.map((node) => node.type).sort()).toEqual([
-			`${PACKAGE_NAME}.messagingAutomation`,
-			`${PACKAGE_NAME}.messagingAutomationChatMemory`,
-			`${PACKAGE_NAME}.messagingAutomationTrigger`,
-		]);
-		expect(tarballFetches().length).toBeGreaterThan(before);
-		await provePackageWorks(api, n8n.url);
-		await n8n.stop();
-	}, 300_000);
+	it(
+		'Settings → Community Nodes → Install: n8n downloads, loads and records the package',
+		{ tags: ['every-line'], timeout: 300_000 },
+		async () => {
+			const { n8n, api } = await freshN8n('n8n-ui-install');
+			const before = tarballFetches().length;
+			const installed = (await api.request('POST', '/community-packages', {
+				name: PACKAGE_NAME,
+			})) as {
+				packageName: string;
+				installedVersion: string;
+				installedNodes: Array<{ type: string }>;
+			};
+			expect(installed).toEqual(
+				expect.objectContaining({ packageName: PACKAGE_NAME, installedVersion: version }),
+			);
+			expect(installed.installedNodes.map((node) => node.type).sort()).toEqual([
+				`${PACKAGE_NAME}.messagingAutomation`,
+				`${PACKAGE_NAME}.messagingAutomationChatMemory`,
+				`${PACKAGE_NAME}.messagingAutomationTrigger`,
+			]);
+			expect(tarballFetches().length).toBeGreaterThan(before);
+			await provePackageWorks(api, n8n.url);
+			await n8n.stop();
+		},
+	);
 
 	it.skipIf(noEnvManaged)(
 		'N8N_COMMUNITY_PACKAGES with N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV: installed at start-up',

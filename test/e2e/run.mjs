@@ -4,17 +4,11 @@
 // child vitest; afterwards a sweep kills any process it left behind (vitest killed or crashed), and
 // one closing `N passed, N failed` line sums both. E2E_MODE=regular or E2E_MODE=queue runs one variant.
 // `--n8n <version>` picks the n8n (2.40.7 by default; 2.41.x, 1.x, 1.123.x or an exact version; a comma-separated
-// list runs the suite once per version, each installed once into .cache/).
+// list runs the suite once per version, each installed once into .cache/). On the default n8n every case runs;
+// on another only the per-line selection, the cases tagged `every-line` (at least one per feature), unless
+// `--all` is given (`npm run test:e2e:all`: every case on every line in both modes, before a release).
 import { spawnSync } from 'node:child_process';
-import {
-	cpSync,
-	existsSync,
-	mkdirSync,
-	readdirSync,
-	readFileSync,
-	rmSync,
-	writeFileSync,
-} from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
 	cacheRoot,
@@ -47,7 +41,9 @@ console.log(
 		: `[e2e] editor tests in a browser: SKIPPED, ${NO_BROWSER_REASON}`,
 );
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
-const { n8n: n8nOption, rest: vitestArgs } = takeOption(process.argv.slice(2), 'n8n');
+const { n8n: n8nOption, rest: args } = takeOption(process.argv.slice(2), 'n8n');
+const all = args.includes('--all');
+const vitestArgs = args.filter((arg) => arg !== '--all');
 const versions = (n8nOption ?? process.env.TEST_N8N_VERSION ?? DEFAULT_N8N_VERSION)
 	.split(',')
 	.map((version) => resolveN8nVersion(version.trim()));
@@ -57,23 +53,22 @@ let current;
 // Ctrl-C reaches vitest through the terminal; wait for it to tear its stack down.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => current?.kill(signal));
 
-const SCREENSHOTS = join(projectRoot, 'test', 'e2e', 'screenshots');
-
 /**
- * The committed screenshots (the README shows them) come from the default n8n. A run on another
- * version keeps its own in .cache/e2e/screenshots-<version>/ and puts the committed ones back.
+ * The committed screenshots (the README shows them) come from the default n8n; another version's go to
+ * .cache/e2e/screenshots-<version>/, so runs of two versions side by side never touch each other's.
  */
-function keepScreenshots(version) {
-	if (version === DEFAULT_N8N_VERSION || !existsSync(SCREENSHOTS)) return () => {};
-	const before = new Map(
-		readdirSync(SCREENSHOTS).map((name) => [name, readFileSync(join(SCREENSHOTS, name))]),
-	);
-	return () => {
-		cpSync(SCREENSHOTS, join(cacheRoot, 'e2e', `screenshots-${version}`), { recursive: true });
-		for (const name of readdirSync(SCREENSHOTS)) {
-			if (before.has(name)) writeFileSync(join(SCREENSHOTS, name), before.get(name));
-			else rmSync(join(SCREENSHOTS, name));
-		}
+function screenshotEnv(version) {
+	return version === DEFAULT_N8N_VERSION
+		? {}
+		: { E2E_SCREENSHOT_DIR: join(cacheRoot, 'e2e', `screenshots-${version}`) };
+}
+
+/** Which cases run on `version`: all on the default n8n (or with --all), else the per-line selection. */
+function selectionFor(version) {
+	if (all || version === DEFAULT_N8N_VERSION) return { args: [], says: 'every case' };
+	return {
+		args: ['--tags-filter=every-line'],
+		says: `the per-line selection (cases tagged every-line; every case runs on the default n8n ${DEFAULT_N8N_VERSION} and with --all)`,
 	};
 }
 
@@ -83,19 +78,34 @@ async function runVariant(version, mode) {
 	const runDir = join(cacheRoot, 'e2e', `run-${process.pid}-${version}-${mode}`);
 	mkdirSync(runDir, { recursive: true });
 	const variantStarted = Date.now();
-	const restoreScreenshots = keepScreenshots(version);
-	const { code, passed, failed } = await runVitest('test/e2e/vitest.config.mts', vitestArgs, {
-		cwd: projectRoot,
-		env: { ...process.env, E2E_RUN_DIR: runDir, E2E_MODE: mode, TEST_N8N_VERSION: version },
-		onChild: (child) => (current = child),
-	});
-	restoreScreenshots();
+	const selection = selectionFor(version);
+	console.log(`[e2e ${label}] ${selection.says}`);
+	const { code, passed, failed } = await runVitest(
+		'test/e2e/vitest.config.mts',
+		[...vitestArgs, ...selection.args],
+		{
+			cwd: projectRoot,
+			env: {
+				...process.env,
+				...screenshotEnv(version),
+				E2E_RUN_DIR: runDir,
+				E2E_MODE: mode,
+				TEST_N8N_VERSION: version,
+			},
+			onChild: (child) => (current = child),
+		},
+	);
 	const leftovers = killRecordedGroups(runDir);
 	if (leftovers > 0)
 		console.log(`[e2e ${label}] killed ${leftovers} process group(s) vitest left behind`);
 	if (code === 0 && failed === 0 && passed > 0) rmSync(runDir, { recursive: true, force: true });
 	else console.log(`[e2e ${label}] logs and data kept in ${runDir}`);
-	return { mode: label, passed, failed, seconds: Math.round((Date.now() - variantStarted) / 1000) };
+	return {
+		mode: `${label}${selection.args.length > 0 ? ' (per-line selection)' : ''}`,
+		passed,
+		failed,
+		seconds: Math.round((Date.now() - variantStarted) / 1000),
+	};
 }
 
 const results = [];

@@ -59,36 +59,40 @@ async function finished(executionId: string) {
 }
 
 describe('Send and Wait for Response in a real n8n', () => {
-	it("approval: a link preview or curl does not resume and is told to use a browser; a person's click on Approve does", async () => {
-		const { executionId, links, sent } = await ask({
-			approvalOptions: { values: { approvalType: 'double' } },
-		});
-		expect(Object.keys(links)).toEqual(['Approve', 'Decline']);
+	it(
+		"approval: a link preview or curl does not resume and is told to use a browser; a person's click on Approve does",
+		{ tags: ['every-line'] },
+		async () => {
+			const { executionId, links, sent } = await ask({
+				approvalOptions: { values: { approvalType: 'double' } },
+			});
+			expect(Object.keys(links)).toEqual(['Approve', 'Decline']);
 
-		// Not a browser (a chat app's previewer, curl, no agent at all), or not a GET: nothing is
-		// recorded, and the answer says what to do instead of an empty 200.
-		for (const [agent, method] of [
-			[PREVIEW_AGENT, 'GET'],
-			['curl/8.5.0', 'GET'],
-			['', 'GET'],
-			[BROWSER_AGENT, 'POST'],
-		]) {
-			const refused = await fetch(links.Approve, { method, headers: { 'user-agent': agent } });
-			expect({ agent, method, status: refused.status }).toEqual({ agent, method, status: 200 });
-			const body = await refused.text();
-			expect(body).toContain('<title>Open this link in a browser to answer</title>');
-			expect(body).toContain('Nothing was recorded.');
-		}
-		await new Promise((resolve) => setTimeout(resolve, 1_000));
-		expect((await api.getExecution(executionId)).status).toBe('waiting');
+			// Not a browser (a chat app's previewer, curl, no agent at all), or not a GET: nothing is
+			// recorded, and the answer says what to do instead of an empty 200.
+			for (const [agent, method] of [
+				[PREVIEW_AGENT, 'GET'],
+				['curl/8.5.0', 'GET'],
+				['', 'GET'],
+				[BROWSER_AGENT, 'POST'],
+			]) {
+				const refused = await fetch(links.Approve, { method, headers: { 'user-agent': agent } });
+				expect({ agent, method, status: refused.status }).toEqual({ agent, method, status: 200 });
+				const body = await refused.text();
+				expect(body).toContain('<title>Open this link in a browser to answer</title>');
+				expect(body).toContain('Nothing was recorded.');
+			}
+			await new Promise((resolve) => setTimeout(resolve, 1_000));
+			expect((await api.getExecution(executionId)).status).toBe('waiting');
 
-		const click = await fetch(links.Approve, { headers: { 'user-agent': BROWSER_AGENT } });
-		expect(click.status).toBe(200);
-		expect(await click.text()).toContain('Got it, thanks');
-		const output = await finished(executionId);
-		expect(output.data).toMatchObject({ approved: true, respondedAt: expect.any(String) });
-		expect(output.messageId).toBe(sent.message_id);
-	});
+			const click = await fetch(links.Approve, { headers: { 'user-agent': BROWSER_AGENT } });
+			expect(click.status).toBe(200);
+			expect(await click.text()).toContain('Got it, thanks');
+			const output = await finished(executionId);
+			expect(output.data).toMatchObject({ approved: true, respondedAt: expect.any(String) });
+			expect(output.messageId).toBe(sent.message_id);
+		},
+	);
 
 	it('approval: Decline resumes with approved false', async () => {
 		const { executionId, links } = await ask({

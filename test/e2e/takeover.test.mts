@@ -191,23 +191,27 @@ describe(`Human Takeover in a real n8n (${mode} mode)`, () => {
 			await api.deactivateWorkflow(workflow.id).catch(() => undefined);
 	});
 
-	it('routes by the pause command and the resume command; another conversation meanwhile goes to the bot', async () => {
-		const workflow = await activeWorkflow();
-		const [person, other] = [newPhone(), newPhone()];
-		await own(person, '/bot off');
-		await say(workflow, person, 'paused one');
-		expect(await routeOfText(workflow, 1, 'paused one')).toBe('people');
-		await say(workflow, other, 'another chat meanwhile');
-		expect(await routeOfText(workflow, 2, 'another chat meanwhile')).toBe('bot');
-		await say(workflow, person, 'paused two');
-		const runsSoFar = await runs(workflow, 3);
-		const pausedTwo = runsSoFar.find((run) => run?.json.text === 'paused two');
-		expect(pausedTwo?.route).toBe('people');
-		expect(pausedTwo?.json.takeover).toMatchObject({ paused: true, by: 'command' });
-		await own(person, '/bot on');
-		await say(workflow, person, 'back to the bot');
-		expect(await routeOfText(workflow, 4, 'back to the bot')).toBe('bot');
-	});
+	it(
+		'routes by the pause command and the resume command; another conversation meanwhile goes to the bot',
+		{ tags: ['every-line'] },
+		async () => {
+			const workflow = await activeWorkflow();
+			const [person, other] = [newPhone(), newPhone()];
+			await own(person, '/bot off');
+			await say(workflow, person, 'paused one');
+			expect(await routeOfText(workflow, 1, 'paused one')).toBe('people');
+			await say(workflow, other, 'another chat meanwhile');
+			expect(await routeOfText(workflow, 2, 'another chat meanwhile')).toBe('bot');
+			await say(workflow, person, 'paused two');
+			const runsSoFar = await runs(workflow, 3);
+			const pausedTwo = runsSoFar.find((run) => run?.json.text === 'paused two');
+			expect(pausedTwo?.route).toBe('people');
+			expect(pausedTwo?.json.takeover).toMatchObject({ paused: true, by: 'command' });
+			await own(person, '/bot on');
+			await say(workflow, person, 'back to the bot');
+			expect(await routeOfText(workflow, 4, 'back to the bot')).toBe('bot');
+		},
+	);
 
 	it('routes a hand-over message and the next one to the people; "please /bot off now" and a person writing /bot off pause nothing', async () => {
 		const workflow = await activeWorkflow();

@@ -58,49 +58,53 @@ describe.skipIf(e2e().mode === 'queue')(
 			await api.request('DELETE', `/test-webhook/${workflow.id}`).catch(() => undefined);
 		});
 
-		it('runs one test execution holding the three quick messages in order', async () => {
-			const listening = await api.request<{ waitingForWebhook?: boolean }>(
-				'POST',
-				`/workflows/${workflow.id}/run`,
-				{
-					...(e2e().n8nVersion.startsWith('1.')
-						? { workflowData: await api.getWorkflow(workflow.id) }
-						: {}),
-					triggerToStartFrom: { name: 'Trigger' },
-				},
-			);
-			expect(listening.waitingForWebhook).toBe(true);
-			await waitFor('the test URL to be registered with the service', async () =>
-				(await endpoints()).find(
-					(endpoint) => isTestUrl(endpoint.url) && endpoint.status === 'active',
-				),
-			);
+		it(
+			'runs one test execution holding the three quick messages in order',
+			{ tags: ['every-line'] },
+			async () => {
+				const listening = await api.request<{ waitingForWebhook?: boolean }>(
+					'POST',
+					`/workflows/${workflow.id}/run`,
+					{
+						...(e2e().n8nVersion.startsWith('1.')
+							? { workflowData: await api.getWorkflow(workflow.id) }
+							: {}),
+						triggerToStartFrom: { name: 'Trigger' },
+					},
+				);
+				expect(listening.waitingForWebhook).toBe(true);
+				await waitFor('the test URL to be registered with the service', async () =>
+					(await endpoints()).find(
+						(endpoint) => isTestUrl(endpoint.url) && endpoint.status === 'active',
+					),
+				);
 
-			const from = { phone: `49151${randomInt(10_000_000, 99_999_999)}`, name: 'Test Event' };
-			for (const text of TEXTS)
-				await sandboxControl('POST', '/inject/message', { channel: 'business', from, text });
+				const from = { phone: `49151${randomInt(10_000_000, 99_999_999)}`, name: 'Test Event' };
+				for (const text of TEXTS)
+					await sandboxControl('POST', '/inject/message', { channel: 'business', from, text });
 
-			const [run] = await waitFor('the test execution', async () => {
-				const list = await api.listExecutions(workflow.id);
-				return list.some((execution) => !['running', 'new'].includes(execution.status))
-					? list
-					: undefined;
-			});
-			const execution = await api.getExecution(run.id);
-			expect(execution.mode).toBe('manual');
-			expect(execution.status).toBe('success');
-			const [turn] = nodeOutput(execution, 'Trigger') ?? [];
-			expect(turn.messages.map((message: { text: string }) => message.text)).toEqual(TEXTS);
-			// One quiet window more: the first two messages started nothing, the test URL is released.
-			await new Promise((resolve) => setTimeout(resolve, (QUIET_S + 2) * 1000));
-			expect(await api.listExecutions(workflow.id)).toHaveLength(1);
-			await waitFor('the test endpoint to be removed', async () =>
-				(await endpoints()).some(
-					(endpoint) => isTestUrl(endpoint.url) && endpoint.status === 'active',
-				)
-					? undefined
-					: true,
-			);
-		});
+				const [run] = await waitFor('the test execution', async () => {
+					const list = await api.listExecutions(workflow.id);
+					return list.some((execution) => !['running', 'new'].includes(execution.status))
+						? list
+						: undefined;
+				});
+				const execution = await api.getExecution(run.id);
+				expect(execution.mode).toBe('manual');
+				expect(execution.status).toBe('success');
+				const [turn] = nodeOutput(execution, 'Trigger') ?? [];
+				expect(turn.messages.map((message: { text: string }) => message.text)).toEqual(TEXTS);
+				// One quiet window more: the first two messages started nothing, the test URL is released.
+				await new Promise((resolve) => setTimeout(resolve, (QUIET_S + 2) * 1000));
+				expect(await api.listExecutions(workflow.id)).toHaveLength(1);
+				await waitFor('the test endpoint to be removed', async () =>
+					(await endpoints()).some(
+						(endpoint) => isTestUrl(endpoint.url) && endpoint.status === 'active',
+					)
+						? undefined
+						: true,
+				);
+			},
+		);
 	},
 );

@@ -41,7 +41,7 @@ const sandboxWebhooks = () =>
  * One workflow with the trigger, activated through n8n's REST API, then driven only from outside:
  * the sandbox delivers signed events to n8n's production webhook, as the real service would.
  */
-describe('trigger node in a real n8n', () => {
+describe('trigger node in a real n8n', { tags: ['every-line'] }, () => {
 	let api: N8nRestApi;
 	let workflow: N8nWorkflow;
 	let webhookUrl: string;

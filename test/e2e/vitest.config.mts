@@ -12,5 +12,14 @@ export default defineConfig({
 		pool: 'forks',
 		testTimeout: 120_000,
 		hookTimeout: 120_000,
+		tags: [
+			{
+				// The per-line selection (docs/development.md#what-ci-runs-where): run.mjs runs only these
+				// cases on an n8n other than the default, unless given --all.
+				name: 'every-line',
+				description:
+					'at least one case per feature: what runs on every n8n line, not only on the default one (the rest runs there and in npm run test:e2e:all)',
+			},
+		],
 	},
 });

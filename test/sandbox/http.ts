@@ -83,13 +83,18 @@ export function jsonObjectBody(
 	return parsed as Record<string, unknown>;
 }
 
+/**
+ * `forPeople`: the control API, which people read with curl (the README's try-it steps), gets indented
+ * JSON ending with a newline; the service's own API answers compact JSON, as the service does.
+ */
 export function sendJson(
 	res: ServerResponse,
 	status: number,
 	body: unknown,
 	headers: Record<string, string> = {},
+	forPeople = false,
 ): void {
-	const text = JSON.stringify(body);
+	const text = forPeople ? `${JSON.stringify(body, null, 2)}\n` : JSON.stringify(body);
 	res.writeHead(status, {
 		...headers,
 		'Content-Type': 'application/json; charset=utf-8',

@@ -87,7 +87,7 @@ async function route(
 		const body =
 			method === 'GET' || method === 'DELETE' ? undefined : jsonObjectBody(req, raw, true);
 		const answer = await deps.control(method, path.slice('/__sandbox'.length), body);
-		return sendJson(res, answer.status, answer.body, headers);
+		return sendJson(res, answer.status, answer.body, headers, true);
 	}
 	const file = FILE_PATH.exec(path);
 	if (file && method === 'GET')

@@ -25,9 +25,9 @@ async function npmView(spec, field) {
 /** The line to print, from what the registry answered. */
 export function verdict({ latest, blockerPublished }) {
 	if (latest !== BLOCKED.n8n)
-		return `n8n's latest is ${latest} (this check knows ${BLOCKED.n8n}): try \`npm run test:e2e -- --n8n ${latest}\`; add it to test/support/n8nInstall.mjs when it passes.`;
+		return `n8n's latest is ${latest} (this check knows ${BLOCKED.n8n}): try \`npm run test:e2e -- --all --n8n ${latest}\` (every case); add it to test/support/n8nInstall.mjs when it passes.`;
 	if (blockerPublished)
-		return `n8n ${latest} can now be installed (${BLOCKED.needs} ${BLOCKED.version} is in the registry): run \`npm run test:e2e -- --n8n ${latest}\` and make it the newest 2.x in test/support/n8nInstall.mjs.`;
+		return `n8n ${latest} can now be installed (${BLOCKED.needs} ${BLOCKED.version} is in the registry): run \`npm run test:e2e -- --all --n8n ${latest}\` (every case) and make it the newest 2.x in test/support/n8nInstall.mjs.`;
 	return `n8n ${latest} (latest) does not install yet: it needs ${BLOCKED.needs} ${BLOCKED.version}, which the registry lacks; the newest installable and tested 2.x is ${NEWEST_INSTALLABLE_2X}.`;
 }
 

@@ -3,7 +3,8 @@
 // fsync (nothing here must survive a crash). PostgreSQL refuses to run as root, so as root the server
 // runs as Debian's `postgres` user, which then owns the data folder.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, logTail, spawnSupervised } from './n8nProcess.mjs';
 
@@ -20,12 +21,37 @@ export function postgresBinDir() {
 	return versions.length > 0 ? join(root, versions[0], 'bin') : undefined;
 }
 
+/** The longest Unix socket path Linux takes (sun_path is 108 bytes with its closing NUL). */
+export const SOCKET_PATH_LIMIT = 107;
+
+/**
+ * A fresh folder of its own for the server's Unix socket, `.s.PGSQL.<port>`. PostgreSQL refuses to
+ * start when that path passes SOCKET_PATH_LIMIT, which a folder inside a clone at a long path does, so
+ * the socket never goes beside the data: it goes to a short folder under /tmp, wherever the clone lives
+ * (n8n and the tools here connect over TCP; the socket is only where the server insists on one).
+ */
+export function socketFolder() {
+	return mkdtempSync(join(existsSync('/tmp') ? '/tmp' : tmpdir(), 'pg-'));
+}
+
+/** The path of the server's Unix socket in `folder` for `port`. */
+export function socketPath(folder, port) {
+	return join(folder, `.s.PGSQL.${port}`);
+}
+
 export const NO_POSTGRES_REASON = 'no PostgreSQL server (apt-get install postgresql)';
 
 /** `[command, args]` running `program` as the postgres user when we are root. */
 function asServerUser(program, args) {
 	const isRoot = process.getuid?.() === 0;
 	return isRoot ? ['runuser', ['-u', 'postgres', '--', program, ...args]] : [program, args];
+}
+
+/** As root, hands `folders` to the postgres user the server runs as. */
+function ownedByServer(...folders) {
+	if (process.getuid?.() !== 0) return;
+	const id = (flag) => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
+	for (const folder of folders) chownSync(folder, id('-u'), id('-g'));
 }
 
 function runQuietly(program, args) {
@@ -49,7 +75,8 @@ async function waitForServer(bin, port, exited, logFile) {
 
 /**
  * Creates a fresh cluster in `folder` and starts it on a free port. Resolves to
- * `{ port, env, logFile, stop }`; `env` holds n8n's DB_* settings for it.
+ * `{ port, env, logFile, socket, stop }`; `env` holds n8n's DB_* settings for it, `socket` the path of
+ * its Unix socket (in a folder of its own, removed by `stop`).
  */
 export async function startPostgres({
 	folder,
@@ -60,11 +87,7 @@ export async function startPostgres({
 	rmSync(folder, { recursive: true, force: true });
 	const data = join(folder, 'data');
 	mkdirSync(data, { recursive: true });
-	if (process.getuid?.() === 0) {
-		const id = (flag) => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
-		chownSync(folder, id('-u'), id('-g'));
-		chownSync(data, id('-u'), id('-g'));
-	}
+	ownedByServer(folder, data);
 	runQuietly(join(bin, 'initdb'), [
 		'-D',
 		data,
@@ -77,6 +100,8 @@ export async function startPostgres({
 	]);
 	const port = await freePort();
 	const logFile = join(folder, 'postgres.log');
+	const sockets = socketFolder();
+	ownedByServer(sockets);
 	const [command, args] = asServerUser(join(bin, 'postgres'), [
 		'-D',
 		data,
@@ -85,7 +110,7 @@ export async function startPostgres({
 		'-h',
 		'127.0.0.1',
 		'-k',
-		folder,
+		sockets,
 		'-c',
 		'fsync=off',
 		'-c',
@@ -95,12 +120,17 @@ export async function startPostgres({
 		'-c',
 		'max_connections=200',
 	]);
-	const { exited, stop } = spawnSupervised(command, args, {
+	const server = spawnSupervised(command, args, {
 		env: process.env,
 		cwd: folder,
 		logFile,
 		signal: 'SIGINT',
 	});
+	const { exited } = server;
+	const stop = async () => {
+		await server.stop();
+		rmSync(sockets, { recursive: true, force: true });
+	};
 	try {
 		await waitForServer(bin, port, exited, logFile);
 		runQuietly(join(bin, 'createdb'), [
@@ -125,5 +155,5 @@ export async function startPostgres({
 		DB_POSTGRESDB_USER: USER,
 		DB_POSTGRESDB_PASSWORD: '',
 	};
-	return { port, env, logFile, stop };
+	return { port, env, logFile, socket: socketPath(sockets, port), stop };
 }

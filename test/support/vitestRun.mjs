@@ -5,6 +5,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/**
+ * The environment for vitest: NO_COLOR when our output is not a terminal (a CI log, a file), since
+ * vitest colours whenever it is not told otherwise; FORCE_COLOR or NO_COLOR set by the caller wins.
+ */
+function plainWhenNotATerminal() {
+	const asked = 'FORCE_COLOR' in process.env || 'NO_COLOR' in process.env;
+	return asked || process.stdout.isTTY ? process.env : { ...process.env, NO_COLOR: '1' };
+}
+
 /** Resolves to `{ code, passed, failed, skipped }`; a run that failed outside any test counts one failure. */
 export async function runVitest(config, extraArgs = [], { onChild, ...spawnOptions } = {}) {
 	const reportDir = mkdtempSync(join(tmpdir(), 'vitest-report-'));
@@ -17,11 +26,14 @@ export async function runVitest(config, extraArgs = [], { onChild, ...spawnOptio
 			'--config',
 			config,
 			'--reporter=default',
-			'--reporter=json',
-			`--outputFile.json=${reportFile}`,
+			'--reporter=./test/support/quietJsonReporter.mjs',
 			...extraArgs,
 		],
-		{ stdio: 'inherit', ...spawnOptions },
+		{
+			stdio: 'inherit',
+			...spawnOptions,
+			env: { ...plainWhenNotATerminal(), ...spawnOptions.env, VITEST_REPORT_FILE: reportFile },
+		},
 	);
 	onChild?.(child);
 	const code = await new Promise((resolve) =>

@@ -32,6 +32,22 @@ async function until(check: () => boolean): Promise<void> {
 describe('sandbox control API over HTTP', () => {
 	const api = useSandbox();
 
+	it('answers people reading it with curl in indented JSON ending with a newline; the service API stays compact', async () => {
+		await api.control('POST', '/inject/message', {
+			from: { phone: DEMO.alice.phone, name: 'Alice' },
+			text: 'Any news?',
+		});
+		const control = await (await fetch(`${api.sandbox.url}/__sandbox/state`)).text();
+		expect(control.endsWith('}\n')).toBe(true);
+		expect(control).toMatch(/^\{\n {2}"/);
+		const service = await (
+			await fetch(`${api.sandbox.url}/api/v1/me`, {
+				headers: { authorization: `Bearer ${api.sandbox.keys.owner}` },
+			})
+		).text();
+		expect(service).not.toContain('\n');
+	});
+
 	it('injects an incoming message, lists calls, sends and effects, and resets', async () => {
 		const injected = await api.control('POST', '/inject/message', {
 			from: { phone: DEMO.alice.phone, name: 'Alice' },
