@@ -98,27 +98,31 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 		},
 	);
 
-	it('"why?" runs the bot; "yes" to the account\'s "Anything else?" approves nothing and runs the bot; "1" then answers', async () => {
-		const phone = newPhone();
-		const { executionId } = await ask(phone);
-		const why = await writeInChat(phone, 'why?');
-		await delivered(why.id);
-		await waitFor('the bot run for "why?"', async () =>
-			(await botRuns(why.id)) === 1 ? true : undefined,
-		);
-		await writeInChat(phone, 'Our hours are 9 to 17. Anything else?', { fromMe: true });
-		const yes = await writeInChat(phone, 'yes');
-		await delivered(yes.id);
-		await waitFor('the bot run for "yes"', async () =>
-			(await botRuns(yes.id)) === 1 ? true : undefined,
-		);
-		expect((await api.getExecution(executionId)).status).toBe('waiting');
-		const one = await writeInChat(phone, '1');
-		expect((await answered(executionId)).output.data).toMatchObject({
-			approved: true,
-			answerMessageId: one.id,
-		});
-	});
+	it(
+		'"why?" runs the bot; "yes" to the account\'s "Anything else?" approves nothing and runs the bot; "1" then answers',
+		{ tags: ['every-line'] },
+		async () => {
+			const phone = newPhone();
+			const { executionId } = await ask(phone);
+			const why = await writeInChat(phone, 'why?');
+			await delivered(why.id);
+			await waitFor('the bot run for "why?"', async () =>
+				(await botRuns(why.id)) === 1 ? true : undefined,
+			);
+			await writeInChat(phone, 'Our hours are 9 to 17. Anything else?', { fromMe: true });
+			const yes = await writeInChat(phone, 'yes');
+			await delivered(yes.id);
+			await waitFor('the bot run for "yes"', async () =>
+				(await botRuns(yes.id)) === 1 ? true : undefined,
+			);
+			expect((await api.getExecution(executionId)).status).toBe('waiting');
+			const one = await writeInChat(phone, '1');
+			expect((await answered(executionId)).output.data).toMatchObject({
+				approved: true,
+				answerMessageId: one.id,
+			});
+		},
+	);
 
 	it('free text: the next message is the answer; a reply quoting the question answers too', async () => {
 		const phone = newPhone();
