@@ -96,6 +96,43 @@ describe('Send and Wait: the question', () => {
 		]);
 	});
 
+	it('on Business, names the time the window closed', async () => {
+		const wrote = h.sandbox.state
+			.account(DEMO.accountId)
+			.messages.filter((message) => message.conversationId === DEMO.dave.phone && !message.fromMe)
+			.map((message) => message.timestamp);
+		const closedAt = new Date(Math.max(...wrote) + 24 * 3_600_000).toISOString();
+		const closed = await h.run({
+			parameters: ask({ channel: 'business', phoneNumber: DEMO.dave.phone }),
+		});
+		expect(closed.error?.message).toBe(
+			`Business allows free text only within 24 hours of the customer's last message; this chat's window closed at ${closedAt}`,
+		);
+	});
+
+	it("on Business, asks without a check when the trigger's item is the customer's recent message", async () => {
+		const received = {
+			event_id: 'evt_window_proof_1',
+			event_type: 'message.received',
+			conversation_id: DEMO.carol.phone,
+			channel: 'business',
+			data: {
+				message: {
+					conversation_id: DEMO.carol.phone,
+					channel: 'business',
+					from_me: false,
+					timestamp: new Date(Date.now() - 3_600_000).toISOString(),
+				},
+			},
+		};
+		const result = await h.run(
+			{ parameters: ask({ channel: 'business', phoneNumber: DEMO.carol.phone }) },
+			[received],
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.calls.map((call) => call.tool)).toEqual(['send_message']);
+	});
+
 	it('never asks twice for one trigger event: a rerun sends nothing and says so', async () => {
 		const event = {
 			event_id: 'evt_sendandwait_1',
