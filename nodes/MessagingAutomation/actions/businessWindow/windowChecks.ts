@@ -18,7 +18,7 @@ export class WindowChecks {
 		private readonly now: () => number = Date.now,
 	) {}
 
-	async state(recipient: IDataObject, item?: IDataObject): Promise<WindowState> {
+	async state(recipient: Record<string, unknown>, item?: IDataObject): Promise<WindowState> {
 		const key = windowKey(recipient);
 		const proven = key === undefined ? undefined : windowFromItem(item, key, this.now());
 		if (proven) return proven;
@@ -33,7 +33,7 @@ export class WindowChecks {
 		return await read;
 	}
 
-	private async read(recipient: IDataObject): Promise<WindowState> {
+	private async read(recipient: Record<string, unknown>): Promise<WindowState> {
 		const { channel, phoneNumber, conversationId } = recipient;
 		const { data } = await this.client.callTool<IDataObject>(checkRecipientSendOptionsTool.name, {
 			channel,

@@ -23,7 +23,7 @@ export type OutsideWindow = 'stop' | 'template' | 'skip';
 export const STOP_CHOICE: INodePropertyOptions = {
 	name: 'Stop With an Error',
 	value: 'stop',
-	description: 'Nothing is sent; the error says why',
+	description: 'Nothing is sent; the error says when the window closed',
 };
 
 type DisplayOptions = NonNullable<INodeProperties['displayOptions']>;

@@ -22,7 +22,7 @@ export type WindowState =
 	| { open: false; closedSince: string | null; provenBy: 'check' };
 
 /** Who the window belongs to: the Business conversation id is the person's phone digits. */
-export function windowKey(recipient: IDataObject): string | undefined {
+export function windowKey(recipient: Record<string, unknown>): string | undefined {
 	const id = recipient.conversationId ?? recipient.phoneNumber;
 	return typeof id === 'string' && id.trim() !== '' ? id.replace(/\D/g, '') : undefined;
 }

@@ -31,7 +31,7 @@ type Show = Record<string, string[]>;
 
 export function businessWindowProperties(show: Show): INodeProperties[] {
 	const onBusiness = { ...show, channel: ['business'] };
-	const withTemplate = { ...onBusiness, [OUTSIDE_WINDOW]: ['template'] };
+	const withTemplate = { [OUTSIDE_WINDOW]: ['template'], ...onBusiness };
 	return [
 		outsideWindowProperty(
 			[
