@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../../../sandbox';
 import { agentRun, modelCall, SEND } from '../../agentRun';
 import { useHarness } from '../../harness';
+import { approveReplyTemplate, businessMessageEvent, ownBusinessMessages, REPLY } from './fixtures';
 
 /*
  * An AI reply bot on Business after the customer's window closed (Dave wrote two days before the
@@ -12,28 +13,12 @@ import { useHarness } from '../../harness';
 
 const h = useHarness();
 
-const REPLY = { templateName: 'service_reply', templateLanguage: 'en' };
 const BUSINESS: INodeParameters = { ...SEND, channel: 'business' };
 const toDave = { Phone_Number: DEMO.dave.phone, Text: 'Your refund is on its way' };
 
-const ownBusinessMessages = () =>
-	h.sandbox.state
-		.account(DEMO.accountId)
-		.messages.filter((message) => message.fromMe && message.channel === 'business');
-
 describe('the AI Agent tool on Business outside the 24-hour window', () => {
 	it('sends the template instead and tells the model so', async () => {
-		h.sandbox.state.account(DEMO.accountId).templates.push({
-			id: 'tpl_reply001',
-			...{ name: REPLY.templateName, language: REPLY.templateLanguage },
-			category: 'UTILITY',
-			body: 'A message from our team: {{1}}',
-			bodyExamples: ['Your order shipped'],
-			header: null,
-			footer: null,
-			status: 'APPROVED',
-			createdAt: Date.now(),
-		});
+		approveReplyTemplate(h);
 		const parameters = {
 			...BUSINESS,
 			outsideWindow: 'template',
@@ -48,7 +33,7 @@ describe('the AI Agent tool on Business outside the 24-hour window', () => {
 				/^This customer's 24-hour window closed at .*, so your text was not sent as free text: the approved template service_reply was sent instead\. Do not send it again/,
 			),
 		});
-		expect(ownBusinessMessages().map((message) => message.text)).toEqual([
+		expect(ownBusinessMessages(h).map((message) => message.text)).toEqual([
 			'A message from our team: Your refund is on its way',
 		]);
 	});
@@ -62,24 +47,11 @@ describe('the AI Agent tool on Business outside the 24-hour window', () => {
 		});
 		expect(result.runFailed).toBe(false);
 		expect(result.calls.map((call) => call.tool)).toEqual(['check_recipient_send_options']);
-		expect(ownBusinessMessages()).toHaveLength(0);
+		expect(ownBusinessMessages(h)).toHaveLength(0);
 	});
 
 	it("answers a customer who just wrote without a check: the agent's event proves the window open", async () => {
-		const event = {
-			event_id: 'evt_agent_window_1',
-			event_type: 'message.received',
-			conversation_id: DEMO.carol.phone,
-			channel: 'business',
-			data: {
-				message: {
-					conversation_id: DEMO.carol.phone,
-					channel: 'business',
-					from_me: false,
-					timestamp: new Date(Date.now() - 60_000).toISOString(),
-				},
-			},
-		};
+		const event = businessMessageEvent('evt_agent_window_1', DEMO.carol.phone, 60_000);
 		const result = await agentRun(
 			h,
 			[modelCall({ Phone_Number: DEMO.carol.phone, Text: 'Yes, on Sundays too' }, event)],

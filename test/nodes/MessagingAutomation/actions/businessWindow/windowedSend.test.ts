@@ -3,6 +3,13 @@ import { describe, expect, it } from 'vitest';
 
 import { DEMO } from '../../../../sandbox';
 import { fieldsParameters, useHarness } from '../../harness';
+import {
+	approveReplyTemplate,
+	businessMessageEvent,
+	ownBusinessMessages,
+	REPLY,
+	windowClosedAt,
+} from './fixtures';
 
 /*
  * Send a message on Business decides by the 24-hour window before anything is sent: Carol wrote
@@ -10,23 +17,6 @@ import { fieldsParameters, useHarness } from '../../harness';
  */
 
 const h = useHarness();
-
-const REPLY = { templateName: 'service_reply', templateLanguage: 'en' };
-
-function approveReplyTemplate(): void {
-	h.sandbox.state.account(DEMO.accountId).templates.push({
-		id: 'tpl_reply001',
-		name: REPLY.templateName,
-		language: REPLY.templateLanguage,
-		category: 'UTILITY',
-		body: 'A message from our team: {{1}}',
-		bodyExamples: ['Your order shipped'],
-		header: null,
-		footer: null,
-		status: 'APPROVED',
-		createdAt: Date.now(),
-	});
-}
 
 const send = (phone: string, rest: INodeParameters = {}) =>
 	fieldsParameters(
@@ -42,19 +32,7 @@ const withTemplate = (rest: INodeParameters = {}) => ({
 });
 
 const tools = (calls: Array<{ tool: string }>) => calls.map((call) => call.tool);
-const ownBusinessMessages = () =>
-	h.sandbox.state
-		.account(DEMO.accountId)
-		.messages.filter((message) => message.fromMe && message.channel === 'business');
-
-/** When Dave's window closed: 24 hours after his last message. */
-function daveClosedAt(): string {
-	const wrote = h.sandbox.state
-		.account(DEMO.accountId)
-		.messages.filter((message) => message.conversationId === DEMO.dave.phone && !message.fromMe)
-		.map((message) => message.timestamp);
-	return new Date(Math.max(...wrote) + 24 * 3_600_000).toISOString();
-}
+const daveClosedAt = () => windowClosedAt(h, DEMO.dave.phone);
 
 describe('Send a message on Business: the 24-hour window', () => {
 	it('inside the window sends the text after one check, and says so', async () => {
@@ -99,11 +77,11 @@ describe('Send a message on Business: the 24-hour window', () => {
 			/nothing was sent\. Set If the 24-Hour Window Is Closed to Send a Template Instead \(or Skip\)/,
 		);
 		expect(tools(result.calls)).toEqual(['check_recipient_send_options']);
-		expect(ownBusinessMessages()).toHaveLength(0);
+		expect(ownBusinessMessages(h)).toHaveLength(0);
 	});
 
 	it('sends the template instead, with the text as its variable, once also when the event runs again', async () => {
-		approveReplyTemplate();
+		approveReplyTemplate(h);
 		const event = { event_id: 'evt_window_send_1' };
 		const first = await h.run({ parameters: send(DEMO.dave.phone, withTemplate()) }, [event]);
 		expect(first.error).toBeUndefined();
@@ -124,13 +102,13 @@ describe('Send a message on Business: the 24-hour window', () => {
 		const again = await h.run({ parameters: send(DEMO.dave.phone, withTemplate()) }, [event]);
 		expect(again.error).toBeUndefined();
 		expect(again.calls.find((call) => call.tool === 'send_message')?.replayed).toBe(true);
-		expect(ownBusinessMessages().map((message) => message.text)).toEqual([
+		expect(ownBusinessMessages(h).map((message) => message.text)).toEqual([
 			'A message from our team: Your refund is on its way',
 		]);
 	});
 
 	it('sends nothing again when the window closed between a run and its rerun', async () => {
-		approveReplyTemplate();
+		approveReplyTemplate(h);
 		const event = { event_id: 'evt_window_send_3' };
 		const parameters = send(DEMO.carol.phone, withTemplate());
 		const first = await h.run({ parameters }, [event]);
@@ -141,7 +119,7 @@ describe('Send a message on Business: the 24-hour window', () => {
 		expect(again.error?.description).toMatch(
 			/would have sent it as the template; .* nothing was sent again/,
 		);
-		expect(ownBusinessMessages().map((message) => message.text)).toEqual([
+		expect(ownBusinessMessages(h).map((message) => message.text)).toEqual([
 			'Your refund is on its way',
 		]);
 	});
@@ -161,13 +139,13 @@ describe('Send a message on Business: the 24-hour window', () => {
 			[{ name: 'Dave', order: '1042' }],
 		);
 		expect(result.error).toBeUndefined();
-		expect(ownBusinessMessages().map((message) => message.text)).toEqual([
+		expect(ownBusinessMessages(h).map((message) => message.text)).toEqual([
 			'Hi Dave, your order 1042 is now refunded.',
 		]);
 	});
 
 	it('names Recipient Opted In when the template would go without it, and sends nothing', async () => {
-		approveReplyTemplate();
+		approveReplyTemplate(h);
 		const result = await h.run({
 			parameters: send(DEMO.dave.phone, withTemplate({ recipientOptInConfirmed: false })),
 		});
@@ -222,20 +200,7 @@ describe('Send a message on Business: the 24-hour window', () => {
 	});
 
 	it("sends without a check when the trigger's item is the customer's message of an hour ago", async () => {
-		const received = {
-			event_id: 'evt_window_send_2',
-			event_type: 'message.received',
-			conversation_id: DEMO.carol.phone,
-			channel: 'business',
-			data: {
-				message: {
-					conversation_id: DEMO.carol.phone,
-					channel: 'business',
-					from_me: false,
-					timestamp: new Date(Date.now() - 3_600_000).toISOString(),
-				},
-			},
-		};
+		const received = businessMessageEvent('evt_window_send_2', DEMO.carol.phone, 3_600_000);
 		const result = await h.run({ parameters: send(DEMO.carol.phone) }, [received]);
 		expect(result.error).toBeUndefined();
 		expect(tools(result.calls)).toEqual(['send_message']);

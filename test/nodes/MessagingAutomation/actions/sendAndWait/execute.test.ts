@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { DEMO } from '../../../../sandbox';
 import { useHarness } from '../../harness';
+import { businessMessageEvent, windowClosedAt } from '../businessWindow/fixtures';
 
 /*
  * Send and Wait in n8n's engine against the sandbox: the question goes out once with signed links
@@ -97,11 +98,7 @@ describe('Send and Wait: the question', () => {
 	});
 
 	it('on Business, names the time the window closed', async () => {
-		const wrote = h.sandbox.state
-			.account(DEMO.accountId)
-			.messages.filter((message) => message.conversationId === DEMO.dave.phone && !message.fromMe)
-			.map((message) => message.timestamp);
-		const closedAt = new Date(Math.max(...wrote) + 24 * 3_600_000).toISOString();
+		const closedAt = windowClosedAt(h, DEMO.dave.phone);
 		const closed = await h.run({
 			parameters: ask({ channel: 'business', phoneNumber: DEMO.dave.phone }),
 		});
@@ -111,20 +108,7 @@ describe('Send and Wait: the question', () => {
 	});
 
 	it("on Business, asks without a check when the trigger's item is the customer's recent message", async () => {
-		const received = {
-			event_id: 'evt_window_proof_1',
-			event_type: 'message.received',
-			conversation_id: DEMO.carol.phone,
-			channel: 'business',
-			data: {
-				message: {
-					conversation_id: DEMO.carol.phone,
-					channel: 'business',
-					from_me: false,
-					timestamp: new Date(Date.now() - 3_600_000).toISOString(),
-				},
-			},
-		};
+		const received = businessMessageEvent('evt_window_proof_1', DEMO.carol.phone, 3_600_000);
 		const result = await h.run(
 			{ parameters: ask({ channel: 'business', phoneNumber: DEMO.carol.phone }) },
 			[received],
