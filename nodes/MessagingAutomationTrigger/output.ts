@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { historyText } from '../shared/conversation/history';
 import { eventMessage, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
+import { statusReason } from './statusReason';
 import type { Turn } from './turn';
 
 function text(value: unknown): string | null {
@@ -18,7 +19,7 @@ export function eventItemJson(envelope: EventEnvelope): IDataObject {
 	const message = eventMessage(envelope);
 	const data = envelope.data;
 	const sender = message?.from;
-	return {
+	const json: IDataObject = {
 		...(envelope as unknown as IDataObject),
 		event_id: envelope.id,
 		event_type: envelope.type,
@@ -28,6 +29,9 @@ export function eventItemJson(envelope: EventEnvelope): IDataObject {
 		sender: sender ? { phone: text(sender.phone), name: text(sender.name) } : null,
 		message_id: text(message?.id) ?? text(data.message_id),
 	};
+	// Status events also say why a message failed (null for any other status).
+	if (envelope.type === 'message.status') json.status_reason = statusReason(data as IDataObject);
+	return json;
 }
 
 /**

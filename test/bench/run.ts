@@ -6,6 +6,7 @@ import { cpus, totalmem } from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 
+import { businessWindowRow } from './businessWindow';
 import { campaignUploadRow } from './campaignUpload';
 import { clientOverheadRow } from './clientOverhead';
 import { groupingRow } from './grouping';
@@ -66,6 +67,11 @@ const ROWS: RowSpec[] = [
 		id: '6',
 		title: 'Group Quick Messages',
 		run: async ({ sandbox }) => [await groupingRow(await sandbox())],
+	},
+	{
+		id: '7',
+		title: 'Business window',
+		run: async ({ sandbox }) => [await businessWindowRow(await sandbox())],
 	},
 ];
 

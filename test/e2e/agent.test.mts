@@ -24,6 +24,7 @@ import { triggerWorkflow, workflowNode } from './support/workflows.mjs';
  */
 
 const SENDER = '4915198765432';
+const NEVER_WROTE = '4917000037037';
 const TOOL_NAME = 'Send a message in Messaging Automation';
 const APIS: Api[] = ['chat', 'responses'];
 
@@ -53,6 +54,8 @@ function plan(prompt: string, api: Api): Array<Record<string, unknown>> {
 			{ Phone_Number: SENDER, Text: text() },
 			{ Phone_Number: SENDER, Text: text() },
 		];
+	// A customer who never wrote to the Business number: their 24-hour window is closed.
+	if (scenario === 'closed') return [{ Phone_Number: NEVER_WROTE, Text: text() }];
 	if (scenario === 'invalid')
 		return [
 			{ Phone_Number: `+${SENDER}`, Text: text() },
@@ -253,6 +256,22 @@ describe('the node as an AI Agent tool in a real n8n', () => {
 			const calls = (await sendCalls()).filter((call) => call.input.text === text);
 			expect(calls.map((call) => call.input.phoneNumber)).toEqual([SENDER]);
 			expect((await sends()).filter((send) => send.text === text)).toHaveLength(1);
+		}
+	});
+
+	it("tells the model when the customer's 24-hour window is closed: nothing sent, and not to send the text again", async () => {
+		const id = await incoming('closed');
+		for (const which of APIS) {
+			const afterCall = model.requests.find(
+				(request) =>
+					request.api === which && request.prompt.endsWith(id) && request.toolResults.length === 1,
+			);
+			expect(afterCall?.toolResults[0]).toContain("Not sent: this customer's 24-hour window");
+			expect(afterCall?.toolResults[0]).toContain('Do not send this text again');
+			const calls = (await sendCalls()).filter(
+				(call) => call.input.text === `closed-${which}-${id}`,
+			);
+			expect(calls).toEqual([]);
 		}
 	});
 });

@@ -5,6 +5,7 @@ import { DEFAULT_BUDGETS, type PacerBudgets } from '../../shared/client/pacer';
 import type { ToolListing } from '../../shared/client/toolListing';
 import { createNodeClient } from '../../shared/transport/nodeClient';
 import { findLiveTool } from '../toolList/liveTools';
+import { WindowChecks } from './businessWindow/windowChecks';
 import { DailyLimitGate } from './tool/dailyLimit';
 import { IdempotencyKeys } from './tool/idempotencyKeys';
 
@@ -13,6 +14,8 @@ export interface RunContext {
 	client: MessagingClient;
 	keys: IdempotencyKeys;
 	dailyLimit: DailyLimitGate;
+	/** The Business 24-hour window of each recipient, read at most once per run. */
+	window: WindowChecks;
 	timeoutMs: number;
 	/** Live entry of a tool (schema, access), fetched at most once per tool and run. */
 	liveTool(name: string): Promise<ToolListing | undefined>;
@@ -53,6 +56,7 @@ export async function createRunContext(this: IExecuteFunctions): Promise<RunCont
 		timeoutMs,
 		keys: new IdempotencyKeys(node.id ?? node.name),
 		dailyLimit: new DailyLimitGate(runsAsAgentTool(this)),
+		window: new WindowChecks(client),
 		liveTool: async (name) => {
 			let lookup = lookups.get(name);
 			if (!lookup) {

@@ -122,6 +122,11 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
 	channel: ToolChannel;
 	/** Counts against the QR number's shared send limits (5/min, 50/day). */
 	countsAsSend: boolean;
+	/**
+	 * Sends free text, which Business delivers only within 24 hours of the customer's last message:
+	 * the node checks that window first and offers what to do when it is closed.
+	 */
+	freeTextWindow?: true;
 	batch?: BatchSpec;
 	paging?: PagingSpec;
 	/** Answers large enough to deserve a Simplify switch (on by default). */

@@ -70,4 +70,38 @@ describe('eventItemJson', () => {
 			message_id: null,
 		});
 	});
+
+	it('says in plain words why a Business message failed, and when it was the 24-hour window', () => {
+		const status = (data: Record<string, unknown>) =>
+			eventItemJson({
+				...base,
+				type: 'message.status',
+				data: {
+					message_id: 'wamid.3',
+					conversation_id: '447700900123',
+					channel: 'business',
+					...data,
+				},
+			});
+		expect(status({ status: 'delivered', errors: [] }).status_reason).toBeNull();
+		expect(
+			status({
+				status: 'failed',
+				errors: [{ code: '131026', title: 'Message undeliverable' }],
+			}).status_reason,
+		).toBe('The message was not delivered: Message undeliverable (code 131026).');
+		expect(
+			status({ status: 'failed', errors: [{ code: 131047, title: 'Re-engagement message' }] })
+				.status_reason,
+		).toBe(
+			'The message was not delivered: more than 24 hours passed since the customer last wrote, so only an approved template reaches them (Re-engagement message, code 131047).',
+		);
+		expect(status({ status: 'failed' }).status_reason).toBe(
+			'The message was not delivered; the provider gave no reason.',
+		);
+		// Other events keep their fields as they were.
+		expect(
+			eventItemJson({ ...base, type: 'message.received', data: { message: {} } }),
+		).not.toHaveProperty('status_reason');
+	});
 });

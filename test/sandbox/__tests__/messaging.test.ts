@@ -190,6 +190,48 @@ describe('sandbox sending rules', () => {
 		).toBe(422);
 	});
 
+	it("counts the Business window from the customer's last message, as the sandbox clock moves", async () => {
+		const check = async () =>
+			(
+				await api.call('check_recipient_send_options', {
+					channel: 'business',
+					phoneNumber: DEMO.dave.phone,
+				})
+			).body;
+		// Dave last wrote two days before the start: the check says when, and that a template is needed.
+		const wroteAt = api.sandbox.clock.now() - 48 * HOUR;
+		expect(await check()).toMatchObject({
+			customer_service_window_open: false,
+			last_customer_message_at: new Date(wroteAt).toISOString(),
+			needs_approved_template: true,
+		});
+		api.sandbox.inject.injectMessage({
+			channel: 'business',
+			from: { phone: DEMO.dave.phone, name: DEMO.dave.name },
+			text: 'Hello again',
+		});
+		const writes = api.sandbox.clock.now();
+		expect(await check()).toMatchObject({
+			customer_service_window_open: true,
+			last_customer_message_at: new Date(writes).toISOString(),
+			window_expires_at: new Date(writes + 24 * HOUR).toISOString(),
+			free_form_allowed: true,
+		});
+		api.sandbox.clock.advance(24 * HOUR);
+		expect(await check()).toMatchObject({
+			customer_service_window_open: false,
+			window_expires_at: null,
+			needs_approved_template: true,
+		});
+		// The account's own messages do not reopen it.
+		const own = await write(api, 'send_message', {
+			channel: 'business',
+			phoneNumber: DEMO.dave.phone,
+			text: 'Are you there?',
+		});
+		expect(own.status).toBe(422);
+	});
+
 	it('reports send options: filters, history and the Business window', async () => {
 		const carol = await api.call('check_recipient_send_options', {
 			channel: 'business',

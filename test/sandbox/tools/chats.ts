@@ -7,7 +7,7 @@ import {
 } from '../inbox';
 import { LIMITS } from '../limits';
 import { type ToolHandler, invalidInput, str, toolError } from './context';
-import { chooseChannel, resolveTarget, windowClosesAt } from './target';
+import { chooseChannel, lastCustomerMessageAt, resolveTarget, windowClosesAt } from './target';
 
 const NOT_PROVEN =
 	'This check does not prove that the number is registered or that the person opted in.';
@@ -35,8 +35,10 @@ const checkRecipientSendOptions: ToolHandler = (ctx) => {
 	if (channel === 'business') {
 		const closes = windowClosesAt(account, target.conversationId);
 		const open = closes !== null && closes > ctx.state.clock.now();
+		const last = lastCustomerMessageAt(account, target.conversationId);
 		Object.assign(report, {
 			customer_service_window_open: open,
+			last_customer_message_at: last === null ? null : ctx.state.iso(last),
 			window_expires_at: open && closes !== null ? ctx.state.iso(closes) : null,
 			free_form_allowed: open && filtersPass,
 			needs_approved_template: !open,

@@ -76,13 +76,22 @@ export function resolveTarget(
 	return { conversationId, chatType: 'individual', phone: phoneOfConversation(conversationId) };
 }
 
-/** The Business customer service window: open for 24 hours after the customer's last message. */
-export function windowClosesAt(account: AccountState, conversationId: string): number | null {
+/** When the customer last wrote in a Business chat: what the 24-hour window counts from. */
+export function lastCustomerMessageAt(
+	account: AccountState,
+	conversationId: string,
+): number | null {
 	let last: MessageRecord | undefined;
 	for (const m of account.messages) {
 		if (m.channel === 'business' && m.conversationId === conversationId && !m.fromMe) {
 			if (!last || m.timestamp > last.timestamp) last = m;
 		}
 	}
-	return last ? last.timestamp + DAY_MS : null;
+	return last ? last.timestamp : null;
+}
+
+/** The Business customer service window: open for 24 hours after the customer's last message. */
+export function windowClosesAt(account: AccountState, conversationId: string): number | null {
+	const last = lastCustomerMessageAt(account, conversationId);
+	return last === null ? null : last + DAY_MS;
 }

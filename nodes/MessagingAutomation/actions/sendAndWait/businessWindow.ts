@@ -5,21 +5,25 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { checkRecipientSendOptionsTool } from '../../../shared/catalogue/tools/check_recipient_send_options';
+import {
+	fallbackTemplate,
+	OUTSIDE_WINDOW,
+	outsideWindowChoice,
+	outsideWindowProperty,
+	STOP_CHOICE,
+	templateFieldProperties,
+	windowClosedError,
+} from '../businessWindow/windowOption';
 import { MessagingApiError } from '../../../shared/client/errors';
 import type { RunContext } from '../runContext';
-import { fieldProperty } from '../tool/fields/fieldProperty';
 import { questionMessage, questionText, type AnswerLink } from './question';
-import { sendFields } from './recipient';
 
 /*
- * Business sends free text only within 24 hours of the customer's last message; outside that
- * window the API allows an approved template. A template's text is fixed at review, so the
- * question and its links travel in the template's variables, in an order the node states.
+ * Send and Wait on Business follows the node's one window rule (../businessWindow). A template's
+ * text is fixed at review, so the question and its links travel in the template's variables, in
+ * an order the node states.
  */
 
-const OUTSIDE_WINDOW = 'outsideWindow';
-const TEMPLATE_FIELDS = ['templateName', 'templateLanguage', 'recipientOptInConfirmed'] as const;
 /** The spec's bound of one template value (add_campaign_recipients' parameters). */
 const MAX_TEMPLATE_VALUE = 1024;
 
@@ -27,38 +31,20 @@ type Show = Record<string, string[]>;
 
 export function businessWindowProperties(show: Show): INodeProperties[] {
 	const onBusiness = { ...show, channel: ['business'] };
-	const withTemplate = { ...onBusiness, [OUTSIDE_WINDOW]: ['template'] };
-	const fields = sendFields();
+	const withTemplate = { [OUTSIDE_WINDOW]: ['template'], ...onBusiness };
 	return [
-		{
-			displayName: 'If the 24-Hour Window Is Closed',
-			name: OUTSIDE_WINDOW,
-			type: 'options',
-			default: 'stop',
-			description:
-				"Business sends free text only within 24 hours of the customer's last message. What to do outside that window.",
-			options: [
-				{
-					name: 'Stop With an Error',
-					value: 'stop',
-					description: 'Nothing is sent; the error says why',
-				},
+		outsideWindowProperty(
+			[
+				STOP_CHOICE,
 				{
 					name: 'Ask With a Template',
 					value: 'template',
 					description: 'Send an approved template whose variables carry the question and the links',
 				},
 			],
-			displayOptions: { show: onBusiness },
-		},
-		...TEMPLATE_FIELDS.map((name) => {
-			const field = fields.find((candidate) => candidate.name === name);
-			if (!field) throw new Error(`send_message has no field ${name}`);
-			return fieldProperty(name, field.schema, {
-				required: name !== 'recipientOptInConfirmed',
-				displayOptions: { show: withTemplate },
-			});
-		}),
+			{ show: onBusiness },
+		),
+		...templateFieldProperties({ show: withTemplate }),
 		{
 			displayName: 'Template Variables',
 			name: 'templateVariables',
@@ -88,16 +74,6 @@ function fillsMessage(context: IExecuteFunctions): boolean {
 	return context.getNodeParameter('templateVariables', 0, 'messageAndLinks') === 'messageAndLinks';
 }
 
-async function freeFormAllowed(run: RunContext, recipient: IDataObject): Promise<boolean> {
-	const { channel, phoneNumber, conversationId } = recipient;
-	const { data } = await run.client.callTool<IDataObject>(checkRecipientSendOptionsTool.name, {
-		channel,
-		phoneNumber,
-		conversationId,
-	});
-	return data.needs_approved_template !== true && data.free_form_allowed !== false;
-}
-
 function templateInput(
 	context: IExecuteFunctions,
 	recipient: IDataObject,
@@ -116,16 +92,11 @@ function templateInput(
 			},
 		);
 	}
-	const input: IDataObject = {
+	return {
 		...recipient,
-		templateName: String(context.getNodeParameter('templateName', 0, '')).trim(),
-		templateLanguage: String(context.getNodeParameter('templateLanguage', 0, '')).trim(),
+		...fallbackTemplate(context, 0),
 		templateParameters: [...(withMessage ? [message] : []), ...links.map((link) => link.url)],
 	};
-	// Left out when off, so the check names the field instead of sending a refusal to the service.
-	if (context.getNodeParameter('recipientOptInConfirmed', 0, false) === true)
-		input.recipientOptInConfirmed = true;
-	return input;
 }
 
 interface Question {
@@ -150,17 +121,15 @@ export async function questionInput(
 	const message = questionMessage(context);
 	const text = { ...recipient, text: questionText(message, links, instructions) };
 	check(text);
-	if (recipient.channel !== 'business' || (await freeFormAllowed(run, recipient))) return text;
-	if (context.getNodeParameter(OUTSIDE_WINDOW, 0, 'stop') !== 'template') {
-		throw new NodeOperationError(
-			context.getNode(),
-			"Business allows free text only within 24 hours of the customer's last message",
-			{
-				description:
-					'This customer has not written within the last 24 hours, so the question cannot be sent as free text and nothing was sent. Set If the 24-Hour Window Is Closed to Ask With a Template, or ask over the QR channel.',
-				itemIndex: 0,
-			},
-		);
+	if (recipient.channel !== 'business') return text;
+	const window = await run.window.state(recipient, context.getInputData()[0]?.json);
+	if (window.open) return text;
+	if (outsideWindowChoice(context, 0) !== 'template') {
+		throw windowClosedError(context, window, {
+			itemIndex: 0,
+			remedy:
+				'Set If the 24-Hour Window Is Closed to Ask With a Template, or ask over the QR channel.',
+		});
 	}
 	const template = templateInput(context, recipient, message, links);
 	check(template);

@@ -16,11 +16,6 @@ export const SEND_TOOL = sendMessageTool.name;
 
 const sendTool = (): ToolDefinition => sendMessageTool;
 
-/** send_message's fields as the node derives them from the catalogue. */
-export function sendFields() {
-	return catalogueFields(sendTool());
-}
-
 /** The up-front entries of Send that name the recipient: the channel and the To choice. */
 function recipientEntries(): UpFrontEntry[] {
 	const tool = sendTool();

@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { inputModesForModels } from '../agent/modelFields';
 import { CALL_ANOTHER_TOOL } from '../operations';
 import { forTools, inputModeSet, toolsThat } from '../toolGroups';
+import { windowFieldsDescription } from '../businessWindow/sendFields';
 import { curatedFields } from './fields/curatedFields';
 import { historyOutputProperties } from './historyOutput';
 
@@ -136,6 +137,7 @@ export const toolInputDescription: INodeProperties[] = inputModesForModels([
 			'The input as one JSON object. It is checked before sending; properties the tool does not accept are refused.',
 	},
 	...curatedFields,
+	...windowFieldsDescription,
 	...forTools(
 		csvTools,
 		(displayOptions) => ({

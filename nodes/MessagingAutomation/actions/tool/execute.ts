@@ -11,6 +11,7 @@ import { listAll } from './pagination';
 import { simplify } from './simplify';
 import { inputModeOf, readToolInput } from './toolInput';
 import { assertValidInput, toolSchema } from './toolSchema';
+import { alreadySent, planWindowedSend, windowedSendOutput } from '../businessWindow/windowedSend';
 
 /** Runs the chosen tool for the input items, in the way its input mode and kind call for. */
 export async function executeTool(
@@ -44,13 +45,23 @@ export async function executeTool(
 					? run.keys.forAgentCall(context, itemIndex, name, input)
 					: run.keys.choose(context, itemIndex);
 		assertValidInput(tool, input, idempotencyKey);
-		const { data } = await guardedCall(run, { tool, input, idempotencyKey });
+		const plan = declared?.freeTextWindow
+			? await planWindowedSend(context, run, input, { itemIndex, agent })
+			: undefined;
+		const window = plan ? windowedSendOutput(plan, agent) : {};
+		if (plan?.kind === 'skip') return [{ json: window, pairedItem: { item: itemIndex } }];
+		// The template instead keeps the item's key: a rerun sends the text or the template, once.
+		if (plan?.kind === 'template') assertValidInput(tool, plan.input, idempotencyKey);
+		const call = { tool, input: plan?.input ?? input, idempotencyKey };
+		const { data } = await guardedCall(run, call).catch((error: unknown) => {
+			throw plan ? alreadySent(context, error, { plan, itemIndex, idempotencyKey }) : error;
+		});
 		// A model pays for every token it reads: its answers are always compact, unless Simplify is turned off.
 		const shouldSimplify = declared?.simplify
 			? (context.getNodeParameter('simplify', itemIndex, true) as boolean)
 			: agent;
 		const item: INodeExecutionData = {
-			json: shouldSimplify ? simplify(data) : (data as IDataObject),
+			json: { ...(shouldSimplify ? simplify(data) : (data as IDataObject)), ...window },
 			pairedItem: { item: itemIndex },
 		};
 		return [

@@ -79,6 +79,7 @@ export const sendMessageTool = defineTool({
 	access: 'write',
 	channel: 'input',
 	countsAsSend: true,
+	freeTextWindow: true,
 	description:
 		'Sends a text, or a Business template, to a phone number or into an existing conversation ' +
 		'(one-to-one or group). Give phoneNumber or conversationId, and text or templateName. Templates ' +

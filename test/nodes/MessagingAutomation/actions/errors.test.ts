@@ -240,10 +240,12 @@ describe('daily_limit_reached', () => {
 		expect(String((third.error as IDataObject).message)).toMatch(
 			/^Not sent: .*earlier in this run.*00:00 UTC/,
 		);
-		// one accepted QR send, the refused one, the Business send: the last QR item spent no call
+		// one accepted QR send, the refused one, the Business send after its window check: the last
+		// QR item spent no call
 		expect(result.calls.map((call) => [call.tool, call.errorCode ?? call.status])).toEqual([
 			['send_message', 200],
 			['send_message', 'daily_limit_reached'],
+			['check_recipient_send_options', 200],
 			['send_message', 200],
 		]);
 	});

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { DEMO } from '../../../../sandbox';
 import { useHarness } from '../../harness';
+import { businessMessageEvent, windowClosedAt } from '../businessWindow/fixtures';
 
 /*
  * Send and Wait in n8n's engine against the sandbox: the question goes out once with signed links
@@ -94,6 +95,26 @@ describe('Send and Wait: the question', () => {
 			'check_recipient_send_options',
 			'send_message',
 		]);
+	});
+
+	it('on Business, names the time the window closed', async () => {
+		const closedAt = windowClosedAt(h, DEMO.dave.phone);
+		const closed = await h.run({
+			parameters: ask({ channel: 'business', phoneNumber: DEMO.dave.phone }),
+		});
+		expect(closed.error?.message).toBe(
+			`Business allows free text only within 24 hours of the customer's last message; this chat's window closed at ${closedAt}`,
+		);
+	});
+
+	it("on Business, asks without a check when the trigger's item is the customer's recent message", async () => {
+		const received = businessMessageEvent('evt_window_proof_1', DEMO.carol.phone, 3_600_000);
+		const result = await h.run(
+			{ parameters: ask({ channel: 'business', phoneNumber: DEMO.carol.phone }) },
+			[received],
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.calls.map((call) => call.tool)).toEqual(['send_message']);
 	});
 
 	it('never asks twice for one trigger event: a rerun sends nothing and says so', async () => {
