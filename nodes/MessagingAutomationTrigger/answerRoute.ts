@@ -4,30 +4,39 @@ import { candidateQuestion, QUESTION_PAGES } from '../shared/conversation/answer
 import {
 	ANSWER_OFFER_TIMEOUT_MS,
 	ANSWER_READ_PATIENCE_MS,
-	GIVE_UP_AFTER_MS,
 } from '../shared/conversation/deliveryTiming';
 import { isOwnResumeLink } from '../shared/conversation/questionLinks';
-import { mergeTimelines, toTimelineMessage } from '../shared/conversation/timeline';
+import {
+	reasonOf,
+	type ConversationRead,
+	type ConversationReader,
+} from '../shared/conversation/reader';
+import { mergeTimelines, type TimelineMessage } from '../shared/conversation/timeline';
 import { isRecord } from '../shared/guards';
-import { eventMessage, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
-import { ConversationReader, reasonOf } from '../shared/conversation/reader';
 
 /*
  * Pass Answers to Send and Wait: the account's incoming messages already reach this trigger, so
  * it is the route by which a reply reaches the waiting execution (no endpoint of its own, of the
- * account's ten). One read of the conversation names the one question the message may answer (the
- * quoted one, else the newest); the message is offered to it through the question's own signed
- * link, and only when that link is one this n8n builds. The Send and Wait node decides from the
- * saved messages by the same rule (answers.ts) and says whether it was an answer. What is posted
- * names the message, nothing more.
+ * account's ten). The turn's own read of the conversation (the one that groups, gives history and
+ * the pause) names the one question each of its messages may answer (the quoted one, else the
+ * newest); such a message is offered to it through the question's own signed link, and only when
+ * that link is one this n8n builds. The Send and Wait node decides from the saved messages by the
+ * same rule (answers.ts). What is posted names the message, nothing more.
  */
 
-/** What became of a message offered as an answer. */
-export type AnswerOutcome = 'answered' | 'notAnswer' | 'handBack';
+/** At most this many of a turn's messages are offered, newest first: an answer ends a burst, as a rule. */
+const MAX_OFFERS = 3;
 
 /** Questions whose foreign link was already logged, so a chat does not log it per message. */
 const loggedForeign = new Set<string>();
 const LOGGED_FOREIGN_MAX = 1000;
+
+export interface TakenAnswers {
+	/** The messages that answered a question, which resumed: they start no run. */
+	answered: Set<string>;
+	/** An offer failed (n8n unreachable at its own URL, a time-out, the node could not read). */
+	failed: boolean;
+}
 
 /**
  * This n8n's waiting-webhook base, as Send and Wait's links start: `$execution.resumeUrl` is that
@@ -50,13 +59,15 @@ function waitingBase(context: IWebhookFunctions): string | undefined {
 async function offer(
 	context: IWebhookFunctions,
 	link: string,
-	message: EventMessage,
+	message: TimelineMessage,
 ): Promise<{ taken: boolean; failed?: string }> {
 	try {
 		const response = (await context.helpers.httpRequest({
 			method: 'POST',
 			url: link,
-			body: { chatAnswer: { messageId: message.id, conversationId: message.conversation_id } },
+			body: {
+				chatAnswer: { messageId: message.id, conversationId: message.message.conversation_id },
+			},
 			json: true,
 			timeout: ANSWER_OFFER_TIMEOUT_MS,
 			returnFullResponse: true,
@@ -88,49 +99,67 @@ function logForeign(context: IWebhookFunctions, questionId: string, base: string
 	);
 }
 
-/** Whether the delivered message answered a waiting question, which then resumed. */
-export async function passedAsAnswer(
+/** The read, older pages added until every quoted message is in it (a quoted question may be far back). */
+async function withQuoted(
+	reader: ConversationReader,
+	read: ConversationRead,
+	messages: readonly TimelineMessage[],
+): Promise<TimelineMessage[]> {
+	const own = { ...read, timeline: [...read.timeline] };
+	const until = Date.now() + ANSWER_READ_PATIENCE_MS;
+	for (const { message } of messages)
+		if (message.quoted_message_id)
+			await reader.readBackTo(own, message.quoted_message_id, until, QUESTION_PAGES);
+	return mergeTimelines(own.timeline, messages);
+}
+
+/**
+ * Offers the turn's messages that may answer a waiting question, newest first, until one is taken
+ * (an unquoted reply answers only the newest question, which takes one answer). A read that fails
+ * going further back for a quoted question leaves the messages to run as usual.
+ */
+export async function takeAnswers(
 	context: IWebhookFunctions,
-	envelope: EventEnvelope,
-	sentAt = Date.now(),
-): Promise<AnswerOutcome> {
-	const message = eventMessage(envelope);
-	const own = message ? toTimelineMessage(message) : undefined;
-	if (envelope.type !== 'message.received' || !message?.conversation_id || !own || own.fromMe)
-		return 'notAnswer';
-	let candidate;
+	reader: ConversationReader,
+	read: ConversationRead,
+	messages: readonly TimelineMessage[],
+): Promise<TakenAnswers> {
+	const taken: TakenAnswers = { answered: new Set(), failed: false };
+	let timeline: TimelineMessage[];
 	try {
-		const reader = new ConversationReader(context, 0);
-		const until = Date.now() + ANSWER_READ_PATIENCE_MS;
-		const read = await reader.read(message.conversation_id, until);
-		const quoted = message.quoted_message_id;
-		if (quoted) await reader.readBackTo(read, quoted, until, QUESTION_PAGES);
-		candidate = candidateQuestion(mergeTimelines(read.timeline, [own]), own);
+		timeline = await withQuoted(reader, read, messages);
 	} catch (error) {
 		context.logger.warn(
-			`Messaging Automation Trigger: message ${own.id} not checked for an answer to Send and Wait: ${reasonOf(error)}`,
+			`Messaging Automation Trigger: a quoted Send and Wait question not looked up: ${reasonOf(error)}`,
 		);
-		return 'notAnswer';
+		return taken;
 	}
-	if (!candidate) return 'notAnswer';
-	const base = waitingBase(context);
-	if (!base || !isOwnResumeLink(candidate.link, base)) {
-		logForeign(context, candidate.questionId, base);
-		return 'notAnswer';
+	const offers = [...messages]
+		.reverse()
+		.map((message) => ({ message, question: candidateQuestion(timeline, message) }))
+		.filter((entry) => entry.question !== undefined)
+		.slice(0, MAX_OFFERS);
+	const base = offers.length > 0 ? waitingBase(context) : undefined;
+	for (const { message, question } of offers) {
+		if (!question) continue;
+		if (!base || !isOwnResumeLink(question.link, base)) {
+			logForeign(context, question.questionId, base);
+			continue;
+		}
+		const verdict = await offer(context, question.link, message);
+		if (verdict.taken) {
+			context.logger.info(
+				`Messaging Automation Trigger: message ${message.id} answered the Send and Wait question ${question.questionId}`,
+			);
+			taken.answered.add(message.id);
+			return taken;
+		}
+		if (verdict.failed !== undefined) {
+			context.logger.warn(
+				`Messaging Automation Trigger: message ${message.id} could not be offered to the Send and Wait question ${question.questionId} (${verdict.failed})`,
+			);
+			taken.failed = true;
+		}
 	}
-	const verdict = await offer(context, candidate.link, message);
-	if (verdict.taken) {
-		context.logger.info(
-			`Messaging Automation Trigger: message ${own.id} answered the Send and Wait question ${candidate.questionId}`,
-		);
-		return 'answered';
-	}
-	if (verdict.failed === undefined) return 'notAnswer';
-	// A failed offer goes back to the service's retry, like an unsettled held delivery, until the
-	// delivery comes as late as its third attempt: then the message runs, lost neither way.
-	const handBack = sentAt - own.at < GIVE_UP_AFTER_MS;
-	context.logger.warn(
-		`Messaging Automation Trigger: message ${own.id} could not be offered to the Send and Wait question ${candidate.questionId} (${verdict.failed}); ${handBack ? 'the delivery goes back to the service, which sends it again' : 'it runs as a message, the question can still be answered by its links'}`,
-	);
-	return handBack ? 'handBack' : 'notAnswer';
+	return taken;
 }

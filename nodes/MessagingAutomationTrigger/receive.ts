@@ -11,7 +11,6 @@ import {
 	type DeliveryHeaders,
 	type VerificationResult,
 } from '../shared/webhooks/verifySignature';
-import { passedAsAnswer, type AnswerOutcome } from './answerRoute';
 import { forgetEvent, isDuplicateEvent } from './dedupe';
 import { filterEvent } from './eventFilter';
 import { turnItemJson } from './output';
@@ -103,8 +102,9 @@ function parseBody(body: Buffer): EventEnvelope | undefined {
 }
 
 /**
- * The delivery's turn (turn.ts). A turn that starts nothing is answered here: 200, or 503 when it
- * hands the delivery back to the service, whose copy then must not count as seen. A run's delivery
+ * The delivery's turn (turn.ts). A turn that starts nothing is answered here: 200 (saying so when
+ * its messages answered Send and Wait questions), or 503 when it hands the delivery back to the
+ * service, whose copy then must not count as seen. A run's delivery
  * is left unanswered unless it went back with its burst still open at the deadline.
  */
 async function answeredTurn(
@@ -122,7 +122,7 @@ async function answeredTurn(
 	};
 	const handBack = () => {
 		// Once: a delivery that went back is settled later, when a copy of it may be held already.
-		if (answered) return;
+		if (answered) return false;
 		if (settings.deduplicate)
 			forgetEvent(
 				delivery.scope,
@@ -130,6 +130,7 @@ async function answeredTurn(
 				envelope.id,
 			);
 		answerOnce(503, { received: false, reason: 'not settled in time; send again' });
+		return true;
 	};
 	const turn = await readTurn(context, envelope, settings.turn, {
 		...delivery,
@@ -137,19 +138,9 @@ async function answeredTurn(
 		handBack,
 	});
 	if (!turn.run && turn.handBack) handBack();
-	else if (!turn.run) answerOnce(200, { received: true });
+	else if (!turn.run)
+		answerOnce(200, turn.answered ? { received: true, answered: true } : { received: true });
 	return { turn, answered };
-}
-
-/** A message that answered a Send and Wait question starts no run; one whose offer failed comes again. */
-function answerTaken(
-	response: RawResponse,
-	outcome: Exclude<AnswerOutcome, 'notAnswer'>,
-	forget: () => void,
-): IWebhookResponseData {
-	if (outcome === 'answered') return answer(response, 200, { received: true, answered: true });
-	forget();
-	return answer(response, 503, { received: false, reason: 'answer not passed on; send again' });
 }
 
 /**
@@ -192,17 +183,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		return answer(response, 200, { received: true, duplicate: true });
 	}
 
-	const sentAt = verdict.timestamp * 1000;
-	const asAnswer = settings.answersToSendAndWait
-		? await passedAsAnswer(context, envelope, sentAt)
-		: 'notAnswer';
-	// A delivery handed back is sent again by the service: that copy must not count as seen.
-	if (asAnswer !== 'notAnswer')
-		return answerTaken(response, asAnswer, () => {
-			if (settings.deduplicate) forgetEvent(scope, state, envelope.id);
-		});
-
-	const delivery = deliveryTimes(scope, envelope, arrivedAt, sentAt);
+	const delivery = deliveryTimes(scope, envelope, arrivedAt, verdict.timestamp * 1000);
 	const { turn, answered } = await answeredTurn(context, envelope, settings, response, delivery);
 	if (!turn.run) return { noWebhookResponse: true };
 	return await handOver(context, envelope, settings, response, {

@@ -14,7 +14,6 @@ export interface TriggerSettings {
 	downloadAttachments: boolean;
 	binaryPropertyName: string;
 	/** Pass Answers to Send and Wait, for Message Received only. */
-	answersToSendAndWait: boolean;
 	turn: TurnSettings;
 }
 
@@ -62,6 +61,9 @@ function turnSettings(
 			? Math.max(1, Math.floor(Number(context.getNodeParameter('historyMessages', 10)) || 10))
 			: 0,
 		takeover: takeoverRules(context, eventTypes),
+		answers:
+			eventTypes.includes('message.received') &&
+			context.getNodeParameter('answersToSendAndWait', false) === true,
 	};
 }
 
@@ -91,9 +93,6 @@ export function readSettings(context: IHookFunctions | IWebhookFunctions): Trigg
 		dedupeWindow: Number(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),
 		downloadAttachments: options.downloadAttachments === true,
 		binaryPropertyName: String(options.binaryPropertyName || 'data'),
-		answersToSendAndWait:
-			eventTypes.includes('message.received') &&
-			context.getNodeParameter('answersToSendAndWait', false) === true,
 		turn: turnSettings(context, eventTypes),
 	};
 }

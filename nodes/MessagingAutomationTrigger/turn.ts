@@ -10,7 +10,12 @@ import {
 } from '../shared/conversation/timeline';
 import { eventMessage, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
 import { ConversationReader, reasonOf } from '../shared/conversation/reader';
-import { HOLD_MS, UNGROUPED_PATIENCE_MS } from '../shared/conversation/deliveryTiming';
+import {
+	GIVE_UP_AFTER_MS,
+	HOLD_MS,
+	UNGROUPED_PATIENCE_MS,
+} from '../shared/conversation/deliveryTiming';
+import { takeAnswers, type TakenAnswers } from './answerRoute';
 import { holdDelivery, type Settlement } from './heldDeliveries';
 import type { ServiceClock } from './serviceClock';
 import type { TakeoverCheck } from './takeoverOutput';
@@ -22,14 +27,17 @@ export interface TurnSettings {
 	historyCount: number;
 	/** Human Takeover; undefined: off. */
 	takeover?: TakeoverRules;
+	/** Pass Answers to Send and Wait. */
+	answers: boolean;
 }
 
 /**
- * What one delivery leads to: nothing (a later message of the burst starts the run, or, with
- * `handBack`, the delivery goes back to the service unsettled to be sent again) or a run.
+ * What one delivery leads to: nothing (a later message of the burst starts the run; with
+ * `answered`, its messages answered Send and Wait questions; with `handBack`, the delivery goes
+ * back to the service unsettled to be sent again) or a run.
  */
 export type Turn =
-	| { run: false; handBack?: true }
+	| { run: false; handBack?: true; answered?: true }
 	| {
 			run: true;
 			/** The turn's messages in the order they were written; undefined when grouping is off. */
@@ -52,8 +60,11 @@ export type Turn =
 export interface DeliveryContext {
 	/** Answers the delivery 200; later calls do nothing. */
 	answer: () => void;
-	/** Answers the delivery 503, to be sent again (its event no longer counts as seen); later calls do nothing. */
-	handBack: () => void;
+	/**
+	 * Answers the delivery 503, to be sent again (its event no longer counts as seen); false, doing
+	 * nothing, when it was answered already.
+	 */
+	handBack: () => boolean;
 	/** One trigger node at one webhook URL. */
 	scope: string;
 	/** The service's time at its scope, taught by this delivery too. */
@@ -66,10 +77,11 @@ export interface DeliveryContext {
 	retried: boolean;
 }
 
-/** What a read serves besides grouping: how much history, and whether takeover asks. */
+/** What a read serves besides grouping: how much history, whether takeover asks, and answers. */
 interface ReadNeeds {
 	historyCount: number;
 	takeover?: TakeoverRules;
+	answers: boolean;
 }
 
 /** The newest page must reach as far back as history and takeover look. */
@@ -98,11 +110,14 @@ export async function readTurn(
 	const needs: ReadNeeds = {
 		historyCount: message ? settings.historyCount : 0,
 		takeover: fromPerson ? settings.takeover : undefined,
+		answers: fromPerson && settings.answers,
 	};
 	if (!grouping || !own || !message) {
-		if (!message || (needs.historyCount === 0 && !needs.takeover)) return { run: true };
-		return await ungroupedTurn(context, message, own, needs);
+		if (!message || (needs.historyCount === 0 && !needs.takeover && !needs.answers))
+			return { run: true };
+		return await ungroupedTurn(context, message, own, needs, delivery);
 	}
+	const reader = new ConversationReader(context, pageMinimum(needs));
 	const settlement = await holdDelivery(
 		delivery.scope,
 		message.conversation_id ?? '',
@@ -114,12 +129,44 @@ export async function readTurn(
 			queuedAt: Date.parse(envelope.created_at ?? '') || undefined,
 			answer: delivery.answer,
 			handBack: delivery.handBack,
-			reader: new ConversationReader(context, pageMinimum(needs)),
+			reader,
 		},
 	);
 	if (settlement.kind === 'retry') return { run: false, handBack: true };
 	const sentLateMs = delivery.retried ? delivery.sentAt - own.at : undefined;
-	return turnOf(context, settlement, message, needs, sentLateMs);
+	if (settlement.kind !== 'run' || !needs.answers)
+		return turnOf(context, settlement, message, needs, sentLateMs);
+	const { verdict, read } = settlement;
+	const taken = await takeAnswers(context, reader, read, verdict.messages);
+	const rest = verdict.messages.filter((entry) => !taken.answered.has(entry.id));
+	const unanswered = withoutAnswers(taken, rest.length, delivery, own);
+	if (unanswered) return unanswered;
+	return turnOf(
+		context,
+		{ ...settlement, verdict: { ...verdict, messages: rest } },
+		message,
+		needs,
+		sentLateMs,
+	);
+}
+
+/**
+ * What a turn whose messages were offered to Send and Wait comes to before it runs: nothing when
+ * every message answered a question; handed back when an offer failed and none was taken (the
+ * service sends it again, so a possible answer is not passed to the workflow), until the delivery
+ * comes as late as a held one gives up; otherwise undefined, and the rest run.
+ */
+function withoutAnswers(
+	taken: TakenAnswers,
+	rest: number,
+	delivery: DeliveryContext,
+	own: TimelineMessage,
+): Turn | undefined {
+	if (rest === 0) return { run: false, answered: true };
+	const young = delivery.sentAt - own.at < GIVE_UP_AFTER_MS;
+	if (taken.failed && taken.answered.size === 0 && young && delivery.handBack())
+		return { run: false, handBack: true };
+	return undefined;
 }
 
 /**
@@ -172,19 +219,26 @@ async function ungroupedTurn(
 	message: EventMessage,
 	own: TimelineMessage | undefined,
 	needs: ReadNeeds,
+	delivery: DeliveryContext,
 ): Promise<Turn> {
 	const id = message.id ?? '';
+	let timeline: TimelineMessage[];
 	try {
 		const reader = new ConversationReader(context, pageMinimum(needs));
 		const read = await reader.read(
 			message.conversation_id ?? '',
 			Date.now() + UNGROUPED_PATIENCE_MS,
 		);
-		const timeline = own ? mergeTimelines(read.timeline, [own]) : read.timeline;
-		return { run: true, ...readFields(timeline, id, id, needs) };
+		if (own && needs.answers) {
+			const taken = await takeAnswers(context, reader, read, [own]);
+			const unanswered = withoutAnswers(taken, taken.answered.has(own.id) ? 0 : 1, delivery, own);
+			if (unanswered) return unanswered;
+		}
+		timeline = own ? mergeTimelines(read.timeline, [own]) : read.timeline;
 	} catch (error) {
 		return { run: true, ...unreadFields(context, message, reasonOf(error), needs) };
 	}
+	return { run: true, ...readFields(timeline, id, id, needs) };
 }
 
 function turnOf(

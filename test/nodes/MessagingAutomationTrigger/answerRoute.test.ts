@@ -30,7 +30,7 @@ let foreignServer: Server;
 let foreignOrigin = '';
 let foreignRequests = 0;
 /** How the stand-in answers an offer to the question with key `key`. */
-let verdict: (key: string) => { status: number; answered?: boolean };
+let verdict: (key: string, messageId: string) => { status: number; answered?: boolean };
 
 useStoppedClock(
 	(started) => void (sandbox = started),
@@ -45,7 +45,7 @@ beforeAll(async () => {
 			const key = new URL(req.url ?? '', resumeOrigin).searchParams.get('q') ?? '';
 			const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Offer['body'];
 			offers.push({ key, body });
-			const { status, answered } = verdict(key);
+			const { status, answered } = verdict(key, body.chatAnswer?.messageId ?? '');
 			res.writeHead(status, { 'Content-Type': 'application/json' });
 			res.end(JSON.stringify(answered === undefined ? { message: 'not waiting' } : { answered }));
 		});
@@ -237,5 +237,69 @@ describe('Pass Answers to Send and Wait', () => {
 		await settled(1);
 		expect(offers).toEqual([]);
 		expect(ran()).toEqual(['1']);
+	});
+});
+
+describe('Pass Answers with Group Quick Messages: one read, and an answer inside a burst', () => {
+	const grouped: INodeParameters = {
+		answersToSendAndWait: true,
+		groupQuickMessages: true,
+		quietWindowSeconds: 3,
+		longestWaitSeconds: 10,
+	};
+	const burstTexts = () =>
+		trigger.executions.map((execution) =>
+			(execution.items[0].json.messages as Array<{ text: string }>).map((entry) => entry.text),
+		);
+	const onlyAnswer = (id: () => string) => (_key: string, messageId: string) =>
+		messageId === id() ? { status: 200, answered: true } : { status: 200, answered: false };
+
+	it('"why?" then "1" in one burst: "why?" runs, "1" resumes its question and is not run', async () => {
+		await activeTrigger(grouped);
+		question('k1');
+		let one = '';
+		verdict = onlyAnswer(() => one);
+		say('why?');
+		one = say('1').id;
+		await settled(2);
+		expect(offers.map((offer) => [offer.key, offer.body.chatAnswer?.messageId])).toEqual([
+			['k1', one],
+		]);
+		expect(burstTexts()).toEqual([['why?']]);
+	});
+
+	it('"1" then "thanks" in one burst: "1" resumes its question, "thanks" runs', async () => {
+		await activeTrigger(grouped);
+		question('k1');
+		let one = '';
+		verdict = onlyAnswer(() => one);
+		one = say('1').id;
+		const thanks = say('thanks').id;
+		await settled(2);
+		expect(offers.map((offer) => offer.body.chatAnswer?.messageId)).toEqual([thanks, one]);
+		expect(burstTexts()).toEqual([['thanks']]);
+	});
+
+	it('a burst that is only an answer starts no run, and costs the burst its one read', async () => {
+		await activeTrigger(grouped);
+		question('k1');
+		say('1');
+		await settled(1);
+		expect(offers).toHaveLength(1);
+		expect(trigger.executions).toHaveLength(0);
+		expect(sandbox.calls().filter((call) => call.tool === 'get_messages')).toHaveLength(1);
+	});
+
+	it('bursts in chats with no question cost one read each and no offer', async () => {
+		await activeTrigger(grouped);
+		for (const from of [DEMO.alice, DEMO.bob])
+			for (const text of ['hi', 'are you', 'there']) say(text, { from });
+		await settled(6);
+		expect(offers).toEqual([]);
+		expect(burstTexts()).toEqual([
+			['hi', 'are you', 'there'],
+			['hi', 'are you', 'there'],
+		]);
+		expect(sandbox.calls().filter((call) => call.tool === 'get_messages')).toHaveLength(2);
 	});
 });
