@@ -26,8 +26,8 @@ import { triggerWorkflow } from './support/workflows.mjs';
  * Answer in Chat in a real n8n: a Send and Wait asks over the sandbox and waits; the person
  * answers by writing in the chat. The sandbox saves the reply and delivers its event to an active
  * Messaging Automation Trigger with Pass Answers to Send and Wait on (registered automatically, as
- * a user would), which passes it to the waiting execution. Each test writes in a chat of its own
- * number, so no other test's open question is in it.
+ * a user would, grouping quick messages with a 1 s quiet window), which passes it to the waiting
+ * execution. Each test writes in a chat of its own number, so no other test's open question is in it.
  */
 
 const { mode, n8nVersion } = e2e();
@@ -46,7 +46,13 @@ beforeAll(async () => {
 	credential = await sandboxCredential(api);
 	const webhookId = randomUUID();
 	trigger = await api.createWorkflow(
-		triggerWorkflow(unique('e2e answers trigger'), credential, webhookId, ANSWERS_TRIGGER),
+		triggerWorkflow(unique('e2e answers trigger'), credential, webhookId, {
+			...ANSWERS_TRIGGER,
+			// A reply bot's trigger groups quick messages: the answers' check shares each burst's read.
+			// The restart and Human review suites keep the ungrouped path.
+			groupQuickMessages: true,
+			quietWindowSeconds: 1,
+		}),
 	);
 	await api.activateWorkflow(trigger.id);
 	await endpointRegistered(webhookId);
@@ -123,6 +129,22 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 			});
 		},
 	);
+
+	it('"why?" and "1" written together: "why?" runs the bot on its own, "1" resumes the question', async () => {
+		const phone = newPhone();
+		const { executionId } = await ask(phone);
+		const why = await writeInChat(phone, 'why?');
+		const one = await writeInChat(phone, '1');
+		expect((await answered(executionId)).output.data).toMatchObject({
+			approved: true,
+			answerMessageId: one.id,
+		});
+		await delivered(one.id);
+		await waitFor('the bot run for "why?"', async () =>
+			(await botRuns(why.id)) === 1 ? true : undefined,
+		);
+		expect(await botRuns(one.id)).toBe(0);
+	});
 
 	it('free text: the next message is the answer; a reply quoting the question answers too', async () => {
 		const phone = newPhone();
