@@ -53,50 +53,54 @@ const sendTo = (phone: string, extra: Record<string, unknown>) => ({
 });
 
 describe('Send a message on Business and the 24-hour window, in a real n8n', () => {
-	it('25 hours after the customer wrote: the template goes instead, once also on a rerun; Stop sends nothing and says when the window closed; Skip marks the item', async () => {
-		const api = await n8nApi();
-		const credential = await sandboxCredential(api);
-		const { phone, wroteAt } = await customerWhoWrote(25 * HOUR);
-		const closedSince = new Date(Date.parse(wroteAt) + 24 * HOUR).toISOString();
-		const run = async (extra: Record<string, unknown>) => {
-			const workflow = await api.createWorkflow(
-				actionWorkflow(unique('e2e business window'), credential, sendTo(phone, extra)),
-			);
-			return async () =>
-				await api.waitForExecution((await api.runManually(workflow.id, 'Start')).executionId);
-		};
+	it(
+		'25 hours after the customer wrote: the template goes instead, once also on a rerun; Stop sends nothing and says when the window closed; Skip marks the item',
+		{ tags: ['every-line'] },
+		async () => {
+			const api = await n8nApi();
+			const credential = await sandboxCredential(api);
+			const { phone, wroteAt } = await customerWhoWrote(25 * HOUR);
+			const closedSince = new Date(Date.parse(wroteAt) + 24 * HOUR).toISOString();
+			const run = async (extra: Record<string, unknown>) => {
+				const workflow = await api.createWorkflow(
+					actionWorkflow(unique('e2e business window'), credential, sendTo(phone, extra)),
+				);
+				return async () =>
+					await api.waitForExecution((await api.runManually(workflow.id, 'Start')).executionId);
+			};
 
-		const template = await run({
-			outsideWindow: 'template',
-			templateName: 'order_update',
-			templateLanguage: 'en',
-			recipientOptInConfirmed: true,
-			templateVariables: 'values',
-			templateParameters: 'Dave, 1042, refunded',
-			options: { idempotencyKey: unique('e2e-window') },
-		});
-		const first = await template();
-		expect(executionError(first)).toBeUndefined();
-		expect(nodeOutput(first, 'Action')?.[0]).toMatchObject({
-			status: 'accepted',
-			sent_as: 'template',
-			window: { state: 'closed', closed_since: closedSince },
-		});
-		const again = await template();
-		expect(again.status).toBe('success');
-		const sends = (await callsTo(phone)).filter((call) => call.tool === 'send_message');
-		expect(sends.map((call) => [call.input.templateName, call.replayed])).toEqual([
-			['order_update', false],
-			['order_update', true],
-		]);
+			const template = await run({
+				outsideWindow: 'template',
+				templateName: 'order_update',
+				templateLanguage: 'en',
+				recipientOptInConfirmed: true,
+				templateVariables: 'values',
+				templateParameters: 'Dave, 1042, refunded',
+				options: { idempotencyKey: unique('e2e-window') },
+			});
+			const first = await template();
+			expect(executionError(first)).toBeUndefined();
+			expect(nodeOutput(first, 'Action')?.[0]).toMatchObject({
+				status: 'accepted',
+				sent_as: 'template',
+				window: { state: 'closed', closed_since: closedSince },
+			});
+			const again = await template();
+			expect(again.status).toBe('success');
+			const sends = (await callsTo(phone)).filter((call) => call.tool === 'send_message');
+			expect(sends.map((call) => [call.input.templateName, call.replayed])).toEqual([
+				['order_update', false],
+				['order_update', true],
+			]);
 
-		const stopped = await (await run({}))();
-		expect(stopped.status).toBe('error');
-		expect(executionError(stopped)).toContain(`window closed at ${closedSince}`);
-		const skipped = await (await run({ outsideWindow: 'skip' }))();
-		expect(nodeOutput(skipped, 'Action')?.[0]).toMatchObject({ sent: false, sent_as: null });
-		expect((await callsTo(phone)).filter((call) => call.tool === 'send_message')).toHaveLength(2);
-	});
+			const stopped = await (await run({}))();
+			expect(stopped.status).toBe('error');
+			expect(executionError(stopped)).toContain(`window closed at ${closedSince}`);
+			const skipped = await (await run({ outsideWindow: 'skip' }))();
+			expect(nodeOutput(skipped, 'Action')?.[0]).toMatchObject({ sent: false, sent_as: null });
+			expect((await callsTo(phone)).filter((call) => call.tool === 'send_message')).toHaveLength(2);
+		},
+	);
 
 	it('a customer who wrote an hour ago gets the text after one check', async () => {
 		const api = await n8nApi();
