@@ -1,7 +1,8 @@
 import type { ChatHistory, Message } from '@n8n/ai-node-sdk';
 import { NodeOperationError, type ISupplyDataFunctions } from 'n8n-workflow';
 
-import { memoryMessages, needsOlderPage, turnStart } from '../shared/conversation/memory';
+import { turnEnd } from '../shared/conversation/history';
+import { memoryMessages, needsOlderPage } from '../shared/conversation/memory';
 import { ConversationReader, reasonOf, type ConversationRead } from '../shared/conversation/reader';
 
 /** How long a busy service (429s, 503s, dropped connections) is waited out before the Agent's run fails. */
@@ -55,7 +56,7 @@ export class ConversationHistory implements ChatHistory {
 				{ description: 'The Agent did not run: it would have answered without the conversation.' },
 			);
 		});
-		if (turnStart(read.timeline, currentIds) < 0)
+		if (turnEnd(read.timeline, currentIds) < 0)
 			throw new NodeOperationError(
 				node,
 				`Message ${currentIds.join(', ')} is not among the last ${read.timeline.length} messages of conversation ${conversationId}`,

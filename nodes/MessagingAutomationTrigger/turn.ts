@@ -170,18 +170,17 @@ function withoutAnswers(
 }
 
 /**
- * What history and takeover make of a read, for the turn whose messages run from `first` to
- * `pausedAsOf` (the message the pause is judged at).
+ * What history and takeover make of a read, for the turn of the messages `ids` whose pause is
+ * judged at `pausedAsOf`.
  */
 function readFields(
 	timeline: readonly TimelineMessage[],
-	first: string,
+	ids: readonly string[],
 	pausedAsOf: string,
 	needs: ReadNeeds,
 ): Pick<Extract<Turn, { run: true }>, 'history' | 'takeover'> {
 	return {
-		history:
-			needs.historyCount > 0 ? historyBefore(timeline, first, needs.historyCount) : undefined,
+		history: needs.historyCount > 0 ? historyBefore(timeline, ids, needs.historyCount) : undefined,
 		takeover: needs.takeover ? pauseAt(timeline, pausedAsOf, needs.takeover) : undefined,
 	};
 }
@@ -238,7 +237,7 @@ async function ungroupedTurn(
 	} catch (error) {
 		return { run: true, ...unreadFields(context, message, reasonOf(error), needs) };
 	}
-	return { run: true, ...readFields(timeline, id, id, needs) };
+	return { run: true, ...readFields(timeline, [id], id, needs) };
 }
 
 function turnOf(
@@ -270,7 +269,7 @@ function turnOf(
 		closedBy: verdict.closedBy,
 		...readFields(
 			read.timeline,
-			messages[0].id,
+			messages.map((entry) => entry.id),
 			burstPauseAt(read.timeline, messages[messages.length - 1].id),
 			needs,
 		),

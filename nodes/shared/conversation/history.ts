@@ -44,22 +44,37 @@ export function historyText(entries: readonly HistoryEntry[]): string {
 		.join('\n');
 }
 
-/** The last `count` messages before position `end` of `timeline`, oldest first. */
-export function messagesBefore(
-	timeline: readonly TimelineMessage[],
-	end: number,
-	count: number,
-): TimelineMessage[] {
-	if (count <= 0 || end <= 0) return [];
-	return timeline.slice(Math.max(0, end - count), end);
+/**
+ * Where a turn's own messages end in `timeline`: just after the last of `currentIds` found there;
+ * the end of the timeline when there are none; -1 when none of them was read (yet).
+ */
+export function turnEnd(timeline: readonly TimelineMessage[], currentIds: readonly string[]) {
+	if (currentIds.length === 0) return timeline.length;
+	const current = new Set(currentIds);
+	for (let at = timeline.length - 1; at >= 0; at--) if (current.has(timeline[at].id)) return at + 1;
+	return -1;
 }
 
-/** The last `count` messages before the message `firstId` (the turn's first), oldest first. */
+/**
+ * What was written before a turn's own messages end, theirs left out, oldest first: in a group,
+ * another member's message written while the person's burst was open is in it, once.
+ */
+export function earlierMessages(
+	timeline: readonly TimelineMessage[],
+	currentIds: readonly string[],
+): TimelineMessage[] {
+	const current = new Set(currentIds);
+	return timeline
+		.slice(0, Math.max(0, turnEnd(timeline, currentIds)))
+		.filter((entry) => !current.has(entry.id));
+}
+
+/** The last `count` messages before the turn whose messages are `currentIds`, oldest first. */
 export function historyBefore(
 	timeline: readonly TimelineMessage[],
-	firstId: string,
+	currentIds: readonly string[],
 	count: number,
 ): HistoryEntry[] {
-	const end = timeline.findIndex((entry) => entry.id === firstId);
-	return messagesBefore(timeline, end, count).map(historyEntry);
+	if (count <= 0) return [];
+	return earlierMessages(timeline, currentIds).slice(-count).map(historyEntry);
 }

@@ -1,23 +1,15 @@
 import type { Message } from '@n8n/ai-node-sdk';
 
-import { historyEntry, messagesBefore } from './history';
+import { earlierMessages, historyEntry, turnEnd } from './history';
 import type { TimelineMessage } from './timeline';
 
 /*
  * An AI Agent's memory made from the saved conversation: the person's messages are the user's
  * turns, the account's (the bot's replies, staff typing on the phone, other workflows' sends) the
- * assistant's. The run's own message or burst is the Agent's input, so the memory ends before it.
+ * assistant's. The run's own message or burst is the Agent's input, so the memory holds what was
+ * written up to its last message but not its own messages: in a group, another member's message
+ * written while the person's burst was open is in the memory, once.
  */
-
-/**
- * Where the run's own messages start in `timeline`: the first of `currentIds` found there; the
- * end of the timeline when there are none; -1 when none of them was read (yet).
- */
-export function turnStart(timeline: readonly TimelineMessage[], currentIds: readonly string[]) {
-	if (currentIds.length === 0) return timeline.length;
-	const current = new Set(currentIds);
-	return timeline.findIndex((entry) => current.has(entry.id));
-}
 
 /** Whether an older page could still change the memory: the run's messages not found, or too few before them. */
 export function needsOlderPage(
@@ -25,8 +17,7 @@ export function needsOlderPage(
 	currentIds: readonly string[],
 	count: number,
 ): boolean {
-	const start = turnStart(timeline, currentIds);
-	return start < 0 || start < count;
+	return turnEnd(timeline, currentIds) < 0 || earlierMessages(timeline, currentIds).length < count;
 }
 
 /** In a group the model needs to know who of the people spoke; the account is always the assistant. */
@@ -37,11 +28,12 @@ function chatMessage(entry: TimelineMessage): Message {
 	return { role: 'user', content: [{ type: 'text', text: inGroup ? `${name}: ${text}` : text }] };
 }
 
-/** The last `count` messages before the run's own, oldest first, as the Agent's chat history. */
+/** The last `count` messages up to the run's own (theirs left out), oldest first, as the Agent's chat history. */
 export function memoryMessages(
 	timeline: readonly TimelineMessage[],
 	currentIds: readonly string[],
 	count: number,
 ): Message[] {
-	return messagesBefore(timeline, turnStart(timeline, currentIds), count).map(chatMessage);
+	if (count <= 0) return [];
+	return earlierMessages(timeline, currentIds).slice(-count).map(chatMessage);
 }

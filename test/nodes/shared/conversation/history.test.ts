@@ -43,16 +43,16 @@ describe('conversation history', () => {
 	});
 
 	it('lists who spoke, what and when, oldest first, up to the count, before the turn', () => {
-		expect(historyBefore(timeline, 'now', 2)).toEqual([
+		expect(historyBefore(timeline, ['now'], 2)).toEqual([
 			{ role: 'person', name: '49151', text: '[image label.png]', time: at(2), message_id: 'm2' },
 			{ role: 'account', name: 'You', text: 'On its way.', time: at(3), message_id: 'm3' },
 		]);
-		expect(historyBefore(timeline, 'm1', 5)).toEqual([]);
-		expect(historyBefore(timeline, 'now', 0)).toEqual([]);
+		expect(historyBefore(timeline, ['m1'], 5)).toEqual([]);
+		expect(historyBefore(timeline, ['now'], 0)).toEqual([]);
 	});
 
 	it('reads as lines a prompt can take as they are', () => {
-		expect(historyText(historyBefore(timeline, 'now', 3))).toBe(
+		expect(historyText(historyBefore(timeline, ['now'], 3))).toBe(
 			'[2026-11-25 12:01] Alice: hi\n[2026-11-25 12:02] 49151: [image label.png]\n[2026-11-25 12:03] You: On its way.',
 		);
 	});
@@ -80,10 +80,32 @@ describe('history of a Send and Wait question', () => {
 				},
 			],
 		});
-		const [question] = historyBefore(timeline, 'now', 5);
+		const [question] = historyBefore(timeline, ['now'], 5);
 		expect(question.text).toBe(
 			'Refund 25 EUR?\n\nReply 1 to Approve or 2 to Decline\n\nApprove: [answer link]\nDecline: [answer link]',
 		);
 		expect(historyText([question])).not.toContain('signature');
+	});
+});
+
+describe('history of a group burst', () => {
+	it("holds another member's message written inside the burst, and not the burst's own", () => {
+		const group = (id: string, minute: number, phone: string, words: string) => ({
+			id,
+			chat_type: 'group',
+			from: { phone, name: phone === '49151' ? 'Dana' : 'Bob' },
+			text: words,
+			timestamp: at(minute),
+		});
+		const timeline = timelineOf({
+			messages: [
+				group('d2', 4, '49151', 'before noon?'),
+				group('x', 3, '49152', 'I need one too'),
+				group('d1', 2, '49151', 'can you deliver'),
+			],
+		});
+		expect(historyBefore(timeline, ['d1', 'd2'], 5).map((entry) => entry.text)).toEqual([
+			'I need one too',
+		]);
 	});
 });

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import {
-	memoryMessages,
-	needsOlderPage,
-	turnStart,
-} from '../../../../nodes/shared/conversation/memory';
+import { turnEnd } from '../../../../nodes/shared/conversation/history';
+import { memoryMessages, needsOlderPage } from '../../../../nodes/shared/conversation/memory';
 import { timelineOf } from '../../../../nodes/shared/conversation/timeline';
 
 const at = (minute: number) => `2026-11-25T12:${String(minute).padStart(2, '0')}:00.000Z`;
@@ -48,12 +45,12 @@ describe('chat memory from the conversation', () => {
 	});
 
 	it('ends with the newest message when the run names none of its own', () => {
-		expect(turnStart(timeline, [])).toBe(timeline.length);
+		expect(turnEnd(timeline, [])).toBe(timeline.length);
 		expect(memoryMessages(timeline, [], 1).map(text)).toEqual(['where is it?']);
 	});
 
 	it('asks for an older page while the run’s message is unread or the window reaches past the read', () => {
-		expect(turnStart(timeline, ['older'])).toBe(-1);
+		expect(turnEnd(timeline, ['older'])).toBe(-1);
 		expect(needsOlderPage(timeline, ['older'], 2)).toBe(true);
 		expect(needsOlderPage(timeline, ['b1'], 5)).toBe(true);
 		expect(needsOlderPage(timeline, ['b1'], 4)).toBe(false);
@@ -85,5 +82,31 @@ describe('chat memory from the conversation', () => {
 			'Bob: me too',
 			'Noted.',
 		]);
+	});
+});
+
+describe('chat memory of a group burst', () => {
+	it("holds another member's message written inside the person's burst, once, and not the burst's own", () => {
+		const group = (id: string, minute: number, phone: string, words: string) => ({
+			id,
+			chat_type: 'group',
+			from: { phone, name: phone === '49151' ? 'Dana' : 'Bob' },
+			text: words,
+			timestamp: at(minute),
+		});
+		const timeline = timelineOf({
+			messages: [
+				group('d2', 4, '49151', 'before noon?'),
+				group('x', 3, '49152', 'I need one too'),
+				group('d1', 2, '49151', 'can you deliver'),
+				group('old', 1, '49152', 'hi all'),
+			],
+		});
+		expect(memoryMessages(timeline, ['d1', 'd2'], 10).map(text)).toEqual([
+			'Bob: hi all',
+			'Bob: I need one too',
+		]);
+		expect(needsOlderPage(timeline, ['d1', 'd2'], 2)).toBe(false);
+		expect(needsOlderPage(timeline, ['d1', 'd2'], 3)).toBe(true);
 	});
 });
