@@ -9,6 +9,7 @@ import {
 	askInChat,
 	delivered,
 	newPhone,
+	type Delivery,
 	triggerRuns,
 	writeInChat,
 } from './support/chatAnswers.mjs';
@@ -16,6 +17,7 @@ import {
 	e2e,
 	endpointRegistered,
 	n8nApi,
+	sandboxControl,
 	sandboxCredential,
 	unique,
 	waitFor,
@@ -229,6 +231,30 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 			expect(foreignRequests - before).toBe(0);
 		},
 	);
+
+	it("a copy of the answer's delivery (the service sends it twice) resumes the execution once", async () => {
+		const phone = newPhone();
+		const { executionId } = await ask(phone);
+		await sandboxControl('POST', '/webhooks/faults', { duplicate: 1 });
+		const one = await writeInChat(phone, '1');
+		expect((await answered(executionId)).output.data).toMatchObject({
+			approved: true,
+			answerMessageId: one.id,
+		});
+		const delivery = await delivered(one.id);
+		await waitFor('both copies answered', async () => {
+			const { deliveries } = await sandboxControl<{ deliveries: Delivery[] }>('GET', '/webhooks');
+			const ours = deliveries.find((entry) => entry.payload?.includes(`"id":"${one.id}"`));
+			return ours && ours.attemptLog.length >= 2 ? true : undefined;
+		});
+		// In queue mode the copy may reach the other webhook process, where the execution no longer
+		// waits: it can resume nothing, and runs as a message.
+		const copies = await botRuns(one.id);
+		console.log(
+			`[e2e answers ${n8nVersion} ${mode}] a copy of the answer's delivery: ${delivery.attemptLog.length} attempts, ${copies} bot run(s)`,
+		);
+		expect(copies).toBeLessThanOrEqual(mode === 'queue' ? 1 : 0);
+	});
 
 	it('two answers at once resume it once: the other reply is no answer and runs the bot', async () => {
 		const phone = newPhone();
