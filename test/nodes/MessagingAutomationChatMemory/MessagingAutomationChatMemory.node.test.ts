@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { ErrorReporter } from 'n8n-core';
 import type { IDataObject, INode } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 
 import { MessagingAutomationApi } from '../../../credentials/MessagingAutomationApi.credentials';
 import { MessagingAutomationChatMemory } from '../../../nodes/MessagingAutomationChatMemory/MessagingAutomationChatMemory.node';
@@ -173,7 +174,19 @@ describe('Messaging Automation Chat Memory, in n8n’s engine under a stand-in A
 		]);
 	});
 
+	/**
+	 * n8n hands a failed sub-node's error to its error reporter, which without Sentry logs it with its
+	 * stack: the next two tests fail the memory on purpose, so they check that report instead of
+	 * printing what reads like a crash.
+	 */
+	function errorsReportedByN8n() {
+		const spy = vi.spyOn(ErrorReporter.prototype, 'error').mockImplementation(() => undefined);
+		onTestFinished(() => spy.mockRestore());
+		return () => spy.mock.calls.map(([error]) => (error as Error).name);
+	}
+
 	it('says why on the memory node when the conversation cannot be read, and the Agent does not run on a partial memory', async () => {
+		const reported = errorsReportedByN8n();
 		const current = say('hello?');
 		sandbox.faults.add({ tool: 'get_messages', kind: 'toolError422' });
 		const { run } = await agentRun({
@@ -184,9 +197,11 @@ describe('Messaging Automation Chat Memory, in n8n’s engine under a stand-in A
 			new RegExp(`^Could not read conversation ${current.conversation_id}: .+`),
 		);
 		expect(run.nodeError('Chat Memory')?.message).toMatch(/^Could not read conversation/);
+		expect(reported()).toEqual(['NodeOperationError']);
 	});
 
 	it('refuses a run whose own message is not in the conversation, rather than repeat it', async () => {
+		const reported = errorsReportedByN8n();
 		const current = say('hello?');
 		const { run } = await agentRun({
 			conversation_id: current.conversation_id,
@@ -195,5 +210,6 @@ describe('Messaging Automation Chat Memory, in n8n’s engine under a stand-in A
 		expect(run.error?.message).toBe(
 			`Message msg_elsewhere is not among the last 1 messages of conversation ${current.conversation_id}`,
 		);
+		expect(reported()).toEqual(['NodeOperationError']);
 	});
 });
