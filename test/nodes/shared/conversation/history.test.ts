@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { historyBefore, historyText } from '../../../../nodes/shared/conversation/history';
 import { timelineOf } from '../../../../nodes/shared/conversation/timeline';
+import { DANAS_BURST, groupBurstTimeline } from './groupBurst';
 
 const at = (minute: number) => `2026-11-25T12:${String(minute).padStart(2, '0')}:00.000Z`;
 
@@ -90,22 +91,7 @@ describe('history of a Send and Wait question', () => {
 
 describe('history of a group burst', () => {
 	it("holds another member's message written inside the burst, and not the burst's own", () => {
-		const group = (id: string, minute: number, phone: string, words: string) => ({
-			id,
-			chat_type: 'group',
-			from: { phone, name: phone === '49151' ? 'Dana' : 'Bob' },
-			text: words,
-			timestamp: at(minute),
-		});
-		const timeline = timelineOf({
-			messages: [
-				group('d2', 4, '49151', 'before noon?'),
-				group('x', 3, '49152', 'I need one too'),
-				group('d1', 2, '49151', 'can you deliver'),
-			],
-		});
-		expect(historyBefore(timeline, ['d1', 'd2'], 5).map((entry) => entry.text)).toEqual([
-			'I need one too',
-		]);
+		const history = historyBefore(groupBurstTimeline(), DANAS_BURST, 5);
+		expect(history.map((entry) => entry.text)).toEqual(['hi all', 'I need one too']);
 	});
 });

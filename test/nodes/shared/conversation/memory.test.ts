@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { turnEnd } from '../../../../nodes/shared/conversation/history';
 import { memoryMessages, needsOlderPage } from '../../../../nodes/shared/conversation/memory';
 import { timelineOf } from '../../../../nodes/shared/conversation/timeline';
+import { DANAS_BURST, groupBurstTimeline } from './groupBurst';
 
 const at = (minute: number) => `2026-11-25T12:${String(minute).padStart(2, '0')}:00.000Z`;
 const text = (message: { content: Array<{ type: string; text?: string }> }) =>
@@ -87,26 +88,12 @@ describe('chat memory from the conversation', () => {
 
 describe('chat memory of a group burst', () => {
 	it("holds another member's message written inside the person's burst, once, and not the burst's own", () => {
-		const group = (id: string, minute: number, phone: string, words: string) => ({
-			id,
-			chat_type: 'group',
-			from: { phone, name: phone === '49151' ? 'Dana' : 'Bob' },
-			text: words,
-			timestamp: at(minute),
-		});
-		const timeline = timelineOf({
-			messages: [
-				group('d2', 4, '49151', 'before noon?'),
-				group('x', 3, '49152', 'I need one too'),
-				group('d1', 2, '49151', 'can you deliver'),
-				group('old', 1, '49152', 'hi all'),
-			],
-		});
-		expect(memoryMessages(timeline, ['d1', 'd2'], 10).map(text)).toEqual([
+		const timeline = groupBurstTimeline();
+		expect(memoryMessages(timeline, DANAS_BURST, 10).map(text)).toEqual([
 			'Bob: hi all',
 			'Bob: I need one too',
 		]);
-		expect(needsOlderPage(timeline, ['d1', 'd2'], 2)).toBe(false);
-		expect(needsOlderPage(timeline, ['d1', 'd2'], 3)).toBe(true);
+		expect(needsOlderPage(timeline, DANAS_BURST, 2)).toBe(false);
+		expect(needsOlderPage(timeline, DANAS_BURST, 3)).toBe(true);
 	});
 });
