@@ -17,7 +17,7 @@ import {
  * item to the same person while it holds.
  */
 export class WindowChecks {
-	private readonly reads = new Map<string, Promise<WindowState>>();
+	private readonly reads = new Map<string, { state: Promise<WindowState>; at: number }>();
 
 	constructor(
 		private readonly client: MessagingClient,
@@ -29,23 +29,25 @@ export class WindowChecks {
 		const proven = key === undefined ? undefined : windowFromItem(item, key, this.now());
 		if (proven) return proven;
 		const cacheKey = key ?? JSON.stringify(recipient);
-		const state = await this.remembered(cacheKey, recipient);
-		// A long run (thousands of paced sends) can outlast a window it read as open: read it again.
-		if (!state.open || state.until === null) return state;
-		if (Date.parse(state.until) - PROOF_MARGIN_MS > this.now()) return state;
+		const { state, at } = this.remembered(cacheKey, recipient);
+		const read = await state;
+		// A long run (thousands of paced sends) can outlast a window it read as open: read it again,
+		// once the read is that old (the service's clock may differ from n8n's by minutes).
+		if (!read.open || read.until === null || this.now() - at < PROOF_MARGIN_MS) return read;
+		if (Date.parse(read.until) - PROOF_MARGIN_MS > this.now()) return read;
 		this.reads.delete(cacheKey);
-		return await this.remembered(cacheKey, recipient);
+		return await this.remembered(cacheKey, recipient).state;
 	}
 
-	private async remembered(cacheKey: string, recipient: Record<string, unknown>) {
+	private remembered(cacheKey: string, recipient: Record<string, unknown>) {
 		let read = this.reads.get(cacheKey);
 		if (!read) {
-			read = this.read(recipient);
+			read = { state: this.read(recipient), at: this.now() };
 			this.reads.set(cacheKey, read);
 			// A failed read is not an answer: the next item to this person asks again.
-			read.catch(() => this.reads.delete(cacheKey));
+			read.state.catch(() => this.reads.delete(cacheKey));
 		}
-		return await read;
+		return read;
 	}
 
 	private async read(recipient: Record<string, unknown>): Promise<WindowState> {
