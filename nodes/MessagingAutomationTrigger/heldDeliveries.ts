@@ -147,7 +147,7 @@ class ConversationDesk {
 					read,
 					asOf,
 					complete: read.cursor === undefined || read.reads >= MAX_PAGES,
-					ran: new Set<string>(),
+					ran: new Map<string, string>(),
 				};
 				const outcomes = this.settleBy(known);
 				if (![...outcomes.values()].some((outcome) => outcome.kind === 'needOlder')) {
@@ -183,7 +183,7 @@ class ConversationDesk {
 		let settled = 0;
 		for (const [id, outcome] of outcomes) {
 			if (outcome.kind === 'run') {
-				known.ran.add(identityOf(outcome.verdict));
+				known.ran.set(identityOf(outcome.verdict), id);
 				this.settle(id, { kind: 'run', verdict: outcome.verdict, read: known.read });
 			} else if (outcome.kind === 'none') this.settle(id, outcome);
 			else continue;
