@@ -120,8 +120,10 @@ class ConversationDesk {
 
 	async run(): Promise<void> {
 		while (this.held.size > 0) {
+			// What a read the process already made settles: a message written before it, carried or last
+			// in it (a delivery the service sent again after the read, say).
 			const known = recentRead(this.key);
-			if (known && this.settleFrom(known) > 0) continue;
+			if (known && this.apply(this.settleBy(known), known) > 0) continue;
 			// One service time for the plan and the read, so a read never comes back undecided and due again.
 			const asOf = this.clock.now() - SAVE_SLACK_MS;
 			// `asOf` runs SAVE_SLACK_MS behind the service's clock: the lead before a deadline counts it too.
@@ -145,7 +147,7 @@ class ConversationDesk {
 					read,
 					asOf,
 					complete: read.cursor === undefined || read.reads >= MAX_PAGES,
-					ran: new Set<string>(),
+					ran: new Map<string, string>(),
 				};
 				const outcomes = this.settleBy(known);
 				if (![...outcomes.values()].some((outcome) => outcome.kind === 'needOlder')) {
@@ -171,25 +173,17 @@ class ConversationDesk {
 		}
 	}
 
-	/**
-	 * Settles what a read the process already made can: a message written before it, carried or
-	 * last in it (a delivery the service sent again after the read, say). Returns how many.
-	 */
-	private settleFrom(known: KnownRead): number {
-		return this.apply(this.settleBy(known), known);
-	}
-
 	private settleBy(known: KnownRead): Map<string, HeldOutcome> {
 		const extent = { timeline: known.read.timeline, asOf: known.asOf, complete: known.complete };
 		return settleByRead(extent, this.heldMessages(), this.rules, known.ran);
 	}
 
-	/** Settles the outcomes of `known`; the bursts it runs are run by it once. */
+	/** Settles the outcomes of `known` (the bursts it runs, it runs once); returns how many. */
 	private apply(outcomes: Map<string, HeldOutcome>, known: KnownRead): number {
 		let settled = 0;
 		for (const [id, outcome] of outcomes) {
 			if (outcome.kind === 'run') {
-				known.ran.add(identityOf(outcome.verdict));
+				known.ran.set(identityOf(outcome.verdict), id);
 				this.settle(id, { kind: 'run', verdict: outcome.verdict, read: known.read });
 			} else if (outcome.kind === 'none') this.settle(id, outcome);
 			else continue;

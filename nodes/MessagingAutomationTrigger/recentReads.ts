@@ -8,8 +8,8 @@ export interface KnownRead {
 	read: ConversationRead;
 	asOf: number;
 	complete: boolean;
-	/** The runs it started (their identities): it starts none of them again. */
-	ran: Set<string>;
+	/** The runs it started: each one's identity, and the message whose delivery started it. */
+	ran: Map<string, string>;
 }
 
 /*

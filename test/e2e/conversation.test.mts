@@ -68,9 +68,11 @@ describe(`Group Quick Messages in a real n8n (${mode} mode)`, () => {
 		};
 	}
 
+	/** Posts a delivery signed as the sandbox, whose clock this file moves, sends it now. */
 	async function post({ url, webhookId: id, body }: Delivery): Promise<Answer> {
+		const { now } = await sandboxControl<{ now: string }>('GET', '/clock');
 		const started = performance.now();
-		const { status, answer } = await postSigned(url, SECRET, body, id);
+		const { status, answer } = await postSigned(url, SECRET, body, id, new Date(now));
 		return { status, ms: performance.now() - started, duplicate: answer.duplicate === true };
 	}
 

@@ -63,15 +63,17 @@ export const identityOf = (verdict: Extract<BurstVerdict, { kind: 'last' }>): st
  * What `read` settles for each held message, by id. A message whose event the service queued
  * after its burst closed may have been saved late (a phone that was offline) and missing from the
  * read that ran the burst, so its burst runs with it; any other message followed within its burst
- * is carried. One read starts at most one run per burst, and none for a burst it already ran
- * (`ran`: identities): a burst delivered late as a whole (or by a service whose events lag) has
+ * is carried. One read starts at most one run per burst, and a burst it already ran (`ran`: the
+ * message that started each, by identity) only again from that message's delivery, sent again (a
+ * run that did not start; its claim tells a copy): a burst delivered late as a whole (or by a
+ * service whose events lag) has
  * every message queued after it closed, and still runs once.
  */
 export function settleByRead(
 	read: ReadExtent,
 	held: readonly HeldMessage[],
 	rules: BurstRules,
-	ran: ReadonlySet<string> = new Set(),
+	ran: ReadonlyMap<string, string> = new Map(),
 ): Map<string, HeldOutcome> {
 	const timeline = vouchedTimeline(
 		read,
@@ -101,19 +103,22 @@ export function settleByRead(
 }
 
 /**
- * Of the held messages a read runs one burst for, only one starts it: the burst's last message if
- * held, else the first held; the others are carried by it. A burst in `ran` starts none.
+ * Of the held messages a read runs one burst for, only one starts it: the message that started it
+ * before, if the burst is in `ran`; else the burst's last message if held, else the first held.
+ * The others are carried by it.
  */
 function oneRunPerBurst(
 	outcomes: Map<string, HeldOutcome>,
-	ran: ReadonlySet<string>,
+	ran: ReadonlyMap<string, string>,
 ): Map<string, HeldOutcome> {
 	const starter = new Map<string, string>();
 	for (const [id, outcome] of outcomes) {
 		if (outcome.kind !== 'run') continue;
 		const identity = identityOf(outcome.verdict);
 		const last = outcome.verdict.messages[outcome.verdict.messages.length - 1];
-		if (!ran.has(identity) && (!starter.has(identity) || last.id === id)) starter.set(identity, id);
+		const before = ran.get(identity);
+		if (before !== undefined ? before === id : !starter.has(identity) || last.id === id)
+			starter.set(identity, id);
 	}
 	for (const [id, outcome] of outcomes) {
 		if (outcome.kind === 'run' && starter.get(identityOf(outcome.verdict)) !== id)

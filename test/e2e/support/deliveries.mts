@@ -19,14 +19,18 @@ export function messageReceivedEvent(message: unknown): string {
 	});
 }
 
-/** Posts `body` signed with `secret` (Standard Webhooks) as of now; the trigger's status and answer. */
+/**
+ * Posts `body` signed with `secret` (Standard Webhooks) as sent at `now`, the service's time (a
+ * test that moves the sandbox clock by hand passes it: a message stamped after its delivery was
+ * sent teaches the trigger nothing about the service's clock); the trigger's status and answer.
+ */
 export async function postSigned(
 	url: string,
 	secret: string,
 	body: string,
 	webhookId = `msg_${randomUUID().replaceAll('-', '')}`,
+	now = new Date(),
 ): Promise<{ status: number; answer: Record<string, unknown> }> {
-	const now = new Date();
 	const response = await fetch(url, {
 		method: 'POST',
 		headers: {

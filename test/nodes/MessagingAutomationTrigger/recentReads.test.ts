@@ -18,7 +18,7 @@ const known = (conversationId: string): KnownRead => ({
 	read: { conversationId, timeline: [], reads: 1 } as unknown as ConversationRead,
 	asOf: 0,
 	complete: true,
-	ran: new Set(),
+	ran: new Map(),
 });
 
 afterEach(() => void vi.useRealTimers());

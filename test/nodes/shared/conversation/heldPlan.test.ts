@@ -201,11 +201,15 @@ describe('settleByRead for a burst that arrives late as a whole', () => {
 		// Only the first held yet: it starts the run for the whole burst, and the read starts no other.
 		const first = settleByRead(read, asHeld(burst.slice(0, 1), at(30)), RULES);
 		expect(runsOf(first)).toEqual([['i1', ['i1', 'i2', 'i3']]]);
-		const ran = new Set(['i1,i2,i3']);
+		const ran = new Map([['i1,i2,i3', 'i1']]);
 		expect(kinds(settleByRead(read, asHeld(burst.slice(1), at(30)), RULES, ran))).toEqual({
 			i2: 'none',
 			i3: 'none',
 		});
+		// The first one's delivery sent again (its run did not start, say): it runs again, the claim tells a copy.
+		expect(runsOf(settleByRead(read, asHeld(burst, at(30)), RULES, ran))).toEqual([
+			['i1', ['i1', 'i2', 'i3']],
+		]);
 	});
 
 	it('starts one run for a two-message burst whose events the service queued 7 s late', () => {

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_N8N_VERSION } from '../support/n8nInstall.mjs';
+import { nodeOutput, type N8nRestApi, type N8nWorkflow } from '../support/n8nRestApi.mjs';
+import {
+	e2e,
+	endpointRegistered,
+	n8nApi,
+	sandboxControl,
+	sandboxCredential,
+	unique,
+	waitFor,
+} from './support/context.mjs';
+import { nothingQueued } from './support/restartable.mjs';
+import { triggerWorkflow } from './support/workflows.mjs';
+
+/*
+ * Group Quick Messages when a burst reaches n8n late or a clock is odd (issue 39): a phone that was
+ * offline sends three quick messages 30 s after they were written, a service whose events lag 7 s
+ * behind its messages, and one message stamped 60 s ahead before ordinary bursts. Each burst must
+ * run once, whole, in written order. The sandbox delivers as the service does, its clock at real
+ * speed.
+ */
+
+const { mode, n8nVersion } = e2e();
+// About a minute: on the default n8n only (conversation.test.mts runs grouping on every version).
+const runsHere = mode === 'regular' && n8nVersion === DEFAULT_N8N_VERSION;
+const QUIET_S = 3;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.runIf(runsHere)('A burst that reaches n8n late, in a real n8n', () => {
+	let api: N8nRestApi;
+	let workflow: N8nWorkflow;
+	const webhookId = randomUUID();
+	let phones = 0;
+	const person = (name: string) => ({
+		phone: `4916${String(Date.now() % 1e6).padStart(6, '0')}${String(++phones).padStart(2, '0')}`,
+		name,
+	});
+
+	/** A message written `agoMs` before the service saved it and queued its event (negative: ahead). */
+	async function write(text: string, from: { phone: string; name: string }, agoMs = 0) {
+		const { saved } = await sandboxControl('POST', '/inject/message', {
+			from,
+			text,
+			...(agoMs === 0 ? {} : { savedLateMs: agoMs }),
+		});
+		expect(saved).toBe(true);
+	}
+
+	/** The texts of every run whose first message starts with `marker`; runs that pass nothing on are counted apart. */
+	async function runsOf(marker: string) {
+		const executions = await api.listAllExecutions(workflow.id);
+		const outputs = await Promise.all(
+			executions.map(async ({ id }) => nodeOutput(await api.getExecution(id), 'Trigger')),
+		);
+		const runs = outputs
+			.map((output) => output?.[0] as { messages?: Array<{ text: string }> } | undefined)
+			.map((json) => (json?.messages ?? []).map((message) => message.text))
+			.filter((texts) => texts[0]?.startsWith(marker));
+		const copies = outputs.filter((output) => (output ?? []).length === 0).length;
+		return { runs, copies };
+	}
+
+	/** Once `marker` has a run and nothing is queued for it, one more quiet window: its runs. */
+	async function settledRuns(marker: string) {
+		await waitFor(`a run of ${marker}`, async () =>
+			(await runsOf(marker)).runs.length > 0 ? true : undefined,
+		);
+		await nothingQueued(marker, 120_000);
+		await pause((QUIET_S + 2) * 1000);
+		const { runs, copies } = await runsOf(marker);
+		console.log(
+			`[e2e late bursts] ${marker}: ${runs.length} run(s), ${copies} execution(s) so far that passed nothing on`,
+		);
+		return runs;
+	}
+
+	beforeAll(async () => {
+		api = await n8nApi();
+		await sandboxControl('POST', '/clock', { speed: 1 });
+		workflow = await api.createWorkflow(
+			triggerWorkflow(unique('e2e late bursts'), await sandboxCredential(api), webhookId, {
+				events: ['message.received'],
+				groupQuickMessages: true,
+				quietWindowSeconds: QUIET_S,
+				longestWaitSeconds: 30,
+			}),
+		);
+		await api.activateWorkflow(workflow.id);
+		await endpointRegistered(webhookId);
+	});
+
+	afterAll(async () => {
+		if (workflow) await api.deactivateWorkflow(workflow.id).catch(() => undefined);
+	});
+
+	it('runs three messages written 0.3 s apart 30 s before they are delivered together once, in written order', async () => {
+		const marker = `offline-${randomUUID().slice(0, 6)}`;
+		const traveller = person('On the train');
+		await write(`${marker} one`, traveller, 30_000);
+		await write(`${marker} two`, traveller, 29_700);
+		await write(`${marker} three`, traveller, 29_400);
+		expect(await settledRuns(marker)).toEqual([
+			[`${marker} one`, `${marker} two`, `${marker} three`],
+		]);
+	});
+
+	it('runs a two-message burst once when the events lag 7 s behind the messages', async () => {
+		const marker = `lag-${randomUUID().slice(0, 6)}`;
+		const sender = person('Lagging queue');
+		await write(`${marker} hello`, sender, 7000);
+		await write(`${marker} are you there?`, sender, 6700);
+		expect(await settledRuns(marker)).toEqual([[`${marker} hello`, `${marker} are you there?`]]);
+	});
+
+	it('groups a burst as usual after a message stamped 60 s ahead', async () => {
+		const ahead = `ahead-${randomUUID().slice(0, 6)}`;
+		await write(`${ahead} from a clock set ahead`, person('Clock ahead'), -60_000);
+		await pause(1000);
+		const marker = `after-${randomUUID().slice(0, 6)}`;
+		const asker = person('Asker');
+		for (const text of ['is the shop open?', 'on Sunday', 'I mean tomorrow']) {
+			await write(`${marker} ${text}`, asker);
+			await pause(500);
+		}
+		expect(await settledRuns(marker)).toEqual([
+			[`${marker} is the shop open?`, `${marker} on Sunday`, `${marker} I mean tomorrow`],
+		]);
+	});
+});
