@@ -44,15 +44,16 @@ async function advance(ms: number) {
 
 /**
  * The account's own message in the chat with `phone`, typed on the phone (sandbox time: 15 s after
- * the last). Not an API send: the suite's later QR sends must not meet a per-minute count left in
+ * the last, or `writtenAgoMs` before that when the phone was offline). Not an API send: the suite's later QR sends must not meet a per-minute count left in
  * the sandbox's future when this file sets the clock back.
  */
-async function own(phone: string, text: string) {
+async function own(phone: string, text: string, writtenAgoMs = 0) {
 	await advance(15_000);
 	const { saved } = await sandboxControl('POST', '/inject/message', {
 		from: { phone },
 		fromMe: true,
 		text,
+		savedLateMs: writtenAgoMs,
 	});
 	expect(saved).toBe(true);
 }
@@ -135,7 +136,17 @@ describe(`Human Takeover in a real n8n (${mode} mode)`, () => {
 	) {
 		const base = webhookBaseUrls[webhookProcess % webhookBaseUrls.length];
 		const url = `${base}/webhook/${workflow.webhookId}/webhook`;
-		expect((await postSigned(url, SECRET, messageReceivedEvent(message))).status).toBe(200);
+		// Signed as the sandbox sends it now: this file moves its clock by hand, and a message stamped
+		// after its delivery was sent teaches the trigger nothing about the service's clock.
+		const { now } = await sandboxControl<{ now: string }>('GET', '/clock');
+		const sent = await postSigned(
+			url,
+			SECRET,
+			messageReceivedEvent(message),
+			undefined,
+			new Date(now),
+		);
+		expect(sent.status).toBe(200);
 	}
 
 	async function say(
@@ -180,7 +191,7 @@ describe(`Human Takeover in a real n8n (${mode} mode)`, () => {
 	});
 
 	afterAll(async () => {
-		// Back to where the clock would be without this file's jumps (12 h and more), so the deliveries'
+		// Back to where the clock would be without this file's steps (a minute or two), so the deliveries'
 		// signatures are current again; never earlier, or the sends and calls of files before this one
 		// would stand in the future and fill the per-minute limits for the files after it.
 		await sandboxControl('POST', '/clock', {
@@ -241,8 +252,9 @@ describe(`Human Takeover in a real n8n (${mode} mode)`, () => {
 	it('sends the bot a message written after the pause is older than Resume After', async () => {
 		const workflow = await activeWorkflow();
 		const person = newPhone();
-		await own(person, '/bot off');
-		await advance(12 * HOUR + 60_000);
+		// Typed on the phone 12 hours and a minute ago: the clock need not jump, so the deliveries
+		// stay signed with the sandbox's time, as the service signs them.
+		await own(person, '/bot off', 12 * HOUR + 60_000);
 		await say(workflow, person, 'next day');
 		expect(await routeOfText(workflow, 1, 'next day')).toBe('bot');
 	});
