@@ -521,4 +521,39 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 			]),
 		);
 	});
+	it('j: the refund approval asks with Answer in Chat: its rule under the field, the words without "ok"', async () => {
+		pictureOnFailure('j-answer-in-chat');
+		const ui = editor(page);
+		await page.goto(`${e2e().n8nUrl}/workflow/${exampleIds['refund-approval']}`);
+		await ui.canvasNode('Ask the Manager').dblclick();
+		await ui.parameters.waitFor();
+		await ui.parameterInput('approveWords').scrollIntoViewIfNeeded();
+		const labels = await visibleParameterLabels(ui.parameters);
+		await screenshot(page, 'j-answer-in-chat-fields');
+		const approveWords = await ui
+			.parameterInput('approveWords')
+			.locator('input')
+			.first()
+			.inputValue();
+		const labelled = ui.parameters
+			.locator('label.n8n-input-label')
+			.filter({ hasText: 'Answer in Chat' });
+		await labelled.hover();
+		await labelled.locator('[data-icon="circle-help"]').hover();
+		const tip = page.getByText(/^Whether the person can also answer by writing in the chat/);
+		await tip.waitFor();
+		await screenshot(page, 'j-answer-in-chat-tooltip');
+		expect(labels).toEqual(
+			expect.arrayContaining([
+				'Answer in Chat',
+				'Approve Words',
+				'Decline Words',
+				'Who May Answer in a Group',
+			]),
+		);
+		expect(approveWords.split(',').map((word) => word.trim())).not.toContain('ok');
+		expect(await tip.innerText()).toContain(
+			'A reply answers the newest question in the chat, or the one it quotes',
+		);
+	});
 });
