@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertCredential } from '../dev/stack.mjs';
 import { executionError, type N8nRestApi } from '../support/n8nRestApi.mjs';
@@ -228,9 +228,18 @@ describe.runIf(mode === 'queue' && provenHere)(
 		const WINDOW_MESSAGES = 10;
 		const { model, dana } = useAnswering('4915198765522', {});
 
-		/** The worker whose log names the execution. */
+		/**
+		 * The worker whose log names the execution: the stack's own, or one that queueScale started
+		 * in place of a stopped one (its log sits beside theirs), whichever file ran first.
+		 */
 		function workerOf(executionId: string): string | undefined {
-			return (e2e().workerLogs ?? []).find((log) =>
+			const folders = new Set((e2e().workerLogs ?? []).map((log) => dirname(log)));
+			const logs = [...folders].flatMap((folder) =>
+				readdirSync(folder)
+					.filter((name) => /^n8n-worker-.*\.log$/.test(name))
+					.map((name) => join(folder, name)),
+			);
+			return logs.find((log) =>
 				readFileSync(log, 'utf8').includes(`Worker started execution ${executionId} (job`),
 			);
 		}
