@@ -11,6 +11,7 @@ import {
 import { EVENTS_SUBTITLE, triggerProperties } from './description';
 import { releaseScope } from './heldDeliveries';
 import { receiveDelivery } from './receive';
+import { checkOwnWebhookUrl } from './ownUrlCheck';
 import { claimRun } from './runClaim';
 import { triggerScope } from './scope';
 import { TRIGGER_OUTPUTS } from './takeoverOutput';
@@ -50,6 +51,7 @@ export class MessagingAutomationTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				await checkOwnWebhookUrl(this);
 				return await endpointExists(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {

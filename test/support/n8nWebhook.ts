@@ -69,6 +69,8 @@ export class N8nWebhookHost {
 	staticDataGapMs = 0;
 	/** n8n's waiting-webhook base (Send and Wait's links); this host's own unless a test moves it. */
 	waitingBaseUrl: string | undefined;
+	/** n8n's public address (WEBHOOK_URL) for production URLs; this host's own unless a test moves it. */
+	publicOrigin: string | undefined;
 	readonly requests: ReceivedRequest[] = [];
 	readonly executions: Execution[] = [];
 	private testStaticData: IDataObject | undefined;
@@ -121,11 +123,15 @@ export class N8nWebhookHost {
 		return NodeHelpers.getNodeWebhookUrl(this.baseUrl(kind), 'wf-test', node, 'webhook', false);
 	}
 
-	/** What n8n does on activation (production) or "Listen for test event" (test). */
-	async activate(kind: WebhookKind): Promise<void> {
+	/**
+	 * What n8n does on activation (production) or "Listen for test event" (test); `activation` as
+	 * n8n names why (a person publishing, n8n's start, ...).
+	 */
+	async activate(kind: WebhookKind, activation?: WorkflowActivateMode): Promise<void> {
 		const workflow = this.workflowFor(kind);
-		if (!(await this.runHook(workflow, kind, 'checkExists')))
-			await this.runHook(workflow, kind, 'create');
+		const mode = kind === 'test' ? 'manual' : 'trigger';
+		if (!(await this.runHook(workflow, kind, 'checkExists', mode, activation)))
+			await this.runHook(workflow, kind, 'create', mode, activation);
 		this.afterHooks(workflow, kind);
 	}
 
@@ -161,7 +167,8 @@ export class N8nWebhookHost {
 	}
 
 	private baseUrl(kind: WebhookKind): string {
-		return `${this.origin}/${kind === 'test' ? 'webhook-test' : 'webhook'}`;
+		const origin = kind === 'production' ? (this.publicOrigin ?? this.origin) : this.origin;
+		return `${origin}/${kind === 'test' ? 'webhook-test' : 'webhook'}`;
 	}
 
 	private additionalData(
