@@ -10,6 +10,7 @@ import {
 	delivered,
 	newPhone,
 	type Delivery,
+	triggerItems,
 	triggerRuns,
 	writeInChat,
 } from './support/chatAnswers.mjs';
@@ -54,6 +55,9 @@ beforeAll(async () => {
 			// The restart and Human review suites keep the ungrouped path.
 			groupQuickMessages: true,
 			quietWindowSeconds: 1,
+			// The bot's prompt would hold the conversation: its questions must not carry live links.
+			includeHistory: true,
+			historyMessages: 5,
 		}),
 	);
 	await api.activateWorkflow(trigger.id);
@@ -117,6 +121,11 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 			await waitFor('the bot run for "why?"', async () =>
 				(await botRuns(why.id)) === 1 ? true : undefined,
 			);
+			// The question is in the bot's history, its links replaced by a mark.
+			const [whyItem] = await triggerItems(api, trigger.id, why.id);
+			expect(whyItem.history_text).toContain('May we refund order');
+			expect(whyItem.history_text).toContain('[answer link]');
+			expect(JSON.stringify(whyItem)).not.toMatch(/signature=|webhook-waiting/);
 			await writeInChat(phone, 'Our hours are 9 to 17. Anything else?', { fromMe: true });
 			const yes = await writeInChat(phone, 'yes');
 			await delivered(yes.id);
@@ -145,6 +154,34 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 		await waitFor('the bot run for "why?"', async () =>
 			(await botRuns(why.id)) === 1 ? true : undefined,
 		);
+		expect(await botRuns(one.id)).toBe(0);
+	});
+
+	it("an answer the question could not check (the service failing its look-up) is handed back, not run; the service's retry answers it", async () => {
+		const phone = newPhone();
+		const { executionId } = await ask(phone);
+		await sandboxControl('POST', '/faults', {
+			tool: 'get_send_status',
+			kind: 'toolError503',
+			times: 1,
+		});
+		const one = await writeInChat(phone, '1');
+		const handedBack = await waitFor('the first delivery of "1" handed back', async () => {
+			const { deliveries } = await sandboxControl<{ deliveries: Delivery[] }>('GET', '/webhooks');
+			const ours = deliveries.find((entry) => entry.payload?.includes(`"id":"${one.id}"`));
+			const first = ours?.attemptLog[0];
+			return first?.statusCode != null ? first.statusCode : undefined;
+		});
+		expect(handedBack).toBe(503);
+		expect((await api.getExecution(executionId)).status).toBe('waiting');
+		expect(await botRuns(one.id)).toBe(0);
+		// The service's second attempt comes 30 s later by its clock.
+		await sandboxControl('POST', '/clock', { advanceMs: 31_000 });
+		expect((await answered(executionId)).output.data).toMatchObject({
+			approved: true,
+			answerMessageId: one.id,
+		});
+		expect((await delivered(one.id)).attemptLog).toHaveLength(2);
 		expect(await botRuns(one.id)).toBe(0);
 	});
 

@@ -70,19 +70,30 @@ export async function delivered(messageId: string): Promise<Delivery> {
 	});
 }
 
+/** The trigger's items, in the runs of workflow `workflowId`, that hold the message `messageId`. */
+export async function triggerItems(
+	api: N8nRestApi,
+	workflowId: string,
+	messageId: string,
+): Promise<Array<Record<string, unknown>>> {
+	const items: Array<Record<string, unknown>> = [];
+	for (const listed of await api.listExecutions(workflowId)) {
+		const execution = await api.getExecution(listed.id);
+		const item = (nodeOutput(execution, 'Trigger') ?? []).find(
+			(json) => json.message_id === messageId,
+		);
+		if (item) items.push(item);
+	}
+	return items;
+}
+
 /** Runs of the trigger workflow `workflowId` that hold the message `messageId`. */
 export async function triggerRuns(
 	api: N8nRestApi,
 	workflowId: string,
 	messageId: string,
 ): Promise<number> {
-	let count = 0;
-	for (const listed of await api.listExecutions(workflowId)) {
-		const execution = await api.getExecution(listed.id);
-		if ((nodeOutput(execution, 'Trigger') ?? []).some((json) => json.message_id === messageId))
-			count++;
-	}
-	return count;
+	return (await triggerItems(api, workflowId, messageId)).length;
 }
 
 /** The finished execution of an answered question: the node's output and when it ran again. */
