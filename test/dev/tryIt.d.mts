@@ -12,6 +12,7 @@ export interface TryItCommands {
 	refund: string;
 	approve: string;
 	approveInChat: string;
+	undelivered: string;
 }
 export declare function tryItCommands(where: {
 	sandboxUrl: string;

@@ -21,8 +21,10 @@ export function tryItCommands({ sandboxUrl, apiKey, webhookBaseUrl }) {
 		`curl -s -X POST ${sandboxUrl}/__sandbox/inject/message -H 'content-type: application/json' -d ${json(body)}`;
 	const dana = (text) =>
 		inject({ channel: 'business', from: { phone: '4915198765432', name: 'Dana' }, text });
+	const sendMessage = (body) =>
+		`curl -s -X POST ${sandboxUrl}/api/v1/tools/send_message -H 'authorization: Bearer ${apiKey}' -H "idempotency-key: dev-$(date +%s%N)" -H 'content-type: application/json' -d ${json(body)}`;
 	const ownMessage = (text) =>
-		`curl -s -X POST ${sandboxUrl}/api/v1/tools/send_message -H 'authorization: Bearer ${apiKey}' -H "idempotency-key: dev-$(date +%s%N)" -H 'content-type: application/json' -d ${json({ channel: 'business', phoneNumber: '4915198765432', text })}`;
+		sendMessage({ channel: 'business', phoneNumber: '4915198765432', text });
 	const start = (example) => `curl -s -X POST ${webhookBaseUrl}/webhook/${START_PATHS[example]}`;
 	return {
 		replyBot: inject({ from: { phone: '4915112345678', name: 'Alice' }, text: 'Hello!' }),
@@ -46,5 +48,14 @@ export function tryItCommands({ sandboxUrl, apiKey, webhookBaseUrl }) {
 		// The manager answers in the chat: the reply bot's trigger passes the answer on (Answer in Chat).
 		approveInChat: inject({ from: { phone: '447700900123', name: 'Bob' }, text: '1' }),
 		approve: `curl -s -o /dev/null -w 'Approve: HTTP %{http_code}\\n' -A '${BROWSER}' "$(curl -s ${sandboxUrl}/__sandbox/sends | grep -o 'Approve: [^"\\\\]*' | tail -n 1 | cut -c 10-)"`,
+		// An order update to the sandbox's number on no network (DEMO.unregisteredPhone): accepted, then failed.
+		undelivered: sendMessage({
+			channel: 'business',
+			phoneNumber: '4915700000000',
+			templateName: 'order_update',
+			templateLanguage: 'en',
+			templateParameters: ['Erin', '1044', 'shipped'],
+			recipientOptInConfirmed: true,
+		}),
 	};
 }

@@ -12,7 +12,14 @@ import {
 	type N8nRestApi,
 	type N8nWorkflow,
 } from '../support/n8nRestApi.mjs';
-import { e2e, n8nApi, sandboxControl, sandboxCredential, waitFor } from './support/context.mjs';
+import {
+	e2e,
+	n8nApi,
+	sandboxControl,
+	sandboxCredential,
+	unique,
+	waitFor,
+} from './support/context.mjs';
 
 interface RecordedCall {
 	tool: string;
@@ -31,6 +38,14 @@ const run = promisify(execFile);
 /** The refund example's manager and customer (test/dev/workflows/refund-approval.json). */
 const MANAGER = '447700900123';
 const CUSTOMER = '4915112345678';
+/** The staff number the undelivered-messages example tells. */
+const STAFF = '919876543210';
+
+interface Delivery {
+	endpointId: string;
+	status: string;
+	payload: string | null;
+}
 
 /** The examples `npm run dev` imports (test/dev/workflows), run here exactly as shipped. */
 const examples = () => exampleWorkflows(e2e().filesDir);
@@ -92,6 +107,28 @@ const commands = () =>
 		webhookBaseUrl: e2e().webhookBaseUrl,
 	});
 
+/** Sends the sandbox's order update template to a new Business number; resolves to its message id. */
+async function businessTemplate(key: string): Promise<string> {
+	const response = await fetch(`${e2e().sandboxUrl}/api/v1/tools/send_message`, {
+		method: 'POST',
+		headers: {
+			authorization: `Bearer ${e2e().keys.owner}`,
+			'idempotency-key': key,
+			'content-type': 'application/json',
+		},
+		body: JSON.stringify({
+			channel: 'business',
+			phoneNumber: `4917${String(Date.now()).slice(-8)}`,
+			templateName: 'order_update',
+			templateLanguage: 'en',
+			templateParameters: ['Frank', '1045', 'delivered'],
+			recipientOptInConfirmed: true,
+		}),
+	});
+	expect(response.status).toBe(200);
+	return ((await response.json()) as { message_id: string }).message_id;
+}
+
 /** Runs a printed command as a reader would, in a shell; resolves to what it printed. */
 async function shell(command: string): Promise<string> {
 	const { stdout } = await run('sh', ['-c', command], { timeout: 30_000 });
@@ -151,6 +188,64 @@ describe('example workflows in a real n8n', () => {
 					expect.objectContaining({ conversationId: event.conversation_id }),
 				);
 				expect(String(replies[0].input.text)).toContain(text);
+				ranOnWorker(execution);
+			});
+		},
+	);
+
+	it(
+		'undelivered messages: the order update npm run dev prints fails, and staff are told once to whom and why; a delivered status tells nobody',
+		{ tags: ['every-line'] },
+		async () => {
+			const api = await n8nApi();
+			await whileListening(api, 'undelivered-messages', async (workflow) => {
+				const webhookId = examples()['undelivered-messages'].nodes.find(
+					(node) => node.webhookId,
+				)?.webhookId;
+				const before = (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends.length;
+				const delivered = await businessTemplate(unique('e2e-delivered'));
+				await sandboxControl('POST', '/inject/status', {
+					message_id: delivered,
+					status: 'delivered',
+				});
+				// n8n answered the delivered status (2xx) before the failure is made: had it started a
+				// run, that run would be counted below.
+				const { endpoints } = await sandboxControl<{
+					endpoints: Array<{ id: string; url: string }>;
+				}>('GET', '/webhooks');
+				const endpoint = endpoints.find((entry) =>
+					entry.url.endsWith(`/webhook/${webhookId}/webhook`),
+				);
+				expect(endpoint).toBeDefined();
+				await waitFor('the delivered status answered', async () => {
+					const { deliveries } = await sandboxControl<{ deliveries: Delivery[] }>(
+						'GET',
+						'/webhooks',
+					);
+					return deliveries.some(
+						(entry) =>
+							entry.endpointId === endpoint!.id &&
+							entry.status === 'delivered' &&
+							entry.payload?.includes(delivered),
+					)
+						? true
+						: undefined;
+				});
+
+				const failed = JSON.parse(await shell(commands().undelivered)) as { message_id: string };
+				const execution = await firstSuccess(api, workflow.id);
+				const [event] = nodeOutput(execution, 'On Failed Message') ?? [];
+				expect(event).toMatchObject({
+					message_id: failed.message_id,
+					status_reason: expect.any(String),
+				});
+				expect((await api.listExecutions(workflow.id)).length).toBe(1);
+				const notes = (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends
+					.slice(before)
+					.filter((send) => send.to === STAFF);
+				expect(notes.map((note) => note.text)).toEqual([
+					`A Business message to 4915700000000 failed (${failed.message_id}). The message was not delivered: Message undeliverable (code 131026).`,
+				]);
 				ranOnWorker(execution);
 			});
 		},

@@ -26,6 +26,11 @@ export const DEMO = {
 	/** Saved group where the linked number is a plain member. */
 	memberGroup: { jid: '120363041234567890@g.us', name: 'Neighbours' },
 	excludedPhone: '15550199999',
+	/**
+	 * A number with no account on the network. check_recipient_send_options does not prove
+	 * registration (spec), so a Business template to it is accepted, then its message.status is failed.
+	 */
+	unregisteredPhone: '4915700000000',
 } as const;
 
 const MINUTE = 60_000;

@@ -311,6 +311,39 @@ describe('sandbox sending rules', () => {
 		).toBe(400);
 	});
 
+	it("accepts a template to a number on no network, then reports it failed with the provider's error", async () => {
+		const emit = vi.spyOn(api.sandbox.webhooks, 'emit');
+		const sent = await write(api, 'send_message', {
+			...TEMPLATE,
+			phoneNumber: DEMO.unregisteredPhone,
+		});
+		expect(sent.body).toMatchObject({
+			status: 'accepted',
+			conversation_id: DEMO.unregisteredPhone,
+		});
+		expect(
+			(await api.call('get_send_status', { message_id: sent.body.message_id })).body.status,
+		).toBe('failed');
+		expect(
+			emit.mock.calls.map(([, type, data]) => [type, (data as { status?: string }).status]),
+		).toEqual([
+			['message.sent', undefined],
+			['message.status', 'failed'],
+		]);
+		expect(emit).toHaveBeenLastCalledWith(
+			'acc_demo',
+			'message.status',
+			expect.objectContaining({
+				message_id: sent.body.message_id,
+				conversation_id: DEMO.unregisteredPhone,
+				errors: [{ code: '131026', title: 'Message undeliverable' }],
+			}),
+		);
+		emit.mockClear();
+		await write(api, 'send_message', TEMPLATE);
+		expect(emit.mock.calls.map(([, type]) => type)).toEqual(['message.sent']);
+	});
+
 	it('emits message.sent with from_me true for own sends in saved chats only', async () => {
 		const emit = vi.spyOn(api.sandbox.webhooks, 'emit');
 		await write(api, 'send_message', {

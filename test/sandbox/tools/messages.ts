@@ -1,6 +1,7 @@
-import { emitMessage } from '../events';
+import { emitMessage, emitStatus } from '../events';
 import { digits, findMessage, passesFilters, storeMessage } from '../inbox';
 import type { AccountState, Channel, MessageRecord } from '../model';
+import { DEMO } from '../seed';
 import { type ToolContext, type ToolHandler, invalidInput, str, toolError } from './context';
 import { resolveSendChannel, resolveTarget, windowClosesAt, type Target } from './target';
 import { findTemplate, renderTemplate, templateVariableCount } from './templateText';
@@ -123,8 +124,16 @@ const sendMessage: ToolHandler = (ctx) => {
 		ownMessage(ctx, channel, target, { ...content, quotedMessageId: replyTo ?? null });
 	const message = channel === 'qr' ? withQrSend(ctx, send) : send();
 	emitMessage(ctx.events, message);
+	if (channel === 'business' && target.phone === DEMO.unregisteredPhone)
+		undeliverable(ctx, message);
 	return accepted(message);
 };
+
+/** The provider's answer for a number nobody uses (its code and title as Business providers word it). */
+function undeliverable(ctx: ToolContext, message: MessageRecord): void {
+	message.status = 'failed';
+	emitStatus(ctx.events, ctx.state, message, [{ code: '131026', title: 'Message undeliverable' }]);
+}
 
 /** Edit and delete act on messages the QR account itself sent. */
 function ownQrMessage(ctx: ToolContext, id: string): MessageRecord {

@@ -65,7 +65,9 @@ function incomingMessages(json: IDataObject): IDataObject[] {
 
 /**
  * The window an input item proves open: a message the trigger delivered from this customer, less
- * than 24 hours (minus a margin) before `now`. Undefined when the item proves nothing.
+ * than 24 hours (minus a margin) before `now`. Undefined when the item proves nothing. A message
+ * stamped up to the margin after `now` is fresh by the service's clock, which runs ahead of n8n's (by
+ * as much as the margin already allows the other way); one stamped further ahead proves nothing.
  */
 export function windowFromItem(
 	json: IDataObject | undefined,
@@ -76,7 +78,7 @@ export function windowFromItem(
 	const times = incomingMessages(json)
 		.filter((message) => String(message.conversation_id ?? '').replace(/\D/g, '') === key)
 		.map((message) => time(message.timestamp))
-		.filter((at): at is number => at !== undefined && at <= now);
+		.filter((at): at is number => at !== undefined && at <= now + PROOF_MARGIN_MS);
 	if (times.length === 0) return undefined;
 	const last = Math.max(...times);
 	if (now - last >= WINDOW_MS - PROOF_MARGIN_MS) return undefined;

@@ -77,8 +77,17 @@ describe('the window an input item proves', () => {
 		expect(proven(received(60_000, { from_me: true }))).toBeUndefined();
 		expect(proven(received(60_000, { channel: 'qr' }))).toBeUndefined();
 		expect(proven({ ...received(60_000), event_type: 'message.sent' })).toBeUndefined();
-		expect(proven(received(-60_000))).toBeUndefined();
 		expect(proven({ conversation_id: CUSTOMER })).toBeUndefined();
+	});
+
+	it("a message stamped in n8n's future (the service's clock ahead) proves it open within the margin, not beyond", () => {
+		expect(proven(received(-1_000))).toEqual({
+			open: true,
+			until: new Date(NOW + 1_000 + WINDOW_MS).toISOString(),
+			provenBy: 'event',
+		});
+		expect(proven(received(-PROOF_MARGIN_MS))?.open).toBe(true);
+		expect(proven(received(-PROOF_MARGIN_MS - 1))).toBeUndefined();
 	});
 
 	it('a grouped turn proves it by its latest message', () => {

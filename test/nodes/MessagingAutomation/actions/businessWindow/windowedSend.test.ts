@@ -206,4 +206,12 @@ describe('Send a message on Business: the 24-hour window', () => {
 		expect(tools(result.calls)).toEqual(['send_message']);
 		expect(result.json[0]).toMatchObject({ sent_as: 'text', window: { checked_by: 'event' } });
 	});
+
+	it("sends without a check when the service's clock is ahead and stamps the message seconds after n8n's now", async () => {
+		const received = businessMessageEvent('evt_window_send_3', DEMO.carol.phone, -5_000);
+		const result = await h.run({ parameters: send(DEMO.carol.phone) }, [received]);
+		expect(result.error).toBeUndefined();
+		expect(tools(result.calls)).toEqual(['send_message']);
+		expect(result.json[0]).toMatchObject({ sent_as: 'text', window: { checked_by: 'event' } });
+	});
 });
