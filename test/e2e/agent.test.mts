@@ -233,15 +233,15 @@ describe('the node as an AI Agent tool in a real n8n', () => {
 	it('sends the same call made twice once, on both APIs', async () => {
 		const callsBefore = (await sandboxControl<{ calls: Call[] }>('GET', '/calls')).calls.length;
 		const id = await incoming('same');
-		// The trigger's event, which n8n hands to every tool call, proves the sender's window open, unless
-		// the message stands in n8n's future: files before this one may leave the sandbox's clock ahead,
-		// and then each tool call checks once (a message from the future proves nothing).
+		// The trigger's event, which n8n hands to every tool call, proves the sender's window open, also
+		// when the message stands up to the rule's 15-minute margin in n8n's future (files before this
+		// one may leave the sandbox's clock ahead); further ahead, each tool call checks once.
 		const checks = (await sandboxControl<{ calls: Call[] }>('GET', '/calls')).calls
 			.slice(callsBefore)
 			.filter((call) => call.tool === 'check_recipient_send_options');
 		const { now } = await sandboxControl<{ now: string }>('GET', '/clock');
 		const ahead = Date.parse(now) - Date.now();
-		if (ahead <= 0) expect(checks).toEqual([]);
+		if (ahead < 14 * 60_000) expect(checks).toEqual([]);
 		console.log(
 			`[e2e agent ${e2e().mode}] window checks by the tool calls: ${checks.length} (the sandbox's clock ${Math.round(ahead / 1000)} s ahead)`,
 		);
