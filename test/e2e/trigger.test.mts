@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+	N8nRestError,
 	nodeOutput,
 	type N8nExecution,
 	type N8nRestApi,
@@ -15,6 +17,8 @@ import {
 	unique,
 	waitFor,
 } from './support/context.mjs';
+import { ANSWERS_TRIGGER } from './support/chatAnswers.mjs';
+import { ownN8n } from './support/ownN8n.mjs';
 import { triggerWorkflow } from './support/workflows.mjs';
 
 interface Endpoint {
@@ -182,5 +186,58 @@ describe('trigger node in a real n8n', { tags: ['every-line'] }, () => {
 			headers: { 'content-type': 'application/json' },
 		});
 		expect(afterwards.status).toBe(404);
+	});
+});
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
+}
+
+/*
+ * An n8n whose WEBHOOK_URL it cannot reach itself (Docker without hairpin, a firewall): a trigger
+ * with Pass Answers to Send and Wait would hand every reply to nobody, so its publication fails
+ * where n8n shows a bad key, naming the address. An n8n of its own (a start of a few seconds), in
+ * regular mode: the check runs where n8n publishes, whatever serves the webhooks.
+ */
+describe.runIf(e2e().mode === 'regular')('publishing where n8n cannot reach its own URL', () => {
+	const env: Record<string, string> = {};
+	const own = ownN8n('unreachable', undefined, env);
+
+	beforeAll(async () => {
+		env.WEBHOOK_URL = `http://127.0.0.1:${await closedPort()}/`;
+		await own.start();
+	}, 240_000);
+
+	afterAll(async () => await own.n8n?.stop());
+
+	it('a trigger with Pass Answers to Send and Wait fails to publish, naming the URL; nothing is registered', async () => {
+		const api = own.api as N8nRestApi;
+		const credential = await sandboxCredential(api);
+		const webhookId = randomUUID();
+		const workflow = await api.createWorkflow(
+			triggerWorkflow(unique('e2e unreachable'), credential, webhookId, ANSWERS_TRIGGER),
+		);
+		const said = `This n8n cannot reach its own webhook URL ${env.WEBHOOK_URL}webhook/${webhookId}/webhook`;
+		// n8n 1.x answers the activation with the error; 2.x publishes later and keeps it in the
+		// publication status.
+		const answer = await api.activateWorkflow(workflow.id).catch((error: unknown) => error);
+		const error =
+			answer instanceof N8nRestError
+				? JSON.stringify(answer.body)
+				: await waitFor('the publication to fail', async () => {
+						const { status, triggers } = await api.request<{
+							status: string;
+							triggers: Array<{ errorMessage: string | null }>;
+						}>('GET', `/workflows/${workflow.id}/publication-status`);
+						return status === 'failed' ? JSON.stringify(triggers) : undefined;
+					});
+		expect(error).toContain(said);
+		const { endpoints } = await sandboxWebhooks();
+		expect(endpoints.filter((endpoint) => endpoint.url.includes(webhookId))).toEqual([]);
 	});
 });
