@@ -41,9 +41,11 @@ export function quote(text) {
 	return `"${first}${rest.some((line) => line.trim()) ? ' …' : ''}"`;
 }
 
-/** `12 s`, `3 min 5 s`, `2 h 4 min`: how long ago or how long, for people. */
+/** `0.4 s`, `12 s`, `3 min 5 s`, `2 h 4 min`: how long ago or how long, for people. */
 export function duration(ms) {
-	const seconds = Math.max(0, Math.round(ms / 1000));
+	// Tenths below 10 s: a reply or a run often takes less than a second, and "0 s" reads as nothing.
+	if (ms < 9950) return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+	const seconds = Math.round(ms / 1000);
 	if (seconds < 60) return `${seconds} s`;
 	const minutes = Math.floor(seconds / 60);
 	if (minutes < 60) return `${minutes} min ${seconds % 60} s`;

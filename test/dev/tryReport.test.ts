@@ -84,7 +84,7 @@ describe('the last runs, listed without a browser', () => {
 			[
 				'run  status   workflow                                     started        took',
 				'12   waiting  Example: refund approval over chat           10 s ago',
-				'11   success  Example: campaign from a list of recipients  5 min 0 s ago  1 s',
+				'11   success  Example: campaign from a list of recipients  5 min 0 s ago  1.4 s',
 				'9    error    Example: reply bot                           2 h 2 min ago  1 min 5 s',
 				'',
 			].join('\n'),

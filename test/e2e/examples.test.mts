@@ -151,7 +151,7 @@ describe('example workflows in a real n8n', () => {
 				expect(String(replies[0].input.text)).toContain(text);
 				// The command waited for that reply and printed it.
 				expect(printed).toMatch(
-					/^Alice wrote "Hello!"; the reply bot answered \d+ s later: "Thanks Alice, we got your message: "Hello!""$/,
+					/^Alice wrote "Hello!"; the reply bot answered [\d.]+ s later: "Thanks Alice, we got your message: "Hello!""$/,
 				);
 				ranOnWorker(execution);
 			});
