@@ -30,7 +30,7 @@ if (positionals.length !== 1 || !action) {
 function reason(error) {
 	if (error.cause?.code === 'ECONNREFUSED')
 		return `nothing answers at ${error.cause.address}:${error.cause.port}: is npm run dev running (with these addresses)?`;
-	return error.message;
+	return error.cause ? `${error.message}: ${error.cause.message}` : error.message;
 }
 
 try {
