@@ -1,5 +1,6 @@
 // Types for tryIt.mjs (plain ESM so `npm run dev` runs on plain Node).
 export declare const START_PATHS: Record<'campaign-from-list' | 'refund-approval', string>;
+export declare const DEFAULT_ADDRESSES: { sandboxUrl: string; n8nUrl: string };
 export interface TryItCommands {
 	replyBot: string;
 	quickMessages: string[];
@@ -13,9 +14,11 @@ export interface TryItCommands {
 	approve: string;
 	approveInChat: string;
 	undelivered: string;
+	runs: string;
 }
 export declare function tryItCommands(where: {
 	sandboxUrl: string;
 	apiKey: string;
-	webhookBaseUrl: string;
+	n8nUrl: string;
+	webhookBaseUrl?: string;
 }): TryItCommands;

@@ -1,5 +1,6 @@
 // The shell commands `npm run dev` prints to try each example without a browser. One place, so the
-// e2e suite (test/e2e/examples.test.mts) runs the very commands a reader copies.
+// e2e suite (test/e2e/examples.test.mts) runs the very commands a reader copies. The examples that
+// answer go through `npm run try` (test/dev/try.mjs), which waits for the effect and says what happened.
 
 /** The webhook paths of the examples that start by hand (their *Start From the Terminal* node). */
 export const START_PATHS = {
@@ -7,27 +8,36 @@ export const START_PATHS = {
 	'refund-approval': 'example-refund-approval',
 };
 
-/** A user agent of a browser: the approval link answers only a person's browser, not a program (README). */
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0.0.0 Safari/537.36';
+/** Where `npm run dev` puts the sandbox and n8n when those ports are free; `npm run try` assumes them. */
+export const DEFAULT_ADDRESSES = {
+	sandboxUrl: 'http://127.0.0.1:4010',
+	n8nUrl: 'http://127.0.0.1:5678',
+};
 
 const json = (body) => `'${JSON.stringify(body)}'`;
 
 /**
- * Every command, by what it does. `sandboxUrl` and `apiKey` are the sandbox's, `webhookBaseUrl` where
- * n8n serves production webhooks (the webhook process in queue mode).
+ * Every command, by what it does. `sandboxUrl` and `apiKey` are the sandbox's, `n8nUrl` n8n's editor
+ * and REST API, `webhookBaseUrl` where n8n serves production webhooks (the webhook process in queue mode).
  */
-export function tryItCommands({ sandboxUrl, apiKey, webhookBaseUrl }) {
+export function tryItCommands({ sandboxUrl, apiKey, n8nUrl, webhookBaseUrl = n8nUrl }) {
+	const where = [
+		sandboxUrl === DEFAULT_ADDRESSES.sandboxUrl ? '' : ` --sandbox ${sandboxUrl}`,
+		n8nUrl === DEFAULT_ADDRESSES.n8nUrl ? '' : ` --n8n ${n8nUrl}`,
+		webhookBaseUrl === n8nUrl ? '' : ` --webhooks ${webhookBaseUrl}`,
+	].join('');
+	// -s: npm's own banner stays out, so what happened is the one line printed.
+	const tryIt = (what) => `npm run -s try -- ${what}${where}`;
 	const inject = (body) =>
 		`curl -s -X POST ${sandboxUrl}/__sandbox/inject/message -H 'content-type: application/json' -d ${json(body)}`;
 	const dana = (text) =>
 		inject({ channel: 'business', from: { phone: '4915198765432', name: 'Dana' }, text });
 	const sendMessage = (body) =>
-		`curl -s -X POST ${sandboxUrl}/api/v1/tools/send_message -H 'authorization: Bearer ${apiKey}' -H "idempotency-key: dev-$(date +%s%N)" -H 'content-type: application/json' -d ${json(body)}`;
+		`curl -s -w '\\n' -X POST ${sandboxUrl}/api/v1/tools/send_message -H 'authorization: Bearer ${apiKey}' -H "idempotency-key: dev-$(date +%s%N)" -H 'content-type: application/json' -d ${json(body)}`;
 	const ownMessage = (text) =>
 		sendMessage({ channel: 'business', phoneNumber: '4915198765432', text });
-	const start = (example) => `curl -s -X POST ${webhookBaseUrl}/webhook/${START_PATHS[example]}`;
 	return {
-		replyBot: inject({ from: { phone: '4915112345678', name: 'Alice' }, text: 'Hello!' }),
+		replyBot: tryIt('reply-bot'),
 		quickMessages: ['hi', 'I ordered yesterday', 'order 4411', 'where is it??'].map(dana),
 		pause: ownMessage('/bot off'),
 		resume: ownMessage('/bot on'),
@@ -42,12 +52,13 @@ export function tryItCommands({ sandboxUrl, apiKey, webhookBaseUrl }) {
 				content: 'Invoice 42: 10 EUR',
 			},
 		}),
-		campaign: start('campaign-from-list'),
-		refund: start('refund-approval'),
-		// The newest question's Approve link, opened as a browser would.
+		campaign: tryIt('campaign'),
+		refund: tryIt('refund'),
 		// The manager answers in the chat: the reply bot's trigger passes the answer on (Answer in Chat).
-		approveInChat: inject({ from: { phone: '447700900123', name: 'Bob' }, text: '1' }),
-		approve: `curl -s -o /dev/null -w 'Approve: HTTP %{http_code}\\n' -A '${BROWSER}' "$(curl -s ${sandboxUrl}/__sandbox/sends | grep -o 'Approve: [^"\\\\]*' | tail -n 1 | cut -c 10-)"`,
+		approveInChat: tryIt('approve-in-chat'),
+		// The Approve link of the question still waiting, opened as a browser would.
+		approve: tryIt('approve'),
+		runs: tryIt('runs'),
 		// An order update to the sandbox's number on no network (DEMO.unregisteredPhone): accepted, then failed.
 		undelivered: sendMessage({
 			channel: 'business',

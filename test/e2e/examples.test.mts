@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { exampleWorkflows, withCredential } from '../dev/stack.mjs';
-import { START_PATHS, tryItCommands } from '../dev/tryIt.mjs';
+import { tryItCommands } from '../dev/tryIt.mjs';
 import {
 	executionError,
 	nodeOutput,
@@ -104,6 +104,7 @@ const commands = () =>
 	tryItCommands({
 		sandboxUrl: e2e().sandboxUrl,
 		apiKey: e2e().keys.owner,
+		n8nUrl: e2e().n8nUrl,
 		webhookBaseUrl: e2e().webhookBaseUrl,
 	});
 
@@ -136,24 +137,21 @@ async function shell(command: string): Promise<string> {
 }
 
 /**
- * Publishes an example that starts by hand, starts it with the command `npm run dev` prints (its
- * webhook, as on a server without a browser), and resolves to the execution id `started` finds.
+ * Publishes an example that starts by hand, starts it with the command `npm run dev` prints (through
+ * its webhook, as on a server without a browser; the command waits for the effect and says what
+ * happened), and resolves to what `started` resolves to, given that one line.
  */
-async function startFromTerminal(
+async function startFromTerminal<T>(
 	api: N8nRestApi,
 	file: 'campaign-from-list' | 'refund-approval',
-	started: (workflow: N8nWorkflow) => Promise<string>,
-): Promise<string> {
+	started: (printed: string, workflow: N8nWorkflow) => Promise<T>,
+): Promise<T> {
 	const workflow = await importExample(api, file);
 	await api.activateWorkflow(workflow.id);
 	try {
 		const command = file === 'refund-approval' ? commands().refund : commands().campaign;
-		expect(command).toContain(`/webhook/${START_PATHS[file]}`);
-		// n8n answers 404 (and starts nothing) until publishing has registered the webhook.
-		await waitFor(`${file} to start from its printed command`, async () =>
-			(await shell(command)).includes('Workflow was started') ? true : undefined,
-		);
-		return await started(workflow);
+		// The command retries while n8n answers 404, until publishing has registered the webhook.
+		return await started(await shell(command), workflow);
 	} finally {
 		await api.deactivateWorkflow(workflow.id);
 	}
@@ -167,7 +165,7 @@ describe('example workflows in a real n8n', () => {
 			const api = await n8nApi();
 			await whileListening(api, 'reply-bot', async (workflow) => {
 				const text = 'Hello!';
-				await shell(commands().replyBot);
+				const printed = await shell(commands().replyBot);
 				const execution = await firstSuccess(api, workflow.id);
 				const [event] = nodeOutput(execution, 'On Incoming Message') ?? [];
 				const [reply] = nodeOutput(execution, 'Reply to Sender') ?? [];
@@ -188,6 +186,10 @@ describe('example workflows in a real n8n', () => {
 					expect.objectContaining({ conversationId: event.conversation_id }),
 				);
 				expect(String(replies[0].input.text)).toContain(text);
+				// The command waited for that reply and printed it.
+				expect(printed).toMatch(
+					/^Alice wrote "Hello!"; the reply bot answered [\d.]+ s later: "Thanks Alice, we got your message: "Hello!""$/,
+				);
 				ranOnWorker(execution);
 			});
 		},
@@ -268,20 +270,32 @@ describe('example workflows in a real n8n', () => {
 	it('refund approval, started and approved by the commands npm run dev prints, asks the manager over chat, waits, and tells the customer once', async () => {
 		const api = await n8nApi();
 		const before = (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends.length;
-		const executionId = await startFromTerminal(api, 'refund-approval', async (workflow) => {
-			const question = await waitFor('the question to the manager', async () =>
-				(await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends
+		const executionId = await startFromTerminal(
+			api,
+			'refund-approval',
+			async (printed, workflow) => {
+				// The command returned once the question was sent: it is there, and the run waits.
+				const question = (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends
 					.slice(before)
-					.find((send) => send.to === MANAGER),
-			);
-			expect(question.text).toMatch(
-				/^Refund 25 EUR for order 1042\?\n\nReply 1 to Approve or 2 to Decline\n\nApprove: http\S+\nDecline: http\S+$/,
-			);
-			const [waiting] = await api.listExecutions(workflow.id);
-			expect(waiting.status).toBe('waiting');
-			expect(await shell(commands().approve)).toBe('Approve: HTTP 200');
-			return waiting.id;
-		});
+					.find((send) => send.to === MANAGER);
+				expect(question?.text).toMatch(
+					/^Refund 25 EUR for order 1042\?\n\nReply 1 to Approve or 2 to Decline\n\nApprove: http\S+\nDecline: http\S+$/,
+				);
+				const [waiting] = await api.listExecutions(workflow.id);
+				expect(waiting.status).toBe('waiting');
+				expect(printed).toBe(
+					`Question sent to the manager ${MANAGER}; run ${waiting.id} waits for the answer: "Refund 25 EUR for order 1042? …"`,
+				);
+				expect(await shell(commands().approve)).toBe(
+					`Approved: the manager opened the Approve link (HTTP 200), run ${waiting.id} finished and told the customer ${CUSTOMER} "Your refund of 25 EUR for order 1042 is approved."`,
+				);
+				// Run again, it finds the question answered and opens no link of an earlier one.
+				expect(await shell(commands().approve)).toBe(
+					`No question waiting: the last one to the manager (run ${waiting.id}) is answered already (success). Ask again: npm run -s try -- refund`,
+				);
+				return waiting.id;
+			},
+		);
 		const execution = await api.waitForExecution(executionId, 100_000);
 		expect(executionError(execution)).toBeUndefined();
 		expect(nodeOutput(execution, 'Confirm the Refund')?.[0]).toEqual(
@@ -298,17 +312,27 @@ describe('example workflows in a real n8n', () => {
 
 	it('campaign example, started by the command npm run dev prints, creates a draft and adds the listed recipients in one deduplicated batch', async () => {
 		const api = await n8nApi();
-		const execution = await api.waitForExecution(
-			await startFromTerminal(api, 'campaign-from-list', async (workflow) => {
-				const [started] = await waitFor('the campaign run', async () => {
-					const list = await api.listExecutions(workflow.id);
-					return list.length > 0 ? list : undefined;
-				});
-				return started.id;
-			}),
+		const { printed, runId } = await startFromTerminal(
+			api,
+			'campaign-from-list',
+			async (printed, workflow) => {
+				// The command returned once the run had finished.
+				const [run] = await api.listExecutions(workflow.id);
+				return { printed, runId: run.id };
+			},
 		);
+		const execution = await api.waitForExecution(runId);
 		expect(executionError(execution)).toBeUndefined();
 		const [campaign] = nodeOutput(execution, 'Create Campaign') ?? [];
+		expect(printed).toBe(
+			`Run ${runId} created the campaign "Order updates (example)" (${campaign.campaign_id}): draft, 3 recipients`,
+		);
+		// The runs command lists it with its status, as the editor's executions list does.
+		expect((await shell(commands().runs)).split('\n')).toContainEqual(
+			expect.stringMatching(
+				new RegExp(`^${runId} +success +Example: campaign from a list of recipients +\\d`),
+			),
+		);
 		const batches = nodeOutput(execution, 'Add Recipients in Batches') ?? [];
 		expect(batches).toHaveLength(1);
 		expect(batches[0]).toEqual(

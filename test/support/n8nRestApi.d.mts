@@ -5,6 +5,10 @@ export interface N8nExecution {
 	finished?: boolean;
 	mode?: string;
 	workflowId?: string;
+	startedAt?: string;
+	stoppedAt?: string | null;
+	createdAt?: string;
+	workflowName?: string;
 	data?: { resultData?: { error?: { message?: string }; runData?: Record<string, unknown> } };
 }
 
@@ -55,6 +59,7 @@ export declare class N8nRestApi {
 	runManually(id: string, triggerName: string): Promise<{ executionId: string }>;
 	listExecutions(workflowId: string): Promise<N8nExecution[]>;
 	listAllExecutions(workflowId: string): Promise<N8nExecution[]>;
+	recentExecutions(limit?: number, filter?: Record<string, unknown>): Promise<N8nExecution[]>;
 	getExecution(id: string): Promise<N8nExecution>;
 	waitForExecution(id: string, timeoutMs?: number): Promise<N8nExecution>;
 }

@@ -14,8 +14,13 @@ export class N8nRestError extends Error {
 	}
 }
 
-// Execution data is stored "flatted" (a JSON encoding of object graphs); use n8n's own decoder.
-const flatted = createRequire(join(installPaths().n8nModules, 'n8n', 'package.json'))('flatted');
+// Execution data is stored "flatted" (a JSON encoding of object graphs); use n8n's own decoder, loaded
+// when first needed: `npm run try` lists runs of whichever n8n `npm run dev` started without it.
+let flatted;
+const decode = (data) =>
+	(flatted ??= createRequire(join(installPaths().n8nModules, 'n8n', 'package.json'))(
+		'flatted',
+	)).parse(data);
 
 /** Execution statuses n8n may still move on from. */
 const UNFINISHED = ['new', 'running', 'waiting'];
@@ -131,6 +136,16 @@ export class N8nRestApi {
 		return page.results;
 	}
 
+	/**
+	 * The newest executions of every workflow, newest first (summaries: status, times, workflowName);
+	 * `filter` as n8n's executions list takes it, e.g. `{ status: ['waiting'] }`.
+	 */
+	async recentExecutions(limit = 10, filter = undefined) {
+		const query = filter ? `&filter=${encodeURIComponent(JSON.stringify(filter))}` : '';
+		const page = await this.request('GET', `/executions?limit=${limit}${query}`);
+		return page.results;
+	}
+
 	/** Every execution of a workflow, newest first, page after page (n8n lists 100 at most per call). */
 	async listAllExecutions(workflowId) {
 		const all = [];
@@ -161,7 +176,7 @@ export class N8nRestApi {
 		}
 		return {
 			...execution,
-			data: typeof execution.data === 'string' ? flatted.parse(execution.data) : execution.data,
+			data: typeof execution.data === 'string' ? decode(execution.data) : execution.data,
 		};
 	}
 

@@ -1,9 +1,11 @@
 // Runs npm for the cached n8n installs and reports real progress. npm prints nothing useful off a TTY,
-// and its `http` log level only shows fetches: after the last one it spends minutes writing some
-// 1,500 packages to disk in silence. So progress has three sources: packument fetches (resolving),
-// tarball fetches (downloading) and the packages already present under node_modules (unpacking).
+// and its `http` log level only shows fetches: after the last one it reads its cache and writes some
+// 1,500 packages to disk in silence, and a package's folder is complete only near its end (measured:
+// 20 s with no count moving). So progress has four sources: package descriptions fetched (resolving),
+// tarballs fetched or found in npm's cache, the bytes npm has read and written (/proc/<pid>/io), and
+// the packages complete under node_modules. Installs that run side by side share one progress line.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const HEARTBEAT_MS = 10_000;
@@ -43,22 +45,85 @@ function list(folder) {
 }
 
 /**
- * One line saying where npm is: resolving, downloading or unpacking, with counts. The total is the
- * count a previous install of the same thing ended with (`expected`): the descriptions npm fetches
- * include optional packages for other platforms it never installs, so they overstate it by a sixth.
+ * What a process has done so far, from Linux's /proc: bytes read and written (`/proc/<pid>/io`) and
+ * CPU seconds (`/proc/<pid>/stat`, in clock ticks of 1/100 s); undefined where /proc has no such file.
  */
-function describe({ packuments, tarballs, installed, phase, expected }) {
+export function processWork(pid) {
+	try {
+		const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+		const field = (name) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1]);
+		// The fields after the command name, which is in parentheses and may hold spaces.
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		const [utime, stime] = stat
+			.slice(stat.lastIndexOf(')') + 2)
+			.split(' ')
+			.slice(11, 13);
+		const work = {
+			read: field('rchar'),
+			written: field('wchar'),
+			cpuSeconds: (Number(utime) + Number(stime)) / 100,
+		};
+		return Object.values(work).every(Number.isFinite) ? work : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+const count = (n) => n.toLocaleString('en-US');
+const megabytes = (bytes) => `${count(Math.round(bytes / 1e6))} MB`;
+
+/**
+ * Where one npm run is, with figures that move while it works: resolving (descriptions fetched), then
+ * for the packages found: bytes read (npm's cache), bytes written, packages complete and npm's CPU
+ * time, which alone moves while npm decompresses in memory. `expected` is the package count a
+ * previous install of the same thing ended with (countInstalled's measure): the descriptions npm
+ * fetches include optional packages for other platforms it never installs, so they overstate it.
+ */
+export function describeJob({ phase, packuments, tarballs, cached, installed, work, expected }) {
 	if (phase === 'build') return 'compiling';
-	if (tarballs === 0 && installed === 0)
-		return `resolving the dependency tree, ${packuments} package descriptions fetched`;
-	const of = expected ? ` of about ${expected.toLocaleString('en-US')}` : '';
-	return `${installed}${of} packages unpacked (${tarballs} downloaded, the rest from npm's cache)`;
+	const packages = tarballs + cached;
+	if (packages === 0) return `resolving, ${count(packuments)} package descriptions fetched`;
+	const of = expected ? ` of about ${count(expected)}` : '';
+	const done = work
+		? `${megabytes(work.read)} read, ${megabytes(work.written)} written, ${count(installed)}${of} complete (npm: ${Math.round(work.cpuSeconds)} s of CPU)`
+		: `${count(installed)}${of} complete`;
+	return `unpacking ${count(packages)} packages (${count(tarballs)} downloaded, ${count(cached)} from npm's cache): ${done}`;
+}
+
+/** The one progress line for every npm run in flight, oldest first: `label s: where it is; …`. */
+export function progressLine(jobs, now) {
+	return jobs
+		.map(
+			(job) =>
+				`${job.label} ${Math.round((now - job.started) / 1000)} s: ${describeJob(job.counts)}`,
+		)
+		.join('; ');
+}
+
+/** npm runs in flight; one heartbeat reports them all, so their lines never interleave. */
+const running = new Set();
+let heartbeat;
+
+function track(job) {
+	running.add(job);
+	heartbeat ??= setInterval(() => {
+		const jobs = [...running];
+		for (const job of jobs) job.refresh();
+		jobs[0].log(progressLine(jobs, Date.now()));
+	}, HEARTBEAT_MS);
+	return () => {
+		running.delete(job);
+		if (running.size > 0) return;
+		clearInterval(heartbeat);
+		heartbeat = undefined;
+	};
 }
 
 /**
- * Runs `npm <args>` in `cwd` with `env` added to a clean environment, logging a progress line every
- * 10 s. `phase: 'build'` (a native rebuild) reports time only; `expected` is the package count the
- * install is known to end with (countInstalled's measure). Rejects with npm's last output on failure.
+ * Runs `npm <args>` in `cwd` with `env` added to a clean environment, reporting progress every 10 s
+ * on one line shared with any other npm run in flight. `phase: 'build'` (a native rebuild) reports
+ * time only; `expected` is the package count the install is known to end with (countInstalled's
+ * measure). Rejects with npm's last output on failure.
  */
 export function npmWithProgress(args, { cwd, env, log, label, phase = 'install', expected }) {
 	const started = Date.now();
@@ -71,36 +136,44 @@ export function npmWithProgress(args, { cwd, env, log, label, phase = 'install',
 			npm_config_audit: 'false',
 			npm_config_fund: 'false',
 			npm_config_update_notifier: 'false',
-			// One line per registry fetch: the fetch counts below come from these.
+			// One line per registry fetch or cache hit: the counts below come from these.
 			npm_config_loglevel: 'http',
 			...env,
 		},
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	let output = '';
-	const counts = { packuments: 0, tarballs: 0, installed: 0, phase, expected };
+	const counts = { phase, packuments: 0, tarballs: 0, cached: 0, installed: 0, expected };
 	const keep = (chunk) => {
 		const text = String(chunk);
 		for (const line of text.split('\n')) {
-			if (!line.includes('http fetch')) continue;
-			if (line.includes('/-/')) counts.tarballs++;
+			if (line.includes('http cache') && line.includes('/-/')) counts.cached++;
+			else if (!line.includes('http fetch')) continue;
+			else if (line.includes('/-/')) counts.tarballs++;
 			else counts.packuments++;
 		}
 		output = (output + text).slice(-8000);
 	};
 	child.stdout.on('data', keep);
 	child.stderr.on('data', keep);
-	const heartbeat = setInterval(() => {
-		if (phase !== 'build') counts.installed = countInstalled(cwd);
-		log(`${label}: ${seconds()} s, ${describe(counts)}`);
-	}, HEARTBEAT_MS);
+	const untrack = track({
+		label,
+		log,
+		started,
+		counts,
+		refresh() {
+			if (phase === 'build') return;
+			counts.installed = countInstalled(cwd);
+			counts.work = processWork(child.pid);
+		},
+	});
 	return new Promise((resolvePromise, reject) => {
 		child.on('error', (error) => {
-			clearInterval(heartbeat);
+			untrack();
 			reject(error);
 		});
 		child.on('close', (code) => {
-			clearInterval(heartbeat);
+			untrack();
 			if (code === 0) {
 				log(
 					`${label}: finished in ${seconds()} s${phase === 'build' ? '' : `, ${countInstalled(cwd)} packages`}`,

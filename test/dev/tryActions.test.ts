@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type SandboxHandle } from '../sandbox';
+
+/** The refund example's manager and customer, and its start webhook (test/dev/workflows/refund-approval.json). */
+const MANAGER = '447700900123';
+const CUSTOMER = '4915112345678';
+const REFUND_PATH = 'example-refund-approval';
+
+interface Run {
+	status: string;
+	workflowId: string;
+}
+
+/**
+ * n8n as `npm run try` sees it: login, executions and workflows over its REST API, resume links
+ * under /webhook-waiting/ and the refund example's start webhook. Opening a waiting run's link
+ * finishes it and tells the customer through the sandbox, as the refund example does.
+ */
+async function startN8nStandIn(sandbox: SandboxHandle) {
+	const runs = new Map<string, Run>();
+	const opened: string[] = [];
+	let started = 0;
+	const paths: Record<string, string> = { refund: REFUND_PATH, other: 'other' };
+	const send = async (to: string, text: string) => {
+		const response = await fetch(`${sandbox.url}/api/v1/tools/send_message`, {
+			method: 'POST',
+			headers: {
+				authorization: `Bearer ${sandbox.apiKey}`,
+				'idempotency-key': randomUUID(),
+				'content-type': 'application/json',
+			},
+			body: JSON.stringify({ channel: 'qr', phoneNumber: to, text }),
+		});
+		expect(response.status).toBe(200);
+	};
+	const server: Server = createServer((req, res) => {
+		const url = new URL(req.url ?? '/', 'http://n8n.local');
+		const answer = (body: unknown) => {
+			res.setHeader('set-cookie', 'n8n-auth=session; Path=/');
+			res.end(JSON.stringify({ data: body }));
+		};
+		const run = /^\/rest\/executions\/(\w+)$/.exec(url.pathname)?.[1];
+		const workflow = /^\/rest\/workflows\/(\w+)$/.exec(url.pathname)?.[1];
+		const resumed = /^\/webhook-waiting\/(\w+)/.exec(url.pathname)?.[1];
+		if (url.pathname === '/rest/login') return answer({});
+		if (run) return answer({ id: run, ...runs.get(run) });
+		if (workflow)
+			return answer({ id: workflow, nodes: [{ parameters: { path: paths[workflow] } }] });
+		if (resumed) {
+			opened.push(resumed);
+			const waiting = runs.get(resumed)?.status === 'waiting';
+			if (!waiting) return res.end('No action required');
+			void send(CUSTOMER, `Refund of run ${resumed} approved.`).then(() =>
+				runs.set(resumed, { status: 'success', workflowId: 'refund' }),
+			);
+			return res.end('Got it');
+		}
+		if (url.pathname === `/webhook/${paths.refund}`) {
+			started++;
+			const id = String(100 + started);
+			runs.set(id, { status: 'waiting', workflowId: 'refund' });
+			void ask(id);
+			return res.end('{"message":"Workflow was started"}');
+		}
+		res.statusCode = 404;
+		res.end('{"message":"not registered"}');
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	/** A Send and Wait question to the manager from run `id`, its links as n8n 2.x builds them. */
+	const ask = (id: string) =>
+		send(
+			MANAGER,
+			`Refund 25 EUR for order 1042?\n\nReply 1 to Approve or 2 to Decline\n\nApprove: ${url}/webhook-waiting/${id}/node-1?approved=true&signature=s\nDecline: ${url}/webhook-waiting/${id}/node-1?approved=false&signature=s`,
+		);
+	return {
+		url,
+		opened,
+		/** A question to the manager from run `id` of workflow `workflowId`, now in `status`. */
+		async question(id: string, status: string, workflowId = 'refund') {
+			runs.set(id, { status, workflowId });
+			await ask(id);
+		},
+		stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+describe('npm run try: each example command waits for its effect and says what happened', () => {
+	let sandbox: SandboxHandle;
+	let n8n: Awaited<ReturnType<typeof startN8nStandIn>>;
+	const actions = async () =>
+		(await import('./tryActions.mjs')).tryExamples({ sandboxUrl: sandbox.url, n8nUrl: n8n.url });
+
+	beforeEach(async () => {
+		sandbox = await startSandbox();
+		n8n = await startN8nStandIn(sandbox);
+	});
+	afterEach(async () => {
+		await n8n.stop();
+		await sandbox.stop();
+	});
+
+	it('approve says plainly that nothing asked yet, and opens nothing', async () => {
+		expect(await (await actions()).approve()).toBe(
+			`No question waiting: the refund approval has not asked the manager ${MANAGER} yet. Ask: npm run -s try -- refund`,
+		);
+		expect(n8n.opened).toEqual([]);
+	});
+
+	it('approve never opens the link of an earlier question whose run has moved on (it answered "No action required")', async () => {
+		await n8n.question('5', 'success');
+		expect(await (await actions()).approve()).toBe(
+			'No question waiting: the last one to the manager (run 5) is answered already (success). Ask again: npm run -s try -- refund',
+		);
+		expect(n8n.opened).toEqual([]);
+	});
+
+	it('approve opens the link of the refund run still waiting, not a newer question of another workflow to the same manager, and prints what the customer was told', async () => {
+		await n8n.question('5', 'success');
+		await n8n.question('7', 'waiting');
+		await n8n.question('9', 'waiting', 'other');
+		expect(await (await actions()).approve()).toBe(
+			`Approved: the manager opened the Approve link (HTTP 200), run 7 finished and told the customer ${CUSTOMER} "Refund of run 7 approved."`,
+		);
+		expect(n8n.opened).toEqual(['7']);
+	});
+
+	it("refund waits until its own run's question is sent, and approve then opens that one", async () => {
+		await n8n.question('5', 'success');
+		expect(await (await actions()).refund()).toBe(
+			`Question sent to the manager ${MANAGER}; run 101 waits for the answer: "Refund 25 EUR for order 1042? …"`,
+		);
+		expect(await (await actions()).approve()).toMatch(/^Approved: .*, run 101 finished/);
+		expect(n8n.opened).toEqual(['101']);
+	});
+});
