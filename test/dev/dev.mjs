@@ -193,7 +193,6 @@ async function main() {
 				'In the editor, Execute workflow starts these two as well.',
 				'Send an order update on Business to 4915700000000, a number on no network: the service accepts it, then reports it failed, and the staff number 919876543210 is told which message to whom failed and why:',
 				`  ${run.undelivered}`,
-				`  See the staff note: ${run.sends}`,
 				`The last runs and their status (the editor's executions list): ${run.runs}`,
 				'',
 				'Ctrl-C stops n8n and the sandbox.',

@@ -12,12 +12,14 @@ import {
 	quote,
 	runsTable,
 } from './tryReport.mjs';
-import { START_PATHS } from './tryIt.mjs';
+import { START_PATHS, UNDELIVERED_UPDATE } from './tryIt.mjs';
 
 /** A user agent of a browser: the approval link answers only a person's browser, not a program (README). */
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0.0.0 Safari/537.36';
 
 const ALICE = { phone: CUSTOMER, name: 'Alice' };
+/** The staff number the examples tell (takeover, undelivered messages). */
+const STAFF = '919876543210';
 const UNFINISHED = ['new', 'running', 'waiting'];
 const TRY_REFUND = 'npm run -s try -- refund';
 
@@ -183,6 +185,31 @@ export function tryExamples({ sandboxUrl, n8nUrl, webhookBaseUrl = n8nUrl }) {
 		return `Approved: the manager ${way}, run ${run.id} finished and told the customer ${CUSTOMER} ${quote(told?.text)}`;
 	}
 
+	/**
+	 * Sends an order update on Business to the sandbox's number on no network (accepted, then reported
+	 * failed) and waits for the undelivered-messages example's note to the staff number about it.
+	 */
+	async function undelivered() {
+		const { keys } = await control('GET', '/keys');
+		const response = await fetch(`${sandboxUrl}/api/v1/tools/send_message`, {
+			method: 'POST',
+			headers: {
+				authorization: `Bearer ${keys.owner}`,
+				'content-type': 'application/json',
+				'idempotency-key': `dev-try-${Date.now()}`,
+			},
+			body: JSON.stringify(UNDELIVERED_UPDATE),
+		});
+		if (!response.ok)
+			throw new Error(`the sandbox answered ${response.status}: ${await response.text()}`);
+		const { message_id: id } = await response.json();
+		const note = await until(
+			`note to the staff number ${STAFF} (is "Example: tell staff about undelivered messages" active?)`,
+			async () => (await sends()).find((send) => send.to === STAFF && send.text.includes(id)),
+		);
+		return `The order update to ${UNDELIVERED_UPDATE.phoneNumber} (${id}) was accepted, then reported failed; the staff number ${STAFF} was told: ${quote(note.text)}`;
+	}
+
 	async function runs() {
 		return runsTable(await (await n8n()).recentExecutions(10), Date.now());
 	}
@@ -193,6 +220,7 @@ export function tryExamples({ sandboxUrl, n8nUrl, webhookBaseUrl = n8nUrl }) {
 		refund,
 		approve: () => approve('link'),
 		'approve-in-chat': () => approve('chat'),
+		undelivered,
 		runs,
 	};
 }

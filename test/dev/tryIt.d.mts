@@ -1,6 +1,7 @@
 // Types for tryIt.mjs (plain ESM so `npm run dev` runs on plain Node).
 export declare const START_PATHS: Record<'campaign-from-list' | 'refund-approval', string>;
 export declare const DEFAULT_ADDRESSES: { sandboxUrl: string; n8nUrl: string };
+export declare const UNDELIVERED_UPDATE: Record<string, unknown> & { phoneNumber: string };
 export interface TryItCommands {
 	replyBot: string;
 	quickMessages: string[];

@@ -14,6 +14,16 @@ export const DEFAULT_ADDRESSES = {
 	n8nUrl: 'http://127.0.0.1:5678',
 };
 
+/** An order update on Business to the sandbox's number on no network (DEMO.unregisteredPhone): accepted, then failed. */
+export const UNDELIVERED_UPDATE = {
+	channel: 'business',
+	phoneNumber: '4915700000000',
+	templateName: 'order_update',
+	templateLanguage: 'en',
+	templateParameters: ['Erin', '1044', 'shipped'],
+	recipientOptInConfirmed: true,
+};
+
 const json = (body) => `'${JSON.stringify(body)}'`;
 
 /**
@@ -59,14 +69,6 @@ export function tryItCommands({ sandboxUrl, apiKey, n8nUrl, webhookBaseUrl = n8n
 		// The Approve link of the question still waiting, opened as a browser would.
 		approve: tryIt('approve'),
 		runs: tryIt('runs'),
-		// An order update to the sandbox's number on no network (DEMO.unregisteredPhone): accepted, then failed.
-		undelivered: sendMessage({
-			channel: 'business',
-			phoneNumber: '4915700000000',
-			templateName: 'order_update',
-			templateLanguage: 'en',
-			templateParameters: ['Erin', '1044', 'shipped'],
-			recipientOptInConfirmed: true,
-		}),
+		undelivered: tryIt('undelivered'),
 	};
 }

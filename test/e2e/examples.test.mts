@@ -234,7 +234,8 @@ describe('example workflows in a real n8n', () => {
 						: undefined;
 				});
 
-				const failed = JSON.parse(await shell(commands().undelivered)) as { message_id: string };
+				const printed = (await shell(commands().undelivered)).trim();
+				const failed = { message_id: /\(([^)]+)\) was accepted/.exec(printed)?.[1] };
 				const execution = await firstSuccess(api, workflow.id);
 				const [event] = nodeOutput(execution, 'On Failed Message') ?? [];
 				expect(event).toMatchObject({
@@ -245,9 +246,11 @@ describe('example workflows in a real n8n', () => {
 				const notes = (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends
 					.slice(before)
 					.filter((send) => send.to === STAFF);
-				expect(notes.map((note) => note.text)).toEqual([
-					`A Business message to 4915700000000 failed (${failed.message_id}). The message was not delivered: Message undeliverable (code 131026).`,
-				]);
+				const note = `A Business message to 4915700000000 failed (${failed.message_id}). The message was not delivered: Message undeliverable (code 131026).`;
+				expect(notes.map((entry) => entry.text)).toEqual([note]);
+				expect(printed).toBe(
+					`The order update to 4915700000000 (${failed.message_id}) was accepted, then reported failed; the staff number ${STAFF} was told: "${note}"`,
+				);
 				ranOnWorker(execution);
 			});
 		},
