@@ -152,7 +152,6 @@ async function main() {
 		const workflows = await importExamples(api, credential, n8n.filesDir, modelCredential);
 		const run = tryItCommands({
 			sandboxUrl: sandbox.url,
-			apiKey: sandbox.apiKey,
 			n8nUrl: n8n.url,
 			webhookBaseUrl: stack.webhookBaseUrl,
 		});
@@ -173,12 +172,12 @@ async function main() {
 				'',
 				"Make Alice write to the reply bot on the QR number (it prints the bot's answer once sent):",
 				`  ${run.replyBot}`,
-				'Write to the AI reply bot on Business in four quick messages; it answers once, when its 5 s quiet window after the last has passed (5-8 s):',
-				...run.quickMessages.map((line) => `  ${line}`),
+				'Write to the AI reply bot on Business as Dana, in four quick messages; it answers once, when its 5 s quiet window after the last has passed (5-8 s), and prints that answer:',
+				`  ${run.aiBot}`,
 				'Take the chat over (the bot stays silent, the staff number 919876543210 is told of each message), then hand it back:',
 				`  ${run.pause}`,
 				`  ${run.resume}`,
-				'Or let Dana ask for a person (a hand-over word pauses the bot for 12 hours, or until /bot on):',
+				'Or let Dana ask for a person (a hand-over word pauses the bot for 12 hours, or until /bot on; it prints what staff were told):',
 				`  ${run.handOver}`,
 				`Then see what was sent: ${run.sends}`,
 				'Send the attachment saver a QR message with a file:',

@@ -20,6 +20,9 @@ const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0
 const ALICE = { phone: CUSTOMER, name: 'Alice' };
 /** The staff number the examples tell (takeover, undelivered messages). */
 const STAFF = '919876543210';
+/** The AI reply bot's customer on Business, and her quick messages (`npm run dev` prints them). */
+const DANA = { phone: '4915198765432', name: 'Dana' };
+export const QUICK_MESSAGES = ['hi', 'I ordered yesterday', 'order 4411', 'where is it??'];
 const UNFINISHED = ['new', 'running', 'waiting'];
 const TRY_REFUND = 'npm run -s try -- refund';
 
@@ -50,7 +53,8 @@ export function tryExamples({ sandboxUrl, n8nUrl, webhookBaseUrl = n8nUrl }) {
 	};
 	const sends = async () => (await control('GET', '/sends')).sends;
 	const sendIds = async () => new Set((await sends()).map((send) => send.message_id));
-	const inject = (from, text) => control('POST', '/inject/message', { from, text });
+	const inject = (from, text, channel = 'qr') =>
+		control('POST', '/inject/message', { channel, from, text });
 	let session;
 	const n8n = () => (session ??= loginN8n(n8nUrl, OWNER));
 	const runLink = (run) => `${n8nUrl}/workflow/${run.workflowId}/executions/${run.id}`;
@@ -127,6 +131,59 @@ export function tryExamples({ sandboxUrl, n8nUrl, webhookBaseUrl = n8nUrl }) {
 		return `Alice wrote "Hello!"; the reply bot answered ${duration(Date.now() - sent)} later: ${quote(reply.text)}`;
 	}
 
+	/** A message the account sends (as if typed on its phone), through the sandbox's API with its key. */
+	async function sendAsAccount(body) {
+		const { keys } = await control('GET', '/keys');
+		const response = await fetch(`${sandboxUrl}/api/v1/tools/send_message`, {
+			method: 'POST',
+			headers: {
+				authorization: `Bearer ${keys.owner}`,
+				'content-type': 'application/json',
+				'idempotency-key': `dev-try-${Date.now()}`,
+			},
+			body: JSON.stringify(body),
+		});
+		if (!response.ok)
+			throw new Error(`the sandbox answered ${response.status}: ${await response.text()}`);
+		return response.json();
+	}
+
+	/** The account's `/bot off` or `/bot on` in Dana's chat: the AI reply bot's takeover commands. */
+	async function botCommand(command) {
+		await sendAsAccount({ channel: 'business', phoneNumber: DANA.phone, text: command });
+		return command === '/bot off'
+			? `The account wrote "/bot off" in Dana's chat: the AI reply bot stays silent there and tells the staff number ${STAFF} of each message she writes, until /bot on (or 12 hours)`
+			: `The account wrote "/bot on" in Dana's chat: the AI reply bot answers her again`;
+	}
+
+	/** Dana's quick messages, one after the other; waits for the AI reply bot's one answer to them. */
+	async function aiBot() {
+		const before = await sendIds();
+		const started = Date.now();
+		let conversation;
+		for (const text of QUICK_MESSAGES)
+			({
+				message: { conversation_id: conversation },
+			} = await inject(DANA, text, 'business'));
+		const wrote = Date.now();
+		const reply = await until(
+			'reply to Dana (is "Example: AI reply bot" active, and her chat not paused? npm run -s try -- bot-on resumes it)',
+			async () =>
+				newSends(before, await sends()).find((send) => send.conversation_id === conversation),
+		);
+		return `Dana wrote ${QUICK_MESSAGES.length} messages in ${duration(wrote - started)}; the AI reply bot answered ${duration(Date.now() - wrote)} after the last: ${quote(reply.text)}`;
+	}
+
+	/** Dana asks for a person: the bot pauses in her chat, and waits for the staff number's note. */
+	async function handOver() {
+		const before = await sendIds();
+		await inject(DANA, 'can I talk to a human?', 'business');
+		const note = await until(`note to the staff number ${STAFF}`, async () =>
+			newSends(before, await sends()).find((send) => send.to === STAFF),
+		);
+		return `Dana asked for a person: the AI reply bot stays silent in her chat for 12 hours (or until /bot on), and the staff number ${STAFF} was told: ${quote(note.text)}`;
+	}
+
 	async function campaign() {
 		const api = await n8n();
 		const after = await lastRunId();
@@ -190,19 +247,7 @@ export function tryExamples({ sandboxUrl, n8nUrl, webhookBaseUrl = n8nUrl }) {
 	 * failed) and waits for the undelivered-messages example's note to the staff number about it.
 	 */
 	async function undelivered() {
-		const { keys } = await control('GET', '/keys');
-		const response = await fetch(`${sandboxUrl}/api/v1/tools/send_message`, {
-			method: 'POST',
-			headers: {
-				authorization: `Bearer ${keys.owner}`,
-				'content-type': 'application/json',
-				'idempotency-key': `dev-try-${Date.now()}`,
-			},
-			body: JSON.stringify(UNDELIVERED_UPDATE),
-		});
-		if (!response.ok)
-			throw new Error(`the sandbox answered ${response.status}: ${await response.text()}`);
-		const { message_id: id } = await response.json();
+		const { message_id: id } = await sendAsAccount(UNDELIVERED_UPDATE);
 		const note = await until(
 			`note to the staff number ${STAFF} (is "Example: tell staff about undelivered messages" active?)`,
 			async () => (await sends()).find((send) => send.to === STAFF && send.text.includes(id)),
@@ -216,6 +261,10 @@ export function tryExamples({ sandboxUrl, n8nUrl, webhookBaseUrl = n8nUrl }) {
 
 	return {
 		'reply-bot': replyBot,
+		'ai-bot': aiBot,
+		'hand-over': handOver,
+		'bot-off': () => botCommand('/bot off'),
+		'bot-on': () => botCommand('/bot on'),
 		campaign,
 		refund,
 		approve: () => approve('link'),

@@ -137,3 +137,102 @@ describe('npm run try: each example command waits for its effect and says what h
 		expect(n8n.opened).toEqual(['101']);
 	});
 });
+
+/** The AI reply bot's customer (test/dev/workflows/ai-reply-bot.json) and the staff number it tells. */
+const DANA = '4915198765432';
+const STAFF = '919876543210';
+
+/**
+ * The AI reply bot example as the sandbox sees it: an endpoint for message.received that answers
+ * Dana's last quick message in her chat, and tells staff when she asks for a person.
+ */
+async function startBotStandIn(sandbox: SandboxHandle) {
+	const send = async (body: Record<string, unknown>) =>
+		await fetch(`${sandbox.url}/api/v1/tools/send_message`, {
+			method: 'POST',
+			headers: {
+				authorization: `Bearer ${sandbox.apiKey}`,
+				'idempotency-key': randomUUID(),
+				'content-type': 'application/json',
+			},
+			body: JSON.stringify(body),
+		});
+	const server: Server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			res.end('{}');
+			const { data } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+				data: { message?: { from?: { phone?: string }; text?: string; conversation_id: string } };
+			};
+			const message = data.message;
+			if (message?.from?.phone !== DANA) return;
+			if (message.text === 'where is it??')
+				void send({
+					channel: 'business',
+					conversationId: message.conversation_id,
+					text: 'On its way!',
+				});
+			if (message.text?.includes('human'))
+				void send({ channel: 'qr', phoneNumber: STAFF, text: 'A customer asked for a person.' });
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const registered = await fetch(`${sandbox.url}/api/v1/webhooks`, {
+		method: 'POST',
+		headers: {
+			authorization: `Bearer ${sandbox.apiKey}`,
+			'content-type': 'application/json',
+			'idempotency-key': randomUUID(),
+		},
+		body: JSON.stringify({
+			url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+			event_types: ['message.received'],
+		}),
+	});
+	expect(registered.status).toBe(200);
+	return { stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('npm run try: the AI reply bot and its takeover', () => {
+	let sandbox: SandboxHandle;
+	let bot: Awaited<ReturnType<typeof startBotStandIn>>;
+	const actions = async () =>
+		(await import('./tryActions.mjs')).tryExamples({
+			sandboxUrl: sandbox.url,
+			n8nUrl: 'http://127.0.0.1:9',
+		});
+	const sentTo = (phone: string) =>
+		sandbox.inject.sends().filter((entry: { to: string }) => entry.to === phone);
+
+	beforeEach(async () => {
+		sandbox = await startSandbox();
+		bot = await startBotStandIn(sandbox);
+	});
+	afterEach(async () => {
+		await bot.stop();
+		await sandbox.stop();
+	});
+
+	it("ai-bot writes Dana's four quick messages and prints the bot's one reply in her chat", async () => {
+		expect(await (await actions())['ai-bot']()).toMatch(
+			/^Dana wrote 4 messages in \d+\.\d s; the AI reply bot answered \d+\.\d s after the last: "On its way!"$/,
+		);
+	});
+
+	it("hand-over prints what staff were told, and bot-off / bot-on send the account's commands in her chat", async () => {
+		expect(await (await actions())['hand-over']()).toBe(
+			`Dana asked for a person: the AI reply bot stays silent in her chat for 12 hours (or until /bot on), and the staff number ${STAFF} was told: "A customer asked for a person."`,
+		);
+		expect(await (await actions())['bot-off']()).toMatch(
+			/^The account wrote "\/bot off" in Dana's chat/,
+		);
+		expect(await (await actions())['bot-on']()).toMatch(
+			/^The account wrote "\/bot on" in Dana's chat/,
+		);
+		expect(sentTo(DANA).map((entry: { text: string }) => entry.text)).toEqual([
+			'/bot off',
+			'/bot on',
+		]);
+	});
+});

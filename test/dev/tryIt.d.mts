@@ -4,7 +4,7 @@ export declare const DEFAULT_ADDRESSES: { sandboxUrl: string; n8nUrl: string };
 export declare const UNDELIVERED_UPDATE: Record<string, unknown> & { phoneNumber: string };
 export interface TryItCommands {
 	replyBot: string;
-	quickMessages: string[];
+	aiBot: string;
 	pause: string;
 	resume: string;
 	handOver: string;
@@ -19,7 +19,6 @@ export interface TryItCommands {
 }
 export declare function tryItCommands(where: {
 	sandboxUrl: string;
-	apiKey: string;
 	n8nUrl: string;
 	webhookBaseUrl?: string;
 }): TryItCommands;

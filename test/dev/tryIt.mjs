@@ -27,10 +27,10 @@ export const UNDELIVERED_UPDATE = {
 const json = (body) => `'${JSON.stringify(body)}'`;
 
 /**
- * Every command, by what it does. `sandboxUrl` and `apiKey` are the sandbox's, `n8nUrl` n8n's editor
- * and REST API, `webhookBaseUrl` where n8n serves production webhooks (the webhook process in queue mode).
+ * Every command, by what it does. `sandboxUrl` is the sandbox's, `n8nUrl` n8n's editor and REST API,
+ * `webhookBaseUrl` where n8n serves production webhooks (the webhook process in queue mode).
  */
-export function tryItCommands({ sandboxUrl, apiKey, n8nUrl, webhookBaseUrl = n8nUrl }) {
+export function tryItCommands({ sandboxUrl, n8nUrl, webhookBaseUrl = n8nUrl }) {
 	const where = [
 		sandboxUrl === DEFAULT_ADDRESSES.sandboxUrl ? '' : ` --sandbox ${sandboxUrl}`,
 		n8nUrl === DEFAULT_ADDRESSES.n8nUrl ? '' : ` --n8n ${n8nUrl}`,
@@ -40,18 +40,12 @@ export function tryItCommands({ sandboxUrl, apiKey, n8nUrl, webhookBaseUrl = n8n
 	const tryIt = (what) => `npm run -s try -- ${what}${where}`;
 	const inject = (body) =>
 		`curl -s -X POST ${sandboxUrl}/__sandbox/inject/message -H 'content-type: application/json' -d ${json(body)}`;
-	const dana = (text) =>
-		inject({ channel: 'business', from: { phone: '4915198765432', name: 'Dana' }, text });
-	const sendMessage = (body) =>
-		`curl -s -w '\\n' -X POST ${sandboxUrl}/api/v1/tools/send_message -H 'authorization: Bearer ${apiKey}' -H "idempotency-key: dev-$(date +%s%N)" -H 'content-type: application/json' -d ${json(body)}`;
-	const ownMessage = (text) =>
-		sendMessage({ channel: 'business', phoneNumber: '4915198765432', text });
 	return {
 		replyBot: tryIt('reply-bot'),
-		quickMessages: ['hi', 'I ordered yesterday', 'order 4411', 'where is it??'].map(dana),
-		pause: ownMessage('/bot off'),
-		resume: ownMessage('/bot on'),
-		handOver: dana('can I talk to a human?'),
+		aiBot: tryIt('ai-bot'),
+		pause: tryIt('bot-off'),
+		resume: tryIt('bot-on'),
+		handOver: tryIt('hand-over'),
 		sends: `curl -s ${sandboxUrl}/__sandbox/sends`,
 		attachment: inject({
 			from: { phone: '447700900123', name: 'Bob' },

@@ -103,7 +103,6 @@ function ranOnWorker(execution: N8nExecution) {
 const commands = () =>
 	tryItCommands({
 		sandboxUrl: e2e().sandboxUrl,
-		apiKey: e2e().keys.owner,
 		n8nUrl: e2e().n8nUrl,
 		webhookBaseUrl: e2e().webhookBaseUrl,
 	});
