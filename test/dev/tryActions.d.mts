@@ -1,7 +1,19 @@
 // Types for tryActions.mjs (plain ESM so `npm run try` runs on plain Node).
 export type TryAction = () => Promise<string>;
+export type TryExample =
+	| 'reply-bot'
+	| 'ai-bot'
+	| 'hand-over'
+	| 'bot-off'
+	| 'bot-on'
+	| 'campaign'
+	| 'refund'
+	| 'approve'
+	| 'approve-in-chat'
+	| 'undelivered'
+	| 'runs';
 export declare function tryExamples(where: {
 	sandboxUrl: string;
 	n8nUrl: string;
 	webhookBaseUrl?: string;
-}): Record<'reply-bot' | 'campaign' | 'refund' | 'approve' | 'approve-in-chat' | 'runs', TryAction>;
+}): Record<TryExample, TryAction>;

@@ -22,7 +22,7 @@ const ALICE = { phone: CUSTOMER, name: 'Alice' };
 const STAFF = '919876543210';
 /** The AI reply bot's customer on Business, and her quick messages (`npm run dev` prints them). */
 const DANA = { phone: '4915198765432', name: 'Dana' };
-export const QUICK_MESSAGES = ['hi', 'I ordered yesterday', 'order 4411', 'where is it??'];
+const QUICK_MESSAGES = ['hi', 'I ordered yesterday', 'order 4411', 'where is it??'];
 const UNFINISHED = ['new', 'running', 'waiting'];
 const TRY_REFUND = 'npm run -s try -- refund';
 

@@ -202,8 +202,7 @@ describe('npm run try: the AI reply bot and its takeover', () => {
 			sandboxUrl: sandbox.url,
 			n8nUrl: 'http://127.0.0.1:9',
 		});
-	const sentTo = (phone: string) =>
-		sandbox.inject.sends().filter((entry: { to: string }) => entry.to === phone);
+	const sentTo = (phone: string) => sandbox.inject.sends().filter((entry) => entry.to === phone);
 
 	beforeEach(async () => {
 		sandbox = await startSandbox();
@@ -230,9 +229,6 @@ describe('npm run try: the AI reply bot and its takeover', () => {
 		expect(await (await actions())['bot-on']()).toMatch(
 			/^The account wrote "\/bot on" in Dana's chat/,
 		);
-		expect(sentTo(DANA).map((entry: { text: string }) => entry.text)).toEqual([
-			'/bot off',
-			'/bot on',
-		]);
+		expect(sentTo(DANA).map((entry) => entry.text)).toEqual(['/bot off', '/bot on']);
 	});
 });
