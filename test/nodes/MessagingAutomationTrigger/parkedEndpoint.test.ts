@@ -95,6 +95,28 @@ describe('a save while a burst is held, automatic registration', () => {
 	});
 });
 
+describe('a save on n8n 1.x (no resource URL in the webhook context)', () => {
+	it('releases the held delivery too, so the same endpoint is paused, resumed, and the retry runs the burst once', async () => {
+		trigger = await startTriggerHost({
+			baseUrl: sandbox.url,
+			apiKey: sandbox.keys.owner,
+			parameters: longQuietGrouping(),
+		});
+		trigger.withoutResourceUrl = true;
+		await trigger.activate('production');
+		const [endpoint] = sandbox.webhooks.endpoints();
+		const held = trigger.tookUp((body) => body.includes('typed on n8n 1.x'));
+		const message = write('typed on n8n 1.x');
+		await held;
+		await trigger.deactivate('production');
+		await trigger.activate('production');
+
+		expect(await retried(message)).toEqual([503, 200]);
+		expect(runs()).toEqual([['typed on n8n 1.x']]);
+		expect(everyEndpoint().map((e) => [e.id, e.status])).toEqual([[endpoint.id, 'active']]);
+	});
+});
+
 describe('a deactivation after the held delivery went back at its deadline (a 12 s quiet window)', () => {
 	it('keeps the retry paused while the workflow is off, and runs the burst once after reactivation', async () => {
 		trigger = await activeMessageTrigger(sandbox, longQuietGrouping());
