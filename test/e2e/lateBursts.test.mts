@@ -73,6 +73,22 @@ async function settledRuns(api: N8nRestApi, workflow: N8nWorkflow, marker: strin
 	return runs;
 }
 
+/** A grouping trigger's workflow with the real-speed clock, active and registered. */
+async function activeGrouping(api: N8nRestApi, name: string, webhookId: string, quietS: number) {
+	await sandboxControl('POST', '/clock', { speed: 1 });
+	const workflow = await api.createWorkflow(
+		triggerWorkflow(unique(name), await sandboxCredential(api), webhookId, {
+			events: ['message.received'],
+			groupQuickMessages: true,
+			quietWindowSeconds: quietS,
+			longestWaitSeconds: 30,
+		}),
+	);
+	await api.activateWorkflow(workflow.id);
+	await endpointRegistered(webhookId);
+	return workflow;
+}
+
 describe.runIf(runsHere)('A burst that reaches n8n late, in a real n8n', () => {
 	let api: N8nRestApi;
 	let workflow: N8nWorkflow;
@@ -81,17 +97,7 @@ describe.runIf(runsHere)('A burst that reaches n8n late, in a real n8n', () => {
 
 	beforeAll(async () => {
 		api = await n8nApi();
-		await sandboxControl('POST', '/clock', { speed: 1 });
-		workflow = await api.createWorkflow(
-			triggerWorkflow(unique('e2e late bursts'), await sandboxCredential(api), webhookId, {
-				events: ['message.received'],
-				groupQuickMessages: true,
-				quietWindowSeconds: QUIET_S,
-				longestWaitSeconds: 30,
-			}),
-		);
-		await api.activateWorkflow(workflow.id);
-		await endpointRegistered(webhookId);
+		workflow = await activeGrouping(api, 'e2e late bursts', webhookId, QUIET_S);
 	});
 
 	afterAll(async () => {
@@ -166,17 +172,7 @@ describe.runIf(mode === 'regular')(
 
 		beforeAll(async () => {
 			api = await n8nApi();
-			await sandboxControl('POST', '/clock', { speed: 1 });
-			workflow = await api.createWorkflow(
-				triggerWorkflow(unique('e2e held burst'), await sandboxCredential(api), webhookId, {
-					events: ['message.received'],
-					groupQuickMessages: true,
-					quietWindowSeconds: LONG_QUIET_S,
-					longestWaitSeconds: 30,
-				}),
-			);
-			await api.activateWorkflow(workflow.id);
-			await endpointRegistered(webhookId);
+			workflow = await activeGrouping(api, 'e2e held burst', webhookId, LONG_QUIET_S);
 		});
 
 		afterAll(async () => {

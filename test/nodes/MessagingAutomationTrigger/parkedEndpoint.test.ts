@@ -55,9 +55,16 @@ const stored = () =>
 		trigger.url('production')
 	];
 
-/** Activates a grouping trigger and deactivates it the moment it holds a delivery. */
-async function deactivatedWhileHolding(parameters: INodeParameters, baseUrl = sandbox.url) {
+/**
+ * Activates a grouping trigger and deactivates it the moment it holds a delivery; `legacy`: in a
+ * webhook context without `getWebhookResourceUrl`, as n8n 1.x has.
+ */
+async function deactivatedWhileHolding(
+	parameters: INodeParameters,
+	{ baseUrl = sandbox.url, legacy = false } = {},
+) {
 	trigger = await startTriggerHost({ baseUrl, apiKey: sandbox.keys.owner, parameters });
+	trigger.withoutResourceUrl = legacy;
 	await trigger.activate('production');
 	const [endpoint] = sandbox.webhooks.endpoints();
 	const held = trigger.tookUp((body) => body.includes('typed while the workflow was saved'));
@@ -97,22 +104,13 @@ describe('a save while a burst is held, automatic registration', () => {
 
 describe('a save on n8n 1.x (no resource URL in the webhook context)', () => {
 	it('releases the held delivery too, so the same endpoint is paused, resumed, and the retry runs the burst once', async () => {
-		trigger = await startTriggerHost({
-			baseUrl: sandbox.url,
-			apiKey: sandbox.keys.owner,
-			parameters: longQuietGrouping(),
+		const { endpoint, message } = await deactivatedWhileHolding(longQuietGrouping(), {
+			legacy: true,
 		});
-		trigger.withoutResourceUrl = true;
-		await trigger.activate('production');
-		const [endpoint] = sandbox.webhooks.endpoints();
-		const held = trigger.tookUp((body) => body.includes('typed on n8n 1.x'));
-		const message = write('typed on n8n 1.x');
-		await held;
-		await trigger.deactivate('production');
 		await trigger.activate('production');
 
 		expect(await retried(message)).toEqual([503, 200]);
-		expect(runs()).toEqual([['typed on n8n 1.x']]);
+		expect(runs()).toEqual([['typed while the workflow was saved']]);
 		expect(everyEndpoint().map((e) => [e.id, e.status])).toEqual([[endpoint.id, 'active']]);
 	});
 });
@@ -198,7 +196,7 @@ describe('a service that offers no pausing', () => {
 	it('is asked to pause, refuses, and the endpoint is deleted as before', async () => {
 		proxy = await startRefusingProxy(sandbox.url);
 		proxy.refuse('POST', /^\/api\/v1\/webhooks\/[^/]+\/pause$/, 405);
-		const { endpoint } = await deactivatedWhileHolding(longQuietGrouping(), proxy.url);
+		const { endpoint } = await deactivatedWhileHolding(longQuietGrouping(), { baseUrl: proxy.url });
 		expect(proxy.seen).toContain(`POST /api/v1/webhooks/${endpoint.id}/pause`);
 		expect(sandbox.webhooks.endpoints().map((e) => e.status)).toEqual(['deleted']);
 		expect(stored()).toBeUndefined();
@@ -209,7 +207,9 @@ describe('a service that refuses to list endpoints', () => {
 	it('resumes the parked endpoint by the id stored with the workflow', async () => {
 		proxy = await startRefusingProxy(sandbox.url);
 		proxy.refuse('GET', /^\/api\/v1\/webhooks$/, 501);
-		const { endpoint, message } = await deactivatedWhileHolding(longQuietGrouping(), proxy.url);
+		const { endpoint, message } = await deactivatedWhileHolding(longQuietGrouping(), {
+			baseUrl: proxy.url,
+		});
 		await trigger.activate('production');
 		expect(proxy.seen).toContain(`POST /api/v1/webhooks/${endpoint.id}/resume`);
 		expect(everyEndpoint().map((e) => [e.id, e.status])).toEqual([[endpoint.id, 'active']]);
