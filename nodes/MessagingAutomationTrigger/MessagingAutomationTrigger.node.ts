@@ -58,8 +58,8 @@ export class MessagingAutomationTrigger implements INodeType {
 				return await registerEndpoint(this);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				releaseScope(triggerScope(this, this.getNodeWebhookUrl('default') ?? ''));
-				return await unregisterEndpoint(this);
+				const held = releaseScope(triggerScope(this, this.getNodeWebhookUrl('default') ?? ''));
+				return await unregisterEndpoint(this, held);
 			},
 		},
 	};

@@ -234,10 +234,12 @@ class ConversationDesk {
 		return true;
 	}
 
-	/** Hands every held delivery back to the service; none starts a run. */
-	releaseAll(): void {
-		for (const id of [...this.held.keys()]) this.settle(id, { kind: 'retry' });
+	/** Hands every held delivery back to the service; none starts a run. Returns how many. */
+	releaseAll(): number {
+		const ids = [...this.held.keys()];
+		for (const id of ids) this.settle(id, { kind: 'retry' });
 		this.wake?.();
+		return ids.length;
 	}
 
 	private settle(id: string, outcome: Settlement): void {
@@ -287,10 +289,11 @@ export async function holdDelivery(
 
 /**
  * The trigger at `scope` stopped listening (deactivated, or its workflow saved anew): every
- * delivery it holds goes back to the service unsettled, and none of them starts a run.
+ * delivery it holds goes back to the service unsettled, and none of them starts a run. Returns how
+ * many: their bursts now wait for the service's retry.
  */
-export function releaseScope(scope: string): void {
-	for (const [key, desk] of desks) {
-		if (key.startsWith(`${scope}\n`)) desk.releaseAll();
-	}
+export function releaseScope(scope: string): number {
+	let released = 0;
+	for (const [key, desk] of desks) if (key.startsWith(`${scope}\n`)) released += desk.releaseAll();
+	return released;
 }

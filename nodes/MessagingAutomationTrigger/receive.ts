@@ -66,12 +66,18 @@ function signingSecrets(context: IWebhookFunctions, settings: TriggerSettings): 
 	return own ? [own.secret] : state.endpoints().map((endpoint) => endpoint.secret);
 }
 
-/** This delivery's trigger scope; n8n versions without the resource URL fall back to the mode. */
+/**
+ * This delivery's trigger scope, named by the URL as the activation hooks name it. n8n 1.x has no
+ * resource URL: its production deliveries (mode `webhook`) take the node's production URL, so a
+ * deactivation or a save releases what they hold; its test deliveries fall back to the mode.
+ */
 function scopeOf(context: IWebhookFunctions): string {
 	const url =
 		typeof context.getWebhookResourceUrl === 'function'
 			? context.getWebhookResourceUrl('default')
-			: context.getMode();
+			: context.getMode() === 'webhook'
+				? context.getNodeWebhookUrl('default')
+				: context.getMode();
 	return triggerScope(context, url ?? '');
 }
 

@@ -4,6 +4,7 @@ import type { MessagingClient, WebhookEndpoint } from '../shared/client';
 import { decodeSecret } from '../shared/webhooks/verifySignature';
 import { createNodeClient } from '../shared/transport/nodeClient';
 import { activationError, isNotFound, isRefusal } from './activationErrors';
+import { parkEndpoint, resumeParked, sameSet } from './parkedEndpoint';
 import { readSettings } from './settings';
 import { TriggerState } from './state';
 
@@ -21,11 +22,6 @@ function scopeOf(hook: IHookFunctions) {
 		/** Stored endpoints of this kind (test or production), whatever their URL. */
 		sameKind: state.endpoints().filter((endpoint) => endpoint.test === test),
 	};
-}
-
-function sameSet(left: readonly string[], right: readonly string[]): boolean {
-	const set = new Set(left);
-	return set.size === new Set(right).size && right.every((value) => set.has(value));
 }
 
 /** Live endpoints the service lists for our URL; undefined when listing is refused. */
@@ -106,7 +102,8 @@ export async function endpointExists(hook: IHookFunctions): Promise<boolean> {
 		state.orphans().length === 0 && sameKind.every((endpoint) => endpoint.url === url);
 	if (registration === 'dashboard') return nothingToClean && sameKind.length === 0;
 	const stored = state.endpoint(url);
-	if (!stored || !nothingToClean || !sameSet(stored.eventTypes, eventTypes)) return false;
+	if (!stored || stored.parked || !nothingToClean || !sameSet(stored.eventTypes, eventTypes))
+		return false;
 	const listing = await listOurs(hook, await createNodeClient(hook), url);
 	if (!listing) return true;
 	const [only, ...others] = listing.ours;
@@ -118,18 +115,44 @@ export async function endpointExists(hook: IHookFunctions): Promise<boolean> {
 	);
 }
 
+/** Creates the endpoint for `url`; `others` are the account's endpoints, named if the limit is hit. */
+async function createEndpoint(
+	hook: IHookFunctions,
+	client: MessagingClient,
+	url: string,
+	eventTypes: readonly string[],
+	others: readonly WebhookEndpoint[] | undefined,
+): Promise<{ id: string; secret: string }> {
+	const action = 'registering the webhook endpoint';
+	let created: WebhookEndpoint;
+	try {
+		({ data: created } = await client.webhooks.create({ url, event_types: [...eventTypes] }));
+	} catch (error) {
+		throw activationError(hook.getNode(), error, { action, url, endpoints: others });
+	}
+	if (typeof created?.id !== 'string' || !decodeSecret(created.secret ?? '')) {
+		throw activationError(
+			hook.getNode(),
+			new Error('the answer carried no endpoint id or no valid whsec_ signing secret'),
+			{ action, url },
+		);
+	}
+	return { id: created.id, secret: created.secret as string };
+}
+
 /**
- * Registers the endpoint for this URL. Everything that could be left from before (the stored
- * endpoint, earlier undeletable ones, anything else the service lists for this exact URL, which
- * holds the node's unique webhook id) is deleted first, so a re-activation never leaves an orphan
- * and a stale endpoint never takes up one of the ten places.
+ * Registers the endpoint for this URL: resumes the one parked at this URL by the last deactivation
+ * (parkedEndpoint.ts), or creates one. Everything else that could be left from before (stored
+ * endpoints, earlier undeletable ones, anything else the service lists for this exact URL, which
+ * holds the node's unique webhook id) is deleted, so a re-activation never leaves an orphan and a
+ * stale endpoint never takes up one of the ten places.
  */
 export async function registerEndpoint(hook: IHookFunctions): Promise<boolean> {
 	const { url, state, test, sameKind } = scopeOf(hook);
 	const settings = readSettings(hook);
 	const stale = new Set(state.orphans());
-	// Every stored endpoint of the same kind is ours to replace, whatever its URL: after
-	// WEBHOOK_URL changes, the endpoint for the old address must not linger.
+	// Every stored endpoint of the same kind is ours to replace, whatever its URL (after WEBHOOK_URL
+	// changes, the endpoint for the old address must not linger), unless it is resumed below.
 	for (const previous of sameKind) {
 		stale.add(previous.id);
 		state.setEndpoint(previous.url, undefined);
@@ -147,49 +170,41 @@ export async function registerEndpoint(hook: IHookFunctions): Promise<boolean> {
 	const client = await createNodeClient(hook);
 	const listing = await listOurs(hook, client, url);
 	for (const endpoint of listing?.ours ?? []) stale.add(endpoint.id);
+	const parked = sameKind.find((endpoint) => endpoint.parked && endpoint.url === url);
+	const resumed =
+		parked && (await resumeParked(hook, client, parked, listing?.ours, settings.eventTypes));
+	if (resumed) stale.delete(resumed.id);
 	state.setOrphans(await deleteEndpoints(hook, client, [...stale]));
-
-	let created: WebhookEndpoint;
-	try {
-		({ data: created } = await client.webhooks.create({
-			url,
-			event_types: [...settings.eventTypes],
-		}));
-	} catch (error) {
-		const endpoints = listing?.all.filter((endpoint) => !stale.has(endpoint.id));
-		throw activationError(hook.getNode(), error, {
-			action: 'registering the webhook endpoint',
-			url,
-			endpoints,
-		});
-	}
-	if (typeof created?.id !== 'string' || !decodeSecret(created.secret ?? '')) {
-		throw activationError(
-			hook.getNode(),
-			new Error('the answer carried no endpoint id or no valid whsec_ signing secret'),
-			{
-				action: 'registering the webhook endpoint',
-				url,
-			},
-		);
-	}
-	state.setEndpoint(url, {
-		id: created.id,
+	const others = listing?.all.filter((endpoint) => !stale.has(endpoint.id));
+	const endpoint = resumed ?? {
+		...(await createEndpoint(hook, client, url, settings.eventTypes, others)),
 		url,
-		secret: created.secret as string,
 		eventTypes: [...settings.eventTypes],
 		test,
-	});
+	};
+	state.setEndpoint(url, endpoint);
 	return true;
 }
 
-/** Never fails deactivation: what cannot be deleted is reported and kept for the next activation. */
-export async function unregisterEndpoint(hook: IHookFunctions): Promise<boolean> {
+/**
+ * Never fails deactivation: what cannot be deleted is reported and kept for the next activation.
+ * With `held` deliveries just handed back (or a parked endpoint not resumed since: n8n cleaning up
+ * after a failed activation), the production endpoint is parked instead, for the retries.
+ */
+export async function unregisterEndpoint(hook: IHookFunctions, held: number): Promise<boolean> {
 	// By URL, not kind: n8n deletes test endpoints in mode `internal`.
 	const { url, state } = scopeOf(hook);
 	const stored = state.endpoint(url);
 	if (!stored) return true;
-	const remaining = await deleteEndpoints(hook, await clientOrUndefined(hook), [stored.id]);
+	const client = await clientOrUndefined(hook);
+	if (
+		!stored.test &&
+		(stored.parked || (held > 0 && (await parkEndpoint(hook, client, stored, held))))
+	) {
+		state.setEndpoint(url, { ...stored, parked: true });
+		return true;
+	}
+	const remaining = await deleteEndpoints(hook, client, [stored.id]);
 	state.setOrphans([...state.orphans(), ...remaining]);
 	state.setEndpoint(url, undefined);
 	return true;

@@ -5,7 +5,8 @@ import { isRecord } from '../shared/guards';
 /**
  * Layout of the node's static data (`getWorkflowStaticData('node')`):
  *
- *   endpoints       { [webhook URL]: endpoint we registered for that URL }
+ *   endpoints       { [webhook URL]: endpoint we registered for that URL (`parked`: kept, paused,
+ *                   through a deactivation for the held deliveries it handed back; parkedEndpoint.ts) }
  *   orphans         ids we created but could not delete yet (retried at the next activation)
  *   recentEvents    dedupe window, oldest first: [event id, first seen (ms)]
  *
@@ -22,6 +23,8 @@ export interface RegisteredEndpoint {
 	eventTypes: string[];
 	/** Registered for the test URL (created in mode `manual`). */
 	test: boolean;
+	/** Paused at deactivation so the service keeps its retries; the next activation resumes it. */
+	parked?: boolean;
 }
 
 function isEndpoint(value: unknown): value is RegisteredEndpoint {

@@ -67,6 +67,8 @@ export class N8nWebhookHost {
 	 * much later, the last save winning. 0 keeps both synchronous.
 	 */
 	staticDataGapMs = 0;
+	/** n8n 1.x: its webhook context has no `getWebhookResourceUrl`. */
+	withoutResourceUrl = false;
 	/** n8n's waiting-webhook base (Send and Wait's links); this host's own unless a test moves it. */
 	waitingBaseUrl: string | undefined;
 	/** n8n's public address (WEBHOOK_URL) for production URLs; this host's own unless a test moves it. */
@@ -289,6 +291,8 @@ export class N8nWebhookHost {
 			[],
 			null,
 		);
+		if (this.withoutResourceUrl)
+			Object.defineProperty(context, 'getWebhookResourceUrl', { value: undefined });
 		let result;
 		try {
 			const answering = (

@@ -115,3 +115,42 @@ export async function endpointRegistered(webhookId: string): Promise<void> {
 			: undefined;
 	});
 }
+
+/**
+ * Deactivates a workflow that will not come back, and deletes the endpoint its trigger paused if it
+ * held a burst at that moment (the trigger keeps it for the next activation; its log tells the user
+ * to delete it in the dashboard), so it takes none of the account's ten places in later files.
+ */
+export async function retireWorkflow(
+	api: N8nRestApi,
+	workflowId: string,
+	webhookId: string,
+): Promise<void> {
+	await api.deactivateWorkflow(workflowId).catch(() => undefined);
+	const ours = async () =>
+		(
+			await sandboxControl<{ endpoints: Array<{ id: string; url: string; status: string }> }>(
+				'GET',
+				'/webhooks',
+			)
+		).endpoints.filter((endpoint) => endpoint.url.endsWith(`/webhook/${webhookId}/webhook`));
+	// n8n 2.x may answer the deactivation before the trigger's hook has run.
+	const endpoints = await waitFor(
+		`the endpoint of webhook ${webhookId} no longer active`,
+		async () => {
+			const listed = await ours();
+			return listed.some((endpoint) => endpoint.status === 'active') ? undefined : listed;
+		},
+	);
+	const { sandboxUrl, keys } = e2e();
+	for (const endpoint of endpoints) {
+		if (endpoint.status !== 'paused') continue;
+		await fetch(`${sandboxUrl}/api/v1/webhooks/${endpoint.id}`, {
+			method: 'DELETE',
+			headers: {
+				authorization: `Bearer ${keys.owner}`,
+				'idempotency-key': `retire-${endpoint.id}`,
+			},
+		});
+	}
+}

@@ -89,9 +89,14 @@ export async function restartableN8n(
 	};
 }
 
-/** Resolves once the service has nothing queued for messages whose text holds `marker`. */
+/**
+ * Resolves once the service has nothing queued for messages whose text holds `marker`, to endpoints
+ * that send: a paused one (a trigger pauses its own when its workflow is deactivated while holding a
+ * burst) keeps its deliveries for that workflow's next activation, not for this n8n.
+ */
 export async function nothingQueued(marker: string, timeoutMs = 300_000): Promise<void> {
 	type Delivery = {
+		endpointId: string;
 		status: string;
 		payload?: string;
 		attempts: number;
@@ -99,9 +104,17 @@ export async function nothingQueued(marker: string, timeoutMs = 300_000): Promis
 		lastError?: string | null;
 	};
 	const queued = async () => {
-		const { deliveries } = await sandboxControl('GET', '/webhooks');
+		const { deliveries, endpoints } = await sandboxControl('GET', '/webhooks');
+		const paused = new Set(
+			(endpoints as Array<{ id: string; status: string }>)
+				.filter((endpoint) => endpoint.status === 'paused')
+				.map((endpoint) => endpoint.id),
+		);
 		return (deliveries as Delivery[]).filter(
-			(delivery) => delivery.status === 'queued' && delivery.payload?.includes(marker),
+			(delivery) =>
+				delivery.status === 'queued' &&
+				delivery.payload?.includes(marker) &&
+				!paused.has(delivery.endpointId),
 		);
 	};
 	try {

@@ -55,6 +55,18 @@ export function useStoppedClock(
 	});
 }
 
+/**
+ * Group Quick Messages with a quiet window longer than the hold (12 s): a held delivery goes back
+ * to the service at its deadline while its burst is still open (heldDeliveries.ts).
+ */
+export const longQuietGrouping = (extra: INodeParameters = {}): INodeParameters => ({
+	events: ['message.received'],
+	groupQuickMessages: true,
+	quietWindowSeconds: 12,
+	longestWaitSeconds: 30,
+	...extra,
+});
+
 /** A production trigger for message.received (plus `parameters`), activated against `sandbox`. */
 export async function activeMessageTrigger(
 	sandbox: SandboxHandle,

@@ -5,6 +5,7 @@ import { DEMO, type SandboxHandle } from '../../sandbox';
 import type { N8nWebhookHost } from '../../support/n8nWebhook';
 import {
 	activeMessageTrigger,
+	longQuietGrouping,
 	messageDeliveries,
 	startTriggerHost,
 	useStoppedClock,
@@ -17,14 +18,6 @@ import {
  * leaves every held burst to the service's retry. The sandbox clock stands still and is moved by
  * hand; the trigger's holds run on real time.
  */
-
-const grouping = (extra: INodeParameters = {}): INodeParameters => ({
-	events: ['message.received'],
-	groupQuickMessages: true,
-	quietWindowSeconds: 12,
-	longestWaitSeconds: 30,
-	...extra,
-});
 
 let sandbox: SandboxHandle;
 let trigger: N8nWebhookHost;
@@ -71,7 +64,7 @@ async function dashboardTrigger(parameters: INodeParameters) {
 
 describe('a quiet window longer than the hold', () => {
 	it('hands the delivery back at its deadline, runs the burst when it closes, and the retry passes nothing on', async () => {
-		trigger = await activeMessageTrigger(sandbox, grouping({ quietWindowSeconds: 9 }));
+		trigger = await activeMessageTrigger(sandbox, longQuietGrouping({ quietWindowSeconds: 9 }));
 		const message = write('a long pause before the run');
 		await waitFor(() => attemptsOf(message.id).length >= 1, 20_000);
 		expect(attemptsOf(message.id)[0].statusCode).toBe(503);
@@ -93,7 +86,7 @@ describe('a quiet window longer than the hold', () => {
 
 describe('deactivation while deliveries are held', () => {
 	it('hands the held deliveries back and starts nothing; the next activation groups by its own quiet window', async () => {
-		trigger = await activeMessageTrigger(sandbox, grouping({ quietWindowSeconds: 3 }));
+		trigger = await activeMessageTrigger(sandbox, longQuietGrouping({ quietWindowSeconds: 3 }));
 		// Deactivated the moment the trigger holds the delivery. Waiting for any answered request (the
 		// endpoint's webhook.test) let the delivery arrive during the deactivation instead, under load.
 		const held = trigger.tookUp((body) => body.includes('first, before the change'));
@@ -103,7 +96,7 @@ describe('deactivation while deliveries are held', () => {
 		await waitFor(() => attemptsOf(first.id).length >= 1, 10_000);
 		expect(attemptsOf(first.id)[0].statusCode).toBe(503);
 
-		trigger.setParameters(grouping({ quietWindowSeconds: 0.4 }));
+		trigger.setParameters(longQuietGrouping({ quietWindowSeconds: 0.4 }));
 		await trigger.activate('production');
 		sandbox.clock.advance(1000);
 		write('second, after the change');
@@ -115,7 +108,7 @@ describe('deactivation while deliveries are held', () => {
 	});
 
 	it('leaves a burst held past its deadline (a 12 s quiet window) to the retry, which runs it once after reactivation', async () => {
-		await dashboardTrigger(grouping());
+		await dashboardTrigger(longQuietGrouping());
 		const message = write('still typing, then the workflow is saved');
 		await waitFor(() => attemptsOf(message.id).length >= 1, 20_000);
 		await trigger.deactivate('production');
