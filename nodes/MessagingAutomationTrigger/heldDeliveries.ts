@@ -26,6 +26,7 @@ import {
 	type ConversationReader,
 } from '../shared/conversation/reader';
 import { recentRead, remember, type KnownRead } from './recentReads';
+import type { DeliveryReply } from './deliveryReply';
 import type { ServiceClock } from './serviceClock';
 
 /*
@@ -54,10 +55,8 @@ export interface HeldDelivery {
 	deadline: number;
 	/** Service time the service queued the event (`created_at`), when it said. */
 	queuedAt?: number;
-	/** Answers the delivery 200; later calls do nothing. */
-	answer: () => void;
-	/** Answers the delivery 503, to be sent again; later calls (and `answer`) do nothing. */
-	handBack: () => void;
+	/** The delivery's one answer: 200 once settled, or 503 to be sent again. */
+	reply: DeliveryReply;
 	/** Reads this delivery's conversation with its own node's credential. */
 	reader: ConversationReader;
 }
@@ -205,14 +204,14 @@ class ConversationDesk {
 			!entry.handedBack &&
 			burstStillOpen(this.knownTimeline(), this.heldMessages(), id, this.rules, now)
 		) {
-			entry.handBack();
+			entry.reply.handBack();
 			entry.handedBack = true;
 			entry.deadline = Date.now() + this.rules.longestMs + OPEN_READ_MS;
 			this.expireAt(id, entry.deadline);
 			return;
 		}
 		if (!entry.handedBack && now - entry.message.at >= GIVE_UP_AFTER_MS) {
-			entry.answer();
+			entry.reply.received();
 			this.settle(id, {
 				kind: 'failed',
 				reason: `${this.failure ?? 'the service was busy'} (not read within 2.5 minutes of the message)`,
@@ -269,7 +268,7 @@ export async function holdDelivery(
 	const key = `${scope}\n${rules.quietMs}/${rules.longestMs}\n${conversationId}`;
 	let desk = desks.get(key);
 	if (desk && !desk.mayHold(delivery.message.id)) {
-		delivery.answer();
+		delivery.reply.received();
 		return { kind: 'none' };
 	}
 	if (!desk) {

@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	INodeExecutionData,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { eventMessage, parseEnvelope, type EventEnvelope } from '../shared/webhooks/events';
 import {
@@ -15,6 +10,7 @@ import { forgetEvent, isDuplicateEvent } from './dedupe';
 import { filterEvent } from './eventFilter';
 import { turnItemJson } from './output';
 import { hasAttachment, withAttachments } from './runAttachments';
+import { DeliveryReply, type RawResponse } from './deliveryReply';
 import { withCarrier } from './runClaim';
 import { triggerScope } from './scope';
 import { readSettings, type TriggerSettings } from './settings';
@@ -30,22 +26,6 @@ interface RawRequest {
 	rawHeaders?: string[];
 	headers: Record<string, string | string[] | undefined>;
 	readRawBody?: () => Promise<void>;
-}
-
-interface RawResponse {
-	writeHead(status: number, headers: Record<string, string>): unknown;
-	end(body: string): unknown;
-}
-
-/**
- * Answers the delivery here, when nothing runs or a run cannot wait for n8n's own answer, and
- * returns `noWebhookResponse`. n8n saves static data written by the handler (the dedupe window)
- * when the response callback fires, which it does with either answer.
- */
-function answer(response: RawResponse, status: number, body: IDataObject): IWebhookResponseData {
-	response.writeHead(status, { 'Content-Type': 'application/json' });
-	response.end(JSON.stringify(body));
-	return { noWebhookResponse: true };
 }
 
 /**
@@ -110,43 +90,20 @@ function parseBody(body: Buffer): EventEnvelope | undefined {
 /**
  * The delivery's turn (turn.ts). A turn that starts nothing is answered here: 200 (saying so when
  * its messages answered Send and Wait questions), or 503 when it hands the delivery back to the
- * service, whose copy then must not count as seen. A run's delivery
- * is left unanswered unless it went back with its burst still open at the deadline.
+ * service. A run's delivery is left unanswered unless it went back with its burst still open at
+ * the deadline.
  */
 async function answeredTurn(
 	context: IWebhookFunctions,
 	envelope: EventEnvelope,
 	settings: TriggerSettings,
-	response: RawResponse,
-	delivery: Omit<DeliveryContext, 'answer' | 'handBack'>,
-): Promise<{ turn: Turn; answered: boolean }> {
-	let answered = false;
-	const answerOnce = (status: number, body: IDataObject) => {
-		if (answered) return;
-		answered = true;
-		answer(response, status, body);
-	};
-	const handBack = () => {
-		// Once: a delivery that went back is settled later, when a copy of it may be held already.
-		if (answered) return false;
-		if (settings.deduplicate)
-			forgetEvent(
-				delivery.scope,
-				new TriggerState(context.getWorkflowStaticData('node')),
-				envelope.id,
-			);
-		answerOnce(503, { received: false, reason: 'not settled in time; send again' });
-		return true;
-	};
-	const turn = await readTurn(context, envelope, settings.turn, {
-		...delivery,
-		answer: () => answerOnce(200, { received: true }),
-		handBack,
-	});
-	if (!turn.run && turn.handBack) handBack();
+	delivery: DeliveryContext,
+): Promise<Turn> {
+	const turn = await readTurn(context, envelope, settings.turn, delivery);
+	if (!turn.run && turn.handBack) delivery.reply.handBack();
 	else if (!turn.run)
-		answerOnce(200, turn.answered ? { received: true, answered: true } : { received: true });
-	return { turn, answered };
+		delivery.reply.received(turn.answered ? { received: true, answered: true } : undefined);
+	return turn;
 }
 
 /**
@@ -156,7 +113,7 @@ async function answeredTurn(
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const arrivedAt = Date.now();
 	const request = context.getRequestObject() as unknown as RawRequest;
-	const response = context.getResponseObject() as unknown as RawResponse;
+	const reply = new DeliveryReply(context.getResponseObject() as unknown as RawResponse);
 	// n8n reads the body for the content types it parses; anything else is still unread here.
 	if (!request.rawBody && typeof request.readRawBody === 'function') await request.readRawBody();
 	const settings = readSettings(context);
@@ -166,19 +123,19 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		context.logger.warn(
 			`Messaging Automation Trigger: delivery rejected with 401 (${verdict.reason})`,
 		);
-		return answer(response, 401, { error: 'invalid_signature', reason: verdict.reason });
+		reply.answer(401, { error: 'invalid_signature', reason: verdict.reason });
+		return reply.result();
 	}
 
 	const envelope = parseBody(request.rawBody as Buffer);
 	if (!envelope) {
-		return answer(response, 400, {
-			error: 'invalid_payload',
-			reason: 'signed body is not an event envelope',
-		});
+		reply.answer(400, { error: 'invalid_payload', reason: 'signed body is not an event envelope' });
+		return reply.result();
 	}
 	const verdictOfFilters = filterEvent(envelope, settings.filters);
 	if (!verdictOfFilters.pass) {
-		return answer(response, 200, { received: true, ignored: verdictOfFilters.reason });
+		reply.received({ received: true, ignored: verdictOfFilters.reason });
+		return reply.result();
 	}
 	const state = new TriggerState(context.getWorkflowStaticData('node'));
 	const scope = scopeOf(context);
@@ -186,18 +143,24 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		settings.deduplicate &&
 		isDuplicateEvent(scope, state, envelope.id, settings.dedupeWindow, Date.now())
 	) {
-		return answer(response, 200, { received: true, duplicate: true });
+		reply.received({ received: true, duplicate: true });
+		return reply.result();
 	}
+	if (settings.deduplicate)
+		reply.onHandBack(() =>
+			forgetEvent(scope, new TriggerState(context.getWorkflowStaticData('node')), envelope.id),
+		);
 
 	const delivery = deliveryTimes(scope, envelope, arrivedAt, verdict.timestamp * 1000);
-	const { turn, answered } = await answeredTurn(context, envelope, settings, response, delivery);
-	if (!turn.run) return { noWebhookResponse: true };
-	return await handOver(context, envelope, settings, response, {
-		turn,
-		answered,
-		waitedMs: Date.now() - delivery.sentLocallyAt,
-		retried: delivery.retried,
-	});
+	const turn = await answeredTurn(context, envelope, settings, { ...delivery, reply });
+	if (!turn.run) return reply.result();
+	return reply.result(
+		await handOver(context, envelope, settings, reply, {
+			turn,
+			waitedMs: Date.now() - delivery.sentLocallyAt,
+			retried: delivery.retried,
+		}),
+	);
 }
 
 /**
@@ -211,7 +174,7 @@ function deliveryTimes(
 	envelope: EventEnvelope,
 	arrivedAt: number,
 	sentAt: number,
-): Omit<DeliveryContext, 'answer' | 'handBack'> {
+): Omit<DeliveryContext, 'reply'> {
 	const written = Date.parse(eventMessage(envelope)?.timestamp ?? '');
 	const writtenAt = Number.isNaN(written) ? undefined : written;
 	const clock = new ServiceClock(scope);
@@ -227,33 +190,29 @@ function deliveryTimes(
 }
 
 /**
- * The run's workflow data for n8n. n8n answers the delivery (200) once it recorded the run (n8n
- * 2.x; 1.x answers as the run starts): a stop before that leaves it to the service's retry, and
- * the burst runs then. Recording takes seconds on a loaded n8n and a download may take longer than
+ * The run's workflow data for n8n, which answers the delivery once it recorded the run
+ * (deliveryReply.ts). Recording takes seconds on a loaded n8n and a download may take longer than
  * the service waits, so a delivery short of time is answered here first.
  */
 async function handOver(
 	context: IWebhookFunctions,
 	envelope: EventEnvelope,
 	settings: TriggerSettings,
-	response: RawResponse,
+	reply: DeliveryReply,
 	run: {
 		turn: Extract<Turn, { run: true }>;
-		answered: boolean;
 		waitedMs: number;
 		retried: boolean;
 	},
-): Promise<IWebhookResponseData> {
+): Promise<INodeExecutionData[][]> {
 	const item: INodeExecutionData = { json: turnItemJson(envelope, run.turn) };
 	const answeredFirst =
 		(run.waitedMs > LEAVE_TO_N8N_WITHIN_MS && !run.retried) ||
 		(settings.downloadAttachments && hasAttachment(envelope, item));
-	if (answeredFirst && !run.answered) answer(response, 200, { received: true });
+	if (answeredFirst) reply.received();
 	if (settings.downloadAttachments)
 		await withAttachments(context, envelope, item, settings.binaryPropertyName);
-	const workflowData = withCarrier(
+	return withCarrier(
 		takeoverWorkflowData(item, settings.turn.takeover !== undefined, run.turn.takeover),
 	);
-	if (run.answered || answeredFirst) return { noWebhookResponse: true, workflowData };
-	return { webhookResponse: { received: true }, workflowData };
 }

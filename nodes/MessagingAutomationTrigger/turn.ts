@@ -17,6 +17,7 @@ import {
 } from '../shared/conversation/deliveryTiming';
 import { takeAnswers, type TakenAnswers } from './answerRoute';
 import { holdDelivery, type Settlement } from './heldDeliveries';
+import type { DeliveryReply } from './deliveryReply';
 import type { ServiceClock } from './serviceClock';
 import type { TakeoverCheck } from './takeoverOutput';
 
@@ -52,19 +53,13 @@ export type Turn =
 	  };
 
 /**
- * The delivery being handled: where its trigger's held deliveries are kept, and how a held one is
- * answered before its turn is known (a copy of a held message, a delivery that waited 2.5 minutes,
- * or one handed back with its burst still open at the deadline). Every other answer is the
- * caller's, once the turn is known.
+ * The delivery being handled: where its trigger's held deliveries are kept, its times, and its one
+ * answer (deliveryReply.ts), which a held delivery may need before its turn is known (a copy of a
+ * held message, a delivery that waited 2.5 minutes, or one handed back with its burst still open
+ * at the deadline). Every other answer is the caller's, once the turn is known.
  */
 export interface DeliveryContext {
-	/** Answers the delivery 200; later calls do nothing. */
-	answer: () => void;
-	/**
-	 * Answers the delivery 503, to be sent again (its event no longer counts as seen); false, doing
-	 * nothing, when it was answered already.
-	 */
-	handBack: () => boolean;
+	reply: DeliveryReply;
 	/** One trigger node at one webhook URL. */
 	scope: string;
 	/** The service's time at its scope, taught by this delivery too. */
@@ -127,8 +122,7 @@ export async function readTurn(
 			message: own,
 			deadline: delivery.sentLocallyAt + HOLD_MS,
 			queuedAt: Date.parse(envelope.created_at ?? '') || undefined,
-			answer: delivery.answer,
-			handBack: delivery.handBack,
+			reply: delivery.reply,
 			reader,
 		},
 	);
@@ -164,7 +158,7 @@ function withoutAnswers(
 ): Turn | undefined {
 	if (rest === 0) return { run: false, answered: true };
 	const young = delivery.sentAt - own.at < GIVE_UP_AFTER_MS;
-	if (taken.failed && taken.answered.size === 0 && young && delivery.handBack())
+	if (taken.failed && taken.answered.size === 0 && young && delivery.reply.handBack())
 		return { run: false, handBack: true };
 	return undefined;
 }

@@ -1,0 +1,90 @@
+import type { IDataObject, INodeExecutionData, IWebhookResponseData } from 'n8n-workflow';
+
+/** n8n's response object, as far as the trigger writes to it. */
+export interface RawResponse {
+	writeHead(status: number, headers: Record<string, string>): unknown;
+	end(body: string): unknown;
+}
+
+/**
+ * Where a delivery's answer stands: nobody answered yet; answered here (200, or a refusal); handed
+ * back to the service with 503 to be sent again; or left to n8n, which answers once it recorded
+ * the run.
+ */
+export type ReplyState = 'open' | 'answered' | 'handedBack' | 'leftToN8n';
+
+/**
+ * The one answer of one delivery. Every path of the trigger answers through it (the early
+ * refusals, a held delivery's desk, the turn, the hand-over), so a delivery is answered at most
+ * once however many of them decide at the same moment: a hand-back after a 200 would reach nobody
+ * and lose the burst, a 200 after a hand-back would answer a retry the service already sent.
+ */
+export class DeliveryReply {
+	private current: ReplyState = 'open';
+	private forget?: () => void;
+
+	constructor(private readonly response: RawResponse) {}
+
+	get state(): ReplyState {
+		return this.current;
+	}
+
+	/** Answered here (or handed back): n8n must not answer it again. */
+	get answered(): boolean {
+		return this.current === 'answered' || this.current === 'handedBack';
+	}
+
+	/**
+	 * What a hand-back must undo besides answering: the event's dedupe entry, so the service's copy
+	 * is not taken for one already seen.
+	 */
+	onHandBack(forget: () => void): void {
+		this.forget = forget;
+	}
+
+	/** Answers now with `status`; later answers do nothing. */
+	answer(status: number, body: IDataObject): void {
+		if (this.current !== 'open') return;
+		this.current = 'answered';
+		this.write(status, body);
+	}
+
+	/** Answers 200: the delivery is received and settled. */
+	received(body: IDataObject = { received: true }): void {
+		this.answer(200, body);
+	}
+
+	/**
+	 * Answers 503, so the service sends the delivery again; false, doing nothing, when it was
+	 * answered already. Once: a delivery that went back is settled later, when a copy of it may be
+	 * held already.
+	 */
+	handBack(): boolean {
+		if (this.current !== 'open') return false;
+		this.forget?.();
+		this.current = 'handedBack';
+		this.write(503, { received: false, reason: 'not settled in time; send again' });
+		return true;
+	}
+
+	/**
+	 * What the handler returns to n8n, from the delivery's final state. Answered here: n8n writes
+	 * nothing (`noWebhookResponse`), and saves the static data the handler wrote (the dedupe
+	 * window) when the response callback fires, which it does with either answer. Still open with a
+	 * run: left to n8n, which answers 200 once it recorded the run (n8n 2.x; 1.x as the run starts),
+	 * so a stop before that leaves the burst to the service's retry.
+	 */
+	result(workflowData?: INodeExecutionData[][]): IWebhookResponseData {
+		if (this.current === 'open' && workflowData) {
+			this.current = 'leftToN8n';
+			return { webhookResponse: { received: true }, workflowData };
+		}
+		this.received();
+		return workflowData ? { noWebhookResponse: true, workflowData } : { noWebhookResponse: true };
+	}
+
+	private write(status: number, body: IDataObject): void {
+		this.response.writeHead(status, { 'Content-Type': 'application/json' });
+		this.response.end(JSON.stringify(body));
+	}
+}
