@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { runIdentity } from '../shared/conversation/heldPlan';
 
 /*
- * A run's delivery is answered by n8n once it has recorded the run (receive.ts), so n8n stopped
+ * A run's delivery is answered by n8n once it has recorded the run (deliveryReply.ts), so n8n stopped
  * before that leaves the delivery to the service's retry and nothing is lost. The price: stopped
  * just after, or answering after the service stopped waiting, the same run is handed to n8n twice.
  * The trigger's first step of every run (its execute(), called by n8n after it recorded the run)

@@ -17,8 +17,7 @@ import {
 } from '../shared/conversation/deliveryTiming';
 import { takeAnswers, type TakenAnswers } from './answerRoute';
 import { holdDelivery, type Settlement } from './heldDeliveries';
-import type { DeliveryReply } from './deliveryReply';
-import type { ServiceClock } from './serviceClock';
+import type { DeliveryContext } from './deliveryContext';
 import type { TakeoverCheck } from './takeoverOutput';
 
 export interface TurnSettings {
@@ -51,26 +50,6 @@ export type Turn =
 			/** Takeover's verdict for a person's message; undefined when takeover is off. */
 			takeover?: TakeoverCheck;
 	  };
-
-/**
- * The delivery being handled: where its trigger's held deliveries are kept, its times, and its one
- * answer (deliveryReply.ts), which a held delivery may need before its turn is known (a copy of a
- * held message, a delivery that waited 2.5 minutes, or one handed back with its burst still open
- * at the deadline). Every other answer is the caller's, once the turn is known.
- */
-export interface DeliveryContext {
-	reply: DeliveryReply;
-	/** One trigger node at one webhook URL. */
-	scope: string;
-	/** The service's time at its scope, taught by this delivery too. */
-	clock: ServiceClock;
-	/** The delivery's `webhook-timestamp` in ms (the service's clock). */
-	sentAt: number;
-	/** Local time the service sent it: what its deadline counts from. */
-	sentLocallyAt: number;
-	/** Sent long after its message was written: a retry (deliveryTiming.ts). */
-	retried: boolean;
-}
 
 /** What a read serves besides grouping: how much history, whether takeover asks, and answers. */
 interface ReadNeeds {
