@@ -131,7 +131,9 @@ async function businessTemplate(key: string): Promise<string> {
 
 /** Runs a printed command as a reader would, in a shell; resolves to what it printed. */
 async function shell(command: string): Promise<string> {
-	const { stdout } = await run('sh', ['-c', command], { timeout: 30_000 });
+	// Longer than `npm run try`'s own minute of patience, after which it says what did not happen: a
+	// staff note on QR may wait most of a minute for the number's 5 sends a minute.
+	const { stdout } = await run('sh', ['-c', command], { timeout: 90_000 });
 	return stdout.trim();
 }
 
