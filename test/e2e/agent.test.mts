@@ -16,17 +16,19 @@ import { triggerWorkflow, workflowNode } from './support/workflows.mjs';
 /*
  * The action node as an AI Agent's tool in a real n8n: Messaging Automation Trigger → AI Agent,
  * with n8n's OpenAI Chat Model pointed at a scripted OpenAI-compatible model on 127.0.0.1 and the
- * node (Message › Send, added as a tool with its defaults) as the agent's only tool. Two such
- * workflows run side by side, one on Chat Completions and one on the Responses API (the model
- * node's default); each incoming message starts both. The event's text names the scenario the
- * scripted model plays, and every send goes back to the sender on Business, whose 24-hour window
- * that very message opened.
+ * node (Message › Send, added as a tool, an approved template for a closed 24-hour window) as the
+ * agent's only tool. Two such workflows run side by side, one on Chat Completions and one on the
+ * Responses API (the model node's default); each incoming message starts both. The event's text
+ * names the scenario the scripted model plays, and every send goes back to the sender on Business,
+ * whose 24-hour window that very message opened (but for the closed-window scenario's).
  */
 
 const SENDER = '4915198765432';
 const NEVER_WROTE = '4917000037037';
 const TOOL_NAME = 'Send a message in Messaging Automation';
 const APIS: Api[] = ['chat', 'responses'];
+/** The sandbox's approved template the tool sends when the window is closed. */
+const FALLBACK = { templateName: 'order_update', values: 'there, 1042, ready for pick-up' };
 
 interface Send {
 	text: string;
@@ -96,11 +98,18 @@ function agentWorkflow(
 				credentials: { openAiApi: openAi },
 			},
 			{
-				// As the editor saves a freshly added tool: only what differs from the defaults.
+				// As the editor saves a freshly added tool: only what differs from the defaults (a reply
+				// bot's choice for a closed 24-hour window: the approved order update instead).
 				...workflowNode(TOOL_NAME, `${NODE_TYPES.action}Tool`, 1, [320, 220], {
 					resource: 'message',
 					operation: 'send',
 					channel: 'business',
+					outsideWindow: 'template',
+					templateName: FALLBACK.templateName,
+					templateLanguage: 'en',
+					recipientOptInConfirmed: true,
+					templateVariables: 'values',
+					templateParameters: FALLBACK.values,
 				}),
 				credentials: { messagingAutomationApi: sandbox },
 			},
@@ -272,19 +281,26 @@ describe('the node as an AI Agent tool in a real n8n', () => {
 		}
 	});
 
-	it("tells the model when the customer's 24-hour window is closed: nothing sent, and not to send the text again", async () => {
+	it("sends the approved template when the customer's 24-hour window is closed, and tells the model so", async () => {
+		const toNeverWrote = async () =>
+			(await sendCalls()).filter(
+				(call) => call.input.phoneNumber === NEVER_WROTE && call.status === 200,
+			);
+		const before = (await toNeverWrote()).length;
 		const id = await incoming('closed');
 		for (const which of APIS) {
 			const afterCall = model.requests.find(
 				(request) =>
 					request.api === which && request.prompt.endsWith(id) && request.toolResults.length === 1,
 			);
-			expect(afterCall?.toolResults[0]).toContain("Not sent: this customer's 24-hour window");
-			expect(afterCall?.toolResults[0]).toContain('Do not send this text again');
-			const calls = (await sendCalls()).filter(
-				(call) => call.input.text === `closed-${which}-${id}`,
+			expect(afterCall?.toolResults[0]).toContain(
+				`so your text was not sent as free text: the approved template ${FALLBACK.templateName} was sent instead. Do not send it again`,
 			);
-			expect(calls).toEqual([]);
 		}
+		// One template per workflow (one per API), the model's text not sent as free text.
+		const sent = (await toNeverWrote()).slice(before);
+		expect(sent.map((call) => [call.input.templateName, call.input.text, call.replayed])).toEqual(
+			APIS.map(() => [FALLBACK.templateName, undefined, false]),
+		);
 	});
 });
