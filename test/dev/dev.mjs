@@ -194,7 +194,7 @@ async function main() {
 				`  ${run.undelivered}`,
 				`The last runs and their status (the editor's executions list): ${run.runs}`,
 				'',
-				'Ctrl-C stops n8n and the sandbox.',
+				'Ctrl-C stops n8n, the sandbox and the model.',
 				'',
 			].join('\n'),
 		);
