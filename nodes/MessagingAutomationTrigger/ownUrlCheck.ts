@@ -18,8 +18,29 @@ import { readSettings } from './settings';
  */
 const CHECKED: ReadonlySet<WorkflowActivateMode> = new Set(['activate', 'update', 'create']);
 
+/**
+ * Network failures in plain words: n8n's publication status shows only the error's message, and
+ * n8n replaces a message naming an error code (ECONNREFUSED, ...) with a generic sentence of its own.
+ */
+const PLAIN: Readonly<Record<string, string>> = {
+	ECONNREFUSED: 'connection refused',
+	ECONNRESET: 'connection reset',
+	ENOTFOUND: 'host not found',
+	EAI_AGAIN: 'host not found',
+	EHOSTUNREACH: 'host unreachable',
+	ETIMEDOUT: 'no answer in time',
+	ECONNABORTED: 'no answer in time',
+};
+
+interface Unreachable {
+	/** For the message, when it can be said in plain words. */
+	plain?: string;
+	/** As the request failed, for the description. */
+	said: string;
+}
+
 /** Why n8n's own webhook URL did not answer as n8n, or undefined when it did. */
-async function unreachable(hook: IHookFunctions, url: string): Promise<string | undefined> {
+async function unreachable(hook: IHookFunctions, url: string): Promise<Unreachable | undefined> {
 	try {
 		const response = (await hook.helpers.httpRequest({
 			method: 'GET',
@@ -31,9 +52,11 @@ async function unreachable(hook: IHookFunctions, url: string): Promise<string | 
 		})) as { statusCode?: number };
 		const status = response.statusCode ?? 0;
 		// n8n answers a GET on a POST webhook with 404; a 5xx is a proxy in front of nothing.
-		return status >= 500 || status === 0 ? `HTTP ${status}` : undefined;
+		if (status > 0 && status < 500) return undefined;
+		return { plain: `HTTP ${status}`, said: `HTTP ${status}` };
 	} catch (error) {
-		return reasonOf(error);
+		const code = (error as { code?: unknown }).code;
+		return { plain: typeof code === 'string' ? PLAIN[code] : undefined, said: reasonOf(error) };
 	}
 }
 
@@ -45,8 +68,12 @@ export async function checkOwnWebhookUrl(hook: IHookFunctions): Promise<void> {
 	if (!url) return;
 	const reason = await unreachable(hook, url);
 	if (reason === undefined) return;
-	// The reason goes below: n8n rewrites a message naming a network error into its own words.
-	throw new NodeOperationError(hook.getNode(), `This n8n cannot reach its own webhook URL ${url}`, {
-		description: `Asked when the workflow was published, it got: ${reason}. Pass Answers to Send and Wait hands each reply in the chat to the waiting question through the question's link, which starts with the same address. Make that address reachable from the n8n server itself (WEBHOOK_URL, the proxy, the firewall), or turn off Pass Answers to Send and Wait: the question's links still answer it.`,
-	});
+	const why = reason.plain ? ` (${reason.plain})` : '';
+	throw new NodeOperationError(
+		hook.getNode(),
+		`This n8n cannot reach its own webhook URL ${url}${why}, which Pass Answers to Send and Wait needs: make that address reachable from the n8n server itself, or turn the option off`,
+		{
+			description: `Asked when the workflow was published, it got: ${reason.said}. Pass Answers to Send and Wait hands each reply in the chat to the waiting question through the question's link, which starts with the same address. Make that address reachable from the n8n server itself (WEBHOOK_URL, the proxy, the firewall), or turn off Pass Answers to Send and Wait: the question's links still answer it.`,
+		},
+	);
 }

@@ -222,7 +222,7 @@ describe.runIf(e2e().mode === 'regular')('publishing where n8n cannot reach its 
 		const workflow = await api.createWorkflow(
 			triggerWorkflow(unique('e2e unreachable'), credential, webhookId, ANSWERS_TRIGGER),
 		);
-		const said = `This n8n cannot reach its own webhook URL ${env.WEBHOOK_URL}webhook/${webhookId}/webhook`;
+		const said = `This n8n cannot reach its own webhook URL ${env.WEBHOOK_URL}webhook/${webhookId}/webhook (connection refused), which Pass Answers to Send and Wait needs`;
 		// n8n 1.x answers the activation with the error; 2.x publishes later and keeps it in the
 		// publication status.
 		const answer = await api.activateWorkflow(workflow.id).catch((error: unknown) => error);

@@ -65,8 +65,9 @@ describe('publishing with Pass Answers to Send and Wait', () => {
 		const host = await trigger(true, closedOrigin);
 		const publishing = host.activate('production', 'activate');
 
+		// n8n's publication status shows only the message: it carries why and what to do.
 		await expect(publishing).rejects.toMatchObject({
-			message: `This n8n cannot reach its own webhook URL ${host.url('production')}`,
+			message: `This n8n cannot reach its own webhook URL ${host.url('production')} (connection refused), which Pass Answers to Send and Wait needs: make that address reachable from the n8n server itself, or turn the option off`,
 			description: expect.stringMatching(
 				/^Asked when the workflow was published, it got: connect ECONNREFUSED .*turn off Pass Answers to Send and Wait/,
 			) as unknown,
@@ -79,7 +80,9 @@ describe('publishing with Pass Answers to Send and Wait', () => {
 		proxyRequests = 0;
 
 		await expect(host.activate('production', 'update')).rejects.toMatchObject({
-			message: `This n8n cannot reach its own webhook URL ${host.url('production')}`,
+			message: expect.stringMatching(
+				new RegExp(`^This n8n cannot reach its own webhook URL \\S+ \\(HTTP 502\\), which Pass`),
+			) as unknown,
 			description: expect.stringContaining('it got: HTTP 502.') as unknown,
 		});
 		expect(proxyRequests).toBe(1);
