@@ -14,6 +14,20 @@ interface Run {
 	workflowId: string;
 }
 
+/** A call to the sandbox's API with the owner's key, as an example workflow's node makes it. */
+async function callApi(sandbox: SandboxHandle, path: string, body: Record<string, unknown>) {
+	const response = await fetch(`${sandbox.url}/api/v1/${path}`, {
+		method: 'POST',
+		headers: {
+			authorization: `Bearer ${sandbox.apiKey}`,
+			'idempotency-key': randomUUID(),
+			'content-type': 'application/json',
+		},
+		body: JSON.stringify(body),
+	});
+	expect(response.status).toBe(200);
+}
+
 /**
  * n8n as `npm run try` sees it: login, executions and workflows over its REST API, resume links
  * under /webhook-waiting/ and the refund example's start webhook. Opening a waiting run's link
@@ -24,18 +38,8 @@ async function startN8nStandIn(sandbox: SandboxHandle) {
 	const opened: string[] = [];
 	let started = 0;
 	const paths: Record<string, string> = { refund: REFUND_PATH, other: 'other' };
-	const send = async (to: string, text: string) => {
-		const response = await fetch(`${sandbox.url}/api/v1/tools/send_message`, {
-			method: 'POST',
-			headers: {
-				authorization: `Bearer ${sandbox.apiKey}`,
-				'idempotency-key': randomUUID(),
-				'content-type': 'application/json',
-			},
-			body: JSON.stringify({ channel: 'qr', phoneNumber: to, text }),
-		});
-		expect(response.status).toBe(200);
-	};
+	const send = (to: string, text: string) =>
+		callApi(sandbox, 'tools/send_message', { channel: 'qr', phoneNumber: to, text });
 	const server: Server = createServer((req, res) => {
 		const url = new URL(req.url ?? '/', 'http://n8n.local');
 		const answer = (body: unknown) => {
@@ -147,16 +151,7 @@ const STAFF = '919876543210';
  * Dana's last quick message in her chat, and tells staff when she asks for a person.
  */
 async function startBotStandIn(sandbox: SandboxHandle) {
-	const send = async (body: Record<string, unknown>) =>
-		await fetch(`${sandbox.url}/api/v1/tools/send_message`, {
-			method: 'POST',
-			headers: {
-				authorization: `Bearer ${sandbox.apiKey}`,
-				'idempotency-key': randomUUID(),
-				'content-type': 'application/json',
-			},
-			body: JSON.stringify(body),
-		});
+	const send = (body: Record<string, unknown>) => callApi(sandbox, 'tools/send_message', body);
 	const server: Server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -178,19 +173,10 @@ async function startBotStandIn(sandbox: SandboxHandle) {
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const registered = await fetch(`${sandbox.url}/api/v1/webhooks`, {
-		method: 'POST',
-		headers: {
-			authorization: `Bearer ${sandbox.apiKey}`,
-			'content-type': 'application/json',
-			'idempotency-key': randomUUID(),
-		},
-		body: JSON.stringify({
-			url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-			event_types: ['message.received'],
-		}),
+	await callApi(sandbox, 'webhooks', {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+		event_types: ['message.received'],
 	});
-	expect(registered.status).toBe(200);
 	return { stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
