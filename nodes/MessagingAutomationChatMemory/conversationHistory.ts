@@ -4,6 +4,7 @@ import { NodeOperationError, type ISupplyDataFunctions } from 'n8n-workflow';
 import { turnEnd } from '../shared/conversation/history';
 import { memoryMessages, needsOlderPage } from '../shared/conversation/memory';
 import { ConversationReader, reasonOf, type ConversationRead } from '../shared/conversation/reader';
+import { deadlineIn } from '../shared/monotonic';
 
 /** How long a busy service (429s, 503s, dropped connections) is waited out before the Agent's run fails. */
 const READ_PATIENCE_MS = 10_000;
@@ -72,7 +73,7 @@ export class ConversationHistory implements ChatHistory {
 	private async readPages(): Promise<ConversationRead> {
 		const { conversationId, currentIds, messageCount } = this.settings;
 		const reader = new ConversationReader(this.context, messageCount + currentIds.length);
-		const until = Date.now() + READ_PATIENCE_MS;
+		const until = deadlineIn(READ_PATIENCE_MS);
 		const read = await reader.read(conversationId, until);
 		while (
 			needsOlderPage(read.timeline, currentIds, messageCount) &&

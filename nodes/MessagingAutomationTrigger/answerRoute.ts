@@ -13,6 +13,7 @@ import {
 } from '../shared/conversation/reader';
 import { mergeTimelines, type TimelineMessage } from '../shared/conversation/timeline';
 import { isRecord } from '../shared/guards';
+import { deadlineIn } from '../shared/monotonic';
 
 /*
  * Pass Answers to Send and Wait: the account's incoming messages already reach this trigger, so
@@ -106,7 +107,7 @@ async function withQuoted(
 	messages: readonly TimelineMessage[],
 ): Promise<TimelineMessage[]> {
 	const own = { ...read, timeline: [...read.timeline] };
-	const until = Date.now() + ANSWER_READ_PATIENCE_MS;
+	const until = deadlineIn(ANSWER_READ_PATIENCE_MS);
 	for (const { message } of messages)
 		if (message.quoted_message_id)
 			await reader.readBackTo(own, message.quoted_message_id, until, QUESTION_PAGES);

@@ -17,7 +17,7 @@ export interface DeliveryContext {
 	clock: ServiceClock;
 	/** The delivery's `webhook-timestamp` in ms (the service's clock). */
 	sentAt: number;
-	/** Local time the service sent it: what its deadline counts from. */
+	/** Local (monotonic) time the service sent it: what its deadline counts from. */
 	sentLocallyAt: number;
 	/** Sent long after its message was written: a retry (deliveryTiming.ts). */
 	retried: boolean;

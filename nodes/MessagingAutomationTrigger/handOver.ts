@@ -1,6 +1,7 @@
 import type { INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
 import { LEAVE_TO_N8N_WITHIN_MS } from '../shared/conversation/deliveryTiming';
+import { monotonicNow } from '../shared/monotonic';
 import type { EventEnvelope } from '../shared/webhooks/events';
 import type { DeliveryContext } from './deliveryContext';
 import { turnItemJson } from './output';
@@ -23,7 +24,7 @@ export async function handOver(
 	delivery: DeliveryContext,
 	turn: Extract<Turn, { run: true }>,
 ): Promise<INodeExecutionData[][]> {
-	const waitedMs = Date.now() - delivery.sentLocallyAt;
+	const waitedMs = monotonicNow() - delivery.sentLocallyAt;
 	const item: INodeExecutionData = { json: turnItemJson(envelope, turn) };
 	const answeredFirst =
 		(waitedMs > LEAVE_TO_N8N_WITHIN_MS && !delivery.retried) ||

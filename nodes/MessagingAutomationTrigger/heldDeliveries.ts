@@ -18,6 +18,7 @@ import {
 	TIMER_SLACK_MS,
 } from '../shared/conversation/deliveryTiming';
 import { MessagingApiError } from '../shared/client/errors';
+import { deadlineIn, monotonicNow } from '../shared/monotonic';
 import { retryRuleOf } from '../shared/client/errorRules';
 import {
 	MAX_PAGES,
@@ -51,7 +52,7 @@ export type Settlement =
 
 export interface HeldDelivery {
 	message: TimelineMessage;
-	/** Local time by which the delivery must be answered. */
+	/** Local (monotonic) time by which the delivery must be answered. */
 	deadline: number;
 	/** Service time the service queued the event (`created_at`), when it said. */
 	queuedAt?: number;
@@ -106,7 +107,7 @@ class ConversationDesk {
 
 	/** n8n's sleep cannot be cancelled: a settled delivery's expiry finds nothing to do. */
 	private expireAt(id: string, deadline: number): void {
-		void sleep(Math.max(0, deadline - Date.now())).then(() => this.expire(id));
+		void sleep(Math.max(0, deadline - monotonicNow())).then(() => this.expire(id));
 	}
 
 	private heldMessages(): HeldMessage[] {
@@ -168,7 +169,7 @@ class ConversationDesk {
 			// A busy service: the deadlines decide what goes back to it; a joining delivery reads again.
 			const deadlines = [...this.held.values()].map((entry) => entry.deadline);
 			if (deadlines.length > 0)
-				await this.pause(Math.max(TIMER_SLACK_MS, Math.min(...deadlines) - Date.now()));
+				await this.pause(Math.max(TIMER_SLACK_MS, Math.min(...deadlines) - monotonicNow()));
 		}
 	}
 
@@ -206,7 +207,7 @@ class ConversationDesk {
 		) {
 			entry.reply.handBack();
 			entry.handedBack = true;
-			entry.deadline = Date.now() + this.rules.longestMs + OPEN_READ_MS;
+			entry.deadline = deadlineIn(this.rules.longestMs + OPEN_READ_MS);
 			this.expireAt(id, entry.deadline);
 			return;
 		}

@@ -6,6 +6,7 @@ import { DeliveryReply, type RawResponse } from './deliveryReply';
 import { forgetEvent, isDuplicateEvent } from './dedupe';
 import { filterEvent } from './eventFilter';
 import { handOver } from './handOver';
+import { monotonicNow } from '../shared/monotonic';
 import { deliveryScope } from './scope';
 import { readSettings, type TriggerSettings } from './settings';
 import { TriggerState } from './state';
@@ -19,7 +20,7 @@ import { parseDelivery, verifyDelivery } from './verifyDelivery';
  */
 
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const arrivedAt = Date.now();
+	const arrivedAt = monotonicNow();
 	const reply = new DeliveryReply(context.getResponseObject() as unknown as RawResponse);
 	const settings = readSettings(context);
 	const signed = await verifyDelivery(context, settings, reply);

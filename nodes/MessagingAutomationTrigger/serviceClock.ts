@@ -7,10 +7,10 @@
  * overestimated: a read never claims messages that may not be written yet.
  *
  * It cannot be thrown. A message stamped after its own delivery was sent (a phone's clock set
- * ahead) contradicts the delivery and teaches nothing. The offset is kept against the process's
- * monotonic clock, so a host clock that steps (NTP, a person setting it) is followed at once:
- * local times are read through it as they are now. A bound older than ten minutes is dropped, so
- * a service clock that drifts is learnt again.
+ * ahead) contradicts the delivery and teaches nothing. Local times are the process's monotonic
+ * clock (shared/monotonic.ts), so a host clock that steps (NTP, a person setting it) changes
+ * nothing. A bound older than ten minutes is dropped, so a service clock that drifts is learnt
+ * again.
  */
 
 import {
@@ -18,6 +18,7 @@ import {
 	MAX_SEND_DELAY_MS,
 	SENT_AT_RESOLUTION_MS,
 } from '../shared/conversation/deliveryTiming';
+import { monotonicNow } from '../shared/monotonic';
 
 interface Estimate {
 	/** Monotonic minus service time. */
@@ -29,17 +30,12 @@ interface Estimate {
 const estimates = new Map<string, Estimate>();
 
 export interface DeliveryTimes {
-	/** Local time the delivery arrived. */
+	/** Local (monotonic) time the delivery arrived. */
 	arrivedAt: number;
 	/** The message's own timestamp (service time), when the event carries a message. */
 	writtenAt?: number;
 	/** `webhook-timestamp` in ms (service time, whole seconds). */
 	sentAt: number;
-}
-
-/** Monotonic time of the local (wall clock) time `localTime`, as the host's clock reads now. */
-function monotonic(localTime: number): number {
-	return performance.now() - (Date.now() - localTime);
 }
 
 /**
@@ -58,20 +54,20 @@ export class ServiceClock {
 
 	/** Takes what a delivery tells about the offset. */
 	observe(times: DeliveryTimes): void {
-		const arrived = monotonic(times.arrivedAt);
+		const arrived = times.arrivedAt;
 		const offset = arrived - sentNoEarlierThan(times);
 		const known = estimates.get(this.scope);
 		const stale = known === undefined || arrived - known.learntAt > FORGET_OFFSET_AFTER_MS;
 		if (stale || offset <= known.offset) estimates.set(this.scope, { offset, learntAt: arrived });
 	}
 
-	/** Service time at local time `localTime` (a delivery is always observed first). */
+	/** Service time at local (monotonic) time `localTime` (a delivery is always observed first). */
 	at(localTime: number): number {
-		return monotonic(localTime) - (estimates.get(this.scope)?.offset ?? Number.POSITIVE_INFINITY);
+		return localTime - (estimates.get(this.scope)?.offset ?? Number.POSITIVE_INFINITY);
 	}
 
 	now(): number {
-		return this.at(Date.now());
+		return this.at(monotonicNow());
 	}
 
 	/**

@@ -19,6 +19,7 @@ import { takeAnswers, type TakenAnswers } from './answerRoute';
 import { holdDelivery, type Settlement } from './heldDeliveries';
 import type { DeliveryContext } from './deliveryContext';
 import type { TakeoverCheck } from './takeoverOutput';
+import { deadlineIn } from '../shared/monotonic';
 
 export interface TurnSettings {
 	/** Group Quick Messages; undefined: every message runs on its own. */
@@ -199,7 +200,7 @@ async function ungroupedTurn(
 		const reader = new ConversationReader(context, pageMinimum(needs));
 		const read = await reader.read(
 			message.conversation_id ?? '',
-			Date.now() + UNGROUPED_PATIENCE_MS,
+			deadlineIn(UNGROUPED_PATIENCE_MS),
 		);
 		if (own && needs.answers) {
 			const taken = await takeAnswers(context, reader, read, [own]);

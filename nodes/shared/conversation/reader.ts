@@ -6,6 +6,7 @@ import { MessagingApiError } from '../client/errors';
 import { Pacer } from '../client/pacer';
 import { DEFAULT_RETRY_OPTIONS, retryDecision } from '../client/retry';
 import { mergeTimelines, timelineOf, type TimelineMessage } from './timeline';
+import { monotonicNow } from '../monotonic';
 import { createNodeClient } from '../transport/nodeClient';
 
 /** get_messages pages (the service allows up to 100 a call). */
@@ -47,7 +48,7 @@ const readPacers = new Map<string, Pacer>();
 function readPacer(fingerprint: string): Pacer {
 	let pacer = readPacers.get(fingerprint);
 	if (!pacer) {
-		pacer = new Pacer({ now: () => Date.now(), sleep });
+		pacer = new Pacer({ now: monotonicNow, sleep });
 		readPacers.set(fingerprint, pacer);
 	}
 	return pacer;
@@ -62,7 +63,7 @@ export class ConversationReader {
 
 	/**
 	 * `minimum`: at least that many messages in the first page (history, takeover). Each read and
-	 * each older page is given an `until` (local time): the service may stay unreadable until then
+	 * each older page is given an `until` (monotonic: shared/monotonic.ts): the service may stay unreadable until then
 	 * (429s waited out as Retry-After says, 503s and dropped connections backed off, no call left
 	 * running past it) before the read fails with the last error.
 	 */
@@ -107,7 +108,7 @@ export class ConversationReader {
 		const { data } = await this.patiently(
 			async () =>
 				await client.callTool<MessagesPage>(getMessagesTool.name, input, {
-					timeoutMs: Math.max(1, Math.min(READ_TIMEOUT_MS, until - Date.now())),
+					timeoutMs: Math.max(1, Math.min(READ_TIMEOUT_MS, until - monotonicNow())),
 				}),
 			until,
 		);
@@ -142,11 +143,11 @@ export class ConversationReader {
 			{
 				...DEFAULT_RETRY_OPTIONS,
 				maxAttempts: Number.POSITIVE_INFINITY,
-				maxRetryAfterMs: Math.max(0, until - Date.now()),
+				maxRetryAfterMs: Math.max(0, until - monotonicNow()),
 			},
 			Math.random,
 		);
-		if (!decision.retry || Date.now() + decision.delayMs + SHORTEST_CALL_MS > until)
+		if (!decision.retry || monotonicNow() + decision.delayMs + SHORTEST_CALL_MS > until)
 			return undefined;
 		return Math.max(50, decision.delayMs);
 	}

@@ -152,4 +152,32 @@ describe('the service clock in the trigger', () => {
 		await aliceWritesTwo();
 		expect(runsOf(DEMO.alice.name)).toEqual([['is the shop open?', 'on Sunday, I mean']]);
 	});
+
+	it('holds a burst by the monotonic clock when the host clock steps 20 s forward during the hold: one read, one run, answered 200', async () => {
+		trigger = await activeMessageTrigger(sandbox, grouping);
+		sandbox.clock.setSpeed(1);
+		write('good morning', DEMO.bob);
+		await waitFor(() => runsOf(DEMO.bob.name).length >= 1, 20_000);
+		await trigger.settled();
+		const readsBefore = sandbox.calls().filter((call) => call.tool === 'get_messages').length;
+
+		write('is the shop open?');
+		await pause(500);
+		write('on Sunday, I mean');
+		await pause(300);
+		vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+		const serviceNow = sandbox.clock.now();
+		vi.setSystemTime(Date.now() + 20_000);
+		sandbox.clock.set(serviceNow);
+		await waitFor(() => runsOf(DEMO.alice.name).length >= 1, 20_000);
+		await trigger.settled();
+
+		expect(runsOf(DEMO.alice.name)).toEqual([['is the shop open?', 'on Sunday, I mean']]);
+		const reads = sandbox.calls().filter((call) => call.tool === 'get_messages').length;
+		expect(reads - readsBefore).toBe(1);
+		const alice = messageDeliveries(sandbox, trigger).filter((attempt) =>
+			attempt.body?.includes(DEMO.alice.phone),
+		);
+		expect(alice.map((attempt) => attempt.statusCode)).toEqual([200, 200]);
+	});
 });

@@ -7,6 +7,7 @@ import { isRecord } from '../../../shared/guards';
 import { ConversationReader, reasonOf } from '../../../shared/conversation/reader';
 import { answerCheck, chatAnswersOn, type ParameterReader } from './chatAnswers';
 import { questionStatus } from './questionStatus';
+import { deadlineIn } from '../../../shared/monotonic';
 
 /*
  * A reply in the chat, named by a Messaging Automation Trigger that saw it. The request is signed
@@ -46,7 +47,7 @@ async function timelineWith(
 	questionId: string,
 ): Promise<TimelineMessage[]> {
 	const reader = new ConversationReader(context, FIRST_PAGE);
-	const until = Date.now() + READ_PATIENCE_MS;
+	const until = deadlineIn(READ_PATIENCE_MS);
 	const read = await reader.read(conversationId, until);
 	await reader.readBackTo(read, questionId, until, QUESTION_PAGES);
 	return read.timeline;
