@@ -1,4 +1,4 @@
-import { isRetried } from '../shared/conversation/deliveryTiming';
+import { givesUp, isRetried } from '../shared/conversation/deliveryTiming';
 import { eventMessage, type EventEnvelope } from '../shared/webhooks/events';
 import type { DeliveryReply } from './deliveryReply';
 import { ServiceClock } from './serviceClock';
@@ -6,7 +6,7 @@ import { ServiceClock } from './serviceClock';
 /**
  * The delivery being handled: where its trigger's held deliveries are kept, its times, and its one
  * answer (deliveryReply.ts), which a held delivery may need before its turn is known (a copy of a
- * held message, a delivery that waited 2.5 minutes, or one handed back with its burst still open
+ * held message, the service's third attempt still unsettled, or one handed back with its burst still open
  * at the deadline). Every other answer is receive.ts's, once the turn is known.
  */
 export interface DeliveryContext {
@@ -19,13 +19,17 @@ export interface DeliveryContext {
 	sentAt: number;
 	/** Local (monotonic) time the service sent it: what its deadline counts from. */
 	sentLocallyAt: number;
-	/** Sent long after its message was written: a retry (deliveryTiming.ts). */
+	/** Service time the service queued the event (`created_at`, else its message's time), when known. */
+	queuedAt?: number;
+	/** Sent long after its event was queued: a retry (deliveryTiming.ts). */
 	retried: boolean;
+	/** The service's third attempt or later: unsettled at its deadline, it runs rather than going back. */
+	givesUp: boolean;
 }
 
 /**
  * What the delivery's times say: when the service sent it on this process's clock (taught by it
- * too), and whether it is a retry. A retried delivery's run is always left for n8n to answer once
+ * too), when it queued the event, and whether this attempt is a retry, or its third or later. A retried delivery's run is always left for n8n to answer once
  * recorded: a second stop is likeliest while retries are settled, and an answer that comes too
  * late costs only a retry whose copy passes nothing on.
  */
@@ -36,8 +40,12 @@ export function deliveryContext(
 	sentAt: number,
 	reply: DeliveryReply,
 ): DeliveryContext {
-	const written = Date.parse(eventMessage(envelope)?.timestamp ?? '');
-	const writtenAt = Number.isNaN(written) ? undefined : written;
+	const serviceTime = (value: string | undefined) => {
+		const at = Date.parse(value ?? '');
+		return Number.isNaN(at) ? undefined : at;
+	};
+	const writtenAt = serviceTime(eventMessage(envelope)?.timestamp);
+	const queuedAt = serviceTime(envelope.created_at) ?? writtenAt;
 	const clock = new ServiceClock(scope);
 	const times = { arrivedAt, writtenAt, sentAt };
 	clock.observe(times);
@@ -47,6 +55,8 @@ export function deliveryContext(
 		clock,
 		sentAt,
 		sentLocallyAt: clock.sentLocally(times),
-		retried: isRetried(sentAt, writtenAt),
+		queuedAt,
+		retried: isRetried(sentAt, queuedAt),
+		givesUp: givesUp(sentAt, queuedAt),
 	};
 }

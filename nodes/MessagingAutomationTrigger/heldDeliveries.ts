@@ -11,7 +11,6 @@ import {
 } from '../shared/conversation/heldPlan';
 import type { TimelineMessage } from '../shared/conversation/timeline';
 import {
-	GIVE_UP_AFTER_MS,
 	OPEN_READ_MS,
 	READ_LEAD_MS,
 	SAVE_SLACK_MS,
@@ -56,6 +55,8 @@ export interface HeldDelivery {
 	deadline: number;
 	/** Service time the service queued the event (`created_at`), when it said. */
 	queuedAt?: number;
+	/** The service's third attempt or later (deliveryTiming.ts): at its deadline it runs on its own. */
+	givesUp: boolean;
 	/** The delivery's one answer: 200 once settled, or 503 to be sent again. */
 	reply: DeliveryReply;
 	/** Reads this delivery's conversation with its own node's credential. */
@@ -194,7 +195,7 @@ class ConversationDesk {
 
 	/**
 	 * A delivery's deadline: settled already; handed back and kept while its burst is still open;
-	 * run on its own once it has waited 2.5 minutes since it was written; else handed back (a
+	 * run on its own at the service's third attempt or later; else handed back (a
 	 * handed-back one that is still not settled is left to the service's retry).
 	 */
 	private expire(id: string): void {
@@ -211,11 +212,11 @@ class ConversationDesk {
 			this.expireAt(id, entry.deadline);
 			return;
 		}
-		if (!entry.handedBack && now - entry.message.at >= GIVE_UP_AFTER_MS) {
+		if (!entry.handedBack && entry.givesUp) {
 			entry.reply.received();
 			this.settle(id, {
 				kind: 'failed',
-				reason: `${this.failure ?? 'the service was busy'} (not read within 2.5 minutes of the message)`,
+				reason: `${this.failure ?? 'the service was busy'} (still not read at the service's third attempt)`,
 			});
 			return;
 		}

@@ -10,11 +10,7 @@ import {
 } from '../shared/conversation/timeline';
 import { eventMessage, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
 import { ConversationReader, reasonOf } from '../shared/conversation/reader';
-import {
-	GIVE_UP_AFTER_MS,
-	HOLD_MS,
-	UNGROUPED_PATIENCE_MS,
-} from '../shared/conversation/deliveryTiming';
+import { HOLD_MS, UNGROUPED_PATIENCE_MS } from '../shared/conversation/deliveryTiming';
 import { takeAnswers, type TakenAnswers } from './answerRoute';
 import { holdDelivery, type Settlement } from './heldDeliveries';
 import type { DeliveryContext } from './deliveryContext';
@@ -101,7 +97,8 @@ export async function readTurn(
 		{
 			message: own,
 			deadline: delivery.sentLocallyAt + HOLD_MS,
-			queuedAt: Date.parse(envelope.created_at ?? '') || undefined,
+			queuedAt: delivery.queuedAt,
+			givesUp: delivery.givesUp,
 			reply: delivery.reply,
 			reader,
 		},
@@ -113,7 +110,7 @@ export async function readTurn(
 	const { verdict, read } = settlement;
 	const taken = await takeAnswers(context, reader, read, verdict.messages);
 	const rest = verdict.messages.filter((entry) => !taken.answered.has(entry.id));
-	const unanswered = withoutAnswers(taken, rest.length, delivery, own);
+	const unanswered = withoutAnswers(taken, rest.length, delivery);
 	if (unanswered) return unanswered;
 	return turnOf(
 		context,
@@ -127,18 +124,16 @@ export async function readTurn(
 /**
  * What a turn whose messages were offered to Send and Wait comes to before it runs: nothing when
  * every message answered a question; handed back when an offer failed and none was taken (the
- * service sends it again, so a possible answer is not passed to the workflow), until the delivery
- * comes as late as a held one gives up; otherwise undefined, and the rest run.
+ * service sends it again, so a possible answer is not passed to the workflow), until the
+ * service's third attempt (a held one gives up then too); otherwise undefined, and the rest run.
  */
 function withoutAnswers(
 	taken: TakenAnswers,
 	rest: number,
 	delivery: DeliveryContext,
-	own: TimelineMessage,
 ): Turn | undefined {
 	if (rest === 0) return { run: false, answered: true };
-	const young = delivery.sentAt - own.at < GIVE_UP_AFTER_MS;
-	if (taken.failed && taken.answered.size === 0 && young && delivery.reply.handBack())
+	if (taken.failed && taken.answered.size === 0 && !delivery.givesUp && delivery.reply.handBack())
 		return { run: false, handBack: true };
 	return undefined;
 }
@@ -204,7 +199,7 @@ async function ungroupedTurn(
 		);
 		if (own && needs.answers) {
 			const taken = await takeAnswers(context, reader, read, [own]);
-			const unanswered = withoutAnswers(taken, taken.answered.has(own.id) ? 0 : 1, delivery, own);
+			const unanswered = withoutAnswers(taken, taken.answered.has(own.id) ? 0 : 1, delivery);
 			if (unanswered) return unanswered;
 		}
 		timeline = own ? mergeTimelines(read.timeline, [own]) : read.timeline;

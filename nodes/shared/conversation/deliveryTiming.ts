@@ -33,15 +33,18 @@ const N8N_RECORDS_WITHIN_MS = 6000;
 export const LEAVE_TO_N8N_WITHIN_MS = RECEIVER_TIMEOUT_MS - N8N_RECORDS_WITHIN_MS;
 
 /**
- * A delivery the service sent this long after its message was written is a retry: the first
- * retry comes 30 s (-20 %) after a failure, so 24 s or more after the message, and a fresh
- * delivery comes as soon as the service queued the event (seconds, when its queue lags).
+ * A delivery the service sent this long after it queued the event (`created_at`, else the message's
+ * own time) is a retry: the first retry comes 30 s (-20 %) after a failure, so 24 s or more after
+ * the event was queued, and a fresh delivery comes as soon as the service's queue reaches it
+ * (seconds, when its queue lags). Both times are the service's, so no clock is compared with
+ * another; a message the service saved late (a phone that was offline) is queued late too, so its
+ * first delivery is no retry however old the message is.
  */
 export const RETRIED_AFTER_MS = 15_000;
 
-/** Whether a delivery sent at `sentAt` for a message written at `writtenAt` (service times) is a retry. */
-export function isRetried(sentAt: number, writtenAt: number | undefined): boolean {
-	return writtenAt !== undefined && sentAt - writtenAt > RETRIED_AFTER_MS;
+/** Whether a delivery sent at `sentAt` for an event queued at `queuedAt` (service times) is a retry. */
+export function isRetried(sentAt: number, queuedAt: number | undefined): boolean {
+	return queuedAt !== undefined && sentAt - queuedAt > RETRIED_AFTER_MS;
 }
 
 /** Messages written up to this long before a read starts may not be saved yet: a read vouches for no later time. */
@@ -60,11 +63,18 @@ export const TIMER_SLACK_MS = 50;
 export const OPEN_READ_MS = 15_000;
 
 /**
- * A delivery the service sent this long after its message, still unsettled at its deadline, runs
- * on its own rather than going back once more: the service's third attempt comes 2.5 min after the
- * first, and a conversation unreadable for that long should not hold a person's message for hours.
+ * A delivery the service sent this long after it queued the event is its third attempt or later
+ * (the first two retries come 30 s and 2 min after a failure, less 20 % jitter): still unsettled at
+ * its deadline, it runs on its own rather than going back once more, since a conversation
+ * unreadable for that long should not hold a person's message for hours. A first attempt or the
+ * first retry always goes back, however old its message.
  */
-export const GIVE_UP_AFTER_MS = FIRST_RETRY_MS + SECOND_RETRY_MS;
+export const GIVE_UP_AFTER_MS = ((FIRST_RETRY_MS + SECOND_RETRY_MS) * 4) / 5;
+
+/** Whether a delivery sent at `sentAt` for an event queued at `queuedAt` may give up waiting for a read. */
+export function givesUp(sentAt: number, queuedAt: number | undefined): boolean {
+	return queuedAt !== undefined && sentAt - queuedAt >= GIVE_UP_AFTER_MS;
+}
 
 /**
  * Pass Answers to Send and Wait checks a person's message before its turn: its read waits out a

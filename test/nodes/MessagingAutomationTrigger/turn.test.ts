@@ -214,7 +214,7 @@ describe('Group Quick Messages', () => {
 		]);
 	});
 
-	it('hands the deliveries back while the service is unreadable, and runs each message on its own, saying why, once it stayed so for 2.5 minutes; none is lost', async () => {
+	it("hands the deliveries back while the service is unreadable, and runs each message on its own, saying why, at the service's third attempt; none is lost", async () => {
 		await activeTrigger(grouping({ longestWaitSeconds: 1 }));
 		sandbox.faults.add({ tool: 'get_messages', kind: 'toolError503', times: 100_000 });
 		for (const text of ['a', 'b', 'c']) say(text, { afterMs: 100 });
@@ -224,15 +224,36 @@ describe('Group Quick Messages', () => {
 		expect(attempts().map((attempt) => attempt.statusCode)).toEqual([503, 503, 503]);
 		expect(runs()).toEqual([]);
 
-		// The service's retries 2.5 minutes on: still unreadable, so each runs on its own.
+		// The service's third attempts, 2.5 minutes on: still unreadable, so each runs on its own.
 		sandbox.clock.advance(150_000);
 		await settledAfter(6, 60_000);
 		expect(runs().map(texts).sort()).toEqual([['a'], ['b'], ['c']]);
 		for (const json of runs())
 			expect(String((json.burst as IDataObject).error)).toMatch(
-				/^Not grouped: The service is temporarily unavailable.*\(not read within 2\.5 minutes of the message\)$/s,
+				/^Not grouped: The service is temporarily unavailable.*\(still not read at the service's third attempt\)$/s,
 			);
 	}, 150_000);
+
+	it("hands back a first delivery whatever its message's age: a burst saved 3 minutes late, one failed read while held, runs once whole on the retry", async () => {
+		await activeTrigger(grouping());
+		// Unreadable while the first attempts are held (the reader's own retries too), readable after.
+		sandbox.faults.add({ tool: 'get_messages', kind: 'toolError503', times: 100_000 });
+		for (const text of ['on the train', 'no signal here', 'call me later?']) {
+			expect(
+				sandbox.inject.injectMessage({ from: DEMO.alice, text, savedLateMs: 180_000 }).saved,
+			).toBe(true);
+			sandbox.clock.advance(300);
+		}
+		await settledAfter(3, 60_000);
+		expect(attempts().map((attempt) => attempt.statusCode)).toEqual([503, 503, 503]);
+		expect(runs()).toEqual([]);
+
+		sandbox.faults.clear();
+		sandbox.clock.advance(40_000);
+		await settledAfter(6, 60_000);
+		expect(runs().map(texts)).toEqual([['on the train', 'no signal here', 'call me later?']]);
+		expect(runs()[0].burst).not.toHaveProperty('error');
+	}, 120_000);
 });
 
 describe('grouping off', () => {

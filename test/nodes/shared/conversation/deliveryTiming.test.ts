@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
 	GIVE_UP_AFTER_MS,
+	givesUp,
 	HOLD_MS,
 	isRetried,
 	KEEP_READ_MS,
@@ -35,6 +36,16 @@ describe('the delivery timing', () => {
 		expect(isRetried(20_000, undefined)).toBe(false);
 	});
 
+	it("gives up only at the service's third attempt, counted on the service's clock from when it queued the event", () => {
+		// The third attempt: 30 s and 2 min after two failures, less 20 % jitter each.
+		expect(GIVE_UP_AFTER_MS).toBe(120_000);
+		expect(givesUp(120_000, 0)).toBe(true);
+		// The first retry at its latest (36 s plus a 10-s time-out), and a first attempt of an old message.
+		expect(givesUp(46_000, 0)).toBe(false);
+		expect(givesUp(180_000, 179_000)).toBe(false);
+		expect(givesUp(180_000, undefined)).toBe(false);
+	});
+
 	it('is what docs/conversations.md says', () => {
 		expect(docs).toContain(
 			`A delivery is held **${seconds(HOLD_MS)} at most** after the service sent it`,
@@ -44,8 +55,10 @@ describe('the delivery timing', () => {
 		expect(docs).toContain(
 			`A fresh run's delivery sent more than ${seconds(LEAVE_TO_N8N_WITHIN_MS)}`,
 		);
-		expect(docs).toContain(`sent more than ${seconds(RETRIED_AFTER_MS)} after its message`);
-		expect(docs).toContain(`${GIVE_UP_AFTER_MS / 60_000} minutes after its message`);
+		expect(docs).toContain(
+			`sent more than ${seconds(RETRIED_AFTER_MS)} after the service queued its event`,
+		);
+		expect(docs).toContain(`${GIVE_UP_AFTER_MS / 60_000} minutes after it queued the event`);
 		expect(KEEP_READ_MS).toBe(60_000);
 		expect(docs).toContain('settles, for a minute,');
 	});
