@@ -41,7 +41,7 @@ export function eventItemJson(envelope: EventEnvelope): IDataObject {
  */
 function turnFields(
 	messages: readonly EventMessage[],
-	turn: Extract<Turn, { run: true }>,
+	turn: Pick<Extract<Turn, { run: true }>, 'closedBy' | 'groupingError'>,
 ): IDataObject {
 	const last = messages[messages.length - 1];
 	return {
@@ -77,4 +77,29 @@ export function turnItemJson(
 		if (turn.historyError) json.history_error = turn.historyError;
 	}
 	return json;
+}
+
+/**
+ * A grouped run's item narrowed to the messages `keep` (runClaim.ts: the others ran before, in
+ * an earlier run of the same burst read before a late-saved message of it); they are named in
+ * `burst.ran_before`.
+ */
+export function narrowedTurnJson(json: IDataObject, keep: ReadonlySet<string>): IDataObject {
+	const listed = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
+	const messages = (listed(json.messages) as EventMessage[]).filter((message) =>
+		keep.has(message.id ?? ''),
+	);
+	const burst = (json.burst ?? {}) as IDataObject;
+	const narrowed = turnFields(messages, {
+		closedBy: (burst.closed_by ?? undefined) as Extract<Turn, { run: true }>['closedBy'],
+		groupingError: typeof burst.error === 'string' ? burst.error : undefined,
+	});
+	const ranBefore = listed(json.message_ids).filter(
+		(id) => typeof id !== 'string' || !keep.has(id),
+	);
+	return {
+		...json,
+		...narrowed,
+		burst: { ...(narrowed.burst as IDataObject), ran_before: ranBefore },
+	};
 }

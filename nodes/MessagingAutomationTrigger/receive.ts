@@ -3,7 +3,7 @@ import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import type { EventEnvelope } from '../shared/webhooks/events';
 import { deliveryContext, type DeliveryContext } from './deliveryContext';
 import { DeliveryReply, type RawResponse } from './deliveryReply';
-import { forgetEvent, isDuplicateEvent } from './dedupe';
+import { forgetEvent, isDuplicateEvent, settleEvent } from './dedupe';
 import { filterEvent } from './eventFilter';
 import { handOver } from './handOver';
 import { monotonicNow } from '../shared/monotonic';
@@ -29,11 +29,13 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	if (!envelope) return reply.result();
 	if (!passesFilters(envelope, settings, reply)) return reply.result();
 	const scope = deliveryScope(context);
-	if (isRepeat(context, scope, envelope, settings, reply)) return reply.result();
+	if (isRepeat(context, scope, envelope, signed.sentAt, settings, reply)) return reply.result();
 	const delivery = deliveryContext(scope, envelope, arrivedAt, signed.sentAt, reply);
 	const turn = await answeredTurn(context, envelope, settings, delivery);
-	if (!turn.run) return reply.result();
-	return reply.result(await handOver(context, envelope, settings, delivery, turn));
+	if (turn.run) return reply.result(await handOver(context, envelope, settings, delivery, turn));
+	if (settings.deduplicate && reply.state === 'answered')
+		settleEvent(scope, new TriggerState(context.getWorkflowStaticData('node')), envelope.id);
+	return reply.result();
 }
 
 /** An event the trigger's filters leave out is answered 200, saying why, and starts nothing. */
@@ -48,19 +50,21 @@ function passesFilters(
 }
 
 /**
- * An event seen already (dedupe.ts) is answered 200 and starts nothing. A new one is recorded, and
- * forgotten again if its delivery is handed back: the service's copy must not count as seen.
+ * An event seen already (dedupe.ts) is answered 200 and starts nothing. A new one is recorded as
+ * handled by this attempt (settled once answered here without a run), and forgotten again if its
+ * delivery is handed back: the service's copy must not count as seen.
  */
 function isRepeat(
 	context: IWebhookFunctions,
 	scope: string,
 	envelope: EventEnvelope,
+	sentAt: number,
 	settings: TriggerSettings,
 	reply: DeliveryReply,
 ): boolean {
 	const state = new TriggerState(context.getWorkflowStaticData('node'));
 	if (!settings.deduplicate) return false;
-	if (isDuplicateEvent(scope, state, envelope.id, settings.dedupeWindow, Date.now())) {
+	if (isDuplicateEvent(scope, state, envelope.id, sentAt, settings.dedupeWindow, Date.now())) {
 		reply.received({ received: true, duplicate: true });
 		return true;
 	}

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { runIdentity } from '../shared/conversation/heldPlan';
+import { narrowedTurnJson } from './output';
 
 /*
  * A run's delivery is answered by n8n once it has recorded the run (deliveryReply.ts), so n8n stopped
@@ -11,8 +11,8 @@ import { runIdentity } from '../shared/conversation/heldPlan';
  * restarts; a copy finds the claim and passes nothing on.
  */
 
-/** Runs remembered per trigger: far more than are handed over within the service's first retries. */
-const CLAIMS_KEPT = 2000;
+/** Claims remembered per trigger (one per message of a grouped run): far more than are handed over within the service's first retries. */
+const CLAIMS_KEPT = 5000;
 
 /** The field of the stand-in item on output 0 when only a later output carries the run's item. */
 const CARRIER_FIELD = 'messaging_automation_carrier';
@@ -26,14 +26,10 @@ export function withCarrier(workflowData: INodeExecutionData[][]): INodeExecutio
 	return [[{ json: { [CARRIER_FIELD]: true } }], ...workflowData.slice(1)];
 }
 
-/**
- * The run's identity: a grouped run's messages (whichever event closed it: a burst delivered late
- * as a whole runs once; one run again with a message saved late is a new run), else its event.
- */
-function claimKey(item: INodeExecutionData | undefined): string | undefined {
-	const json = item?.json;
-	if (Array.isArray(json?.message_ids)) return `messages|${runIdentity(json.message_ids)}`;
-	return typeof json?.event_id === 'string' ? `event|${json.event_id}` : undefined;
+/** A grouped run's messages, in written order; undefined for a run of one event. */
+function groupedIds(item: INodeExecutionData | undefined): string[] | undefined {
+	const ids = item?.json.message_ids;
+	return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : undefined;
 }
 
 // n8n's store reads and rewrites one record per trigger: claims made at once in one process would
@@ -46,15 +42,17 @@ function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
 	return result;
 }
 
-/** Whether this run is the first with its key; a store that fails lets the run go on (twice beats never). */
-async function claimed(context: IExecuteFunctions, key: string): Promise<boolean> {
+/** Which of `keys` this run is the first to claim; a store that fails lets the run go on (twice beats never). */
+async function claimed(context: IExecuteFunctions, keys: string[]): Promise<Set<string>> {
 	const attempt = async () =>
-		(
-			await context.helpers.checkProcessedAndRecord([key], 'node', {
-				mode: 'entries',
-				maxEntries: CLAIMS_KEPT,
-			})
-		).new.length === 1;
+		new Set(
+			(
+				await context.helpers.checkProcessedAndRecord(keys, 'node', {
+					mode: 'entries',
+					maxEntries: CLAIMS_KEPT,
+				})
+			).new.map(String),
+		);
 	try {
 		// A second attempt covers another process creating the trigger's record at the same moment.
 		return await oneAtATime(async () => await attempt().catch(attempt));
@@ -62,27 +60,51 @@ async function claimed(context: IExecuteFunctions, key: string): Promise<boolean
 		context.logger.warn(
 			`Messaging Automation Trigger: could not check whether this run was handed to n8n before; it runs (${(error as Error).message})`,
 		);
-		return true;
+		return new Set(keys);
 	}
 }
 
-/** The trigger's step in the run: its items as handed over, or nothing for a copy of a recorded run. */
+/**
+ * The trigger's step in the run: its items as handed over; for a grouped run, only the messages
+ * no earlier run held (a burst read again with a message the service saved late, or a copy of a
+ * recorded run); nothing when none is left.
+ *
+ * Every grouped run claims each of its messages, whatever Deduplicate Events says: a message is
+ * in exactly one run however its deliveries came (a burst's identity is its messages, never the
+ * event that happened to close it). A run of one event claims the event, only with Deduplicate
+ * Events on: with it off, every delivery is meant to run, a resent one too. Only runs a delivery
+ * started claim: a test run, or n8n's Retry of a crashed or failed run, is asked for by a person.
+ */
 export async function claimRun(context: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const outputs = context
 		.getNodeOutputs()
 		.map((_, index) =>
 			context.getInputData(index).filter((item) => item.json[CARRIER_FIELD] !== true),
 		);
-	const key = claimKey(outputs.flat()[0]);
-	// Only runs a delivery started: a test run, or n8n's Retry of a crashed or failed run, is asked for
-	// by a person. With Deduplicate Events off, every delivery is meant to run, a resent one too.
-	const claims =
-		context.getMode() === 'webhook' &&
-		context.getNodeParameter('options.deduplicate', 0, true) !== false;
-	if (!claims || key === undefined || (await claimed(context, key))) return outputs;
+	const item = outputs.flat()[0];
+	const messageIds = groupedIds(item);
+	const eventId = typeof item?.json.event_id === 'string' ? item.json.event_id : undefined;
+	const keys = messageIds
+		? messageIds.map((id) => `message|${id}`)
+		: context.getNodeParameter('options.deduplicate', 0, true) !== false && eventId
+			? [`event|${eventId}`]
+			: [];
+	if (context.getMode() !== 'webhook' || keys.length === 0) return outputs;
+	const fresh = await claimed(context, keys);
+	if (fresh.size === keys.length) return outputs;
+	const what = messageIds ? `messages ${messageIds.join(',')}` : `event ${eventId}`;
+	if (fresh.size === 0) {
+		context.logger.info(
+			`Messaging Automation Trigger: the run of ${what} was handed to n8n again after it was recorded; this copy passes nothing on`,
+		);
+		context.customData.set('messaging_automation', 'copy of a recorded run');
+		return outputs.map(() => []);
+	}
+	const keep = new Set((messageIds ?? []).filter((id) => fresh.has(`message|${id}`)));
 	context.logger.info(
-		`Messaging Automation Trigger: the run of ${key.replace('|', ' ')} was handed to n8n again after it was recorded; this copy passes nothing on`,
+		`Messaging Automation Trigger: of the run of ${what}, only ${[...keep].join(',')} had not run before; it runs with those`,
 	);
-	context.customData.set('messaging_automation', 'copy of a recorded run');
-	return outputs.map(() => []);
+	return outputs.map((list) =>
+		list.map((entry) => ({ ...entry, json: narrowedTurnJson(entry.json, keep) })),
+	);
 }

@@ -8,7 +8,8 @@ import { isRecord } from '../shared/guards';
  *   endpoints       { [webhook URL]: endpoint we registered for that URL (`parked`: kept, paused,
  *                   through a deactivation for the held deliveries it handed back; parkedEndpoint.ts) }
  *   orphans         ids we created but could not delete yet (retried at the next activation)
- *   recentEvents    dedupe window, oldest first: [event id, first seen (ms)]
+ *   recentEvents    dedupe window, oldest first: [event id, first seen (ms)], plus the attempt's
+ *                   send time while its run was only handed to n8n (dedupe.ts)
  *
  * Keyed by URL because the URL is what tells test from production in every hook: n8n deletes a
  * test endpoint in mode `internal`, so the execution mode cannot tell them apart, but the hook's
@@ -38,13 +39,16 @@ function isEndpoint(value: unknown): value is RegisteredEndpoint {
 	);
 }
 
-/** An event id and when it was first seen (ms since the epoch). */
-export type RecentEvent = [string, number];
+/**
+ * An event id and when it was first seen (ms since the epoch); while its run was only handed to
+ * n8n, also the `webhook-timestamp` (ms) of the attempt that handed it over.
+ */
+export type RecentEvent = [string, number] | [string, number, number];
 
 function isRecentEvent(value: unknown): value is RecentEvent {
 	return (
 		Array.isArray(value) &&
-		value.length === 2 &&
+		(value.length === 2 || (value.length === 3 && typeof value[2] === 'number')) &&
 		typeof value[0] === 'string' &&
 		typeof value[1] === 'number'
 	);

@@ -77,6 +77,7 @@ export class N8nWebhookHost {
 	readonly executions: Execution[] = [];
 	private testStaticData: IDataObject | undefined;
 	private stopsAfterRecording = 0;
+	private recordFailures = 0;
 	private server: Server | undefined;
 	private origin = '';
 	private readonly inflight = new Set<Promise<void>>();
@@ -327,6 +328,13 @@ export class N8nWebhookHost {
 			callback();
 		}
 		if (!result.workflowData) return;
+		if (this.recordFailures > 0) {
+			this.recordFailures--;
+			callback();
+			if (!result.noWebhookResponse)
+				this.reply(kind, res, 500, { message: 'Workflow could not be started!' });
+			return;
+		}
 
 		const run = await this.engine.run(
 			{ ...this.definition, staticData: clone(this.savedStaticData) },
@@ -372,6 +380,15 @@ export class N8nWebhookHost {
 	 */
 	stopAfterRecording(count = 1): void {
 		this.stopsAfterRecording += count;
+	}
+
+	/**
+	 * The next `count` runs cannot be recorded (a locked database, or Redis down in queue mode): n8n
+	 * runs nothing and answers the delivery 500 unless the node answered it already; the handler's
+	 * static data is saved as usual.
+	 */
+	failToRecord(count = 1): void {
+		this.recordFailures += count;
 	}
 
 	private reply(

@@ -1,4 +1,10 @@
-import { burstOf, burstThrough, type BurstRules, type BurstVerdict } from './bursts';
+import {
+	burstOf,
+	burstThrough,
+	type BurstRules,
+	type BurstVerdict,
+	type TimelineExtent,
+} from './bursts';
 import { SAVE_SLACK_MS } from './deliveryTiming';
 import { mergeTimelines, type TimelineMessage } from './timeline';
 
@@ -44,6 +50,34 @@ function vouchedTimeline(read: ReadExtent, held: readonly TimelineMessage[]): Ti
 		read.timeline,
 		held.filter((message) => message.at <= read.asOf),
 	);
+}
+
+/**
+ * A burst whose messages the service saved after it had closed by their timestamps (a phone that
+ * was offline uploads what it wrote, one message after another) stays open until a quiet window
+ * has passed since the latest of them was queued: more of the same upload may follow, and one run
+ * should hold them all. The service time it stays open until, from the held messages of the
+ * burst of `id` (only their queue times are known); undefined when none was saved late.
+ */
+function savedLateUntil(
+	timeline: readonly TimelineMessage[],
+	held: readonly HeldMessage[],
+	id: string,
+	rules: BurstRules,
+	extent: TimelineExtent,
+): number | undefined {
+	const burst = burstThrough(timeline, id, rules, extent);
+	if (burst.kind !== 'last') return undefined;
+	const members = new Set(burst.messages.map((message) => message.id));
+	const late = held.filter(
+		(entry) =>
+			members.has(entry.message.id) &&
+			entry.queuedAt !== undefined &&
+			entry.queuedAt > burst.closedAt + SAVE_SLACK_MS,
+	);
+	return late.length === 0
+		? undefined
+		: Math.max(...late.map((entry) => (entry.queuedAt as number) + rules.quietMs));
 }
 
 /**
@@ -97,6 +131,10 @@ export function settleByRead(
 			if (burst.kind === 'last' && queuedAt > burst.closedAt + SAVE_SLACK_MS)
 				outcome = { kind: 'run', verdict: burst };
 		}
+		if (outcome.kind === 'run' || outcome.kind === 'none') {
+			const openUntil = savedLateUntil(timeline, held, message.id, rules, extent);
+			if (openUntil !== undefined && openUntil > read.asOf) outcome = { kind: 'keep' };
+		}
 		outcomes.set(message.id, outcome);
 	}
 	return oneRunPerBurst(outcomes, ran);
@@ -142,6 +180,21 @@ function likelyVerdict(
 	return burstOf(timeline, id, rules, { complete: true, asOf: now });
 }
 
+/** Until when the burst of `id` stays open for messages saved late, from what the process knows at `now`. */
+function likelyOpenUntil(
+	known: readonly TimelineMessage[],
+	held: readonly HeldMessage[],
+	id: string,
+	rules: BurstRules,
+	now: number,
+): number | undefined {
+	const timeline = mergeTimelines(
+		known,
+		held.map((entry) => entry.message),
+	);
+	return savedLateUntil(timeline, held, id, rules, { complete: true, asOf: now });
+}
+
 /**
  * Service time of the next read: when a held message's burst may close, and `leadMs` before the
  * deadline of one that only the messages held say a later one carries (the read confirms it, or
@@ -157,12 +210,15 @@ export function nextReadAt(
 	let readAt = Number.POSITIVE_INFINITY;
 	for (const entry of held) {
 		const verdict = likelyVerdict(known, held, entry.message.id, rules, now);
+		const openUntil = likelyOpenUntil(known, held, entry.message.id, rules, now);
 		const due =
-			verdict.kind === 'wait'
-				? verdict.until
-				: verdict.kind === 'notLast'
-					? entry.deadline - leadMs
-					: now;
+			openUntil !== undefined && openUntil > now
+				? openUntil
+				: verdict.kind === 'wait'
+					? verdict.until
+					: verdict.kind === 'notLast'
+						? entry.deadline - leadMs
+						: now;
 		readAt = Math.min(readAt, due);
 	}
 	return readAt;
@@ -180,5 +236,7 @@ export function burstStillOpen(
 	rules: BurstRules,
 	now: number,
 ): boolean {
-	return likelyVerdict(known, held, id, rules, now).kind === 'wait';
+	if (likelyVerdict(known, held, id, rules, now).kind === 'wait') return true;
+	const openUntil = likelyOpenUntil(known, held, id, rules, now);
+	return openUntil !== undefined && openUntil > now;
 }

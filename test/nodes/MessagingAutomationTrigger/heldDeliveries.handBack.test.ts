@@ -63,25 +63,34 @@ async function dashboardTrigger(parameters: INodeParameters) {
 }
 
 describe('a quiet window longer than the hold', () => {
-	it('hands the delivery back at its deadline, runs the burst when it closes, and the retry passes nothing on', async () => {
-		trigger = await activeMessageTrigger(sandbox, longQuietGrouping({ quietWindowSeconds: 9 }));
-		const message = write('a long pause before the run');
-		await waitFor(() => attemptsOf(message.id).length >= 1, 20_000);
-		expect(attemptsOf(message.id)[0].statusCode).toBe(503);
-		expect(trigger.executions).toHaveLength(0);
-		await waitFor(() => trigger.executions.length >= 1, 20_000);
-		await trigger.settled();
-		expect(runs().map(texts)).toEqual([['a long pause before the run']]);
+	it.each([
+		['on', {}],
+		['off', { options: { deduplicate: false } }],
+	])(
+		'hands the delivery back at its deadline, runs the burst when it closes, and the retry passes nothing on (Deduplicate Events %s)',
+		async (_, extra) => {
+			trigger = await activeMessageTrigger(
+				sandbox,
+				longQuietGrouping({ quietWindowSeconds: 9, ...extra }),
+			);
+			const message = write('a long pause before the run');
+			await waitFor(() => attemptsOf(message.id).length >= 1, 20_000);
+			expect(attemptsOf(message.id)[0].statusCode).toBe(503);
+			expect(trigger.executions).toHaveLength(0);
+			await waitFor(() => trigger.executions.length >= 1, 20_000);
+			await trigger.settled();
+			expect(runs().map(texts)).toEqual([['a long pause before the run']]);
 
-		sandbox.clock.advance(40_000);
-		await waitFor(() => attemptsOf(message.id).length >= 2, 20_000);
-		await trigger.settled();
-		expect(attemptsOf(message.id).map((attempt) => attempt.statusCode)).toEqual([503, 200]);
-		// The retry starts the run again (its first start cannot be known to have been recorded), and
-		// the claim of the recorded run makes it a copy that passes nothing on.
-		expect(runs().map(texts)).toEqual([['a long pause before the run']]);
-		expect(trigger.executions.map((execution) => execution.items.length)).toEqual([1, 0]);
-	});
+			sandbox.clock.advance(40_000);
+			await waitFor(() => attemptsOf(message.id).length >= 2, 20_000);
+			await trigger.settled();
+			expect(attemptsOf(message.id).map((attempt) => attempt.statusCode)).toEqual([503, 200]);
+			// The retry starts the run again (its first start cannot be known to have been recorded), and
+			// the claim of the recorded run makes it a copy that passes nothing on.
+			expect(runs().map(texts)).toEqual([['a long pause before the run']]);
+			expect(trigger.executions.map((execution) => execution.items.length)).toEqual([1, 0]);
+		},
+	);
 });
 
 describe('deactivation while deliveries are held', () => {

@@ -54,6 +54,25 @@ describe('a burst that arrives late', () => {
 		expect(executions()).toEqual([[['on the train', 'no signal here', 'call me later?']]]);
 	});
 
+	it.each([20, 300, 1000])(
+		'runs once, holding all three in written order, when a phone 30 s late saves and delivers its three messages one after another, %i ms apart',
+		async (gapMs) => {
+			trigger = await activeMessageTrigger(sandbox, grouping);
+			const texts = ['on the train', 'no signal here', 'call me later?'];
+			for (const [index, text] of texts.entries()) {
+				if (index > 0) {
+					await new Promise((resolve) => setTimeout(resolve, gapMs));
+					sandbox.clock.advance(gapMs);
+				}
+				// Written 0.3 s apart, 30 s before the first of them was saved.
+				writtenAgo(text, 30_000 + (gapMs - 300) * index);
+			}
+			await settledAfter(3);
+
+			expect(executions()).toEqual([[texts]]);
+		},
+	);
+
 	it('runs a two-message burst once when the service queues each event 7 s after its message', async () => {
 		trigger = await activeMessageTrigger(sandbox, grouping);
 		writtenAgo('hello', 7000);

@@ -101,6 +101,24 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 		expect(storedId).toBe(trigger.executions[0].items[0].json.event_id);
 	});
 
+	it("runs an event once through the service's retry when n8n could not record its run and answered 500", async () => {
+		await activeTrigger();
+		trigger.failToRecord(1);
+		inject('recorded on the second try');
+		await waitFor(() => messageAttempts(trigger.url('production'))[0]?.statusCode === 500);
+		expect(trigger.executions).toHaveLength(0);
+
+		sandbox.clock.advance(40_000);
+		await waitFor(() => messageAttempts(trigger.url('production'))[1]?.statusCode === 200, 20_000);
+		await trigger.settled();
+		expect(trigger.executions[0].items[0].json.text).toBe('recorded on the second try');
+		expect(messageAttempts(trigger.url('production')).map((attempt) => attempt.statusCode)).toEqual(
+			[500, 200],
+		);
+		// Back to the host's time, for the signatures of the tests after this one.
+		sandbox.clock.set(Date.now());
+	});
+
 	it('starts exactly one execution per event under concurrent redelivery, with a database-like gap in saving static data', async () => {
 		const secret = `whsec_${Buffer.from('concurrent-dedupe-secret-32bytes').toString('base64')}`;
 		trigger = await startTriggerHost({

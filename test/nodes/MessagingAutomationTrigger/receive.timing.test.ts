@@ -44,13 +44,17 @@ describe('one rule for a retried delivery', () => {
 		[12, 'node', 0],
 		[20, 'n8n', 1],
 	])(
-		'a delivery sent %s s after its message, whose read took 4.5 s, is answered by %s and logged as late %s time(s)',
+		'a delivery the service sent %s s after it queued the event, whose read took 4.5 s, is answered by %s and logged as late %s time(s)',
 		async (lateS, by, lateLines) => {
 			const warn = vi.spyOn(coreLogger(), 'warn');
 			try {
 				trigger = await activeMessageTrigger(sandbox, grouping);
 				sandbox.faults.add({ tool: 'get_messages', kind: 'delay', delayMs: 4500 });
-				sandbox.inject.injectMessage({ from: DEMO.alice, text: 'hi', savedLateMs: lateS * 1000 });
+				// Held back by the service, then sent `lateS` after the event was queued.
+				sandbox.webhooks.faults.reorderNext(2);
+				sandbox.inject.injectMessage({ from: DEMO.alice, text: 'hi' });
+				sandbox.clock.advance(lateS * 1000);
+				sandbox.webhooks.faults.clear();
 				await waitFor(() => trigger.executions.length >= 1, 20_000);
 				await trigger.settled();
 

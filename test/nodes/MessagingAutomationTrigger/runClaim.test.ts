@@ -157,16 +157,33 @@ describe("the claim step, in n8n's engine", () => {
 		const n8n = engine();
 		const burst = (eventId: string, messageIds: string[]) => ({
 			node: TRIGGER,
-			items: [{ json: { event_id: eventId, text: eventId, message_ids: messageIds } }],
+			items: [
+				{
+					json: {
+						event_id: eventId,
+						text: messageIds.join('\n'),
+						message_ids: messageIds,
+						messages: messageIds.map((id) => ({ id, text: id })),
+						burst: { message_count: messageIds.length, closed_by: 'quiet_window' },
+					},
+				},
+			],
 		});
 		const passed = async (eventId: string, messageIds: string[]) =>
-			(await n8n.run(triggerWorkflow(), burst(eventId, messageIds), 'webhook')).output(TRIGGER)
-				.length;
+			(await n8n.run(triggerWorkflow(), burst(eventId, messageIds), 'webhook'))
+				.output(TRIGGER)
+				.map((item) => item.json);
 		// The burst's first and last events each closed it once (delivered late, together).
-		expect(await passed('evt_i1', ['i1', 'i2', 'i3'])).toBe(1);
-		expect(await passed('evt_i3', ['i1', 'i2', 'i3'])).toBe(0);
-		// Run again with a message the service saved late: a new run.
-		expect(await passed('evt_i2', ['i1', 'i2', 'i3', 'i4'])).toBe(1);
+		expect(await passed('evt_i1', ['i1', 'i2', 'i3'])).toHaveLength(1);
+		expect(await passed('evt_i3', ['i1', 'i2', 'i3'])).toEqual([]);
+		// Read again with a message the service saved late: only that message runs, saying what ran before.
+		const [rest] = await passed('evt_i2', ['i1', 'i2', 'i3', 'i4']);
+		expect(rest).toMatchObject({
+			text: 'i4',
+			message_id: 'i4',
+			message_ids: ['i4'],
+			burst: { message_count: 1, closed_by: 'quiet_window', ran_before: ['i1', 'i2', 'i3'] },
+		});
 	});
 
 	it('passes a run for Paused Chats alone on in the legacy execution order (v0) too', async () => {

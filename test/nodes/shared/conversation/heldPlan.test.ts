@@ -194,7 +194,14 @@ describe('settleByRead for a burst that arrives late as a whole', () => {
 			{ id: 'i2', at: 0.3 },
 			{ id: 'i3', at: 0.6 },
 		]);
-		const read = { timeline: burst, asOf: at(31), complete: true };
+		// Saved late, the burst stays open a quiet window past the last of them queued: 33 s.
+		const early = { timeline: burst, asOf: at(32.5), complete: true };
+		expect(kinds(settleByRead(early, asHeld(burst, at(30)), RULES))).toEqual({
+			i1: 'keep',
+			i2: 'keep',
+			i3: 'keep',
+		});
+		const read = { timeline: burst, asOf: at(33.5), complete: true };
 		expect(runsOf(settleByRead(read, asHeld(burst, at(30)), RULES))).toEqual([
 			['i3', ['i1', 'i2', 'i3']],
 		]);
@@ -217,7 +224,7 @@ describe('settleByRead for a burst that arrives late as a whole', () => {
 			{ id: 'a', at: 0 },
 			{ id: 'b', at: 0.3 },
 		]);
-		const read = { timeline: burst, asOf: at(7.3), complete: true };
+		const read = { timeline: burst, asOf: at(10.5), complete: true };
 		const lagging = burst.map((message) => ({
 			message,
 			deadline: message.at + 7000 + HOLD_S * 1000,
