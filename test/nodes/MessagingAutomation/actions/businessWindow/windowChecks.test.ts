@@ -51,7 +51,7 @@ describe('WindowChecks', () => {
 		expect(asked).toHaveLength(2);
 	});
 
-	it('reuses an open read whose end the service did not say for 15 minutes only', async () => {
+	it('An open read whose end the service does not say holds for 15 minutes', async () => {
 		const { client, asked } = counted({ customer_service_window_open: true });
 		let now = NOW;
 		const checks = new WindowChecks(client, () => now);
