@@ -24,6 +24,20 @@ function counted(answer: IDataObject) {
 	return { client, asked };
 }
 
+/** How many reads one recipient's items have made, after an item at each of `minutes` past NOW. */
+async function readsAfter(answer: IDataObject, minutes: number[]): Promise<number[]> {
+	const { client, asked } = counted(answer);
+	let now = NOW;
+	const checks = new WindowChecks(client, () => now);
+	const counts: number[] = [];
+	for (const minute of minutes) {
+		now = NOW + minute * MINUTE;
+		await checks.state({ channel: 'business', phoneNumber: '5511987654321' });
+		counts.push(asked.length);
+	}
+	return counts;
+}
+
 describe('WindowChecks', () => {
 	it('reads each recipient once, whether named by phone number or conversation', async () => {
 		const { client, asked } = counted({ needs_approved_template: true });
@@ -35,34 +49,17 @@ describe('WindowChecks', () => {
 	});
 
 	it('reads again when a window it read as open is about to close during the run', async () => {
-		const { client, asked } = counted({
+		const answer = {
 			customer_service_window_open: true,
 			window_expires_at: new Date(NOW + HOUR).toISOString(),
-		});
-		let now = NOW;
-		const checks = new WindowChecks(client, () => now);
-		const recipient = { channel: 'business', phoneNumber: '5511987654321' };
-		await checks.state(recipient);
-		now = NOW + 30 * MINUTE;
-		await checks.state(recipient);
-		expect(asked).toHaveLength(1);
-		now = NOW + 50 * MINUTE;
-		await checks.state(recipient);
-		expect(asked).toHaveLength(2);
+		};
+		expect(await readsAfter(answer, [0, 30, 50])).toEqual([1, 1, 2]);
 	});
 
 	it('An open read whose end the service does not say holds for 15 minutes', async () => {
-		const { client, asked } = counted({ customer_service_window_open: true });
-		let now = NOW;
-		const checks = new WindowChecks(client, () => now);
-		const recipient = { channel: 'business', phoneNumber: '5511987654321' };
-		await checks.state(recipient);
-		now = NOW + 14 * MINUTE;
-		await checks.state(recipient);
-		expect(asked).toHaveLength(1);
-		now = NOW + 15 * MINUTE;
-		await checks.state(recipient);
-		expect(asked).toHaveLength(2);
+		expect(await readsAfter({ customer_service_window_open: true }, [0, 14, 15])).toEqual([
+			1, 1, 2,
+		]);
 	});
 });
 
