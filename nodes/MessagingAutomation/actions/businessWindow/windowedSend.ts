@@ -88,8 +88,9 @@ export async function planWindowedSend(
 	{ itemIndex, agent }: Call,
 ): Promise<WindowedSend | undefined> {
 	if (!isText(input) || (await run.window.channel(input)) !== 'business') return undefined;
-	// An input without a channel goes on Business as the account's only channel: the check, and
-	// a template instead (templates always name Business), say so; the text goes as it was given.
+	// An input without a channel may go on Business as the account's only channel: it is checked
+	// as Business, and a template instead names Business (templates always do); the text itself
+	// goes as it was given.
 	const recipient = { ...input, channel: 'business' };
 	const window = await run.window.state(recipient, context.getInputData()[itemIndex]?.json);
 	if (window.open) return { kind: 'text', input, window };
