@@ -1,3 +1,4 @@
+export * from './accountChannels';
 export * from './client';
 export * from './errorCodes';
 export * from './errorRules';

@@ -232,6 +232,26 @@ describe('sandbox sending rules', () => {
 		expect(own.status).toBe(422);
 	});
 
+	it('holds a send without a channel on a Business-only account to the window, and reports it on the check', async () => {
+		await api.control('POST', '/channels/qr/disconnect', {});
+		const outside = await write(api, 'send_message', {
+			phoneNumber: DEMO.dave.phone,
+			text: 'Calling you now',
+		});
+		expect(outside.status).toBe(422);
+		expect(outside.body.error.message).toMatch(/24 hours.*template/);
+		const inside = await write(api, 'send_message', { phoneNumber: DEMO.carol.phone, text: 'Yes' });
+		expect(inside.body).toMatchObject({ status: 'accepted', channel: 'business' });
+		const check = await api.call('check_recipient_send_options', {
+			phoneNumber: DEMO.dave.phone,
+		});
+		expect(check.body).toMatchObject({
+			channel: 'business',
+			customer_service_window_open: false,
+			needs_approved_template: true,
+		});
+	});
+
 	it('reports send options: filters, history and the Business window', async () => {
 		const carol = await api.call('check_recipient_send_options', {
 			channel: 'business',

@@ -30,9 +30,9 @@ interface Call {
 	agent: boolean;
 }
 
-/** Whether the window decides this input: free text (not a template) on the Business channel. */
-function isBusinessText(input: Record<string, unknown>): boolean {
-	return input.channel === 'business' && typeof input.text === 'string' && !input.templateName;
+/** Free text, not a template: what the window decides on Business. */
+function isText(input: Record<string, unknown>): boolean {
+	return typeof input.text === 'string' && !input.templateName;
 }
 
 function templateValues(context: IExecuteFunctions, itemIndex: number, text: string): unknown {
@@ -87,12 +87,16 @@ export async function planWindowedSend(
 	input: Record<string, unknown>,
 	{ itemIndex, agent }: Call,
 ): Promise<WindowedSend | undefined> {
-	if (!isBusinessText(input)) return undefined;
-	const window = await run.window.state(input, context.getInputData()[itemIndex]?.json);
+	if (!isText(input) || (await run.window.channel(input)) !== 'business') return undefined;
+	// An input without a channel may go on Business as the account's only channel: it is checked
+	// as Business, and a template instead names Business (templates always do); the text itself
+	// goes as it was given.
+	const recipient = { ...input, channel: 'business' };
+	const window = await run.window.state(recipient, context.getInputData()[itemIndex]?.json);
 	if (window.open) return { kind: 'text', input, window };
 	const choice = outsideWindowChoice(context, itemIndex);
 	if (choice === 'template')
-		return { kind: 'template', input: templateInstead(context, itemIndex, input), window };
+		return { kind: 'template', input: templateInstead(context, itemIndex, recipient), window };
 	if (choice === 'skip') return { kind: 'skip', window, reason: notSentReason(window, agent) };
 	if (agent)
 		throw new NodeOperationError(context.getNode(), notSentReason(window, agent), { itemIndex });

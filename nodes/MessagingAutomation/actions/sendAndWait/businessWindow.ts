@@ -121,8 +121,9 @@ export async function questionInput(
 	const message = questionMessage(context);
 	const text = { ...recipient, text: questionText(message, links, instructions) };
 	check(text);
-	if (recipient.channel !== 'business') return text;
-	const window = await run.window.state(recipient, context.getInputData()[0]?.json);
+	if ((await run.window.channel(recipient)) !== 'business') return text;
+	const onBusiness = { ...recipient, channel: 'business' };
+	const window = await run.window.state(onBusiness, context.getInputData()[0]?.json);
 	if (window.open) return text;
 	if (outsideWindowChoice(context, 0) !== 'template') {
 		throw windowClosedError(context, window, {
@@ -131,7 +132,7 @@ export async function questionInput(
 				'Set If the 24-Hour Window Is Closed to Ask With a Template, or ask over the QR channel.',
 		});
 	}
-	const template = templateInput(context, recipient, message, links);
+	const template = templateInput(context, onBusiness, message, links);
 	check(template);
 	return template;
 }

@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { vi } from 'vitest';
 
 import { DEMO } from '../../../../sandbox';
 import type { Harness } from '../../harness';
@@ -59,4 +60,32 @@ export function windowClosedAt(h: Harness, phone: string): string {
 		.messages.filter((message) => message.conversationId === phone && !message.fromMe)
 		.map((message) => message.timestamp);
 	return new Date(Math.max(...wrote) + 24 * 3_600_000).toISOString();
+}
+
+/**
+ * Time passing within one run: n8n's clock and the sandbox's (both read Date.now) move `ms` ahead
+ * right after the sandbox has answered the first call of `tool`, before the node hears back.
+ * Undone by vi.restoreAllMocks and the sandbox's reset.
+ */
+export function timePassesAfter(h: Harness, tool: string, ms: number): void {
+	const wall = Date.now.bind(Date);
+	let ahead = 0;
+	vi.spyOn(Date, 'now').mockImplementation(() => wall() + ahead);
+	const calls = h.sandbox.state.calls;
+	const record = calls.push.bind(calls);
+	calls.push = (...recorded) => {
+		if (ahead === 0 && recorded.some((call) => call.tool === tool)) ahead = ms;
+		return record(...recorded);
+	};
+}
+
+/** A Business customer of one test, who last wrote `msAgo` before the sandbox's now. */
+export function customerWhoWrote(h: Harness, phone: string, msAgo: number): { phone: string } {
+	h.sandbox.inject.injectMessage({
+		channel: 'business',
+		from: { phone, name: 'Window Customer' },
+		text: 'Hi',
+		savedLateMs: msAgo,
+	});
+	return { phone };
 }

@@ -35,7 +35,7 @@ const tools = (calls: Array<{ tool: string }>) => calls.map((call) => call.tool)
 const daveClosedAt = () => windowClosedAt(h, DEMO.dave.phone);
 
 describe('Send a message on Business: the 24-hour window', () => {
-	it('inside the window sends the text after one check, and says so', async () => {
+	it('Free text on Business goes only when the window is open; Business templates and QR sends are never checked', async () => {
 		const result = await h.run({ parameters: send(DEMO.carol.phone) });
 		expect(result.error).toBeUndefined();
 		expect(tools(result.calls)).toEqual(['check_recipient_send_options', 'send_message']);
@@ -44,6 +44,8 @@ describe('Send a message on Business: the 24-hour window', () => {
 			sent_as: 'text',
 			window: { state: 'open', open_until: expect.any(String), checked_by: 'check' },
 		});
+		const closed = await h.run({ parameters: send(DEMO.dave.phone, { outsideWindow: 'skip' }) });
+		expect(tools(closed.calls)).toEqual(['check_recipient_send_options']);
 		// QR sends and Business templates need no window: no check.
 		const qr = await h.run({
 			parameters: fieldsParameters('send_message', {
@@ -184,7 +186,7 @@ describe('Send a message on Business: the 24-hour window', () => {
 		expect(tools(result.calls)).toEqual(['check_recipient_send_options']);
 	});
 
-	it('checks each recipient of a list once per execution', async () => {
+	it('Otherwise one check per recipient per run decides, and a window it read as closed stays closed for the run', async () => {
 		const items: IDataObject[] = [DEMO.carol, DEMO.dave, DEMO.carol, DEMO.dave].map((person) => ({
 			phone: person.phone,
 		}));
@@ -199,7 +201,7 @@ describe('Send a message on Business: the 24-hour window', () => {
 		expect(result.json.map((json) => json.sent_as)).toEqual(['text', null, 'text', null]);
 	});
 
-	it("sends without a check when the trigger's item is the customer's message of an hour ago", async () => {
+	it("A trigger item that carries the customer's Business message proves the window open without a read", async () => {
 		const received = businessMessageEvent('evt_window_send_2', DEMO.carol.phone, 3_600_000);
 		const result = await h.run({ parameters: send(DEMO.carol.phone) }, [received]);
 		expect(result.error).toBeUndefined();
