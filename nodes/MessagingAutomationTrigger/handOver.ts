@@ -1,7 +1,5 @@
 import type { INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import { LEAVE_TO_N8N_WITHIN_MS } from '../shared/conversation/deliveryTiming';
-import { monotonicNow } from '../shared/monotonic';
 import type { EventEnvelope } from '../shared/webhooks/events';
 import type { DeliveryContext } from './deliveryContext';
 import { turnItemJson } from './output';
@@ -13,9 +11,10 @@ import type { Turn } from './turn';
 
 /**
  * The run's workflow data for n8n, which answers the delivery once it recorded the run
- * (deliveryReply.ts). Recording takes seconds on a loaded n8n and a download may take longer than
- * the service waits, so a delivery short of time (unless a retry: deliveryContext.ts) or with a
- * file to download is answered here first.
+ * (deliveryReply.ts): a stop before that leaves the run to the service's retry, never lost. An
+ * answer that comes after the service's ten seconds costs a retry, whose copy the run claim passes
+ * nothing on (runClaim.ts). Only a delivery with a file to download is answered here first: a
+ * download may take longer than the service waits, every retry would download it again.
  */
 export async function handOver(
 	context: IWebhookFunctions,
@@ -24,14 +23,11 @@ export async function handOver(
 	delivery: DeliveryContext,
 	turn: Extract<Turn, { run: true }>,
 ): Promise<INodeExecutionData[][]> {
-	const waitedMs = monotonicNow() - delivery.sentLocallyAt;
 	const item: INodeExecutionData = { json: turnItemJson(envelope, turn) };
-	const answeredFirst =
-		(waitedMs > LEAVE_TO_N8N_WITHIN_MS && !delivery.retried) ||
-		(settings.downloadAttachments && hasAttachment(envelope, item));
-	if (answeredFirst) delivery.reply.received();
-	if (settings.downloadAttachments)
+	if (settings.downloadAttachments && hasAttachment(envelope, item)) {
+		delivery.reply.received();
 		await withAttachments(context, envelope, item, settings.binaryPropertyName);
+	}
 	return withCarrier(
 		takeoverWorkflowData(item, settings.turn.takeover !== undefined, turn.takeover),
 	);

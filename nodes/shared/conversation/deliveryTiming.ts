@@ -26,13 +26,6 @@ const LEAST_HOLD_MS = 1500;
 export const MAX_SEND_DELAY_MS = HOLD_MS - LEAST_HOLD_MS;
 
 /**
- * A loaded n8n was measured taking seconds to record a run: a run's delivery is left for n8n to
- * answer once recorded only while this much of the service's time-out is left.
- */
-const N8N_RECORDS_WITHIN_MS = 6000;
-export const LEAVE_TO_N8N_WITHIN_MS = RECEIVER_TIMEOUT_MS - N8N_RECORDS_WITHIN_MS;
-
-/**
  * A delivery the service sent this long after it queued the event (`created_at`, else the message's
  * own time) is a retry: the first retry comes 30 s (-20 %) after a failure, so 24 s or more after
  * the event was queued, and a fresh delivery comes as soon as the service's queue reaches it
@@ -49,6 +42,14 @@ export function isRetried(sentAt: number, queuedAt: number | undefined): boolean
 
 /** Messages written up to this long before a read starts may not be saved yet: a read vouches for no later time. */
 export const SAVE_SLACK_MS = 250;
+
+/**
+ * A message the service queued this long after its burst had closed by the messages' timestamps
+ * was uploaded late (a phone back online sends what it wrote, one message after another): its
+ * burst waits a quiet window after it for the rest of the upload. A service's ordinary lag between
+ * a message and its event stays well below it.
+ */
+export const LATE_UPLOAD_MS = 1000;
 
 /** A read that confirms carried messages starts this long before the first of their deadlines. */
 export const READ_LEAD_MS = 800;

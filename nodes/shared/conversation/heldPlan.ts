@@ -5,7 +5,7 @@ import {
 	type BurstVerdict,
 	type TimelineExtent,
 } from './bursts';
-import { SAVE_SLACK_MS } from './deliveryTiming';
+import { LATE_UPLOAD_MS, SAVE_SLACK_MS } from './deliveryTiming';
 import { mergeTimelines, type TimelineMessage } from './timeline';
 
 /*
@@ -73,7 +73,7 @@ function savedLateUntil(
 		(entry) =>
 			members.has(entry.message.id) &&
 			entry.queuedAt !== undefined &&
-			entry.queuedAt > burst.closedAt + SAVE_SLACK_MS,
+			entry.queuedAt > burst.closedAt + LATE_UPLOAD_MS,
 	);
 	return late.length === 0
 		? undefined
@@ -99,9 +99,10 @@ export const identityOf = (verdict: Extract<BurstVerdict, { kind: 'last' }>): st
  * read that ran the burst, so its burst runs with it; any other message followed within its burst
  * is carried. One read starts at most one run per burst, and a burst it already ran (`ran`: the
  * message that started each, by identity) only again from that message's delivery, sent again (a
- * run that did not start; its claim tells a copy): a burst delivered late as a whole (or by a
- * service whose events lag) has
- * every message queued after it closed, and still runs once.
+ * run that did not start): a burst delivered late as a whole (or by a service whose events lag)
+ * has every message queued after it closed, and still runs once. `ran` only spares the copies of a
+ * run an execution that passes nothing on; which messages ran is the run claim's to know
+ * (runClaim.ts), and a run holding messages an earlier run held passes on only the others.
  */
 export function settleByRead(
 	read: ReadExtent,

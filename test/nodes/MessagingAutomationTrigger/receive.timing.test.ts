@@ -39,9 +39,9 @@ const answeredBy = () =>
 		.filter((request) => !('ignored' in (request.body as object)))
 		.map((request) => request.answeredBy);
 
-describe('one rule for a retried delivery', () => {
+describe("a run's delivery, retried or not", () => {
 	it.each([
-		[12, 'node', 0],
+		[12, 'n8n', 0],
 		[20, 'n8n', 1],
 	])(
 		'a delivery the service sent %s s after it queued the event, whose read took 4.5 s, is answered by %s and logged as late %s time(s)',

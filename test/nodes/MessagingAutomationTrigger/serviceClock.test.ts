@@ -175,9 +175,12 @@ describe('the service clock in the trigger', () => {
 		expect(runsOf(DEMO.alice.name)).toEqual([['is the shop open?', 'on Sunday, I mean']]);
 		const reads = sandbox.calls().filter((call) => call.tool === 'get_messages').length;
 		expect(reads - readsBefore).toBe(1);
-		const alice = messageDeliveries(sandbox, trigger).filter((attempt) =>
-			attempt.body?.includes(DEMO.alice.phone),
-		);
+		const alice = await waitFor(() => {
+			const answered = messageDeliveries(sandbox, trigger).filter((attempt) =>
+				attempt.body?.includes(DEMO.alice.phone),
+			);
+			return answered.length >= 2 && answered;
+		});
 		expect(alice.map((attempt) => attempt.statusCode)).toEqual([200, 200]);
 	});
 });
