@@ -113,6 +113,20 @@ describe.runIf(runsHere)('A burst that reaches n8n late, in a real n8n', () => {
 		expect(await settled(marker)).toEqual([[`${marker} one`, `${marker} two`, `${marker} three`]]);
 	});
 
+	it.each([20, 300, 1000])(
+		'runs three messages written 0.3 s apart 30 s before the service saves and delivers them one after another, %i ms apart, once, in written order',
+		async (gapMs) => {
+			const marker = `upload${gapMs}-${randomUUID().slice(0, 6)}`;
+			const traveller = person('Back online');
+			const texts = ['one', 'two', 'three'].map((text) => `${marker} ${text}`);
+			for (const [index, text] of texts.entries()) {
+				if (index > 0) await pause(gapMs);
+				await write(text, traveller, 30_000 + (gapMs - 300) * index);
+			}
+			expect(await settled(marker)).toEqual([texts]);
+		},
+	);
+
 	it('runs a two-message burst once when the events lag 7 s behind the messages', async () => {
 		const marker = `lag-${randomUUID().slice(0, 6)}`;
 		const sender = person('Lagging queue');
