@@ -137,8 +137,9 @@ export async function answerFromChat(
 	const claimed = claimAnswer(question.messageId, answer.messageId);
 	// A copy of an offer already taken: the message was the answer, so it runs no bot; the execution
 	// resumes once.
-	if (claimed !== 'first')
-		return respond(context, 200, { answered: claimed === 'copy', messageId: answer.messageId });
+	if (claimed === 'copy')
+		return respond(context, 200, { answered: true, messageId: answer.messageId });
+	if (claimed === 'other') return respond(context, 200, { answered: false });
 	context.getResponseObject().setHeader('Content-Type', 'application/json');
 	return resumed(question.messageId, answer);
 }
