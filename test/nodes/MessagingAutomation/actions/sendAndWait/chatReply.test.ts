@@ -99,22 +99,35 @@ describe('Answer in Chat: a reply named to the resume link', () => {
 		['2', false],
 		[' YES! ', true],
 		['👍', true],
-	])('approval answered %j resumes with approved %s', async (text, approved) => {
+	])(
+		'approval: 1 approves and 2 declines, so do the labels and the listed words; how it is read: only the whole text counts, marks, case and spaces around it do not ("%s" resumes with approved %s)',
+		async (text, approved) => {
+			const parameters = ask();
+			const { link, questionId } = await asked(parameters);
+			const answer = reply(text);
+			const { result } = await offer(parameters, link, answer.id);
+			expect(result.webhookResponse).toEqual({ answered: true, messageId: answer.id });
+			expect(result.workflowData?.[0]?.[0]?.json).toEqual({
+				messageId: questionId,
+				data: {
+					approved,
+					respondedAt: answer.timestamp,
+					answeredIn: 'chat',
+					answerMessageId: answer.id,
+					from: { phone: DEMO.alice.phone, name: DEMO.alice.name },
+				},
+			});
+		},
+	);
+
+	it('once: the first valid answer decides, a later reply does not resume', async () => {
 		const parameters = ask();
-		const { link, questionId } = await asked(parameters);
-		const answer = reply(text);
-		const { result } = await offer(parameters, link, answer.id);
-		expect(result.webhookResponse).toEqual({ answered: true, messageId: answer.id });
-		expect(result.workflowData?.[0]?.[0]?.json).toEqual({
-			messageId: questionId,
-			data: {
-				approved,
-				respondedAt: answer.timestamp,
-				answeredIn: 'chat',
-				answerMessageId: answer.id,
-				from: { phone: DEMO.alice.phone, name: DEMO.alice.name },
-			},
-		});
+		const { link } = await asked(parameters);
+		const one = reply('1');
+		const two = reply('2');
+		expect((await offer(parameters, link, two.id)).result.workflowData).toBeUndefined();
+		const first = await offer(parameters, link, one.id);
+		expect(first.result.workflowData?.[0]?.[0]?.json.data).toMatchObject({ approved: true });
 	});
 
 	it('"why?" leaves it waiting and says so; "1" after it answers', async () => {
@@ -229,7 +242,7 @@ describe('Answer in Chat: a reply named to the resume link', () => {
 		expect(JSON.parse(body ?? '')).toMatchObject({ answered: false });
 	});
 
-	it('a message that is not saved, or from another chat, or the account, answers nothing', async () => {
+	it('who: the account’s own messages never answer, nor a message of another chat or one not saved', async () => {
 		const parameters = ask();
 		const { link } = await asked(parameters);
 		const other = reply('1', { from: DEMO.bob });
@@ -245,7 +258,7 @@ describe('Answer in Chat: a reply named to the resume link', () => {
 		}
 	});
 
-	it('free text: the next message is the answer, its text in the output', async () => {
+	it('free text: the first message that can answer the question is the answer, its text in data.text', async () => {
 		const parameters = ask({ responseType: 'freeText' });
 		const { link } = await asked(parameters);
 		const first = reply('Only half, please');
@@ -267,7 +280,7 @@ describe('Answer in Chat: a reply named to the resume link', () => {
 		expect(result.workflowData?.[0]?.[0]?.json.data).toMatchObject({ text: 'Make it 20 €' });
 	});
 
-	it('a reply written after the wait limit in the link answers nothing', async () => {
+	it('wait limit: a reply written after Limit Wait Time (the limit in the link) answers nothing', async () => {
 		const parameters = ask();
 		const { link } = await asked(parameters);
 		const answer = reply('1');
