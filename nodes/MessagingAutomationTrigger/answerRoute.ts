@@ -1,43 +1,59 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
-import { candidateQuestion, QUESTION_PAGES } from '../shared/conversation/answers';
 import {
-	ANSWER_OFFER_TIMEOUT_MS,
-	ANSWER_READ_PATIENCE_MS,
-} from '../shared/conversation/deliveryTiming';
-import { isOwnResumeLink } from '../shared/conversation/questionLinks';
+	answerOf,
+	questionOf,
+	questionsInChat,
+	QUESTION_PAGES,
+	type QuestionCandidate,
+} from '../shared/conversation/answers';
+import { ANSWER_READ_PATIENCE_MS } from '../shared/conversation/deliveryTiming';
+import { isOwnResumeLink, withoutLiveLinks } from '../shared/conversation/questionLinks';
 import {
 	reasonOf,
 	type ConversationRead,
 	type ConversationReader,
 } from '../shared/conversation/reader';
 import { mergeTimelines, type TimelineMessage } from '../shared/conversation/timeline';
-import { isRecord } from '../shared/guards';
 import { deadlineIn } from '../shared/monotonic';
+import { offer, probe, type Probe } from './answerOffers';
 
 /*
  * Pass Answers to Send and Wait: the account's incoming messages already reach this trigger, so
  * it is the route by which a reply reaches the waiting execution (no endpoint of its own, of the
  * account's ten). The turn's own read of the conversation (the one that groups, gives history and
- * the pause) names the one question each of its messages may answer (the quoted one, else the
- * newest); such a message is offered to it through the question's own signed link, and only when
- * that link is one this n8n builds. The Send and Wait node decides from the saved messages by the
- * same rule (answers.ts). What is posted names the message, nothing more.
+ * the pause) names the one question each of its messages can answer (questionOf, the rule the
+ * Send and Wait node applies too). Each such question is probed through its own signed link, and
+ * only when that link is one this n8n builds: a waiting question gives its rules, and the messages
+ * that answer it by them (answerOf, again the node's own function) are offered to it in one
+ * request. Every question answered in a burst gets its answer; a message that answers nothing costs
+ * no look-up.
  */
-
-/** At most this many of a turn's messages are offered, newest first: an answer ends a burst, as a rule. */
-const MAX_OFFERS = 3;
 
 /** Questions whose foreign link was already logged, so a chat does not log it per message. */
 const loggedForeign = new Set<string>();
 const LOGGED_FOREIGN_MAX = 1000;
+/** At most this many of the chat's questions are probed for the one still waiting. */
+const WAITING_PROBES = 3;
+
+/** A question of this n8n still waiting in the chat, as the run's item names it. */
+export interface WaitingQuestion {
+	message_id: string;
+	text: string;
+	how_to_answer: string;
+}
 
 export interface TakenAnswers {
 	/** The messages that answered a question, which resumed: they start no run. */
 	answered: Set<string>;
-	/** An offer failed (n8n unreachable at its own URL, a time-out, the node could not read). */
+	/** A read or an offer failed (n8n unreachable at its own URL, a time-out, the node could not read). */
 	failed: boolean;
+	/** The newest question still waiting in the chat after the turn; null: none. */
+	waiting: WaitingQuestion | null;
 }
+
+const HOW_TO_ANSWER =
+	'Reply to the question’s message (quote it) with your answer: a reply that does not quote it answers it only while it is the account’s last message.';
 
 /**
  * This n8n's waiting-webhook base, as Send and Wait's links start: `$execution.resumeUrl` is that
@@ -53,39 +69,6 @@ function waitingBase(context: IWebhookFunctions): string | undefined {
 		return url.toString();
 	} catch {
 		return undefined;
-	}
-}
-
-/** `taken`, or why the offer did not reach a verdict (`failed`); neither: the question did not take it. */
-async function offer(
-	context: IWebhookFunctions,
-	link: string,
-	message: TimelineMessage,
-): Promise<{ taken: boolean; failed?: string }> {
-	try {
-		const response = (await context.helpers.httpRequest({
-			method: 'POST',
-			url: link,
-			body: {
-				chatAnswer: { messageId: message.id, conversationId: message.message.conversation_id },
-			},
-			json: true,
-			timeout: ANSWER_OFFER_TIMEOUT_MS,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			disableFollowRedirect: true,
-		})) as { statusCode?: number; body?: unknown };
-		const status = response.statusCode ?? 0;
-		const body = response.body;
-		if (status >= 500) {
-			const why = isRecord(body) && typeof body.unchecked === 'string' ? `: ${body.unchecked}` : '';
-			return { taken: false, failed: `HTTP ${status}${why}` };
-		}
-		// Once the execution stopped waiting (answered, timed out), n8n shows its "no action
-		// required" page or refuses with 404 or 409: no verdict, so not taken.
-		return { taken: isRecord(body) && body.answered === true };
-	} catch (error) {
-		return { taken: false, failed: reasonOf(error) };
 	}
 }
 
@@ -114,10 +97,102 @@ async function withQuoted(
 	return mergeTimelines(own.timeline, messages);
 }
 
+/** The turn's messages by the question each can answer, questions of this n8n only. */
+function byQuestion(
+	context: IWebhookFunctions,
+	timeline: readonly TimelineMessage[],
+	messages: readonly TimelineMessage[],
+	base: string | undefined,
+): Map<string, { question: QuestionCandidate; messages: TimelineMessage[] }> {
+	const groups = new Map<string, { question: QuestionCandidate; messages: TimelineMessage[] }>();
+	for (const message of messages) {
+		const question = questionOf(timeline, message);
+		if (!question) continue;
+		if (!base || !isOwnResumeLink(question.link, base)) {
+			logForeign(context, question.questionId, base);
+			continue;
+		}
+		const group = groups.get(question.questionId) ?? { question, messages: [] };
+		group.messages.push(message);
+		groups.set(question.questionId, group);
+	}
+	return groups;
+}
+
+interface Route {
+	context: IWebhookFunctions;
+	timeline: TimelineMessage[];
+	conversationId: string;
+	taken: TakenAnswers;
+	probes: Map<string, Probe>;
+}
+
+/** The question's probe, made once per turn. */
+async function probed(route: Route, question: QuestionCandidate): Promise<Probe> {
+	const known = route.probes.get(question.questionId);
+	if (known) return known;
+	const result = await probe(route.context, question.link, route.conversationId);
+	route.probes.set(question.questionId, result);
+	return result;
+}
+
+/** Offers the question the messages that answer it by its rules, if it waits. */
+async function answer(route: Route, question: QuestionCandidate, messages: TimelineMessage[]) {
+	const { context, taken } = route;
+	const status = await probed(route, question);
+	const failed = (why: string) => {
+		context.logger.warn(
+			`Messaging Automation Trigger: messages ${messages.map((entry) => entry.id).join(', ')} could not be offered to the Send and Wait question ${question.questionId} (${why})`,
+		);
+		taken.failed = true;
+	};
+	if (!status.waiting) return status.failed === undefined ? undefined : failed(status.failed);
+	const rules = status.rules;
+	if (!rules) return;
+	const answers = messages.filter(
+		(message) => answerOf(route.timeline, question.questionId, message.id, rules) !== undefined,
+	);
+	if (answers.length === 0) return;
+	const verdict = await offer(
+		context,
+		question.link,
+		route.conversationId,
+		answers.map((entry) => entry.id),
+	);
+	if (verdict.failed !== undefined) return failed(verdict.failed);
+	if (verdict.taken === undefined) return;
+	context.logger.info(
+		`Messaging Automation Trigger: message ${verdict.taken} answered the Send and Wait question ${question.questionId}`,
+	);
+	taken.answered.add(verdict.taken);
+	route.probes.set(question.questionId, { waiting: false });
+}
+
+/** The newest question of this n8n still waiting in the chat, that takes answers in it. */
+async function stillWaiting(
+	route: Route,
+	base: string | undefined,
+): Promise<WaitingQuestion | null> {
+	const own = questionsInChat(route.timeline)
+		.filter((question) => base !== undefined && isOwnResumeLink(question.link, base))
+		.slice(0, WAITING_PROBES);
+	for (const question of own) {
+		const status = await probed(route, question);
+		if (!status.waiting || !status.rules) continue;
+		const entry = route.timeline.find((message) => message.id === question.questionId);
+		return {
+			message_id: question.questionId,
+			text: withoutLiveLinks(String(entry?.message.text ?? '')),
+			how_to_answer: HOW_TO_ANSWER,
+		};
+	}
+	return null;
+}
+
 /**
- * Offers the turn's messages that may answer a waiting question, newest first, until one is taken
- * (an unquoted reply answers only the newest question, which takes one answer). A read that fails
- * going further back for a quoted question leaves the messages to run as usual.
+ * Offers the turn's messages to the questions they answer, one request per question answered.
+ * A read that fails going further back for a quoted question fails the turn's answers (`failed`):
+ * the delivery goes back rather than run a possible answer as a message.
  */
 export async function takeAnswers(
 	context: IWebhookFunctions,
@@ -125,7 +200,7 @@ export async function takeAnswers(
 	read: ConversationRead,
 	messages: readonly TimelineMessage[],
 ): Promise<TakenAnswers> {
-	const taken: TakenAnswers = { answered: new Set(), failed: false };
+	const taken: TakenAnswers = { answered: new Set(), failed: false, waiting: null };
 	let timeline: TimelineMessage[];
 	try {
 		timeline = await withQuoted(reader, read, messages);
@@ -133,34 +208,21 @@ export async function takeAnswers(
 		context.logger.warn(
 			`Messaging Automation Trigger: a quoted Send and Wait question not looked up: ${reasonOf(error)}`,
 		);
-		return taken;
+		return { ...taken, failed: true };
 	}
-	const offers = [...messages]
-		.reverse()
-		.map((message) => ({ message, question: candidateQuestion(timeline, message) }))
-		.filter((entry) => entry.question !== undefined)
-		.slice(0, MAX_OFFERS);
-	const base = offers.length > 0 ? waitingBase(context) : undefined;
-	for (const { message, question } of offers) {
-		if (!question) continue;
-		if (!base || !isOwnResumeLink(question.link, base)) {
-			logForeign(context, question.questionId, base);
-			continue;
-		}
-		const verdict = await offer(context, question.link, message);
-		if (verdict.taken) {
-			context.logger.info(
-				`Messaging Automation Trigger: message ${message.id} answered the Send and Wait question ${question.questionId}`,
-			);
-			taken.answered.add(message.id);
-			return taken;
-		}
-		if (verdict.failed !== undefined) {
-			context.logger.warn(
-				`Messaging Automation Trigger: message ${message.id} could not be offered to the Send and Wait question ${question.questionId} (${verdict.failed})`,
-			);
-			taken.failed = true;
-		}
-	}
+	if (questionsInChat(timeline).length === 0) return taken;
+	const base = waitingBase(context);
+	const route: Route = {
+		context,
+		timeline,
+		conversationId: read.conversationId,
+		taken,
+		probes: new Map(),
+	};
+	const groups = [...byQuestion(context, timeline, messages, base).values()];
+	await Promise.all(
+		groups.map(async (group) => await answer(route, group.question, group.messages)),
+	);
+	if (taken.answered.size < messages.length) taken.waiting = await stillWaiting(route, base);
 	return taken;
 }

@@ -195,7 +195,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: false,
 		displayOptions: { show: { events: ['message.received'] } },
 		description:
-			'Whether a reply that answers a waiting Send and Wait question with Answer in Chat on (for example "1" under "Reply 1 to Approve") resumes that execution instead of starting this workflow. Other messages run as usual. Only links of this n8n are followed, and publishing checks that n8n can reach its own webhook URL. Needs a key that may read saved messages.',
+			'Whether a reply that answers a waiting Send and Wait question with Answer in Chat on (for example "1" under "Reply 1 to Approve") resumes that execution instead of starting this workflow. Other messages run as usual, their item naming the question still waiting (waiting_question). Only links of this n8n are followed, and publishing checks that n8n can reach its own webhook URL. Needs a key that may read saved messages.',
 	},
 	{
 		displayName: 'Filters',

@@ -76,6 +76,8 @@ export function turnItemJson(
 		json.history_text = historyText(turn.history);
 		if (turn.historyError) json.history_error = turn.historyError;
 	}
+	if (turn.waitingQuestion !== undefined)
+		json.waiting_question = turn.waitingQuestion as unknown as IDataObject | null;
 	return json;
 }
 

@@ -11,7 +11,8 @@ import {
 import { eventMessage, type EventEnvelope, type EventMessage } from '../shared/webhooks/events';
 import { ConversationReader, reasonOf } from '../shared/conversation/reader';
 import { HOLD_MS, UNGROUPED_PATIENCE_MS } from '../shared/conversation/deliveryTiming';
-import { takeAnswers, type TakenAnswers } from './answerRoute';
+import { mayBeAnswer } from '../shared/conversation/answers';
+import { takeAnswers, type TakenAnswers, type WaitingQuestion } from './answerRoute';
 import { holdDelivery, type Settlement } from './heldDeliveries';
 import type { DeliveryContext } from './deliveryContext';
 import type { TakeoverCheck } from './takeoverOutput';
@@ -46,6 +47,8 @@ export type Turn =
 			historyError?: string;
 			/** Takeover's verdict for a person's message; undefined when takeover is off. */
 			takeover?: TakeoverCheck;
+			/** With Pass Answers: the question still waiting in the chat, null: none. */
+			waitingQuestion?: WaitingQuestion | null;
 	  };
 
 /** What a read serves besides grouping: how much history, whether takeover asks, and answers. */
@@ -105,6 +108,10 @@ export async function readTurn(
 	);
 	if (settlement.kind === 'retry') return { run: false, handBack: true };
 	const sentLateMs = delivery.retried ? delivery.sentAt - own.at : undefined;
+	if (settlement.kind === 'failed' && needs.answers) {
+		const unread = handedBackUnread(delivery, own);
+		if (unread) return unread;
+	}
 	if (settlement.kind !== 'run' || !needs.answers)
 		return turnOf(context, settlement, message, needs, sentLateMs);
 	const { verdict, read } = settlement;
@@ -112,13 +119,25 @@ export async function readTurn(
 	const rest = verdict.messages.filter((entry) => !taken.answered.has(entry.id));
 	const unanswered = withoutAnswers(taken, rest.length, delivery);
 	if (unanswered) return unanswered;
-	return turnOf(
+	const turn = turnOf(
 		context,
 		{ ...settlement, verdict: { ...verdict, messages: rest } },
 		message,
 		needs,
 		sentLateMs,
 	);
+	return turn.run ? { ...turn, waitingQuestion: taken.waiting } : turn;
+}
+
+/**
+ * A message that could answer a question, whose conversation could not be read, goes back to the
+ * service (never run as an ordinary message while it may be an answer), until the service's third
+ * attempt (a held one gives up then too).
+ */
+function handedBackUnread(delivery: DeliveryContext, own: TimelineMessage): Turn | undefined {
+	if (mayBeAnswer(own) && !delivery.givesUp && delivery.reply.handBack())
+		return { run: false, handBack: true };
+	return undefined;
 }
 
 /**
@@ -191,6 +210,7 @@ async function ungroupedTurn(
 ): Promise<Turn> {
 	const id = message.id ?? '';
 	let timeline: TimelineMessage[];
+	let waitingQuestion: WaitingQuestion | null | undefined;
 	try {
 		const reader = new ConversationReader(context, pageMinimum(needs));
 		const read = await reader.read(
@@ -201,12 +221,14 @@ async function ungroupedTurn(
 			const taken = await takeAnswers(context, reader, read, [own]);
 			const unanswered = withoutAnswers(taken, taken.answered.has(own.id) ? 0 : 1, delivery);
 			if (unanswered) return unanswered;
+			waitingQuestion = taken.waiting;
 		}
 		timeline = own ? mergeTimelines(read.timeline, [own]) : read.timeline;
 	} catch (error) {
-		return { run: true, ...unreadFields(context, message, reasonOf(error), needs) };
+		const unread = own && needs.answers ? handedBackUnread(delivery, own) : undefined;
+		return unread ?? { run: true, ...unreadFields(context, message, reasonOf(error), needs) };
 	}
-	return { run: true, ...readFields(timeline, [id], id, needs) };
+	return { run: true, ...readFields(timeline, [id], id, needs), waitingQuestion };
 }
 
 function turnOf(

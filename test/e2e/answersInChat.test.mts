@@ -111,11 +111,11 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 	);
 
 	it(
-		'"why?" runs the bot; "yes" to the account\'s "Anything else?" approves nothing and runs the bot; "1" then answers',
+		'"why?" runs the bot; "yes" to the account\'s "Anything else?" approves nothing and runs the bot; "1" quoting the question then answers',
 		{ tags: ['every-line'] },
 		async () => {
 			const phone = newPhone();
-			const { executionId } = await ask(phone);
+			const { executionId, sent } = await ask(phone);
 			const why = await writeInChat(phone, 'why?');
 			await delivered(why.id);
 			await waitFor('the bot run for "why?"', async () =>
@@ -133,7 +133,7 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 				(await botRuns(yes.id)) === 1 ? true : undefined,
 			);
 			expect((await api.getExecution(executionId)).status).toBe('waiting');
-			const one = await writeInChat(phone, '1');
+			const one = await writeInChat(phone, '1', { quotedMessageId: sent.message_id });
 			expect((await answered(executionId)).output.data).toMatchObject({
 				approved: true,
 				answerMessageId: one.id,
@@ -230,18 +230,20 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 		expect((await answered(executionId)).output.data).toMatchObject({ approved: true });
 	});
 
-	it('two questions: with the newer answered by its link, an unquoted "1" approves nothing and runs the bot; "1" quoting the older, 60 messages later, approves it', async () => {
+	it('two questions, the newer without Answer in Chat: an unquoted "1" resumes nothing and runs the bot, whose item names the waiting question; "1" quoting the older, 60 messages later, approves it', async () => {
 		const phone = newPhone();
 		const older = await ask(phone, { message: 'Refund 25 EUR?' });
-		const newer = await ask(phone, { message: 'Refund 500 EUR?' });
-		await fetch(newer.link, { headers: { 'user-agent': BROWSER_AGENT } });
-		expect((await answered(newer.executionId)).output.data).toMatchObject({ approved: true });
+		const newer = await ask(phone, { message: 'Refund 500 EUR?', answerInChat: false });
 		const one = await writeInChat(phone, '1');
 		await delivered(one.id);
 		await waitFor('the bot run for the unquoted "1"', async () =>
 			(await botRuns(one.id)) === 1 ? true : undefined,
 		);
-		expect((await api.getExecution(older.executionId)).status).toBe('waiting');
+		const [oneItem] = await triggerItems(api, trigger.id, one.id);
+		expect(oneItem.waiting_question).toMatchObject({ message_id: older.sent.message_id });
+		expect(oneItem.waiting_question).toMatchObject({ text: expect.stringContaining('25 EUR') });
+		for (const { executionId } of [older, newer])
+			expect((await api.getExecution(executionId)).status).toBe('waiting');
 		for (let index = 0; index < 60; index++)
 			await writeInChat(phone, `update ${index}`, { fromMe: true });
 		const quoting = await writeInChat(phone, '1', { quotedMessageId: older.sent.message_id });
@@ -249,6 +251,9 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 			approved: true,
 			answerMessageId: quoting.id,
 		});
+		expect((await api.getExecution(newer.executionId)).status).toBe('waiting');
+		await fetch(newer.link, { headers: { 'user-agent': BROWSER_AGENT } });
+		expect((await answered(newer.executionId)).output.data).toMatchObject({ approved: true });
 	});
 
 	it(

@@ -220,6 +220,8 @@ export class N8nEngine {
 	readonly nodeTypes: INodeTypes;
 	private readonly types: Record<string, INodeType>;
 	readonly credentialsHelper: TestCredentialsHelper;
+	/** Where this n8n's resume links start (`$execution.resumeUrl`); n8n's default when unset. */
+	webhookWaitingBaseUrl: string | undefined;
 	private runs = 0;
 
 	constructor(options: EngineOptions) {
@@ -287,7 +289,13 @@ export class N8nEngine {
 				staticData = newStaticData;
 				resolve(run);
 			});
-			const additionalData = createAdditionalData(this.credentialsHelper, { hooks, executionId });
+			const additionalData = createAdditionalData(this.credentialsHelper, {
+				hooks,
+				executionId,
+				...(this.webhookWaitingBaseUrl
+					? { webhookWaitingBaseUrl: this.webhookWaitingBaseUrl }
+					: {}),
+			});
 			const runData = createRunExecutionData({
 				executionData: {
 					nodeExecutionStack: [

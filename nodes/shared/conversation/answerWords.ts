@@ -1,7 +1,8 @@
 /*
  * How a reply's text is read as an answer: the forms people and their phones give a short reply
  * ("*1*" in bold, "1)", "1️⃣", "١" on an Arabic keyboard, a zero-width space pasted in front) all
- * say one thing. Only the whole text counts: "11", "1 2" or "yes please" name no option.
+ * say one thing. Only the whole text counts: "11", "1 2" or "yes please" name no option. A reply
+ * with a question mark asks back ("yes?" means "what?"): it is no answer, whatever else it says.
  */
 
 export interface ApprovalChoice {
@@ -24,7 +25,9 @@ const EMOJI_MARKS = /\uFE0E|\uFE0F|\u20E3|\p{Emoji_Modifier}/gu;
 const INVISIBLE = /[\u00AD\u061C\u200B-\u200F\u2060-\u2064\uFEFF]/gu;
 /** Chat apps' bold, italic, strike-through and code marks, brackets around a list number. */
 const LEADING_MARKS = /^[\s*_~`([]+/u;
-const TRAILING_MARKS = /[\s*_~`)\].!?,;:…。！？]+$/u;
+const TRAILING_MARKS = /[\s*_~`)\].!,;:…。！]+$/u;
+/** Question marks of any script: Latin, full-width, Spanish, Arabic, reversed. */
+const QUESTION_MARK = /[?？¿؟⸮]/u;
 const DECIMAL_DIGIT = /\p{Nd}/u;
 
 /**
@@ -53,10 +56,15 @@ export function normalizeAnswer(text: string): string {
 		.toLowerCase();
 }
 
+/** Whether a reply asks back instead of answering: it holds a question mark. */
+export function asksBack(text: string): boolean {
+	return QUESTION_MARK.test(text.normalize('NFKC'));
+}
+
 /** The option a text chooses, or undefined when it names none (or, ambiguously, several). */
 export function choiceOf(text: string, choices: readonly ApprovalChoice[]): Choice | undefined {
 	const said = normalizeAnswer(text);
-	if (said === '') return undefined;
+	if (said === '' || asksBack(text)) return undefined;
 	const matches = (word: string) => normalizeAnswer(word) === said;
 	const chosen = choices.filter((choice) => matches(choice.number) || choice.words.some(matches));
 	if (chosen.length !== 1) return undefined;

@@ -1,19 +1,21 @@
-import { choiceOf, type ApprovalChoice } from './answerWords';
+import { asksBack, choiceOf, type ApprovalChoice } from './answerWords';
 import { questionLink } from './questionLinks';
 import type { TimelineMessage } from './timeline';
 
 /**
  * Answers in the chat: whether a person's message answers a Send and Wait question, worked out
  * from the conversation's saved messages alone, so every webhook process, every copy of a delivery
- * and a restarted n8n decide alike. One rule, checked where the answer is taken (the Send and Wait
- * node), so no order of offers can make one reply resume two executions:
+ * and a restarted n8n decide alike. The trigger (which messages to offer) and the Send and Wait
+ * node (whether to resume) call the same functions, so they cannot disagree:
  *
- * - Which question: a reply quoting a question answers that question, however far back; a reply
- *   quoting anything else answers nothing. An unquoted reply can answer only the chat's newest
- *   question before it; when that one no longer waits, it answers nothing.
- * - What counts: the option's number ("1", "2") while the question is the newest; its words
- *   (the label, "yes", 👍) and free text only before the account writes anything after the
- *   question, or quoting it. So a reply bot's "Anything else?" followed by "ok" approves nothing.
+ * - Which question (questionOf): a reply quoting a question answers that question, however far
+ *   back; a reply quoting anything else answers nothing. An unquoted reply answers only the
+ *   account's last message before it, and only when that message is a question taking answers in
+ *   the chat. Any later message of the account (a bot's reply, a question without Answer in Chat,
+ *   a Custom Form, a template without the links) means the account wrote after the question: from
+ *   then on only a reply quoting it answers it, numbers and words alike.
+ * - What counts: the option's number ("1", "2"), its words (the label, "yes", 👍), or for free
+ *   text any text; never a reply with a question mark ("1?", "yes?"): it asks back.
  * - Who: never the account; in a group, only the listed numbers when there are any.
  * - When: not after the question's wait limit.
  * - Once: the first answer decides (see answerOf).
@@ -47,10 +49,10 @@ export interface ChatAnswer {
 
 const digits = (phone: string) => phone.replace(/\D/g, '');
 
-/** Where in `timeline` the newest question before position `end` stands; -1: none. */
-function newestQuestionBefore(timeline: readonly TimelineMessage[], end: number): number {
-	for (let at = end - 1; at >= 0; at--) if (questionLink(timeline[at])) return at;
-	return -1;
+/** Whether a message could answer some question: a person's text that asks nothing back. */
+export function mayBeAnswer(message: TimelineMessage): boolean {
+	const text = typeof message.message.text === 'string' ? message.message.text : '';
+	return !message.fromMe && text.trim() !== '' && !asksBack(text);
 }
 
 export interface QuestionCandidate {
@@ -59,22 +61,31 @@ export interface QuestionCandidate {
 }
 
 /**
- * The one question `message` may answer: the quoted one, else the newest before it; none for the
- * account's own messages, messages without text, or a quote of anything but a question.
+ * The one question `message` can answer: the quoted one, else the account's last message before
+ * it; none when that is no question taking answers in the chat, for the account's own messages,
+ * messages without text, and messages asking back (a question mark).
  */
-export function candidateQuestion(
+export function questionOf(
 	timeline: readonly TimelineMessage[],
 	message: TimelineMessage,
 ): QuestionCandidate | undefined {
-	if (message.fromMe || (message.message.text ?? '').trim() === '') return undefined;
+	if (!mayBeAnswer(message)) return undefined;
 	const index = timeline.findIndex((entry) => entry.id === message.id);
-	const end = index >= 0 ? index : timeline.length;
+	const before = timeline.slice(0, index >= 0 ? index : timeline.length);
 	const quoted = message.message.quoted_message_id;
-	const at = quoted
-		? timeline.slice(0, end).findIndex((entry) => entry.id === quoted)
-		: newestQuestionBefore(timeline, end);
-	const link = at >= 0 ? questionLink(timeline[at]) : undefined;
-	return link ? { questionId: timeline[at].id, link } : undefined;
+	const question = quoted
+		? before.find((entry) => entry.id === quoted)
+		: [...before].reverse().find((entry) => entry.fromMe);
+	const link = question ? questionLink(question) : undefined;
+	return question && link ? { questionId: question.id, link } : undefined;
+}
+
+/** The account's messages that are questions taking answers in the chat, newest first. */
+export function questionsInChat(timeline: readonly TimelineMessage[]): QuestionCandidate[] {
+	return timeline
+		.map((entry) => ({ questionId: entry.id, link: questionLink(entry) }))
+		.filter((question): question is QuestionCandidate => question.link !== undefined)
+		.reverse();
 }
 
 function mayAnswer(entry: TimelineMessage, groupNumbers: readonly string[]): boolean {
@@ -84,29 +95,21 @@ function mayAnswer(entry: TimelineMessage, groupNumbers: readonly string[]): boo
 	return phone !== '' && groupNumbers.some((number) => digits(number) === phone);
 }
 
-/**
- * What the message at `at` says to the question at `questionAt` by the rules, where it stands;
- * undefined: nothing.
- */
+/** What the message at `at` says to the question `questionId` by the rules; undefined: nothing. */
 function said(
 	timeline: readonly TimelineMessage[],
-	questionAt: number,
+	questionId: string,
 	at: number,
 	check: AnswerCheck,
 ): { approved?: boolean } | undefined {
 	const entry = timeline[at];
 	if (!mayAnswer(entry, check.groupNumbers)) return undefined;
 	if (check.until !== undefined && entry.at > check.until) return undefined;
-	const quoted = entry.message.quoted_message_id;
-	if (quoted && quoted !== timeline[questionAt].id) return undefined;
-	if (!quoted && newestQuestionBefore(timeline, at) !== questionAt) return undefined;
-	const between = timeline.slice(questionAt + 1, at);
-	const wordsCount = Boolean(quoted) || !between.some((other) => other.fromMe);
+	if (questionOf(timeline, entry)?.questionId !== questionId) return undefined;
 	const text = typeof entry.message.text === 'string' ? entry.message.text : '';
-	if (check.rules.kind === 'freeText') return wordsCount && text.trim() !== '' ? {} : undefined;
+	if (check.rules.kind === 'freeText') return {};
 	const choice = choiceOf(text, check.rules.choices);
-	if (!choice || !(choice.byNumber || wordsCount)) return undefined;
-	return { approved: choice.approved };
+	return choice ? { approved: choice.approved } : undefined;
 }
 
 /**
@@ -129,11 +132,11 @@ export function answerOf(
 	const entry = timeline[answerAt];
 	if (entry.message.conversation_id !== timeline[questionAt].message.conversation_id)
 		return undefined;
-	const verdict = said(timeline, questionAt, answerAt, check);
+	const verdict = said(timeline, questionId, answerAt, check);
 	if (!verdict) return undefined;
 	let earlier = false;
 	for (let at = questionAt + 1; at < answerAt && !earlier; at++)
-		earlier = said(timeline, questionAt, at, check) !== undefined;
+		earlier = said(timeline, questionId, at, check) !== undefined;
 	const quoting = entry.message.quoted_message_id === questionId;
 	if (earlier && !(check.rules.kind === 'freeText' && quoting)) return undefined;
 	return {

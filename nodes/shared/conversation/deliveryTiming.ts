@@ -86,6 +86,14 @@ export const ANSWER_READ_PATIENCE_MS = 2000;
 export const ANSWER_OFFER_TIMEOUT_MS = 5000;
 
 /**
+ * The Send and Wait node decides on an offer (its question's look-up and its read) within this
+ * long, or resumes nothing and says so (503): the rest of the offer's time-out is n8n's, loading
+ * the execution before and answering after. A resume the trigger no longer waits for would leave
+ * the answer to run as a message on the retry.
+ */
+export const ANSWER_DECISION_MS = ANSWER_OFFER_TIMEOUT_MS - 1500;
+
+/**
  * Without grouping the run waits for the read: a busy service is waited out this long (about the
  * client's usual three attempts) before the run starts without history, its pause unchecked.
  */

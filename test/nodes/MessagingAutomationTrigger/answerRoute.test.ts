@@ -17,14 +17,28 @@ import { activeMessageTrigger, settledAfter, useStoppedClock, waitFor } from './
 
 interface Offer {
 	key: string;
-	body: { chatAnswer?: { messageId?: string; conversationId?: string } };
+	body: { chatAnswer?: { messageIds?: string[]; conversationId?: string } };
 }
+
+/** The rules the stand-in's questions take answers by, as the node's probe gives them. */
+const RULES = {
+	rules: {
+		kind: 'approval',
+		choices: [
+			{ approved: true, number: '1', words: ['Approve', 'yes'] },
+			{ approved: false, number: '2', words: ['Decline', 'no'] },
+		],
+	},
+	groupNumbers: [],
+};
 
 let sandbox: SandboxHandle;
 let trigger: N8nWebhookHost;
 let resumeServer: Server;
 let resumeOrigin = '';
 const offers: Offer[] = [];
+/** The keys of the questions probed (a request naming no message), in order. */
+const probes: string[] = [];
 /** Another host, where no n8n of ours waits: it must never be asked anything. */
 let foreignServer: Server;
 let foreignOrigin = '';
@@ -44,10 +58,15 @@ beforeAll(async () => {
 		req.on('end', () => {
 			const key = new URL(req.url ?? '', resumeOrigin).searchParams.get('q') ?? '';
 			const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Offer['body'];
-			offers.push({ key, body });
-			const { status, answered } = verdict(key, body.chatAnswer?.messageId ?? '');
+			const named = body.chatAnswer?.messageIds ?? [];
+			if (named.length === 0) probes.push(key);
+			else offers.push({ key, body });
+			const { status, answered } = verdict(key, named[0] ?? '');
 			res.writeHead(status, { 'Content-Type': 'application/json' });
-			res.end(JSON.stringify(answered === undefined ? { message: 'not waiting' } : { answered }));
+			if (answered === undefined) res.end(JSON.stringify({ message: 'not waiting' }));
+			else if (named.length === 0)
+				res.end(JSON.stringify({ answered: false, waiting: true, rules: RULES }));
+			else res.end(JSON.stringify(answered ? { answered, messageId: named[0] } : { answered }));
 		});
 	});
 	await new Promise<void>((resolve) => resumeServer.listen(0, '127.0.0.1', resolve));
@@ -68,6 +87,7 @@ afterAll(async () => {
 
 beforeEach(() => {
 	offers.length = 0;
+	probes.length = 0;
 	foreignRequests = 0;
 	verdict = () => ({ status: 200, answered: true });
 });
@@ -127,7 +147,7 @@ describe('Pass Answers to Send and Wait', () => {
 		expect(offers).toEqual([
 			{
 				key: 'k1',
-				body: { chatAnswer: { messageId: answer.id, conversationId: answer.conversation_id } },
+				body: { chatAnswer: { messageIds: [answer.id], conversationId: answer.conversation_id } },
 			},
 		]);
 		expect(ran()).toEqual([]);
@@ -137,21 +157,36 @@ describe('Pass Answers to Send and Wait', () => {
 		await activeTrigger();
 		question('k1');
 		verdict = () => ({ status: 200, answered: false });
-		say('why?');
+		say('1');
 		await settled(1);
 		expect(offers.map((offer) => offer.key)).toEqual(['k1']);
-		expect(ran()).toEqual(['why?']);
+		expect(ran()).toEqual(['1']);
 	});
 
-	it('only the newest question is offered an unquoted reply; when it no longer waits, the older gets nothing and the message runs', async () => {
+	it('a message that is no answer by the question’s rules is not offered: only asked whether the question waits, which costs the node no look-up', async () => {
 		await activeTrigger();
-		question('old');
+		question('k1');
+		say('hello there');
+		say('why?');
+		await settled(2);
+		expect(probes).toEqual(['k1', 'k1']);
+		expect(offers).toEqual([]);
+		expect(ran()).toEqual(['hello there', 'why?']);
+	});
+
+	it('only the newest question is asked about an unquoted reply; when it no longer waits, the older gets nothing and the message runs, naming the older as waiting', async () => {
+		await activeTrigger();
+		const old = question('old');
 		question('new');
 		verdict = (key) => (key === 'new' ? { status: 409 } : { status: 200, answered: true });
 		say('2');
 		await settled(1);
-		expect(offers.map((offer) => offer.key)).toEqual(['new']);
+		expect(probes).toEqual(['new', 'old']);
+		expect(offers).toEqual([]);
 		expect(ran()).toEqual(['2']);
+		expect(trigger.executions[0].items[0].json.waiting_question).toMatchObject({
+			message_id: old,
+		});
 	});
 
 	it('a link that does not start with this n8n’s waiting-webhook URL is never requested, and the message runs', async () => {
@@ -177,7 +212,8 @@ describe('Pass Answers to Send and Wait', () => {
 		await waitFor(() => attemptsOf(answer.id).length >= 2);
 		await trigger.settled();
 		expect(attemptsOf(answer.id).map((attempt) => attempt.statusCode)).toEqual([503, 200]);
-		expect(offers.map((offer) => offer.key)).toEqual(['k1', 'k1']);
+		expect(probes).toEqual(['k1', 'k1']);
+		expect(offers.map((offer) => offer.key)).toEqual(['k1']);
 		expect(ran()).toEqual([]);
 	});
 
@@ -262,21 +298,21 @@ describe('Pass Answers with Group Quick Messages: one read, and an answer inside
 		say('why?');
 		one = say('1').id;
 		await settled(2);
-		expect(offers.map((offer) => [offer.key, offer.body.chatAnswer?.messageId])).toEqual([
-			['k1', one],
+		expect(offers.map((offer) => [offer.key, offer.body.chatAnswer?.messageIds])).toEqual([
+			['k1', [one]],
 		]);
 		expect(burstTexts()).toEqual([['why?']]);
 	});
 
-	it('"1" then "thanks" in one burst: "1" resumes its question, "thanks" runs', async () => {
+	it('"1" then "thanks" in one burst: one offer naming only "1", which resumes its question; "thanks" runs', async () => {
 		await activeTrigger(grouped);
 		question('k1');
 		let one = '';
 		verdict = onlyAnswer(() => one);
 		one = say('1').id;
-		const thanks = say('thanks').id;
+		say('thanks');
 		await settled(2);
-		expect(offers.map((offer) => offer.body.chatAnswer?.messageId)).toEqual([thanks, one]);
+		expect(offers.map((offer) => offer.body.chatAnswer?.messageIds)).toEqual([[one]]);
 		expect(burstTexts()).toEqual([['thanks']]);
 	});
 

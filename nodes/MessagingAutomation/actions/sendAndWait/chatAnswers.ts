@@ -14,8 +14,8 @@ export type ParameterReader = (name: string, fallback: unknown) => unknown;
 
 /*
  * No "ok", "y" or "n" by default: a casual "ok" to whatever the bot said last must never approve.
- * Even these count only as the first reply to the question (see answers.ts); 1 and 2 count while it
- * is the chat's newest question.
+ * Unquoted, even 1, 2 and these count only while the question is the account's last message (see
+ * answers.ts).
  */
 const APPROVE_WORDS = 'yes, approve, approved, 👍';
 const DECLINE_WORDS = 'no, decline, declined, reject, 👎';
@@ -30,7 +30,7 @@ export function chatAnswerProperties(show: Record<string, string[]>): INodePrope
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether the person can also answer by writing in the chat. A reply answers the newest question in the chat, or the one it quotes: "1" and "2" count while the question is the newest, words like "yes" only before your account writes again. The links keep working either way.',
+				'Whether the person can also answer by writing in the chat. A reply answers the newest question while your account has written nothing after it, or the question it quotes; a reply with a question mark is no answer. The links keep working either way.',
 			displayOptions: { show: { ...show, responseType: ['approval', 'freeText'] } },
 		},
 		{
@@ -57,7 +57,7 @@ export function chatAnswerProperties(show: Record<string, string[]>): INodePrope
 			type: 'string',
 			default: APPROVE_WORDS,
 			description:
-				'Replies that approve besides 1 and the approve label, separated by commas. Case, spaces and marks around the reply do not matter. They count only before your account writes again after the question, or in a reply quoting it.',
+				'Replies that approve besides 1 and the approve label, separated by commas. Case, spaces and marks around the reply do not matter. Like 1, they count only before your account writes again after the question, or in a reply quoting it.',
 			displayOptions: { show: { ...onChat, responseType: ['approval'] } },
 		},
 		{

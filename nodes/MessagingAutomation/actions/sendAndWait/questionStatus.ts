@@ -20,10 +20,11 @@ export interface QuestionStatus {
 export async function questionStatus(
 	context: IWebhookFunctions,
 	idempotencyKey: string | undefined,
+	timeoutMs = 5_000,
 ): Promise<QuestionStatus> {
 	if (!idempotencyKey) return {};
 	try {
-		const client = await createNodeClient(context, { ...EDITOR_LOOKUP, timeoutMs: 5_000 });
+		const client = await createNodeClient(context, { ...EDITOR_LOOKUP, timeoutMs });
 		const { data } = await client.callTool<IDataObject>(getSendStatusTool.name, { idempotencyKey });
 		const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 		return { messageId: text(data.message_id), conversationId: text(data.conversation_id) };

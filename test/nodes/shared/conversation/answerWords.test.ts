@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+	asksBack,
 	choiceOf,
 	normalizeAnswer,
 	type ApprovalChoice,
@@ -10,6 +11,16 @@ const CHOICES: ApprovalChoice[] = [
 	{ approved: true, number: '1', words: ['Approve', 'yes', '👍'] },
 	{ approved: false, number: '2', words: ['Decline', 'no', '👎'] },
 ];
+
+describe('a question mark makes a reply no answer: it asks back', () => {
+	it.each(['1?', 'yes?', 'no?', '2?!', '*1*?', '１？', '¿sí', 'yes ؟', 'why?'])(
+		'%j answers nothing',
+		(text) => {
+			expect(asksBack(text)).toBe(true);
+			expect(choiceOf(text, CHOICES)).toBeUndefined();
+		},
+	);
+});
 
 describe('choiceOf: the whole text names one option', () => {
 	it.each([
@@ -77,8 +88,7 @@ describe('choiceOf: the whole text names one option', () => {
 	});
 
 	it('normalizes case, inner spaces and marks around the text, not leading words', () => {
-		expect(normalizeAnswer('  Go   Ahead!?  ')).toBe('go ahead');
-		expect(normalizeAnswer('¿sí?')).toBe('¿sí');
+		expect(normalizeAnswer('  Go   Ahead!  ')).toBe('go ahead');
 		expect(normalizeAnswer('*Go ahead*')).toBe('go ahead');
 	});
 });

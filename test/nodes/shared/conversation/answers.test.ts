@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
 	answerOf,
-	candidateQuestion,
+	questionOf,
 	type AnswerCheck,
 	type ApprovalChoice,
 } from '../../../../nodes/shared/conversation/answers';
@@ -48,7 +48,7 @@ const CHOICES: ApprovalChoice[] = [
 const APPROVAL: AnswerCheck = { rules: { kind: 'approval', choices: CHOICES }, groupNumbers: [] };
 const FREE_TEXT: AnswerCheck = { rules: { kind: 'freeText' }, groupNumbers: [] };
 
-describe('candidateQuestion: the one question a message is offered to', () => {
+describe('questionOf: the one question a message is offered to', () => {
 	const chat = timeline([
 		{ id: 'q-old', at: 0, me: true, text: `Refund 1?\n\nApprove: ${link('k1')}` },
 		{ id: 'plain', at: 1, me: true, text: `See ${link('k0', false)}` },
@@ -60,7 +60,7 @@ describe('candidateQuestion: the one question a message is offered to', () => {
 		{ id: 'photo', at: 7, text: '' },
 	]);
 	const offered = (id: string) =>
-		candidateQuestion(chat, chat.find((entry) => entry.id === id) as TimelineMessage)?.questionId;
+		questionOf(chat, chat.find((entry) => entry.id === id) as TimelineMessage)?.questionId;
 
 	it('the newest question only, never an older one; a link without chat=1 is no question', () => {
 		expect(offered('answer')).toBe('q-new');
@@ -77,7 +77,7 @@ describe('candidateQuestion: the one question a message is offered to', () => {
 	});
 
 	it('gives the link of the question to post to', () => {
-		expect(candidateQuestion(chat, chat[3])?.link).toBe(link('k2'));
+		expect(questionOf(chat, chat[3])?.link).toBe(link('k2'));
 	});
 
 	it('offers only questions asked before the message', () => {
@@ -85,7 +85,7 @@ describe('candidateQuestion: the one question a message is offered to', () => {
 			{ id: 'early', at: 0, text: '1' },
 			{ id: 'q', at: 1, me: true, text: `Ok? ${link('k')}` },
 		]);
-		expect(candidateQuestion(early, early[0])).toBeUndefined();
+		expect(questionOf(early, early[0])).toBeUndefined();
 	});
 });
 
@@ -120,7 +120,7 @@ describe('answerOf: what the saved messages back', () => {
 		expect(answerOf(chat, 'q', 'quoting', APPROVAL)).toBeUndefined();
 	});
 
-	it('an unquoted reply answers only the newest question: never an older one, also when the newest no longer waits', () => {
+	it('without quoting, a reply answers only the newest question: never an older one, also when the newest no longer waits', () => {
 		const chat = timeline([
 			question,
 			{ id: 'newer', at: 1, me: true, text: `Refund too? ${link('k2')}` },
@@ -163,18 +163,19 @@ describe('answerOf: what the saved messages back', () => {
 		expect(answerOf(chat, 'newer', 'quoting', APPROVAL)).toBeUndefined();
 	});
 
-	it('no casual approval: words count only before the account writes again, the number while the question is newest', () => {
+	it('once your account writes again, only a reply quoting the question answers it, numbers and words alike', () => {
 		const chat = timeline([
 			question,
 			{ id: 'why', at: 1, text: 'why?' },
-			{ id: 'bot', at: 2, me: true, text: 'Our hours are 9 to 17. Anything else?' },
+			{ id: 'bot', at: 2, me: true, text: 'Reply 1 for opening hours, 2 to talk to a person' },
 			{ id: 'ok', at: 3, text: 'yes' },
-			{ id: 'thumb', at: 4, text: '👍' },
+			{ id: 'two', at: 4, text: '2' },
 			{ id: 'one', at: 5, text: '1' },
+			{ id: 'quoting', at: 6, text: '1', quotes: 'q' },
 		]);
-		expect(answerOf(chat, 'q', 'ok', APPROVAL)).toBeUndefined();
-		expect(answerOf(chat, 'q', 'thumb', APPROVAL)).toBeUndefined();
-		expect(answerOf(chat, 'q', 'one', APPROVAL)?.approved).toBe(true);
+		for (const id of ['ok', 'two', 'one'])
+			expect(answerOf(chat, 'q', id, APPROVAL), id).toBeUndefined();
+		expect(answerOf(chat, 'q', 'quoting', APPROVAL)?.approved).toBe(true);
 		const direct = timeline([
 			question,
 			{ id: 'why', at: 1, text: 'why?' },
@@ -182,6 +183,28 @@ describe('answerOf: what the saved messages back', () => {
 		]);
 		expect(answerOf(direct, 'q', 'y', APPROVAL)?.approved).toBe(true);
 	});
+
+	it('every question counts, whatever its response type: a newer one without Answer in Chat leaves an unquoted reply answering nothing', () => {
+		const chat = timeline([
+			question,
+			{ id: 'links-only', at: 1, me: true, text: `Refund 500? ${link('k2', false)}` },
+			{ id: 'one', at: 2, text: '1' },
+			{ id: 'quoting', at: 3, text: '1', quotes: 'q' },
+		]);
+		expect(questionOf(chat, chat[2])).toBeUndefined();
+		expect(answerOf(chat, 'q', 'one', APPROVAL)).toBeUndefined();
+		expect(answerOf(chat, 'q', 'quoting', APPROVAL)?.approved).toBe(true);
+	});
+
+	it.each(['1?', 'yes?', 'no?', '2?!'])(
+		'a question mark makes %j no answer, free text too',
+		(text) => {
+			const chat = timeline([question, { id: 'asks', at: 1, text }]);
+			expect(questionOf(chat, chat[1])).toBeUndefined();
+			expect(answerOf(chat, 'q', 'asks', APPROVAL)).toBeUndefined();
+			expect(answerOf(chat, 'q', 'asks', FREE_TEXT)).toBeUndefined();
+		},
+	);
 
 	it('free text: not a reply to whatever the account wrote after the question, unless it quotes the question', () => {
 		const chat = timeline([
@@ -258,7 +281,7 @@ describe('answerOf: what the saved messages back', () => {
 	it('free text in a group with listed numbers: the first listed member writing is next', () => {
 		const chat = timeline([
 			{ ...question, group: true },
-			{ id: 'chatter', at: 1, text: 'lunch?', from: '4917000', group: true },
+			{ id: 'chatter', at: 1, text: 'lunch at one', from: '4917000', group: true },
 			{ id: 'manager', at: 2, text: 'Half', from: '4915100', group: true },
 		]);
 		const listed = { ...FREE_TEXT, groupNumbers: ['4915100'] };

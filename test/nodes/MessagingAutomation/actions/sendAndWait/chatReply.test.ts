@@ -49,11 +49,11 @@ function reply(
 	return injected.message;
 }
 
-async function offer(parameters: INodeParameters, link: string, messageId: string) {
+async function offer(parameters: INodeParameters, link: string, ...messageIds: string[]) {
 	return await callWaitingWebhook(h.engine, actionNode({ parameters }), {
 		method: 'POST',
 		url: link,
-		body: { chatAnswer: { messageId } },
+		body: { chatAnswer: { messageIds } },
 		headers: { 'content-type': 'application/json' },
 	});
 }
@@ -99,22 +99,35 @@ describe('Answer in Chat: a reply named to the resume link', () => {
 		['2', false],
 		[' YES! ', true],
 		['👍', true],
-	])('approval answered %j resumes with approved %s', async (text, approved) => {
+	])(
+		'approval: 1 approves and 2 declines, so do the labels and the listed words; how it is read: only the whole text counts, marks, case and spaces around it do not ("%s" resumes with approved %s)',
+		async (text, approved) => {
+			const parameters = ask();
+			const { link, questionId } = await asked(parameters);
+			const answer = reply(text);
+			const { result } = await offer(parameters, link, answer.id);
+			expect(result.webhookResponse).toEqual({ answered: true, messageId: answer.id });
+			expect(result.workflowData?.[0]?.[0]?.json).toEqual({
+				messageId: questionId,
+				data: {
+					approved,
+					respondedAt: answer.timestamp,
+					answeredIn: 'chat',
+					answerMessageId: answer.id,
+					from: { phone: DEMO.alice.phone, name: DEMO.alice.name },
+				},
+			});
+		},
+	);
+
+	it('once: the first valid answer decides, a later reply does not resume', async () => {
 		const parameters = ask();
-		const { link, questionId } = await asked(parameters);
-		const answer = reply(text);
-		const { result } = await offer(parameters, link, answer.id);
-		expect(result.webhookResponse).toEqual({ answered: true });
-		expect(result.workflowData?.[0]?.[0]?.json).toEqual({
-			messageId: questionId,
-			data: {
-				approved,
-				respondedAt: answer.timestamp,
-				answeredIn: 'chat',
-				answerMessageId: answer.id,
-				from: { phone: DEMO.alice.phone, name: DEMO.alice.name },
-			},
-		});
+		const { link } = await asked(parameters);
+		const one = reply('1');
+		const two = reply('2');
+		expect((await offer(parameters, link, two.id)).result.workflowData).toBeUndefined();
+		const first = await offer(parameters, link, one.id);
+		expect(first.result.workflowData?.[0]?.[0]?.json.data).toMatchObject({ approved: true });
 	});
 
 	it('"why?" leaves it waiting and says so; "1" after it answers', async () => {
@@ -150,19 +163,72 @@ describe('Answer in Chat: a reply named to the resume link', () => {
 		});
 	});
 
-	it('a casual "yes" to what the account wrote after the question answers nothing; "1" still does', async () => {
+	it('once your account writes again, only a reply quoting the question answers it, numbers and words alike', async () => {
 		const parameters = ask();
-		const { link } = await asked(parameters);
+		const { link, questionId } = await asked(parameters);
 		h.sandbox.clock.advance(1000);
 		h.sandbox.inject.injectMessage({
 			from: DEMO.alice,
 			fromMe: true,
-			text: 'Our hours are 9 to 17. Anything else?',
+			text: 'Reply 1 for opening hours, 2 to talk to a person',
 		});
-		const yes = await offer(parameters, link, reply('yes').id);
-		expect(yes.result.workflowData).toBeUndefined();
-		const one = await offer(parameters, link, reply('1').id);
-		expect(one.result.workflowData?.[0]?.[0]?.json.data).toMatchObject({ approved: true });
+		for (const text of ['yes', '1', '2']) {
+			const casual = await offer(parameters, link, reply(text).id);
+			expect({ text, resumed: casual.result.workflowData }).toEqual({ text, resumed: undefined });
+		}
+		const quoting = await offer(parameters, link, reply('1', { quotedMessageId: questionId }).id);
+		expect(quoting.result.workflowData?.[0]?.[0]?.json.data).toMatchObject({ approved: true });
+	});
+
+	it('several named replies: the first that answers resumes, and the answer names it', async () => {
+		const parameters = ask();
+		const { link } = await asked(parameters);
+		const hmm = reply('hmm');
+		const one = reply('1');
+		const { result } = await offer(parameters, link, hmm.id, one.id);
+		expect(result.webhookResponse).toEqual({ answered: true, messageId: one.id });
+		expect(result.workflowData?.[0]?.[0]?.json.data).toMatchObject({ answerMessageId: one.id });
+	});
+
+	it('a request naming no message asks whether the question waits and gives its rules, with no look-up', async () => {
+		const parameters = ask();
+		const { link } = await asked(parameters);
+		const before = h.sandbox.calls().length;
+		const { result, status, body } = await offer(parameters, link);
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(status).toBe(200);
+		expect(JSON.parse(body ?? '')).toMatchObject({
+			answered: false,
+			waiting: true,
+			rules: { rules: { kind: 'approval' }, groupNumbers: [] },
+		});
+		expect(h.sandbox.calls().length).toBe(before);
+	});
+
+	it('one reply offered twice (n8n 1.x resumes twice when asked twice) resumes once; the copy is told it was the answer (issue 43, finding 7)', async () => {
+		const parameters = ask();
+		const { link } = await asked(parameters);
+		const one = reply('1');
+		const [first, second] = await Promise.all([
+			offer(parameters, link, one.id),
+			offer(parameters, link, one.id),
+		]);
+		const resumed = [first, second].filter((copy) => copy.result.workflowData !== undefined);
+		expect(resumed).toHaveLength(1);
+		const copy = first.result.workflowData ? second : first;
+		expect(JSON.parse(copy.body ?? '')).toEqual({ answered: true, messageId: one.id });
+	});
+
+	it('decides within the offer’s budget: a look-up and a read that take longer resume nothing and say 503 (issue 43, finding 9)', async () => {
+		const parameters = ask();
+		const { link } = await asked(parameters);
+		const answer = reply('1');
+		h.sandbox.faults.add({ tool: 'get_send_status', kind: 'delay', delayMs: 3000 });
+		h.sandbox.faults.add({ tool: 'get_messages', kind: 'delay', delayMs: 1000 });
+		const { result, status, body } = await offer(parameters, link, answer.id);
+		expect(result.workflowData).toBeUndefined();
+		expect(status).toBe(503);
+		expect(JSON.parse(body ?? '')).toMatchObject({ answered: false });
 	});
 
 	it('says 503 when the service cannot be read, so the trigger hands the reply back instead of passing it on', async () => {
@@ -176,7 +242,7 @@ describe('Answer in Chat: a reply named to the resume link', () => {
 		expect(JSON.parse(body ?? '')).toMatchObject({ answered: false });
 	});
 
-	it('a message that is not saved, or from another chat, or the account, answers nothing', async () => {
+	it('who: the account’s own messages never answer, nor a message of another chat or one not saved', async () => {
 		const parameters = ask();
 		const { link } = await asked(parameters);
 		const other = reply('1', { from: DEMO.bob });
@@ -192,7 +258,7 @@ describe('Answer in Chat: a reply named to the resume link', () => {
 		}
 	});
 
-	it('free text: the next message is the answer, its text in the output', async () => {
+	it('free text: the first message that can answer the question is the answer, its text in data.text', async () => {
 		const parameters = ask({ responseType: 'freeText' });
 		const { link } = await asked(parameters);
 		const first = reply('Only half, please');
@@ -214,7 +280,7 @@ describe('Answer in Chat: a reply named to the resume link', () => {
 		expect(result.workflowData?.[0]?.[0]?.json.data).toMatchObject({ text: 'Make it 20 €' });
 	});
 
-	it('a reply written after the wait limit in the link answers nothing', async () => {
+	it('wait limit: a reply written after Limit Wait Time (the limit in the link) answers nothing', async () => {
 		const parameters = ask();
 		const { link } = await asked(parameters);
 		const answer = reply('1');
