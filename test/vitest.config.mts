@@ -9,12 +9,12 @@ import { common, ENGINE_SETUP, ENGINE_TESTS, SETUP, SOAK_TESTS } from './vitest.
  */
 const OWN_MODULES = [
 	'test/nodes/shared/webhooks/verifySignature.test.ts',
-	'test/nodes/MessagingAutomationTrigger/dedupe.test.ts',
-	'test/nodes/MessagingAutomationTrigger/recentReads.test.ts',
+	'test/nodes/MessagingAutomationTrigger/receive/dedupe.test.ts',
+	'test/nodes/MessagingAutomationTrigger/hold/recentReads.test.ts',
 	'test/nodes/shared/catalogue/addingATool.test.ts',
 ];
 /** Engine tests that restart n8n with the node's code loaded afresh (`vi.resetModules()`). */
-const ENGINE_OWN_MODULES = ['test/nodes/MessagingAutomationTrigger/runClaim.test.ts'];
+const ENGINE_OWN_MODULES = ['test/nodes/MessagingAutomationTrigger/run/runClaim.test.ts'];
 const NOT_HERE = ['test/e2e/**', 'node_modules/**', ...SOAK_TESTS];
 
 /*

@@ -9,13 +9,13 @@ import {
 } from 'n8n-workflow';
 
 import { EVENTS_SUBTITLE, triggerProperties } from './description';
-import { releaseScope } from './heldDeliveries';
-import { receiveDelivery } from './receive';
-import { checkOwnWebhookUrl } from './ownUrlCheck';
-import { claimRun } from './runClaim';
-import { triggerScope } from './scope';
-import { TRIGGER_OUTPUTS } from './takeoverOutput';
-import { endpointExists, registerEndpoint, unregisterEndpoint } from './registration';
+import { releaseScope } from './hold/heldDeliveries';
+import { receiveDelivery } from './receive/receive';
+import { checkOwnWebhookUrl } from './activation/ownUrlCheck';
+import { claimRun } from './run/runClaim';
+import { triggerScope } from './receive/scope';
+import { TRIGGER_OUTPUTS } from './run/takeoverOutput';
+import { endpointExists, registerEndpoint, unregisterEndpoint } from './activation/registration';
 
 export class MessagingAutomationTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_DEDUPE_WINDOW, MAX_DEDUPE_WINDOW } from './dedupe';
+import { DEFAULT_DEDUPE_WINDOW, MAX_DEDUPE_WINDOW } from './receive/dedupe';
 
 const dashboardOnly = { show: { registration: ['dashboard'] } };
 const groupingOn = { show: { groupQuickMessages: [true], events: ['message.received'] } };

@@ -1,9 +1,9 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { DEFAULT_DEDUPE_WINDOW } from './dedupe';
-import { parseStatusList, type ChatTypeFilter, type EventFilters } from './eventFilter';
+import { DEFAULT_DEDUPE_WINDOW } from './receive/dedupe';
+import { parseStatusList, type ChatTypeFilter, type EventFilters } from './receive/eventFilter';
 import type { TakeoverRules } from '../shared/conversation/takeover';
-import type { TurnSettings } from './turn';
+import type { TurnSettings } from './hold/turn';
 
 export interface TriggerSettings {
 	registration: 'auto' | 'dashboard';

@@ -1,0 +1,91 @@
+import type { IWebhookFunctions } from 'n8n-workflow';
+
+import type { AnswerCheck } from '../../shared/conversation/answers';
+import { ANSWER_OFFER_TIMEOUT_MS } from '../../shared/conversation/deliveryTiming';
+import { reasonOf } from '../../shared/conversation/reader';
+import { isRecord } from '../../shared/guards';
+
+/*
+ * The trigger's two requests to a question's own signed link. A probe names no message: the Send
+ * and Wait node answers at once, without a look-up, whether its question waits and by which rules
+ * it takes answers. An offer names the messages that answer it by those rules, in written order;
+ * the node checks them against its own read and resumes with the first it accepts. What is posted
+ * names messages, nothing more.
+ */
+
+export type Probe =
+	| { waiting: true; rules: AnswerCheck | null }
+	| { waiting: false; failed?: string };
+
+export interface Offer {
+	/** The message the question took. */
+	taken?: string;
+	failed?: string;
+}
+
+async function post(
+	context: IWebhookFunctions,
+	link: string,
+	chatAnswer: { conversationId?: string; messageIds: string[] },
+): Promise<{ status: number; body: unknown }> {
+	const response = (await context.helpers.httpRequest({
+		method: 'POST',
+		url: link,
+		body: { chatAnswer },
+		json: true,
+		timeout: ANSWER_OFFER_TIMEOUT_MS,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+	})) as { statusCode?: number; body?: unknown };
+	return { status: response.statusCode ?? 0, body: response.body };
+}
+
+const failure = (status: number, body: unknown) =>
+	`HTTP ${status}${isRecord(body) && typeof body.unchecked === 'string' ? `: ${body.unchecked}` : ''}`;
+
+/** The node's rules as posted; null when they are not rules (Answer in Chat off). */
+function asCheck(value: unknown): AnswerCheck | null {
+	if (!isRecord(value) || !isRecord(value.rules) || !Array.isArray(value.groupNumbers)) return null;
+	const kind = value.rules.kind;
+	if (kind !== 'freeText' && !(kind === 'approval' && Array.isArray(value.rules.choices)))
+		return null;
+	return value as unknown as AnswerCheck;
+}
+
+/**
+ * Whether the question waits, and its rules (null: it takes no answers in the chat). Once the
+ * execution stopped waiting (answered, timed out), n8n shows its "no action required" page or
+ * refuses with 404 or 409.
+ */
+export async function probe(
+	context: IWebhookFunctions,
+	link: string,
+	conversationId: string | undefined,
+): Promise<Probe> {
+	try {
+		const { status, body } = await post(context, link, { conversationId, messageIds: [] });
+		if (status >= 500) return { waiting: false, failed: failure(status, body) };
+		if (!isRecord(body) || body.waiting !== true) return { waiting: false };
+		return { waiting: true, rules: asCheck(body.rules) };
+	} catch (error) {
+		return { waiting: false, failed: reasonOf(error) };
+	}
+}
+
+/** The message the question took, or why the offer reached no verdict (`failed`); neither: none taken. */
+export async function offer(
+	context: IWebhookFunctions,
+	link: string,
+	conversationId: string | undefined,
+	messageIds: string[],
+): Promise<Offer> {
+	try {
+		const { status, body } = await post(context, link, { conversationId, messageIds });
+		if (status >= 500) return { failed: failure(status, body) };
+		if (!isRecord(body) || body.answered !== true) return {};
+		return { taken: typeof body.messageId === 'string' ? body.messageId : messageIds[0] };
+	} catch (error) {
+		return { failed: reasonOf(error) };
+	}
+}

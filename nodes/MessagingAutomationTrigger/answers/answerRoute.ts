@@ -1,0 +1,228 @@
+import type { IWebhookFunctions } from 'n8n-workflow';
+
+import {
+	answerOf,
+	questionOf,
+	questionsInChat,
+	QUESTION_PAGES,
+	type QuestionCandidate,
+} from '../../shared/conversation/answers';
+import { ANSWER_READ_PATIENCE_MS } from '../../shared/conversation/deliveryTiming';
+import { isOwnResumeLink, withoutLiveLinks } from '../../shared/conversation/questionLinks';
+import {
+	reasonOf,
+	type ConversationRead,
+	type ConversationReader,
+} from '../../shared/conversation/reader';
+import { mergeTimelines, type TimelineMessage } from '../../shared/conversation/timeline';
+import { deadlineIn } from '../../shared/monotonic';
+import { offer, probe, type Probe } from './answerOffers';
+
+/*
+ * Pass Answers to Send and Wait: the account's incoming messages already reach this trigger, so
+ * it is the route by which a reply reaches the waiting execution (no endpoint of its own, of the
+ * account's ten). The turn's own read of the conversation (the one that groups, gives history and
+ * the pause) names the one question each of its messages can answer (questionOf, the rule the
+ * Send and Wait node applies too). Each such question is probed through its own signed link, and
+ * only when that link is one this n8n builds: a waiting question gives its rules, and the messages
+ * that answer it by them (answerOf, again the node's own function) are offered to it in one
+ * request. Every question answered in a burst gets its answer; a message that answers nothing costs
+ * no look-up.
+ */
+
+/** Questions whose foreign link was already logged, so a chat does not log it per message. */
+const loggedForeign = new Set<string>();
+const LOGGED_FOREIGN_MAX = 1000;
+/** At most this many of the chat's questions are probed for the one still waiting. */
+const WAITING_PROBES = 3;
+
+/** A question of this n8n still waiting in the chat, as the run's item names it. */
+export interface WaitingQuestion {
+	message_id: string;
+	text: string;
+	how_to_answer: string;
+}
+
+export interface TakenAnswers {
+	/** The messages that answered a question, which resumed: they start no run. */
+	answered: Set<string>;
+	/** A read or an offer failed (n8n unreachable at its own URL, a time-out, the node could not read). */
+	failed: boolean;
+	/** The newest question still waiting in the chat after the turn; null: none. */
+	waiting: WaitingQuestion | null;
+}
+
+const HOW_TO_ANSWER =
+	'Reply to the question’s message (quote it) with your answer: a reply that does not quote it answers it only while it is the account’s last message.';
+
+/**
+ * This n8n's waiting-webhook base, as Send and Wait's links start: `$execution.resumeUrl` is that
+ * base followed by the execution id (a placeholder outside an execution).
+ */
+function waitingBase(context: IWebhookFunctions): string | undefined {
+	try {
+		const resumeUrl = context.evaluateExpression('{{ $execution.resumeUrl }}');
+		if (typeof resumeUrl !== 'string') return undefined;
+		const url = new URL(resumeUrl);
+		url.search = '';
+		url.pathname = url.pathname.replace(/\/[^/]*$/, '');
+		return url.toString();
+	} catch {
+		return undefined;
+	}
+}
+
+function logForeign(context: IWebhookFunctions, questionId: string, base: string | undefined) {
+	if (loggedForeign.has(questionId)) return;
+	if (loggedForeign.size >= LOGGED_FOREIGN_MAX) loggedForeign.clear();
+	loggedForeign.add(questionId);
+	context.logger.warn(
+		base
+			? `Messaging Automation Trigger: message ${questionId} holds an answer link that does not start with this n8n's waiting-webhook URL ${base}: replies to it are not passed on (a link n8n did not build is never requested)`
+			: `Messaging Automation Trigger: this n8n's waiting-webhook URL is unknown here, so no reply is passed to Send and Wait`,
+	);
+}
+
+/** The read, older pages added until every quoted message is in it (a quoted question may be far back). */
+async function withQuoted(
+	reader: ConversationReader,
+	read: ConversationRead,
+	messages: readonly TimelineMessage[],
+): Promise<TimelineMessage[]> {
+	const own = { ...read, timeline: [...read.timeline] };
+	const until = deadlineIn(ANSWER_READ_PATIENCE_MS);
+	for (const { message } of messages)
+		if (message.quoted_message_id)
+			await reader.readBackTo(own, message.quoted_message_id, until, QUESTION_PAGES);
+	return mergeTimelines(own.timeline, messages);
+}
+
+/** The turn's messages by the question each can answer, questions of this n8n only. */
+function byQuestion(
+	context: IWebhookFunctions,
+	timeline: readonly TimelineMessage[],
+	messages: readonly TimelineMessage[],
+	base: string | undefined,
+): Map<string, { question: QuestionCandidate; messages: TimelineMessage[] }> {
+	const groups = new Map<string, { question: QuestionCandidate; messages: TimelineMessage[] }>();
+	for (const message of messages) {
+		const question = questionOf(timeline, message);
+		if (!question) continue;
+		if (!base || !isOwnResumeLink(question.link, base)) {
+			logForeign(context, question.questionId, base);
+			continue;
+		}
+		const group = groups.get(question.questionId) ?? { question, messages: [] };
+		group.messages.push(message);
+		groups.set(question.questionId, group);
+	}
+	return groups;
+}
+
+interface Route {
+	context: IWebhookFunctions;
+	timeline: TimelineMessage[];
+	conversationId: string;
+	taken: TakenAnswers;
+	probes: Map<string, Probe>;
+}
+
+/** The question's probe, made once per turn. */
+async function probed(route: Route, question: QuestionCandidate): Promise<Probe> {
+	const known = route.probes.get(question.questionId);
+	if (known) return known;
+	const result = await probe(route.context, question.link, route.conversationId);
+	route.probes.set(question.questionId, result);
+	return result;
+}
+
+/** Offers the question the messages that answer it by its rules, if it waits. */
+async function answer(route: Route, question: QuestionCandidate, messages: TimelineMessage[]) {
+	const { context, taken } = route;
+	const status = await probed(route, question);
+	const failed = (why: string) => {
+		context.logger.warn(
+			`Messaging Automation Trigger: messages ${messages.map((entry) => entry.id).join(', ')} could not be offered to the Send and Wait question ${question.questionId} (${why})`,
+		);
+		taken.failed = true;
+	};
+	if (!status.waiting) return status.failed === undefined ? undefined : failed(status.failed);
+	const rules = status.rules;
+	if (!rules) return;
+	const answers = messages.filter(
+		(message) => answerOf(route.timeline, question.questionId, message.id, rules) !== undefined,
+	);
+	if (answers.length === 0) return;
+	const verdict = await offer(
+		context,
+		question.link,
+		route.conversationId,
+		answers.map((entry) => entry.id),
+	);
+	if (verdict.failed !== undefined) return failed(verdict.failed);
+	if (verdict.taken === undefined) return;
+	context.logger.info(
+		`Messaging Automation Trigger: message ${verdict.taken} answered the Send and Wait question ${question.questionId}`,
+	);
+	taken.answered.add(verdict.taken);
+	route.probes.set(question.questionId, { waiting: false });
+}
+
+/** The newest question of this n8n still waiting in the chat, that takes answers in it. */
+async function stillWaiting(
+	route: Route,
+	base: string | undefined,
+): Promise<WaitingQuestion | null> {
+	const own = questionsInChat(route.timeline)
+		.filter((question) => base !== undefined && isOwnResumeLink(question.link, base))
+		.slice(0, WAITING_PROBES);
+	for (const question of own) {
+		const status = await probed(route, question);
+		if (!status.waiting || !status.rules) continue;
+		const entry = route.timeline.find((message) => message.id === question.questionId);
+		return {
+			message_id: question.questionId,
+			text: withoutLiveLinks(String(entry?.message.text ?? '')),
+			how_to_answer: HOW_TO_ANSWER,
+		};
+	}
+	return null;
+}
+
+/**
+ * Offers the turn's messages to the questions they answer, one request per question answered.
+ * A read that fails going further back for a quoted question fails the turn's answers (`failed`):
+ * the delivery goes back rather than run a possible answer as a message.
+ */
+export async function takeAnswers(
+	context: IWebhookFunctions,
+	reader: ConversationReader,
+	read: ConversationRead,
+	messages: readonly TimelineMessage[],
+): Promise<TakenAnswers> {
+	const taken: TakenAnswers = { answered: new Set(), failed: false, waiting: null };
+	let timeline: TimelineMessage[];
+	try {
+		timeline = await withQuoted(reader, read, messages);
+	} catch (error) {
+		context.logger.warn(
+			`Messaging Automation Trigger: a quoted Send and Wait question not looked up: ${reasonOf(error)}`,
+		);
+		return { ...taken, failed: true };
+	}
+	if (questionsInChat(timeline).length === 0) return taken;
+	const base = waitingBase(context);
+	const route: Route = {
+		context,
+		timeline,
+		conversationId: read.conversationId,
+		taken,
+		probes: new Map(),
+	};
+	const groups = [...byQuestion(context, timeline, messages, base).values()];
+	await Promise.all(
+		groups.map(async (group) => await answer(route, group.question, group.messages)),
+	);
+	if (taken.answered.size < messages.length) taken.waiting = await stillWaiting(route, base);
+	return taken;
+}

@@ -1,0 +1,65 @@
+import { sleep } from 'n8n-workflow';
+
+import { KEEP_READ_MS, TIMER_SLACK_MS } from '../../shared/conversation/deliveryTiming';
+import type { ConversationRead } from '../../shared/conversation/reader';
+
+/** A read and what it vouches for: every message written up to `asOf`. */
+export interface KnownRead {
+	read: ConversationRead;
+	asOf: number;
+	complete: boolean;
+	/** The runs it started: each one's identity, and the message whose delivery started it. */
+	ran: Map<string, string>;
+}
+
+/*
+ * Each conversation's last read, the one copy the process keeps: its desk plans with it while
+ * deliveries are held, and it settles, for a minute, the deliveries of messages written before it
+ * (the service sends a burst's deliveries again at scattered times after a restart) without
+ * reading again. A read expires a minute after it was kept, whether or not more come: after a
+ * spike, memory goes back to what the last minute's conversations need. At most MAX_KEPT_READS at
+ * once, oldest out first.
+ */
+const MAX_KEPT_READS = 500;
+
+/** Kept reads in the order they were kept (monotonic time), oldest first. */
+const recentReads = new Map<string, { known: KnownRead; keptAt: number }>();
+let sweepPending = false;
+
+function dropExpired(): void {
+	const now = performance.now();
+	for (const [key, entry] of recentReads) {
+		if (now - entry.keptAt < KEEP_READ_MS && recentReads.size <= MAX_KEPT_READS) break;
+		recentReads.delete(key);
+	}
+}
+
+/** Drops the oldest read when it expires, and so on until none is left. */
+function sweepLater(): void {
+	const oldest = recentReads.values().next().value;
+	if (sweepPending || !oldest) return;
+	sweepPending = true;
+	const due = Math.max(0, oldest.keptAt + KEEP_READ_MS - performance.now());
+	void sleep(due + TIMER_SLACK_MS).then(() => {
+		sweepPending = false;
+		dropExpired();
+		sweepLater();
+	});
+}
+
+export function remember(key: string, known: KnownRead): void {
+	recentReads.delete(key);
+	recentReads.set(key, { known, keptAt: performance.now() });
+	dropExpired();
+	sweepLater();
+}
+
+export function recentRead(key: string): KnownRead | undefined {
+	dropExpired();
+	return recentReads.get(key)?.known;
+}
+
+/** How many reads the process keeps now. */
+export function keptReads(): number {
+	return recentReads.size;
+}

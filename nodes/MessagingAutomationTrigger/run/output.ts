@@ -1,0 +1,107 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { historyText } from '../../shared/conversation/history';
+import { eventMessage, type EventEnvelope, type EventMessage } from '../../shared/webhooks/events';
+import { statusReason } from './statusReason';
+import type { Turn } from '../hold/turn';
+
+function text(value: unknown): string | null {
+	return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/**
+ * The output item's JSON: the envelope as delivered plus flat fields a reply needs, so the action
+ * node can use `{{$json.conversation_id}}`, `{{$json.channel}}` and `{{$json.event_id}}` (its
+ * idempotency key source) without knowing each event type's layout. Every convenience field is
+ * always present, null when the event type has no such value, so expressions never hit undefined.
+ */
+export function eventItemJson(envelope: EventEnvelope): IDataObject {
+	const message = eventMessage(envelope);
+	const data = envelope.data;
+	const sender = message?.from;
+	const json: IDataObject = {
+		...(envelope as unknown as IDataObject),
+		event_id: envelope.id,
+		event_type: envelope.type,
+		conversation_id: text(message?.conversation_id) ?? text(data.conversation_id),
+		channel: text(message?.channel) ?? text(data.channel),
+		text: text(message?.text),
+		sender: sender ? { phone: text(sender.phone), name: text(sender.name) } : null,
+		message_id: text(message?.id) ?? text(data.message_id),
+	};
+	// Status events also say why a message failed (null for any other status).
+	if (envelope.type === 'message.status') json.status_reason = statusReason(data as IDataObject);
+	return json;
+}
+
+/**
+ * A grouped turn: `text` joins the messages' texts in the order they were written, `message_id`
+ * is the last one's, and `messages` holds each message as delivered. `event_id` stays the event
+ * that closed the turn, so a reply's idempotency key is the same whichever copy ran.
+ */
+function turnFields(
+	messages: readonly EventMessage[],
+	turn: Pick<Extract<Turn, { run: true }>, 'closedBy' | 'groupingError'>,
+): IDataObject {
+	const last = messages[messages.length - 1];
+	return {
+		text: text(
+			messages
+				.map((message) => message.text ?? '')
+				.filter((part) => part !== '')
+				.join('\n'),
+		),
+		message_id: text(last?.id),
+		messages: messages as IDataObject[],
+		message_ids: messages.map((message) => message.id ?? null),
+		burst: {
+			message_count: messages.length,
+			first_at: messages[0]?.timestamp ?? null,
+			last_at: last?.timestamp ?? null,
+			closed_by: turn.closedBy ?? null,
+			...(turn.groupingError ? { error: turn.groupingError } : {}),
+		},
+	};
+}
+
+/** The item of a run: the event's fields, then the turn's messages and history when asked for. */
+export function turnItemJson(
+	envelope: EventEnvelope,
+	turn: Extract<Turn, { run: true }>,
+): IDataObject {
+	const json = eventItemJson(envelope);
+	if (turn.messages) Object.assign(json, turnFields(turn.messages, turn));
+	if (turn.history) {
+		json.history = turn.history as unknown as IDataObject[];
+		json.history_text = historyText(turn.history);
+		if (turn.historyError) json.history_error = turn.historyError;
+	}
+	if (turn.waitingQuestion !== undefined)
+		json.waiting_question = turn.waitingQuestion as unknown as IDataObject | null;
+	return json;
+}
+
+/**
+ * A grouped run's item narrowed to the messages `keep` (runClaim.ts: the others ran before, in
+ * an earlier run of the same burst read before a late-saved message of it); they are named in
+ * `burst.ran_before`.
+ */
+export function narrowedTurnJson(json: IDataObject, keep: ReadonlySet<string>): IDataObject {
+	const listed = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
+	const messages = (listed(json.messages) as EventMessage[]).filter((message) =>
+		keep.has(message.id ?? ''),
+	);
+	const burst = (json.burst ?? {}) as IDataObject;
+	const narrowed = turnFields(messages, {
+		closedBy: (burst.closed_by ?? undefined) as Extract<Turn, { run: true }>['closedBy'],
+		groupingError: typeof burst.error === 'string' ? burst.error : undefined,
+	});
+	const ranBefore = listed(json.message_ids).filter(
+		(id) => typeof id !== 'string' || !keep.has(id),
+	);
+	return {
+		...json,
+		...narrowed,
+		burst: { ...(narrowed.burst as IDataObject), ran_before: ranBefore },
+	};
+}

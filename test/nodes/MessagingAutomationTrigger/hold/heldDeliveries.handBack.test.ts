@@ -1,0 +1,133 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { DEMO, type SandboxHandle } from '../../../sandbox';
+import type { N8nWebhookHost } from '../../../support/n8nWebhook';
+import {
+	activeMessageTrigger,
+	longQuietGrouping,
+	messageDeliveries,
+	startTriggerHost,
+	useStoppedClock,
+	waitFor,
+} from '../fixtures';
+
+/*
+ * Held deliveries that go back to the service (heldDeliveries.ts): a delivery is never answered
+ * 200 while a hand-back may still follow, so deactivating or saving the workflow, or stopping n8n,
+ * leaves every held burst to the service's retry. The sandbox clock stands still and is moved by
+ * hand; the trigger's holds run on real time.
+ */
+
+let sandbox: SandboxHandle;
+let trigger: N8nWebhookHost;
+
+useStoppedClock(
+	(started) => void (sandbox = started),
+	() => trigger,
+);
+
+function write(text: string) {
+	const result = sandbox.inject.injectMessage({ from: DEMO.alice, text });
+	expect(result.saved).toBe(true);
+	return result.message as { id: string; timestamp: string };
+}
+
+const attemptsOf = (id: string) =>
+	messageDeliveries(sandbox, trigger).filter((attempt) => attempt.body?.includes(`"id":"${id}"`));
+const runs = () =>
+	trigger.executions
+		.filter((execution) => execution.items.length > 0)
+		.map((execution) => execution.items[0].json);
+const texts = (json: IDataObject) =>
+	(json.messages as Array<{ text: string }>).map((message) => message.text);
+
+/** A trigger whose endpoint was created in the dashboard: it outlives deactivation. */
+async function dashboardTrigger(parameters: INodeParameters) {
+	trigger = await startTriggerHost({ baseUrl: sandbox.url, apiKey: sandbox.keys.owner });
+	const created = await fetch(`${sandbox.url}/api/v1/webhooks`, {
+		method: 'POST',
+		headers: {
+			authorization: `Bearer ${sandbox.keys.owner}`,
+			'content-type': 'application/json',
+			'idempotency-key': `dashboard-${Math.random()}`,
+		},
+		body: JSON.stringify({ url: trigger.url('production'), event_types: ['message.received'] }),
+	}).then(async (response) => (await response.json()) as { secret: string });
+	trigger.setParameters({
+		...parameters,
+		registration: 'dashboard',
+		signingSecret: created.secret,
+	});
+	await trigger.activate('production');
+}
+
+describe('a quiet window longer than the hold', () => {
+	it.each([
+		['on', {}],
+		['off', { options: { deduplicate: false } }],
+	])(
+		'hands the delivery back at its deadline, runs the burst when it closes, and the retry passes nothing on (Deduplicate Events %s)',
+		async (_, extra) => {
+			trigger = await activeMessageTrigger(
+				sandbox,
+				longQuietGrouping({ quietWindowSeconds: 9, ...extra }),
+			);
+			const message = write('a long pause before the run');
+			await waitFor(() => attemptsOf(message.id).length >= 1, 20_000);
+			expect(attemptsOf(message.id)[0].statusCode).toBe(503);
+			expect(trigger.executions).toHaveLength(0);
+			await waitFor(() => trigger.executions.length >= 1, 20_000);
+			await trigger.settled();
+			expect(runs().map(texts)).toEqual([['a long pause before the run']]);
+
+			sandbox.clock.advance(40_000);
+			await waitFor(() => attemptsOf(message.id).length >= 2, 20_000);
+			await trigger.settled();
+			expect(attemptsOf(message.id).map((attempt) => attempt.statusCode)).toEqual([503, 200]);
+			// The retry starts the run again (its first start cannot be known to have been recorded), and
+			// the claim of the recorded run makes it a copy that passes nothing on.
+			expect(runs().map(texts)).toEqual([['a long pause before the run']]);
+			expect(trigger.executions.map((execution) => execution.items.length)).toEqual([1, 0]);
+		},
+	);
+});
+
+describe('deactivation while deliveries are held', () => {
+	it('hands the held deliveries back and starts nothing; the next activation groups by its own quiet window', async () => {
+		trigger = await activeMessageTrigger(sandbox, longQuietGrouping({ quietWindowSeconds: 3 }));
+		// Deactivated the moment the trigger holds the delivery. Waiting for any answered request (the
+		// endpoint's webhook.test) let the delivery arrive during the deactivation instead, under load.
+		const held = trigger.tookUp((body) => body.includes('first, before the change'));
+		const first = write('first, before the change');
+		await held;
+		await trigger.deactivate('production');
+		await waitFor(() => attemptsOf(first.id).length >= 1, 10_000);
+		expect(attemptsOf(first.id)[0].statusCode).toBe(503);
+
+		trigger.setParameters(longQuietGrouping({ quietWindowSeconds: 0.4 }));
+		await trigger.activate('production');
+		sandbox.clock.advance(1000);
+		write('second, after the change');
+		await waitFor(() => trigger.executions.length >= 1, 10_000);
+		await trigger.settled();
+
+		// One run: the second message alone (1 s after the first, past the new 0.4 s window).
+		expect(runs().map(texts)).toEqual([['second, after the change']]);
+	});
+
+	it('leaves a burst held past its deadline (a 12 s quiet window) to the retry, which runs it once after reactivation', async () => {
+		await dashboardTrigger(longQuietGrouping());
+		const message = write('still typing, then the workflow is saved');
+		await waitFor(() => attemptsOf(message.id).length >= 1, 20_000);
+		await trigger.deactivate('production');
+		expect(trigger.executions).toHaveLength(0);
+
+		await trigger.activate('production');
+		sandbox.clock.advance(40_000);
+		await waitFor(() => attemptsOf(message.id).length >= 2, 20_000);
+		await trigger.settled();
+		expect(runs().map(texts)).toEqual([['still typing, then the workflow is saved']]);
+		expect(attemptsOf(message.id).map((attempt) => attempt.statusCode)).toEqual([503, 200]);
+	});
+});
