@@ -254,6 +254,19 @@ export function withCredential(workflow, credential, modelCredential) {
 }
 
 const WORKFLOWS_DIR = new URL('./workflows/', import.meta.url).pathname;
+/** The examples in the README's order, which `npm run dev` lists them in (any other file comes last). */
+const EXAMPLE_ORDER = [
+	'reply-bot',
+	'ai-reply-bot',
+	'attachment-saver',
+	'campaign-from-list',
+	'refund-approval',
+	'undelivered-messages',
+];
+const place = (name) => {
+	const at = EXAMPLE_ORDER.indexOf(name);
+	return at < 0 ? EXAMPLE_ORDER.length : at;
+};
 
 /**
  * The example workflows `npm run dev` imports (test/dev/workflows/*.json), by file name, for the n8n
@@ -265,12 +278,16 @@ export function exampleWorkflows(filesDir) {
 	return Object.fromEntries(
 		readdirSync(WORKFLOWS_DIR)
 			.filter((file) => file.endsWith('.json'))
-			.sort()
+			.map((file) => file.replace(/\.json$/, ''))
+			.sort((a, b) => place(a) - place(b) || a.localeCompare(b))
 			.map((file) => [
-				file.replace(/\.json$/, ''),
+				file,
 				forThisN8n(
 					JSON.parse(
-						readFileSync(join(WORKFLOWS_DIR, file), 'utf8').replaceAll('__FILES_DIR__', filesDir),
+						readFileSync(join(WORKFLOWS_DIR, `${file}.json`), 'utf8').replaceAll(
+							'__FILES_DIR__',
+							filesDir,
+						),
 					),
 				),
 			]),

@@ -14,6 +14,17 @@ interface Run {
 	workflowId: string;
 }
 
+/** A "run X first" line: the command stops with it (exit 2), not with an error. */
+async function expectRunFirst(action: Promise<string>, line: string | RegExp) {
+	const error = await action.then(
+		(printed) => new Error(`printed: ${printed}`),
+		(thrown: unknown) => thrown,
+	);
+	expect(error).toBeInstanceOf((await import('./tryLines.mjs')).RunFirst);
+	if (typeof line === 'string') expect((error as Error).message).toBe(line);
+	else expect((error as Error).message).toMatch(line);
+}
+
 /** A call to the sandbox's API with the owner's key, as an example workflow's node makes it. */
 async function callApi(sandbox: SandboxHandle, path: string, body: Record<string, unknown>) {
 	const response = await fetch(`${sandbox.url}/api/v1/${path}`, {
@@ -107,19 +118,33 @@ describe('npm run try: each example command waits for its effect and says what h
 		await sandbox.stop();
 	});
 
-	it('approve says plainly that nothing asked yet, and opens nothing', async () => {
-		expect(await (await actions()).approve()).toBe(
-			`No question waiting: the refund approval has not asked the manager ${MANAGER} yet. Ask: npm run -s try -- refund`,
+	it('approve says in one line to run refund first when nothing asked yet, and opens nothing', async () => {
+		await expectRunFirst(
+			(await actions()).approve(),
+			`No question waiting: the refund approval has not asked the manager ${MANAGER} yet. Run npm run -s try -- refund first`,
 		);
 		expect(n8n.opened).toEqual([]);
 	});
 
 	it('approve never opens the link of an earlier question whose run has moved on (it answered "No action required")', async () => {
 		await n8n.question('5', 'success');
-		expect(await (await actions()).approve()).toBe(
-			'No question waiting: the last one to the manager (run 5) is answered already (success). Ask again: npm run -s try -- refund',
+		await expectRunFirst(
+			(await actions()).approve(),
+			'No question waiting: the last one to the manager (run 5) is answered already (success). Run npm run -s try -- refund first',
 		);
 		expect(n8n.opened).toEqual([]);
+	});
+
+	it('a second refund question leaves the first waiting: approve answers the newest, says the other still waits, and answers it when run again', async () => {
+		await n8n.question('5', 'waiting');
+		await n8n.question('7', 'waiting');
+		expect(await (await actions()).approve()).toBe(
+			`Approved: the manager opened the Approve link (HTTP 200), run 7 finished and told the customer ${CUSTOMER} "Refund of run 7 approved."; run 5 still waits: run this again`,
+		);
+		expect(await (await actions()).approve()).toMatch(
+			/^Approved: .*, run 5 finished .*approved\."$/,
+		);
+		expect(n8n.opened).toEqual(['7', '5']);
 	});
 
 	it('approve opens the link of the refund run still waiting, not a newer question of another workflow to the same manager, and prints what the customer was told', async () => {
@@ -216,5 +241,31 @@ describe('npm run try: the AI reply bot and its takeover', () => {
 			/^The account wrote "\/bot on" in Dana's chat/,
 		);
 		expect(sentTo(DANA).map((entry) => entry.text)).toEqual(['/bot off', '/bot on']);
+	});
+
+	it('on a fresh instance, bot-off says in one line to run ai-bot or hand-over first, and bot-on that the chat is not paused; neither sends', async () => {
+		await expectRunFirst(
+			(await actions())['bot-off'](),
+			`Dana has not written in the last 24 hours, and a Business chat takes the account's "/bot off" only within 24 hours of her last message: run npm run -s try -- ai-bot or npm run -s try -- hand-over first`,
+		);
+		expect(await (await actions())['bot-on']()).toBe(
+			"Dana's chat is not paused: the AI reply bot answers her already (nothing sent). Pause it: npm run -s try -- bot-off",
+		);
+		expect(sentTo(DANA)).toEqual([]);
+	});
+
+	it('ai-bot in a paused chat says at once that it is paused and since when, and writes nothing; after bot-on it is answered', async () => {
+		await (await actions())['ai-bot']();
+		await (await actions())['bot-off']();
+		const saved = () => sandbox.inject.snapshot().accounts.map((account) => account.messages);
+		const before = saved();
+		const since = sentTo(DANA).find((entry) => entry.text === '/bot off')?.at ?? '';
+		await expectRunFirst(
+			(await actions())['ai-bot'](),
+			`Dana's chat is paused since ${since.slice(0, 16).replace('T', ' ')} UTC, when the account sent /bot off: the AI reply bot stays silent there. Run npm run -s try -- bot-on first`,
+		);
+		expect(saved()).toEqual(before);
+		await (await actions())['bot-on']();
+		expect(await (await actions())['ai-bot']()).toMatch(/answered .*: "On its way!"$/);
 	});
 });

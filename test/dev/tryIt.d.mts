@@ -22,3 +22,13 @@ export declare function tryItCommands(where: {
 	n8nUrl: string;
 	webhookBaseUrl?: string;
 }): TryItCommands;
+export declare const STOPS: string;
+export declare function devBanner(input: {
+	n8nUrl: string;
+	login: { email: string; password: string };
+	sandbox: { url: string; apiKey: string };
+	queue?: string;
+	credential: string;
+	workflows: string[];
+	run: TryItCommands;
+}): string;
