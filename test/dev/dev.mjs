@@ -24,6 +24,7 @@ const { freePort, OWNER } = await import('../support/n8nProcess.mjs');
 await import('tsx');
 const {
 	exampleWorkflows,
+	listens,
 	sandboxCredentialData,
 	startStack,
 	upsertCredential,
@@ -32,9 +33,8 @@ const {
 } = await import('./stack.mjs');
 const { startScriptedModel } = await import('../e2e/support/scriptedModel.mts');
 const { replyBotPlan } = await import('./replyBotModel.mts');
-const { devBanner, STOPS, tryItCommands } = await import('./tryIt.mjs');
+const { CREDENTIAL_NAME, devBanner, STOPS, tryItCommands } = await import('./tryIt.mjs');
 
-const CREDENTIAL_NAME = 'Messaging Automation (sandbox)';
 const MODEL_CREDENTIAL_NAME = 'Scripted model (sandbox)';
 // One instance per n8n version: a database migrated by 2.x cannot be opened by 1.x.
 const USER_FOLDER = join(
@@ -67,14 +67,9 @@ async function importExamples(api, credential, filesDir, modelCredential) {
 		const workflow =
 			existing.get(example.name) ??
 			(await api.createWorkflow(withCredential(example, credential, modelCredential)));
-		// Our trigger, or a Webhook node that starts an example from the terminal.
-		const listens = example.nodes.some((node) =>
-			[NODE_TYPES.trigger, 'n8n-nodes-base.webhook'].includes(node.type),
-		);
-		if (listens && !workflow.active) await api.activateWorkflow(workflow.id);
-		lines.push(
-			`${example.name}${listens ? ' (active)' : ''}: ${api.baseUrl}/workflow/${workflow.id}`,
-		);
+		const active = listens(example);
+		if (active && !workflow.active) await api.activateWorkflow(workflow.id);
+		lines.push({ name: example.name, active, link: `${api.baseUrl}/workflow/${workflow.id}` });
 	}
 	return lines;
 }

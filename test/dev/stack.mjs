@@ -253,15 +253,26 @@ export function withCredential(workflow, credential, modelCredential) {
 	};
 }
 
+/** Whether an example listens (our trigger, or a Webhook node that starts it from the terminal): `npm run dev` publishes those. */
+export function listens(workflow) {
+	return workflow.nodes.some((node) =>
+		[NODE_TYPES.trigger, 'n8n-nodes-base.webhook'].includes(node.type),
+	);
+}
+
 const WORKFLOWS_DIR = new URL('./workflows/', import.meta.url).pathname;
-/** The examples in the README's order, which `npm run dev` lists them in (any other file comes last). */
+/**
+ * The examples in the README's order, which `npm run dev` lists them in (any other file comes last).
+ * The undelivered messages come before the examples that send most on QR: its staff note goes out on
+ * QR, whose 5 sends a minute would otherwise hold it back most of a minute.
+ */
 const EXAMPLE_ORDER = [
 	'reply-bot',
 	'ai-reply-bot',
+	'undelivered-messages',
 	'attachment-saver',
 	'campaign-from-list',
 	'refund-approval',
-	'undelivered-messages',
 ];
 const place = (name) => {
 	const at = EXAMPLE_ORDER.indexOf(name);

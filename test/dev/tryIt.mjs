@@ -55,12 +55,15 @@ export function tryItCommands({ sandboxUrl, n8nUrl, webhookBaseUrl = n8nUrl }) {
 	};
 }
 
+/** The credential `npm run dev` creates for the sandbox. */
+export const CREDENTIAL_NAME = 'Messaging Automation (sandbox)';
+
 /** What Ctrl-C stops: the banner's last line and the shutdown line say the same. */
 export const STOPS = 'n8n, the sandbox and the model';
 
 /**
  * What `npm run dev` prints once everything runs: where things are, the examples (`workflows`: one
- * line each) and a command for each, in the README's order. The README quotes it (readme.test.ts).
+ * name, whether published, and its link in the editor) and a command for each, in the README's order. The README quotes it (readme.test.ts).
  */
 export function devBanner({ n8nUrl, login, sandbox, queue, credential, workflows, run }) {
 	return [
@@ -71,7 +74,9 @@ export function devBanner({ n8nUrl, login, sandbox, queue, credential, workflows
 		...(queue ? [`queue mode:   ${queue}`] : []),
 		`credential:   "${credential}"`,
 		'workflows:',
-		...workflows.map((line) => `  - ${line}`),
+		...workflows.map(
+			({ name, active, link }) => `  - ${name}${active ? ' (active)' : ''}: ${link}`,
+		),
 		'',
 		"Make Alice write to the reply bot on the QR number (it prints the bot's answer once sent):",
 		`  ${run.replyBot}`,
@@ -83,6 +88,8 @@ export function devBanner({ n8nUrl, login, sandbox, queue, credential, workflows
 		'Or let Dana ask for a person (a hand-over word pauses the bot for 12 hours, or until /bot on; it prints what staff were told):',
 		`  ${run.handOver}`,
 		`Then see what was sent: ${run.sends}`,
+		'Send an order update on Business to 4915700000000, a number on no network: the service accepts it, then reports it failed, and the staff number 919876543210 is told which message to whom failed and why:',
+		`  ${run.undelivered}`,
 		'Send the attachment saver a QR message with a file (it prints where the file was saved, once it is there):',
 		`  ${run.attachment}`,
 		'Start the campaign example (it prints the draft campaign and its three recipients, added in one batch):',
@@ -92,8 +99,6 @@ export function devBanner({ n8nUrl, login, sandbox, queue, credential, workflows
 		`  ${run.approve}`,
 		`  ${run.approveInChat}`,
 		'In the editor, Execute workflow starts these two as well.',
-		"Send an order update on Business to 4915700000000, a number on no network: the service accepts it, then reports it failed, and the staff number 919876543210 is told which message to whom failed and why (its note may wait up to a minute for the QR number's 5 sends a minute):",
-		`  ${run.undelivered}`,
 		`The last runs and their status (the editor's executions list): ${run.runs}`,
 		'',
 		`Ctrl-C stops ${STOPS}.`,

@@ -1,5 +1,5 @@
 // Types for tryLines.mjs (plain ESM so `npm run try` runs on plain Node).
-type Line = (values: Record<string, string | number>) => string;
+type Line = (values: Record<string, string | number | string[]>) => string;
 export declare const STAFF: string;
 export declare const MANAGER: string;
 export declare const CUSTOMER: string;

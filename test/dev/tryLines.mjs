@@ -36,8 +36,8 @@ export const LINES = {
 		`Run ${run} created the campaign "${name}" (${id}): ${state}, ${recipients} recipients`,
 	refund: ({ run, question }) =>
 		`Question sent to the manager ${MANAGER}; run ${run} waits for the answer: ${question}`,
-	approved: ({ way, run, told, others }) =>
-		`Approved: the manager ${way}, run ${run} finished and told the customer ${CUSTOMER} ${told}${others}`,
+	approved: ({ way, run, told, waiting = [] }) =>
+		`Approved: the manager ${way}, run ${run} finished and told the customer ${CUSTOMER} ${told}${waiting.map((other) => `; run ${other} still waits: run this again`).join('')}`,
 	undelivered: ({ id, note }) =>
 		`The order update to 4915700000000 (${id}) was accepted, then reported failed; the staff number ${STAFF} was told: ${note}`,
 };

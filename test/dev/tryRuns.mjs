@@ -90,8 +90,8 @@ export function runActions(context) {
 		if (run.status !== 'success')
 			return `The manager ${way}; run ${run.id} ended ${run.status}: ${runLink(run)}`;
 		const told = newSends(before, await sends()).find((send) => send.to === CUSTOMER);
-		const others = alsoWaiting.map((q) => `; run ${q.run} still waits: run this again`).join('');
-		return LINES.approved({ way, run: run.id, told: quote(told?.text), others });
+		const waiting = alsoWaiting.map((other) => other.run);
+		return LINES.approved({ way, run: run.id, told: quote(told?.text), waiting });
 	}
 
 	/** Bob's QR message with a file; waits for the attachment saver's run and the file on disk. */
