@@ -42,11 +42,31 @@ async function callApi(sandbox: SandboxHandle, path: string, body: Record<string
 /**
  * n8n as `npm run try` sees it: login, executions and workflows over its REST API, resume links
  * under /webhook-waiting/ and the refund example's start webhook. Opening a waiting run's link
- * finishes it and tells the customer through the sandbox, as the refund example does.
+ * finishes it and tells the customer through the sandbox, as the refund example does; so does the
+ * manager's "1" in the chat, for the question it quotes or else the newest (as Answer in Chat does).
  */
 async function startN8nStandIn(sandbox: SandboxHandle) {
 	const runs = new Map<string, Run>();
 	const opened: string[] = [];
+	const answered: Array<{ run: string; quoted: boolean }> = [];
+	const finish = (id: string) =>
+		send(CUSTOMER, `Refund of run ${id} approved.`).then(() =>
+			runs.set(id, { status: 'success', workflowId: 'refund' }),
+		);
+	/** A delivery of the sandbox: the manager's "1" answers the question it quotes, or the newest. */
+	const chat = (body: string) => {
+		const message = (JSON.parse(body) as { data: { message?: Record<string, any> } }).data.message;
+		if (message?.from?.phone !== MANAGER || message.text !== '1') return;
+		const quoted: string | undefined = message.quoted_message_id ?? undefined;
+		const questions = sandbox.inject.sends().filter((entry) => entry.to === MANAGER);
+		const question = quoted
+			? questions.find((entry) => entry.message_id === quoted)
+			: questions.at(-1);
+		const id = /\/webhook-waiting\/(\w+)/.exec(question?.text ?? '')?.[1];
+		if (!id || runs.get(id)?.status !== 'waiting') return;
+		answered.push({ run: id, quoted: quoted !== undefined });
+		void finish(id);
+	};
 	let started = 0;
 	const paths: Record<string, string> = { refund: REFUND_PATH, other: 'other' };
 	const send = (to: string, text: string) =>
@@ -60,6 +80,15 @@ async function startN8nStandIn(sandbox: SandboxHandle) {
 		const run = /^\/rest\/executions\/(\w+)$/.exec(url.pathname)?.[1];
 		const workflow = /^\/rest\/workflows\/(\w+)$/.exec(url.pathname)?.[1];
 		const resumed = /^\/webhook-waiting\/(\w+)/.exec(url.pathname)?.[1];
+		if (url.pathname === '/chat') {
+			const chunks: Buffer[] = [];
+			req.on('data', (chunk: Buffer) => chunks.push(chunk));
+			req.on('end', () => {
+				res.end('{}');
+				chat(Buffer.concat(chunks).toString('utf8'));
+			});
+			return;
+		}
 		if (url.pathname === '/rest/login') return answer({});
 		if (run) return answer({ id: run, ...runs.get(run) });
 		if (workflow)
@@ -68,9 +97,7 @@ async function startN8nStandIn(sandbox: SandboxHandle) {
 			opened.push(resumed);
 			const waiting = runs.get(resumed)?.status === 'waiting';
 			if (!waiting) return res.end('No action required');
-			void send(CUSTOMER, `Refund of run ${resumed} approved.`).then(() =>
-				runs.set(resumed, { status: 'success', workflowId: 'refund' }),
-			);
+			void finish(resumed);
 			return res.end('Got it');
 		}
 		if (url.pathname === `/webhook/${paths.refund}`) {
@@ -91,9 +118,11 @@ async function startN8nStandIn(sandbox: SandboxHandle) {
 			MANAGER,
 			`Refund 25 EUR for order 1042?\n\nReply 1 to Approve or 2 to Decline\n\nApprove: ${url}/webhook-waiting/${id}/node-1?approved=true&signature=s\nDecline: ${url}/webhook-waiting/${id}/node-1?approved=false&signature=s`,
 		);
+	await callApi(sandbox, 'webhooks', { url: `${url}/chat`, event_types: ['message.received'] });
 	return {
 		url,
 		opened,
+		answered,
 		/** A question to the manager from run `id` of workflow `workflowId`, now in `status`. */
 		async question(id: string, status: string, workflowId = 'refund') {
 			runs.set(id, { status, workflowId });
@@ -155,6 +184,23 @@ describe('npm run try: each example command waits for its effect and says what h
 			`Approved: the manager opened the Approve link (HTTP 200), run 7 finished and told the customer ${CUSTOMER} "Refund of run 7 approved."`,
 		);
 		expect(n8n.opened).toEqual(['7']);
+	});
+
+	it('approve-in-chat writes "1" for the newest refund question still waiting, quoting it when a newer question stands below it', async () => {
+		await n8n.question('5', 'waiting');
+		await n8n.question('7', 'success');
+		expect(await (await actions())['approve-in-chat']()).toBe(
+			`Approved: the manager wrote "1" in the chat, quoting the question, run 5 finished and told the customer ${CUSTOMER} "Refund of run 5 approved."`,
+		);
+		await n8n.question('9', 'waiting');
+		expect(await (await actions())['approve-in-chat']()).toBe(
+			`Approved: the manager wrote "1" in the chat, run 9 finished and told the customer ${CUSTOMER} "Refund of run 9 approved."`,
+		);
+		expect(n8n.answered).toEqual([
+			{ run: '5', quoted: true },
+			{ run: '9', quoted: false },
+		]);
+		expect(n8n.opened).toEqual([]);
 	});
 
 	it("refund waits until its own run's question is sent, and approve then opens that one", async () => {

@@ -31,7 +31,7 @@ describe('the README quotes what npm run dev and npm run try print, word for wor
 				run: 12,
 				told: '"Your refund of 25 EUR for order 1042 is approved."',
 			}),
-			FIRST.noQuestion({}),
+			FIRST.noQuestion(),
 			LINES.undelivered({
 				id: 'wamid.…',
 				note: '"A Business message to 4915700000000 failed (wamid.…). The message was not delivered: Message undeliverable (code 131026)."',
