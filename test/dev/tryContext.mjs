@@ -86,15 +86,17 @@ export function tryContext({ sandboxUrl, n8nUrl, webhookBaseUrl = n8nUrl, progre
 		/** Posts to an example's start webhook; n8n answers 404 until publishing has registered it. */
 		async start(example) {
 			const url = `${webhookBaseUrl}/webhook/${START_PATHS[example]}`;
-			const deadline = Date.now() + 20_000;
-			for (;;) {
-				const response = await fetch(url, { method: 'POST' });
-				if (response.ok) return;
-				const answer = `n8n answered ${response.status} ${await response.text()} to POST ${url}`;
-				if (response.status !== 404) throw new Error(answer);
-				if (Date.now() > deadline) throw new Error(`${answer}: is the example active?`);
-				await pause();
-			}
+			await until(
+				`n8n to register POST ${url} (is the example active?)`,
+				async () => {
+					const response = await fetch(url, { method: 'POST' });
+					if (response.ok) return true;
+					const answer = `n8n answered ${response.status} ${await response.text()} to POST ${url}`;
+					if (response.status !== 404) throw new Error(answer);
+					return undefined;
+				},
+				20,
+			);
 		},
 
 		/** The newest run id n8n knows (0 when none): runs after it are this command's. */
