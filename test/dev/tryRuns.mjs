@@ -51,7 +51,7 @@ export function runActions(context) {
 	async function refund() {
 		const before = new Set((await sends()).map((send) => send.message_id));
 		await start('refund-approval');
-		const question = await until('the question to the manager', async () => {
+		const question = await until(`the question to the manager (${QR_PACING})`, async () => {
 			const [newest] = await refundQuestions(newSends(before, await sends()));
 			return newest;
 		});
@@ -86,7 +86,10 @@ export function runActions(context) {
 			await inject(BOB, '1', 'qr', quoting ? { quotedMessageId: question.send.message_id } : {});
 			way = quoting ? 'wrote "1" in the chat, quoting the question' : 'wrote "1" in the chat';
 		}
-		const run = await finished(question.run, `the end of the refund run ${question.run}`);
+		const run = await finished(
+			question.run,
+			`the end of the refund run ${question.run}, which tells the customer (${QR_PACING})`,
+		);
 		if (run.status !== 'success')
 			return `The manager ${way}; run ${run.id} ended ${run.status}: ${runLink(run)}`;
 		const told = newSends(before, await sends()).find((send) => send.to === CUSTOMER);
