@@ -262,22 +262,13 @@ export function listens(workflow) {
 
 const WORKFLOWS_DIR = new URL('./workflows/', import.meta.url).pathname;
 /**
- * The examples in the README's order, which `npm run dev` lists them in (any other file comes last).
- * The undelivered messages come before the examples that send most on QR: its staff note goes out on
- * QR, whose 5 sends a minute would otherwise hold it back most of a minute.
+ * The examples in the README's order, which `npm run dev` lists them in: the undelivered messages
+ * before the examples that send most on QR, whose 5 sends a minute would hold its staff note back.
  */
-const EXAMPLE_ORDER = [
-	'reply-bot',
-	'ai-reply-bot',
-	'undelivered-messages',
-	'attachment-saver',
-	'campaign-from-list',
-	'refund-approval',
-];
-const place = (name) => {
-	const at = EXAMPLE_ORDER.indexOf(name);
-	return at < 0 ? EXAMPLE_ORDER.length : at;
-};
+const EXAMPLE_ORDER =
+	'reply-bot ai-reply-bot undelivered-messages attachment-saver campaign-from-list refund-approval';
+// Any other example last (-1 >>> 0 is the largest index).
+const place = (name) => EXAMPLE_ORDER.split(' ').indexOf(name) >>> 0;
 
 /**
  * The example workflows `npm run dev` imports (test/dev/workflows/*.json), by file name, for the n8n
