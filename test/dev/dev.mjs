@@ -24,6 +24,7 @@ const { freePort, OWNER } = await import('../support/n8nProcess.mjs');
 await import('tsx');
 const {
 	exampleWorkflows,
+	listens,
 	sandboxCredentialData,
 	startStack,
 	upsertCredential,
@@ -32,9 +33,8 @@ const {
 } = await import('./stack.mjs');
 const { startScriptedModel } = await import('../e2e/support/scriptedModel.mts');
 const { replyBotPlan } = await import('./replyBotModel.mts');
-const { tryItCommands } = await import('./tryIt.mjs');
+const { CREDENTIAL_NAME, devBanner, STOPS, tryItCommands } = await import('./tryIt.mjs');
 
-const CREDENTIAL_NAME = 'Messaging Automation (sandbox)';
 const MODEL_CREDENTIAL_NAME = 'Scripted model (sandbox)';
 // One instance per n8n version: a database migrated by 2.x cannot be opened by 1.x.
 const USER_FOLDER = join(
@@ -67,14 +67,9 @@ async function importExamples(api, credential, filesDir, modelCredential) {
 		const workflow =
 			existing.get(example.name) ??
 			(await api.createWorkflow(withCredential(example, credential, modelCredential)));
-		// Our trigger, or a Webhook node that starts an example from the terminal.
-		const listens = example.nodes.some((node) =>
-			[NODE_TYPES.trigger, 'n8n-nodes-base.webhook'].includes(node.type),
-		);
-		if (listens && !workflow.active) await api.activateWorkflow(workflow.id);
-		lines.push(
-			`${example.name}${listens ? ' (active)' : ''}: ${api.baseUrl}/workflow/${workflow.id}`,
-		);
+		const active = listens(example);
+		if (active && !workflow.active) await api.activateWorkflow(workflow.id);
+		lines.push({ name: example.name, active, link: `${api.baseUrl}/workflow/${workflow.id}` });
 	}
 	return lines;
 }
@@ -121,7 +116,7 @@ async function main() {
 	const shutdown = async (reason) => {
 		if (stopping) return;
 		stopping = true;
-		log(`${reason}: stopping n8n and the sandbox`);
+		log(`${reason}: stopping ${STOPS}`);
 		await stack?.stop();
 		await model?.stop();
 		process.exit(0);
@@ -156,47 +151,17 @@ async function main() {
 			webhookBaseUrl: stack.webhookBaseUrl,
 		});
 		process.stdout.write(
-			[
-				'',
-				`n8n editor:   ${n8n.url}`,
-				`login:        ${OWNER.email} / ${OWNER.password}`,
-				`sandbox:      ${sandbox.url}  (API key ${sandbox.apiKey}, control API ${sandbox.url}/__sandbox/state)`,
-				...(worker
-					? [
-							`queue mode:   webhooks served by ${webhook.url}, executions run by the worker (log ${worker.logFile})`,
-						]
-					: []),
-				`credential:   "${CREDENTIAL_NAME}"`,
-				'workflows:',
-				...workflows.map((line) => `  - ${line}`),
-				'',
-				"Make Alice write to the reply bot on the QR number (it prints the bot's answer once sent):",
-				`  ${run.replyBot}`,
-				'Write to the AI reply bot on Business as Dana, in four quick messages; it answers once, when its 5 s quiet window after the last has passed (5-8 s), and prints that answer:',
-				`  ${run.aiBot}`,
-				'Take the chat over (the bot stays silent, the staff number 919876543210 is told of each message), then hand it back:',
-				`  ${run.pause}`,
-				`  ${run.resume}`,
-				'Or let Dana ask for a person (a hand-over word pauses the bot for 12 hours, or until /bot on; it prints what staff were told):',
-				`  ${run.handOver}`,
-				`Then see what was sent: ${run.sends}`,
-				'Send the attachment saver a QR message with a file:',
-				`  ${run.attachment}`,
-				`  It saves it in ${n8n.filesDir} as <message id>-invoice.txt: ls ${n8n.filesDir}`,
-				'Start the campaign example (it prints the draft campaign and its three recipients, added in one batch):',
-				`  ${run.campaign}`,
-				'Start the refund approval (it prints the question once sent to the manager 447700900123; the run waits), then approve as the manager, by writing 1 in the chat (the reply bot passes the answer on and does not reply to it) or through the Approve link; either prints "Approved" and what the customer was told, or "No question waiting":',
-				`  ${run.refund}`,
-				`  ${run.approveInChat}`,
-				`  ${run.approve}`,
-				'In the editor, Execute workflow starts these two as well.',
-				'Send an order update on Business to 4915700000000, a number on no network: the service accepts it, then reports it failed, and the staff number 919876543210 is told which message to whom failed and why:',
-				`  ${run.undelivered}`,
-				`The last runs and their status (the editor's executions list): ${run.runs}`,
-				'',
-				'Ctrl-C stops n8n, the sandbox and the model.',
-				'',
-			].join('\n'),
+			devBanner({
+				n8nUrl: n8n.url,
+				login: OWNER,
+				sandbox,
+				queue:
+					worker &&
+					`webhooks served by ${webhook.url}, executions run by the worker (log ${worker.logFile})`,
+				credential: CREDENTIAL_NAME,
+				workflows,
+				run,
+			}),
 		);
 	} catch (error) {
 		await stack.stop();

@@ -80,3 +80,4 @@ export declare function exampleWorkflows(
 	string,
 	N8nWorkflowInput & { nodes: Array<N8nWorkflowInput['nodes'][number] & { webhookId?: string }> }
 >;
+export declare function listens(workflow: N8nWorkflowInput): boolean;

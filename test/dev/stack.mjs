@@ -253,7 +253,22 @@ export function withCredential(workflow, credential, modelCredential) {
 	};
 }
 
+/** Whether an example listens (our trigger, or a Webhook node that starts it from the terminal): `npm run dev` publishes those. */
+export function listens(workflow) {
+	return workflow.nodes.some((node) =>
+		[NODE_TYPES.trigger, 'n8n-nodes-base.webhook'].includes(node.type),
+	);
+}
+
 const WORKFLOWS_DIR = new URL('./workflows/', import.meta.url).pathname;
+/**
+ * The examples in the README's order, which `npm run dev` lists them in: the undelivered messages
+ * before the examples that send most on QR, whose 5 sends a minute would hold its staff note back.
+ */
+const EXAMPLE_ORDER =
+	'reply-bot ai-reply-bot undelivered-messages attachment-saver campaign-from-list refund-approval';
+// Any other example last (-1 >>> 0 is the largest index).
+const place = (name) => EXAMPLE_ORDER.split(' ').indexOf(name) >>> 0;
 
 /**
  * The example workflows `npm run dev` imports (test/dev/workflows/*.json), by file name, for the n8n
@@ -265,12 +280,16 @@ export function exampleWorkflows(filesDir) {
 	return Object.fromEntries(
 		readdirSync(WORKFLOWS_DIR)
 			.filter((file) => file.endsWith('.json'))
-			.sort()
+			.map((file) => file.replace(/\.json$/, ''))
+			.sort((a, b) => place(a) - place(b) || a.localeCompare(b))
 			.map((file) => [
-				file.replace(/\.json$/, ''),
+				file,
 				forThisN8n(
 					JSON.parse(
-						readFileSync(join(WORKFLOWS_DIR, file), 'utf8').replaceAll('__FILES_DIR__', filesDir),
+						readFileSync(join(WORKFLOWS_DIR, `${file}.json`), 'utf8').replaceAll(
+							'__FILES_DIR__',
+							filesDir,
+						),
 					),
 				),
 			]),

@@ -3,7 +3,11 @@
 // each command; --sandbox, --n8n and --webhooks name its addresses when they are not the defaults.
 import { parseArgs } from 'node:util';
 import { DEFAULT_ADDRESSES } from './tryIt.mjs';
-import { tryExamples } from './tryActions.mjs';
+import { RunFirst } from './tryLines.mjs';
+
+// The takeover commands judge a pause with the trigger's own TypeScript code: tsx loads it.
+await import('tsx');
+const { tryExamples } = await import('./tryActions.mjs');
 
 const { values, positionals } = parseArgs({
 	allowPositionals: true,
@@ -17,6 +21,7 @@ const actions = tryExamples({
 	sandboxUrl: values.sandbox,
 	n8nUrl: values.n8n,
 	webhookBaseUrl: values.webhooks ?? values.n8n,
+	progress: (line) => process.stderr.write(`${line}\n`),
 });
 const action = actions[positionals[0]];
 if (positionals.length !== 1 || !action) {
@@ -37,6 +42,11 @@ try {
 	const report = await action();
 	process.stdout.write(report.endsWith('\n') ? report : `${report}\n`);
 } catch (error) {
+	// Another command has to run first: the one line that says which, and exit 2.
+	if (error instanceof RunFirst) {
+		process.stderr.write(`${error.message}\n`);
+		process.exit(2);
+	}
 	process.stderr.write(`${positionals[0]}: ${reason(error)}\n`);
 	process.exit(1);
 }

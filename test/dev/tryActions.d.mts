@@ -6,6 +6,7 @@ export type TryExample =
 	| 'hand-over'
 	| 'bot-off'
 	| 'bot-on'
+	| 'attachment'
 	| 'campaign'
 	| 'refund'
 	| 'approve'
@@ -16,4 +17,5 @@ export declare function tryExamples(where: {
 	sandboxUrl: string;
 	n8nUrl: string;
 	webhookBaseUrl?: string;
+	progress?: (line: string) => void;
 }): Record<TryExample, TryAction>;

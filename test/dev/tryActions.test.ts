@@ -14,6 +14,17 @@ interface Run {
 	workflowId: string;
 }
 
+/** A "run X first" line: the command stops with it (exit 2), not with an error. */
+async function expectRunFirst(action: Promise<string>, line: string | RegExp) {
+	const error = await action.then(
+		(printed) => new Error(`printed: ${printed}`),
+		(thrown: unknown) => thrown,
+	);
+	expect(error).toBeInstanceOf((await import('./tryLines.mjs')).RunFirst);
+	if (typeof line === 'string') expect((error as Error).message).toBe(line);
+	else expect((error as Error).message).toMatch(line);
+}
+
 /** A call to the sandbox's API with the owner's key, as an example workflow's node makes it. */
 async function callApi(sandbox: SandboxHandle, path: string, body: Record<string, unknown>) {
 	const response = await fetch(`${sandbox.url}/api/v1/${path}`, {
@@ -31,11 +42,31 @@ async function callApi(sandbox: SandboxHandle, path: string, body: Record<string
 /**
  * n8n as `npm run try` sees it: login, executions and workflows over its REST API, resume links
  * under /webhook-waiting/ and the refund example's start webhook. Opening a waiting run's link
- * finishes it and tells the customer through the sandbox, as the refund example does.
+ * finishes it and tells the customer through the sandbox, as the refund example does; so does the
+ * manager's "1" in the chat, for the question it quotes or else the newest (as Answer in Chat does).
  */
 async function startN8nStandIn(sandbox: SandboxHandle) {
 	const runs = new Map<string, Run>();
 	const opened: string[] = [];
+	const answered: Array<{ run: string; quoted: boolean }> = [];
+	const finish = (id: string) =>
+		send(CUSTOMER, `Refund of run ${id} approved.`).then(() =>
+			runs.set(id, { status: 'success', workflowId: 'refund' }),
+		);
+	/** A delivery of the sandbox: the manager's "1" answers the question it quotes, or the newest. */
+	const chat = (body: string) => {
+		const message = (JSON.parse(body) as { data: { message?: Record<string, any> } }).data.message;
+		if (message?.from?.phone !== MANAGER || message.text !== '1') return;
+		const quoted: string | undefined = message.quoted_message_id ?? undefined;
+		const questions = sandbox.inject.sends().filter((entry) => entry.to === MANAGER);
+		const question = quoted
+			? questions.find((entry) => entry.message_id === quoted)
+			: questions.at(-1);
+		const id = /\/webhook-waiting\/(\w+)/.exec(question?.text ?? '')?.[1];
+		if (!id || runs.get(id)?.status !== 'waiting') return;
+		answered.push({ run: id, quoted: quoted !== undefined });
+		void finish(id);
+	};
 	let started = 0;
 	const paths: Record<string, string> = { refund: REFUND_PATH, other: 'other' };
 	const send = (to: string, text: string) =>
@@ -49,6 +80,15 @@ async function startN8nStandIn(sandbox: SandboxHandle) {
 		const run = /^\/rest\/executions\/(\w+)$/.exec(url.pathname)?.[1];
 		const workflow = /^\/rest\/workflows\/(\w+)$/.exec(url.pathname)?.[1];
 		const resumed = /^\/webhook-waiting\/(\w+)/.exec(url.pathname)?.[1];
+		if (url.pathname === '/chat') {
+			const chunks: Buffer[] = [];
+			req.on('data', (chunk: Buffer) => chunks.push(chunk));
+			req.on('end', () => {
+				res.end('{}');
+				chat(Buffer.concat(chunks).toString('utf8'));
+			});
+			return;
+		}
 		if (url.pathname === '/rest/login') return answer({});
 		if (run) return answer({ id: run, ...runs.get(run) });
 		if (workflow)
@@ -57,9 +97,7 @@ async function startN8nStandIn(sandbox: SandboxHandle) {
 			opened.push(resumed);
 			const waiting = runs.get(resumed)?.status === 'waiting';
 			if (!waiting) return res.end('No action required');
-			void send(CUSTOMER, `Refund of run ${resumed} approved.`).then(() =>
-				runs.set(resumed, { status: 'success', workflowId: 'refund' }),
-			);
+			void finish(resumed);
 			return res.end('Got it');
 		}
 		if (url.pathname === `/webhook/${paths.refund}`) {
@@ -80,9 +118,11 @@ async function startN8nStandIn(sandbox: SandboxHandle) {
 			MANAGER,
 			`Refund 25 EUR for order 1042?\n\nReply 1 to Approve or 2 to Decline\n\nApprove: ${url}/webhook-waiting/${id}/node-1?approved=true&signature=s\nDecline: ${url}/webhook-waiting/${id}/node-1?approved=false&signature=s`,
 		);
+	await callApi(sandbox, 'webhooks', { url: `${url}/chat`, event_types: ['message.received'] });
 	return {
 		url,
 		opened,
+		answered,
 		/** A question to the manager from run `id` of workflow `workflowId`, now in `status`. */
 		async question(id: string, status: string, workflowId = 'refund') {
 			runs.set(id, { status, workflowId });
@@ -107,19 +147,33 @@ describe('npm run try: each example command waits for its effect and says what h
 		await sandbox.stop();
 	});
 
-	it('approve says plainly that nothing asked yet, and opens nothing', async () => {
-		expect(await (await actions()).approve()).toBe(
-			`No question waiting: the refund approval has not asked the manager ${MANAGER} yet. Ask: npm run -s try -- refund`,
+	it('approve says in one line to run refund first when nothing asked yet, and opens nothing', async () => {
+		await expectRunFirst(
+			(await actions()).approve(),
+			`No question waiting: the refund approval has not asked the manager ${MANAGER} yet. Run npm run -s try -- refund first`,
 		);
 		expect(n8n.opened).toEqual([]);
 	});
 
 	it('approve never opens the link of an earlier question whose run has moved on (it answered "No action required")', async () => {
 		await n8n.question('5', 'success');
-		expect(await (await actions()).approve()).toBe(
-			'No question waiting: the last one to the manager (run 5) is answered already (success). Ask again: npm run -s try -- refund',
+		await expectRunFirst(
+			(await actions()).approve(),
+			'No question waiting: the last one to the manager (run 5) is answered already (success). Run npm run -s try -- refund first',
 		);
 		expect(n8n.opened).toEqual([]);
+	});
+
+	it('a second refund question leaves the first waiting: approve answers the newest, says the other still waits, and answers it when run again', async () => {
+		await n8n.question('5', 'waiting');
+		await n8n.question('7', 'waiting');
+		expect(await (await actions()).approve()).toBe(
+			`Approved: the manager opened the Approve link (HTTP 200), run 7 finished and told the customer ${CUSTOMER} "Refund of run 7 approved."; run 5 still waits: run this again`,
+		);
+		expect(await (await actions()).approve()).toMatch(
+			/^Approved: .*, run 5 finished .*approved\."$/,
+		);
+		expect(n8n.opened).toEqual(['7', '5']);
 	});
 
 	it('approve opens the link of the refund run still waiting, not a newer question of another workflow to the same manager, and prints what the customer was told', async () => {
@@ -130,6 +184,23 @@ describe('npm run try: each example command waits for its effect and says what h
 			`Approved: the manager opened the Approve link (HTTP 200), run 7 finished and told the customer ${CUSTOMER} "Refund of run 7 approved."`,
 		);
 		expect(n8n.opened).toEqual(['7']);
+	});
+
+	it('approve-in-chat writes "1" for the newest refund question still waiting, quoting it when a newer question stands below it', async () => {
+		await n8n.question('5', 'waiting');
+		await n8n.question('7', 'success');
+		expect(await (await actions())['approve-in-chat']()).toBe(
+			`Approved: the manager wrote "1" in the chat, quoting the question, run 5 finished and told the customer ${CUSTOMER} "Refund of run 5 approved."`,
+		);
+		await n8n.question('9', 'waiting');
+		expect(await (await actions())['approve-in-chat']()).toBe(
+			`Approved: the manager wrote "1" in the chat, run 9 finished and told the customer ${CUSTOMER} "Refund of run 9 approved."`,
+		);
+		expect(n8n.answered).toEqual([
+			{ run: '5', quoted: true },
+			{ run: '9', quoted: false },
+		]);
+		expect(n8n.opened).toEqual([]);
 	});
 
 	it("refund waits until its own run's question is sent, and approve then opens that one", async () => {
@@ -216,5 +287,31 @@ describe('npm run try: the AI reply bot and its takeover', () => {
 			/^The account wrote "\/bot on" in Dana's chat/,
 		);
 		expect(sentTo(DANA).map((entry) => entry.text)).toEqual(['/bot off', '/bot on']);
+	});
+
+	it('on a fresh instance, bot-off says in one line to run ai-bot or hand-over first, and bot-on that the chat is not paused; neither sends', async () => {
+		await expectRunFirst(
+			(await actions())['bot-off'](),
+			`Dana has not written in the last 24 hours, and a Business chat takes the account's "/bot off" only within 24 hours of her last message: run npm run -s try -- ai-bot or npm run -s try -- hand-over first`,
+		);
+		expect(await (await actions())['bot-on']()).toBe(
+			"Dana's chat is not paused: the AI reply bot answers her already (nothing sent). Pause it: npm run -s try -- bot-off",
+		);
+		expect(sentTo(DANA)).toEqual([]);
+	});
+
+	it('ai-bot in a paused chat says at once that it is paused and since when, and writes nothing; after bot-on it is answered', async () => {
+		await (await actions())['ai-bot']();
+		await (await actions())['bot-off']();
+		const saved = () => sandbox.inject.snapshot().accounts.map((account) => account.messages);
+		const before = saved();
+		const since = sentTo(DANA).find((entry) => entry.text === '/bot off')?.at ?? '';
+		await expectRunFirst(
+			(await actions())['ai-bot'](),
+			`Dana's chat is paused since ${since.slice(0, 16).replace('T', ' ')} UTC, when the account sent /bot off: the AI reply bot stays silent there. Run npm run -s try -- bot-on first`,
+		);
+		expect(saved()).toEqual(before);
+		await (await actions())['bot-on']();
+		expect(await (await actions())['ai-bot']()).toMatch(/answered .*: "On its way!"$/);
 	});
 });

@@ -22,3 +22,14 @@ export declare function tryItCommands(where: {
 	n8nUrl: string;
 	webhookBaseUrl?: string;
 }): TryItCommands;
+export declare const STOPS: string;
+export declare const CREDENTIAL_NAME: string;
+export declare function devBanner(input: {
+	n8nUrl: string;
+	login: { email: string; password: string };
+	sandbox: { url: string; apiKey: string };
+	queue?: string;
+	credential: string;
+	workflows: Array<{ name: string; active: boolean; link: string }>;
+	run: TryItCommands;
+}): string;

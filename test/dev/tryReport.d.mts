@@ -10,8 +10,6 @@ export interface Question {
 	link: string;
 	run: string;
 }
-export declare const MANAGER: string;
-export declare const CUSTOMER: string;
 export declare function newSends<T extends SandboxSend>(before: Set<string>, sends: T[]): T[];
 export declare function approveLink(text: string | undefined): string | undefined;
 export declare function runOfLink(link: string): string | undefined;

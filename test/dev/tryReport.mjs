@@ -1,10 +1,6 @@
 // What `npm run try` (test/dev/try.mjs) reads from the sandbox's sends and n8n's executions, as pure
 // functions: which question belongs to which run, and the one line or table it prints.
 
-/** The refund example's manager and customer (test/dev/workflows/refund-approval.json). */
-export const MANAGER = '447700900123';
-export const CUSTOMER = '4915112345678';
-
 /** The sends that were not there before (`before`: the message ids seen then). */
 export function newSends(before, sends) {
 	return sends.filter((send) => !before.has(send.message_id));

@@ -1,10 +1,13 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { exampleWorkflows, withCredential } from '../dev/stack.mjs';
+import { replyBotPlan } from '../dev/replyBotModel.mjs';
+import { exampleWorkflows, upsertCredential, withCredential } from '../dev/stack.mjs';
 import { tryItCommands } from '../dev/tryIt.mjs';
+import { FIRST, LINES } from '../dev/tryLines.mjs';
 import {
 	executionError,
 	nodeOutput,
@@ -20,6 +23,7 @@ import {
 	unique,
 	waitFor,
 } from './support/context.mjs';
+import { startScriptedModel } from './support/scriptedModel.mjs';
 
 interface RecordedCall {
 	tool: string;
@@ -50,8 +54,16 @@ interface Delivery {
 /** The examples `npm run dev` imports (test/dev/workflows), run here exactly as shipped. */
 const examples = () => exampleWorkflows(e2e().filesDir);
 
-async function importExample(api: N8nRestApi, file: string): Promise<N8nWorkflow> {
-	return api.createWorkflow(withCredential(examples()[file], await sandboxCredential(api)));
+type Credential = { id: string; name: string };
+
+async function importExample(
+	api: N8nRestApi,
+	file: string,
+	modelCredential?: Credential,
+): Promise<N8nWorkflow> {
+	return api.createWorkflow(
+		withCredential(examples()[file], await sandboxCredential(api), modelCredential),
+	);
 }
 
 /** Activates, waits until the trigger has registered with the sandbox, runs `body`, deactivates. */
@@ -59,8 +71,9 @@ async function whileListening(
 	api: N8nRestApi,
 	file: string,
 	body: (workflow: N8nWorkflow) => Promise<void>,
+	modelCredential?: Credential,
 ) {
-	const workflow = await importExample(api, file);
+	const workflow = await importExample(api, file, modelCredential);
 	await api.activateWorkflow(workflow.id);
 	try {
 		const webhookId = examples()[file].nodes.find((node) => node.webhookId)?.webhookId;
@@ -129,12 +142,46 @@ async function businessTemplate(key: string): Promise<string> {
 	return ((await response.json()) as { message_id: string }).message_id;
 }
 
-/** Runs a printed command as a reader would, in a shell; resolves to what it printed. */
-async function shell(command: string): Promise<string> {
+const WAITING = '… waiting for ';
+
+/**
+ * Runs a printed command as a reader would, in a shell; resolves to its exit code and its one line:
+ * on stdout (exit 0), or the "run X first" line on stderr (exit 2). Anything else, a raw error or
+ * JSON, fails: besides that line it may print only what it waits for.
+ */
+async function printed(
+	command: string,
+	lines: number | 'a table' = 1,
+): Promise<{ code: number; line: string }> {
 	// Longer than `npm run try`'s own minute of patience, after which it says what did not happen: a
 	// staff note on QR may wait most of a minute for the number's 5 sends a minute.
-	const { stdout } = await run('sh', ['-c', command], { timeout: 90_000 });
-	return stdout.trim();
+	const { code, stdout, stderr } = await run('sh', ['-c', command], { timeout: 90_000 }).then(
+		(output) => ({ code: 0, ...output }),
+		(error: { code?: number; stdout?: string; stderr?: string }) => ({
+			code: error.code ?? -1,
+			stdout: error.stdout ?? '',
+			stderr: error.stderr ?? '',
+		}),
+	);
+	const said = stderr.split('\n').filter((line) => line !== '' && !line.startsWith(WAITING));
+	if (code === 0) {
+		expect(said, command).toEqual([]);
+		if (lines !== 'a table') expect(stdout.trim().split('\n'), command).toHaveLength(lines);
+		return { code, line: stdout.trim() };
+	}
+	expect({ code, stdout, said }, command).toEqual({
+		code: 2,
+		stdout: '',
+		said: [expect.any(String)],
+	});
+	return { code, line: said[0] };
+}
+
+/** A printed command that does its part (exit 0); resolves to its one line. */
+async function shell(command: string, lines: number | 'a table' = 1): Promise<string> {
+	const { code, line } = await printed(command, lines);
+	expect(code, `${command}: ${line}`).toBe(0);
+	return line;
 }
 
 /**
@@ -195,6 +242,59 @@ describe('example workflows in a real n8n', () => {
 			});
 		},
 	);
+
+	it('on a fresh instance bot-off, bot-on and approve first say what to run first, or print their line; then ai-bot, bot-off, ai-bot in the paused chat (said at once), bot-on and hand-over print theirs', async ({
+		skip,
+	}) => {
+		// About 25 s. The commands reach the sandbox and n8n's REST API alike in both modes; the AI reply
+		// bot's grouping and takeover in queue mode are conversationAgent's and queueScale's.
+		if (e2e().mode === 'queue') skip();
+		expect(await printed(commands().pause)).toEqual({
+			code: 2,
+			line: FIRST.windowClosed('/bot off'),
+		});
+		expect(await printed(commands().resume)).toEqual({ code: 0, line: LINES.notPaused({}) });
+		expect(await printed(commands().approve)).toEqual({ code: 2, line: FIRST.noQuestion() });
+		const api = await n8nApi();
+		const model = await startScriptedModel((prompt, _api, earlier) =>
+			replyBotPlan(prompt, earlier),
+		);
+		try {
+			const modelCredential = await upsertCredential(
+				api,
+				`e2e scripted model ${randomUUID()}`,
+				{ apiKey: 'sk-scripted-model', url: model.url, header: false },
+				'openAiApi',
+			);
+			const saved = async () =>
+				(await sandboxControl<{ accounts: Array<{ messages: number }> }>('GET', '/state')).accounts;
+			await whileListening(
+				api,
+				'ai-reply-bot',
+				async () => {
+					expect(await shell(commands().aiBot)).toMatch(
+						/^Dana wrote 4 messages in [\d.]+ s; the AI reply bot answered [\d.]+ s after the last: ".+"$/,
+					);
+					expect(await shell(commands().pause)).toBe(LINES.botOff({}));
+					const before = await saved();
+					const paused = await printed(commands().aiBot);
+					expect(paused.code).toBe(2);
+					expect(paused.line).toMatch(
+						/^Dana's chat is paused since \d{4}-\d\d-\d\d \d\d:\d\d UTC, when the account sent \/bot off: the AI reply bot stays silent there\. Run npm run -s try -- bot-on first$/,
+					);
+					// It wrote nothing: the pause was read at once, not waited out.
+					expect(await saved()).toEqual(before);
+					expect(await shell(commands().resume)).toBe(LINES.botOn({}));
+					expect(await shell(commands().handOver)).toMatch(
+						/^Dana asked for a person: the AI reply bot stays silent in her chat for 12 hours \(or until \/bot on\), and the staff number 919876543210 was told: "A customer asked for a person \(Dana, .+\); the bot answers again at .+ UTC, or when you send \/bot on: …"$/,
+					);
+				},
+				modelCredential,
+			);
+		} finally {
+			await model.stop();
+		}
+	});
 
 	it(
 		'undelivered messages: the order update npm run dev prints fails, and staff are told once to whom and why; a delivered status tells nobody',
@@ -261,57 +361,19 @@ describe('example workflows in a real n8n', () => {
 		const api = await n8nApi();
 		await whileListening(api, 'attachment-saver', async (workflow) => {
 			const content = 'Invoice 42: 10 EUR';
-			await shell(commands().attachment);
+			const line = await shell(commands().attachment);
 			const execution = await firstSuccess(api, workflow.id);
 			const [event] = nodeOutput(execution, 'On Message With File') ?? [];
 			const file = join(e2e().filesDir, `${event.message_id}-invoice.txt`);
+			// The command returned once the file was there, and named it.
+			expect(line).toMatch(
+				/^Bob sent invoice\.txt; the attachment saver saved it [\d.]+ s later: /,
+			);
+			expect(line.endsWith(`: ${file}`)).toBe(true);
 			expect(existsSync(file)).toBe(true);
 			expect(readFileSync(file, 'utf8')).toBe(content);
 			ranOnWorker(execution);
 		});
-	});
-
-	it('refund approval, started and approved by the commands npm run dev prints, asks the manager over chat, waits, and tells the customer once', async () => {
-		const api = await n8nApi();
-		const before = (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends.length;
-		const executionId = await startFromTerminal(
-			api,
-			'refund-approval',
-			async (printed, workflow) => {
-				// The command returned once the question was sent: it is there, and the run waits.
-				const question = (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends
-					.slice(before)
-					.find((send) => send.to === MANAGER);
-				expect(question?.text).toMatch(
-					/^Refund 25 EUR for order 1042\?\n\nReply 1 to Approve or 2 to Decline\n\nApprove: http\S+\nDecline: http\S+$/,
-				);
-				const [waiting] = await api.listExecutions(workflow.id);
-				expect(waiting.status).toBe('waiting');
-				expect(printed).toBe(
-					`Question sent to the manager ${MANAGER}; run ${waiting.id} waits for the answer: "Refund 25 EUR for order 1042? …"`,
-				);
-				expect(await shell(commands().approve)).toBe(
-					`Approved: the manager opened the Approve link (HTTP 200), run ${waiting.id} finished and told the customer ${CUSTOMER} "Your refund of 25 EUR for order 1042 is approved."`,
-				);
-				// Run again, it finds the question answered and opens no link of an earlier one.
-				expect(await shell(commands().approve)).toBe(
-					`No question waiting: the last one to the manager (run ${waiting.id}) is answered already (success). Ask again: npm run -s try -- refund`,
-				);
-				return waiting.id;
-			},
-		);
-		const execution = await api.waitForExecution(executionId, 100_000);
-		expect(executionError(execution)).toBeUndefined();
-		expect(nodeOutput(execution, 'Confirm the Refund')?.[0]).toEqual(
-			expect.objectContaining({ status: 'accepted' }),
-		);
-		expect(nodeOutput(execution, 'Decline the Refund')).toBeUndefined();
-		const toCustomer = (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends
-			.slice(before)
-			.filter((send) => send.to === CUSTOMER);
-		expect(toCustomer.map((send) => send.text)).toEqual([
-			'Your refund of 25 EUR for order 1042 is approved.',
-		]);
 	});
 
 	it('campaign example, started by the command npm run dev prints, creates a draft and adds the listed recipients in one deduplicated batch', async () => {
@@ -332,7 +394,7 @@ describe('example workflows in a real n8n', () => {
 			`Run ${runId} created the campaign "Order updates (example)" (${campaign.campaign_id}): draft, 3 recipients`,
 		);
 		// The runs command lists it with its status, as the editor's executions list does.
-		expect((await shell(commands().runs)).split('\n')).toContainEqual(
+		expect((await shell(commands().runs, 'a table')).split('\n')).toContainEqual(
 			expect.stringMatching(
 				new RegExp(`^${runId} +success +Example: campaign from a list of recipients +\\d`),
 			),
@@ -350,5 +412,49 @@ describe('example workflows in a real n8n', () => {
 		expect(adds).toHaveLength(1);
 		expect(adds[0].idempotencyKey).toEqual(expect.any(String));
 		ranOnWorker(execution);
+	});
+
+	it('refund approval, started and approved by the commands npm run dev prints, asks the manager over chat, waits, and tells the customer once', async () => {
+		// One question (a second one, and answers in the chat, are tryActions.test's): each QR send
+		// more here would wait out the QR number's minute after the suite's earlier sends.
+		const api = await n8nApi();
+		const before = (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends.length;
+		const executionId = await startFromTerminal(api, 'refund-approval', async (asked, workflow) => {
+			// The command returned once the question was sent: it is there, and the run waits.
+			const question = (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends
+				.slice(before)
+				.find((send) => send.to === MANAGER);
+			expect(question?.text).toMatch(
+				/^Refund 25 EUR for order 1042\?\n\nReply 1 to Approve or 2 to Decline\n\nApprove: http\S+\nDecline: http\S+$/,
+			);
+			const [waiting] = await api.listExecutions(workflow.id);
+			expect(waiting.status).toBe('waiting');
+			expect(asked).toBe(
+				LINES.refund({ run: waiting.id, question: '"Refund 25 EUR for order 1042? …"' }),
+			);
+			expect(await shell(commands().approve)).toBe(
+				LINES.approved({
+					way: 'opened the Approve link (HTTP 200)',
+					run: waiting.id,
+					told: '"Your refund of 25 EUR for order 1042 is approved."',
+				}),
+			);
+			// None waits now: both say to ask again, and neither opens a link nor writes in the chat.
+			const answered = { code: 2, line: FIRST.answered({ run: waiting.id, status: 'success' }) };
+			expect(await printed(commands().approveInChat)).toEqual(answered);
+			expect(await printed(commands().approve)).toEqual(answered);
+			return waiting.id;
+		});
+		const execution = await api.waitForExecution(executionId, 100_000);
+		expect(executionError(execution)).toBeUndefined();
+		expect(nodeOutput(execution, 'Confirm the Refund')?.[0]).toEqual(
+			expect.objectContaining({ status: 'accepted' }),
+		);
+		expect(nodeOutput(execution, 'Decline the Refund')).toBeUndefined();
+		const sent = (await sandboxControl<{ sends: Send[] }>('GET', '/sends')).sends.slice(before);
+		expect(sent.filter((send) => send.to === CUSTOMER).map((send) => send.text)).toEqual([
+			'Your refund of 25 EUR for order 1042 is approved.',
+		]);
+		expect(sent.filter((send) => send.to === MANAGER)).toHaveLength(1);
 	});
 });
