@@ -1,3 +1,4 @@
+import { EARLIEST_RETRY_MS } from '../../shared/conversation/deliveryTiming';
 import type { RecentEvent, TriggerState } from '../state';
 
 export const DEFAULT_DEDUPE_WINDOW = 1000;
@@ -9,8 +10,9 @@ export const MAX_DEDUPE_WINDOW = 10_000;
  * once its delivery is settled without a run (answered here), or once it was handed to n8n for a
  * run; but n8n may fail to record that run (a locked database, Redis down in queue mode) and
  * answer 500, and the service then sends the event again. So a handed-over event is seen only by
- * copies of the same attempt or an earlier one (its `webhook-timestamp`): a later attempt means
- * the service got no 2xx for it, and is handled anew; the run's claim (runClaim.ts, in the store
+ * copies sent before the service could have retried that attempt (its `webhook-timestamp`, plus
+ * the earliest retry's 24 s): a later attempt means the service got no 2xx for it, and is handled
+ * anew; the run's claim (runClaim.ts, in the store
  * every process shares) passes nothing on if the run was recorded after all. Two layers:
  *
  * - A claim in this process's memory, taken synchronously before anything is awaited, so
@@ -47,9 +49,13 @@ function dropOldClaims(now: number): void {
 	}
 }
 
-/** Whether what is known of an event makes the attempt sent at `sentAt` a copy. */
+/**
+ * Whether what is known of an event makes the attempt sent at `sentAt` a copy: settled, or sent
+ * sooner after the attempt that handed its run over than the service retries (a copy the service
+ * sent close behind it, or a replay).
+ */
 const covers = (handedAttempt: number | undefined, sentAt: number) =>
-	handedAttempt === undefined || handedAttempt >= sentAt;
+	handedAttempt === undefined || sentAt < handedAttempt + EARLIEST_RETRY_MS;
 
 /** The window after recording an event: within the retention, `size` entries plus any younger than the replay guard. */
 export function trimWindow(events: RecentEvent[], size: number, now: number): RecentEvent[] {

@@ -12,6 +12,12 @@ const FIRST_RETRY_MS = 30_000;
 const SECOND_RETRY_MS = 120_000;
 
 /**
+ * The service sends an event again this long after an attempt at the earliest (its first retry,
+ * less 20 % jitter): an attempt sent sooner after another is a copy of it, not a retry.
+ */
+export const EARLIEST_RETRY_MS = (FIRST_RETRY_MS * 4) / 5;
+
+/**
  * A grouped delivery is answered at the latest this long after the service sent it (its signed
  * `webhook-timestamp`, whole seconds, or its message's own time when later within that second:
  * never later than meant): room for a slow answer.

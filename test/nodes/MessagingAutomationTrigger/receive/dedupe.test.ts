@@ -79,7 +79,7 @@ describe('isDuplicateEvent', () => {
 		]);
 	});
 
-	it('handles a later attempt of an event handed to n8n anew (n8n may have failed to record its run), while copies of that attempt or an earlier one are copies', () => {
+	it('handles a retry of an event handed to n8n anew (n8n may have failed to record its run), while copies sent sooner than the service retries are copies', () => {
 		const scope = freshScope();
 		const data: IDataObject = {};
 		expect(isDuplicateEvent(scope, new TriggerState(data), 'evt_run', SENT, 10, NOW)).toBe(false);
@@ -88,6 +88,10 @@ describe('isDuplicateEvent', () => {
 		);
 		expect(
 			isDuplicateEvent(scope, new TriggerState(data), 'evt_run', SENT - 1000, 10, NOW + 5),
+		).toBe(true);
+		// Sent again sooner than the service retries (23 s): a copy the service sent close behind it.
+		expect(
+			isDuplicateEvent(scope, new TriggerState(data), 'evt_run', SENT + 23_000, 10, NOW + 23_000),
 		).toBe(true);
 		const retry = SENT + 30_000;
 		expect(
