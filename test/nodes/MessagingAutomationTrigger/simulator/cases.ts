@@ -1,0 +1,83 @@
+/**
+ * Hand-written cases: the findings of issue 43 as the simulator states them, so that each one is a
+ * named, fixed case besides whatever the generators find.
+ */
+import type { Case } from './scenario';
+
+/** One burst of `gapsMs.length + 1` messages, delivered at once, nothing failing, clocks true. */
+export function plainCase(gapsMs: number[], overrides: Partial<Case> = {}): Case {
+	const messages = gapsMs.length + 1;
+	return {
+		quietMs: 5000,
+		longestMs: 30_000,
+		dedupe: true,
+		processes: 1,
+		bursts: [{ pauseMs: 6000, gapsMs, offlineMs: 0, saveGapMs: 0 }],
+		saveJitterMs: Array.from({ length: messages }, () => 0),
+		delivery: {
+			shape: 'prompt',
+			lateMs: 0,
+			trickleMs: 0,
+			scatterMs: Array.from({ length: messages }, () => 0),
+		},
+		copies: [],
+		jitter: [0],
+		route: [0],
+		readFaults: [],
+		readLatencyMs: 20,
+		recordFails: [],
+		stopsAfterRecording: [],
+		stops: [],
+		phone: { skewMs: 0 },
+		host: { skewMs: 0 },
+		...overrides,
+	};
+}
+
+/** Written 0.3 s apart, saved 30 s later (the phone offline) `saveGapMs` apart, each delivered as saved. */
+const savedLate = (saveGapMs: number): Pick<Case, 'bursts'> => ({
+	bursts: [{ pauseMs: 6000, gapsMs: [300, 300], offlineMs: 30_000, saveGapMs }],
+});
+
+/** Each finding: its cases, and the invariants it breaks. */
+export const FINDING_CASES: Record<number, Array<{ name: string; case: Case }>> = {
+	1: [
+		...[20, 100, 300, 1000].map((ms) => ({
+			name: `three messages written 0.3 s apart, saved and delivered 30 s later ${ms} ms apart`,
+			case: plainCase([300, 300], savedLate(ms)),
+		})),
+		{
+			name: 'typed 1 s apart on a phone whose clock runs 60 s behind',
+			case: plainCase([1000, 1000], { phone: { skewMs: -60_000 } }),
+		},
+	],
+	2: [
+		{
+			name: 'n8n fails to record the run of a burst of two',
+			case: plainCase([300], { recordFails: [0] }),
+		},
+	],
+	3: [
+		{
+			name: 'a burst saved and delivered 160 s after it was written, the service unreadable for its first hold (six 503s)',
+			case: plainCase([300, 300], {
+				bursts: [{ pauseMs: 6000, gapsMs: [300, 300], offlineMs: 160_000, saveGapMs: 0 }],
+				readFaults: [503, 503, 503, 503, 503, 503],
+			}),
+		},
+	],
+	4: [
+		{
+			name: 'a burst of two, quiet window 12 s, Deduplicate Events off',
+			case: plainCase([2000], { quietMs: 12_000, dedupe: false }),
+		},
+	],
+	5: [
+		{
+			name: 'the host clock steps +20 s while a burst of three is held',
+			case: plainCase([300, 300], {
+				host: { skewMs: 0, step: { afterMessage: 2, delayMs: 500, ms: 20_000 } },
+			}),
+		},
+	],
+};

@@ -1,0 +1,127 @@
+/**
+ * The invariants every case is held to (issue 43, docs/conversations.md). The bursts a case should
+ * give are drawn here from the spec's rule alone (a person's messages with at most the quiet window
+ * between neighbours, cut at the Longest Wait from each burst's first), on the timestamps the
+ * service stores, never with the trigger's own code.
+ */
+import type { Case, PlannedMessage } from './scenario';
+import type { Outcome } from './world';
+
+export type Rule =
+	/** Every inbound message is in exactly one run. */
+	| 'oneRun'
+	/** A run keeps written order and holds one burst, whole: split only by the Longest Wait. */
+	| 'wholeBurst'
+	/** No delivery answered 2xx before its run is recorded (or settled without one). */
+	| 'answeredFirst'
+	/** Every delivery is answered 2xx in the end (within the service's first retries). */
+	| 'settled'
+	/** Reads per burst within the documented bound. */
+	| 'reads'
+	/** With nothing failing and a quiet window under 8 s, every delivery is answered 2xx within the service's 10 s. */
+	| 'answeredInTime';
+
+export interface Violation {
+	rule: Rule;
+	detail: string;
+}
+
+/** Reference bursts: message ids per burst, in written order. */
+export function referenceBursts(c: Case, messages: readonly PlannedMessage[]): string[][] {
+	const ordered = [...messages].sort((a, b) => a.stampedAt - b.stampedAt || a.index - b.index);
+	const bursts: PlannedMessage[][] = [];
+	for (const message of ordered) {
+		const current = bursts[bursts.length - 1];
+		const previous = current?.[current.length - 1];
+		const joins =
+			previous !== undefined &&
+			message.stampedAt - previous.stampedAt <= c.quietMs &&
+			message.stampedAt - current[0].stampedAt < c.longestMs;
+		if (joins) current.push(message);
+		else bursts.push([message]);
+	}
+	return bursts.map((burst) => burst.map((message) => message.id));
+}
+
+/**
+ * The bound docs/conversations.md states, per burst: one read, one more for about every 8.5 s the
+ * burst spans, in each process incarnation that received part of it; every further delivery of it
+ * (a copy, a retry) may need one more once the process's kept read is gone. Reads the case made
+ * fail (429, 503) are not counted; reads the trigger gave up on are.
+ */
+function readBound(c: Case, outcome: Outcome, bursts: string[][]): number {
+	const stamped = new Map(outcome.messages.map((message) => [message.id, message.stampedAt]));
+	let bound = 0;
+	for (const burst of bursts) {
+		const span = (stamped.get(burst[burst.length - 1]) ?? 0) - (stamped.get(burst[0]) ?? 0);
+		const deliveries = outcome.attempts.filter((attempt) => burst.includes(attempt.message));
+		const processes = new Set(deliveries.map((attempt) => attempt.process)).size;
+		const further = deliveries.length - burst.length;
+		bound += processes * (1 + Math.ceil((span + c.quietMs) / 8500)) + Math.max(0, further);
+	}
+	return bound;
+}
+
+export function violations(c: Case, outcome: Outcome): Violation[] {
+	const found: Violation[] = [];
+	const bursts = referenceBursts(c, outcome.messages);
+	const ran = outcome.runs.filter((run) => run.passedOn);
+	for (const message of outcome.messages) {
+		const times = ran.filter((run) => run.messageIds.includes(message.id)).length;
+		if (times === 1) continue;
+		const answered = outcome.attempts.some(
+			(a) => a.message === message.id && (a.status ?? 500) < 300,
+		);
+		found.push({
+			rule: 'oneRun',
+			detail: `${message.id} ran ${times} times${times === 0 && answered ? ', though a delivery of it was answered 2xx' : ''}`,
+		});
+	}
+	for (const run of ran) {
+		const burst = bursts.find((candidate) => candidate.includes(run.messageIds[0])) ?? [];
+		const start = burst.indexOf(run.messageIds[0]);
+		const inOrder = run.messageIds.every((id, offset) => burst[start + offset] === id);
+		if (!inOrder || run.messageIds.length !== burst.length)
+			found.push({
+				rule: 'wholeBurst',
+				detail: `a run of [${run.messageIds.join(' ')}]${run.groupingError ? ` (${run.groupingError})` : ''}; its burst is [${burst.join(' ')}]`,
+			});
+	}
+	for (const ids of outcome.answeredUnrecorded)
+		found.push({
+			rule: 'answeredFirst',
+			detail: `the run of [${ids.join(' ')}] was answered 200 by the trigger, then n8n failed to record it`,
+		});
+	if (outcome.unsettled.length > 0)
+		found.push({
+			rule: 'settled',
+			detail: `${outcome.unsettled.length} delivery chain(s) still not answered 2xx`,
+		});
+	const reads = outcome.reads.filter((read) => !read.injected).length;
+	const bound = readBound(c, outcome, bursts);
+	if (reads > bound)
+		found.push({
+			rule: 'reads',
+			detail: `${reads} reads for ${bursts.length} burst(s); bound ${bound}`,
+		});
+	const calm =
+		c.quietMs < 8000 &&
+		[
+			c.readFaults.filter((fault) => fault !== undefined),
+			c.recordFails,
+			c.stops,
+			c.stopsAfterRecording,
+		].every((faults) => faults.length === 0);
+	const late = outcome.attempts.filter(
+		(attempt) => attempt.attempt === 1 && !answeredInTime(attempt),
+	);
+	if (calm && late.length > 0)
+		found.push({
+			rule: 'answeredInTime',
+			detail: `nothing failed, yet ${late.map((attempt) => `${attempt.message} (${attempt.status ?? 'no answer'} after ${(attempt.answeredAt ?? Infinity) - attempt.sentAt} ms)`).join(', ')}`,
+		});
+	return found;
+}
+
+const answeredInTime = (attempt: Outcome['attempts'][number]) =>
+	(attempt.status ?? 500) < 300 && (attempt.answeredAt ?? Infinity) - attempt.sentAt <= 10_000;
