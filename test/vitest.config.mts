@@ -62,7 +62,13 @@ export default defineConfig({
 			},
 			{
 				extends: true,
-				test: { name: 'simulator', include: SIMULATOR, setupFiles: SETUP, isolate: true },
+				test: {
+					name: 'simulator',
+					include: SIMULATOR,
+					exclude: NOT_HERE,
+					setupFiles: SETUP,
+					isolate: true,
+				},
 			},
 			{
 				extends: true,

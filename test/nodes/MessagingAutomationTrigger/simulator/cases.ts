@@ -26,6 +26,7 @@ export function plainCase(gapsMs: number[], overrides: Partial<Case> = {}): Case
 		readFaults: [],
 		readLatencyMs: 20,
 		recordFails: [],
+		ownMessages: [],
 		stopsAfterRecording: [],
 		stops: [],
 		phone: { skewMs: 0 },
@@ -81,3 +82,26 @@ export const FINDING_CASES: Record<number, Array<{ name: string; case: Case }>> 
 		},
 	],
 };
+
+/** Cases today's code gets right: the checks pass where they should. */
+export const CONTROL_CASES: Array<{ name: string; case: Case }> = [
+	{ name: 'a burst of three, delivered as written', case: plainCase([300, 300]) },
+	{
+		name: "the account's message between two quick messages ends the first burst",
+		case: plainCase([300], { ownMessages: [{ afterMessage: 0, delayMs: 100 }] }),
+	},
+	{
+		name: 'a burst of three over two webhook processes, with a copy of its first delivery',
+		case: plainCase([300, 300], {
+			processes: 2,
+			route: [0, 1, 1, 0],
+			copies: [{ message: 0, afterMs: 2000 }],
+		}),
+	},
+];
+
+/** Found in runs of the whole system (issue 43): a crash inside the second message's quiet window. */
+export const CRASH_CASE: Case = plainCase([300], {
+	ownMessages: [{ afterMessage: 0, delayMs: 100 }],
+	stops: [{ afterMessage: 1, delayMs: 2000, process: 0 }],
+});

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { installProcessedDataStore } from '../../../support/processedData';
-import { FINDING_CASES } from './cases';
+import { CONTROL_CASES, CRASH_CASE, FINDING_CASES } from './cases';
 import { KNOWN_FINDINGS } from './knownBroken';
 import { ProcessPool } from './processPool';
 import { checkCase } from './property';
@@ -37,3 +37,12 @@ for (const [finding, cases] of Object.entries(FINDING_CASES)) {
 		}
 	});
 }
+
+describe("controls: cases today's code gets right hold every invariant", () => {
+	for (const { name, case: c } of CONTROL_CASES)
+		it(name, async () => expect(await checkCase(c, pool)).toEqual([]));
+});
+
+it("n8n killed inside the second message's quiet window, the account's message between: nothing is lost", async () => {
+	expect(await checkCase(CRASH_CASE, pool)).toEqual([]);
+});

@@ -11,8 +11,8 @@ import { runCase } from './world';
 
 /** Families of cases: each turns on what the issue lists, alone or all together. */
 export const FAMILIES = {
-	/** Prompt deliveries, quiet windows below 8 s, Deduplicate Events on or off, clocks skewed. */
-	prompt: { dedupeOff: true },
+	/** Prompt deliveries, quiet windows below 8 s, Deduplicate Events on or off, the account writing between. */
+	prompt: { dedupeOff: true, ownMessages: true },
 	/** Copies of deliveries and two webhook processes. */
 	copies: { copies: true, twoProcesses: true },
 	/** Late, trickled, together and out-of-order deliveries; phones offline; phone clocks off and stepping. */
@@ -24,7 +24,7 @@ export const FAMILIES = {
 	/** Read failures and 429s, on prompt and late deliveries. */
 	readFaults: { readFaults: true, late: true },
 	/** Process stops at any step, one or two processes. */
-	stops: { stops: true, twoProcesses: true },
+	stops: { stops: true, twoProcesses: true, ownMessages: true },
 	/** The host's clock skewed and stepping during holds. */
 	hostClock: { hostClock: true },
 	/** Everything at once. */
@@ -39,15 +39,28 @@ export const FAMILIES = {
 		twoProcesses: true,
 		phoneClock: true,
 		hostClock: true,
+		ownMessages: true,
 	},
 } satisfies Record<string, Knobs>;
 
 export type Family = keyof typeof FAMILIES;
 
+/** What the cases of a run exercised, summed: so a report shows the faults really happened. */
+export interface Exercised {
+	messages: number;
+	runs: number;
+	/** Delivery attempts after a failed one (a 503, a time-out, a 500, a stopped process). */
+	retries: number;
+	/** Processes started again after a stop. */
+	restarts: number;
+	reads: number;
+}
+
 export interface SimulatorRun {
 	family: Family;
 	seed: number;
 	cases: number;
+	exercised: Exercised;
 	wallMs: number;
 	counterexample?: { case: Case; violations: Violation[]; path: string };
 }
@@ -59,9 +72,21 @@ class CaseViolated extends Error {
 }
 
 /** Checks one case; throws what it violates (rules in `tolerated` aside). */
-export async function checkCase(c: Case, pool: ProcessPool): Promise<Violation[]> {
+export async function checkCase(
+	c: Case,
+	pool: ProcessPool,
+	exercised?: Exercised,
+): Promise<Violation[]> {
 	await pool.nextCase();
-	return violations(c, await runCase(c, pool));
+	const outcome = await runCase(c, pool);
+	if (exercised) {
+		exercised.messages += outcome.messages.length;
+		exercised.runs += outcome.runs.filter((run) => run.passedOn).length;
+		exercised.retries += outcome.attempts.filter((attempt) => attempt.attempt > 1).length;
+		exercised.restarts += outcome.incarnations - c.processes;
+		exercised.reads += outcome.reads.length;
+	}
+	return violations(c, outcome);
 }
 
 export async function simulate(
@@ -71,9 +96,10 @@ export async function simulate(
 ): Promise<SimulatorRun> {
 	const started = process.hrtime.bigint();
 	let cases = 0;
+	const exercised: Exercised = { messages: 0, runs: 0, retries: 0, restarts: 0, reads: 0 };
 	const property = fc.asyncProperty(caseArb(FAMILIES[family]), async (c) => {
 		cases++;
-		const found = (await checkCase(c, pool)).filter(
+		const found = (await checkCase(c, pool, exercised)).filter(
 			(violation) => !options.ignore?.includes(violation.rule),
 		);
 		if (found.length > 0) throw new CaseViolated(found);
@@ -88,6 +114,7 @@ export async function simulate(
 		family,
 		seed: options.seed,
 		cases,
+		exercised,
 		wallMs: Number(process.hrtime.bigint() - started) / 1e6,
 	};
 	if (details.failed && details.counterexample) {
@@ -107,10 +134,11 @@ export async function simulate(
 /** What a failure prints: the seed, the shrunk case, what broke, the command that replays it. */
 export function report(run: SimulatorRun): string {
 	const found = run.counterexample;
-	if (!found)
-		return `${run.family}: ${run.cases} cases, no violation (seed ${run.seed}, ${Math.round(run.wallMs)} ms)`;
+	const { messages, runs, retries, restarts, reads } = run.exercised;
+	const summary = `${run.cases} cases (${messages} messages, ${runs} runs, ${retries} retried deliveries, ${restarts} restarts, ${reads} reads) in ${Math.round(run.wallMs)} ms`;
+	if (!found) return `${run.family}: ${summary}, no violation (seed ${run.seed})`;
 	return [
-		`Simulator family "${run.family}", seed ${run.seed}: ${found.violations.length} violation(s)`,
+		`Simulator family "${run.family}", seed ${run.seed}: ${found.violations.length} violation(s) after ${summary}`,
 		...found.violations.map((violation) => `  - ${violation.rule}: ${violation.detail}`),
 		`Shrunk case: ${JSON.stringify(found.case)}`,
 		`Replay: SIM_FAMILY=${run.family} SIM_SEED=${run.seed} SIM_PATH=${found.path} npx vitest run --config test/vitest.config.mts --project simulator test/nodes/MessagingAutomationTrigger/simulator/simulator.test.ts`,

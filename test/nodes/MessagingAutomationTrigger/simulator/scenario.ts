@@ -44,6 +44,8 @@ export interface Case {
 	/** Runs (by hand-over index) n8n fails to record, and after which it is stopped before answering. */
 	recordFails: number[];
 	stopsAfterRecording: number[];
+	/** The account writes in the chat (from its phone) this long after a person's message was typed: it ends a burst. */
+	ownMessages: Array<{ afterMessage: number; delayMs: number }>;
 	/** A process stops this long after a message's first delivery attempt (it comes back at once, its memory gone). */
 	stops: Array<{ afterMessage: number; delayMs: number; process: number }>;
 	phone: { skewMs: number; step?: { atMessage: number; ms: number } };
@@ -63,6 +65,7 @@ export interface Knobs {
 	twoProcesses?: boolean;
 	phoneClock?: boolean;
 	hostClock?: boolean;
+	ownMessages?: boolean;
 }
 
 const QUIET_WINDOWS = [2000, 3000, 5000];
@@ -128,6 +131,17 @@ export function caseArb(knobs: Knobs): fc.Arbitrary<Case> {
 						: fc.constant([]),
 					readLatencyMs: fc.integer({ min: 5, max: 400 }),
 					recordFails: knobs.unrecorded ? fc.array(fc.nat(4), { maxLength: 2 }) : fc.constant([]),
+					ownMessages: knobs.ownMessages
+						? fc.array(
+								fc.record({
+									afterMessage: index,
+									delayMs: fc.integer({ min: 10, max: quietMs - 10 }),
+								}),
+								{
+									maxLength: 2,
+								},
+							)
+						: fc.constant([]),
 					stopsAfterRecording: knobs.stops
 						? fc.array(fc.nat(4), { maxLength: 1 })
 						: fc.constant([]),
@@ -229,4 +243,18 @@ export function plannedMessages(c: Case): PlannedMessage[] {
 		});
 	});
 	return planned;
+}
+
+export interface OwnMessage {
+	id: string;
+	/** Its timestamp and the time it was saved: the account's clock is right (case time). */
+	at: number;
+}
+
+/** The account's messages of `c`: each `delayMs` after the person's message it follows was typed. */
+export function ownMessages(c: Case, messages: readonly PlannedMessage[]): OwnMessage[] {
+	return c.ownMessages.flatMap((own, index) => {
+		const after = messages[own.afterMessage];
+		return after ? [{ id: `o${index + 1}`, at: after.typedAt + own.delayMs }] : [];
+	});
 }

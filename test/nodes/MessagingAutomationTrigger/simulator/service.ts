@@ -12,6 +12,7 @@ import type { VirtualTime } from './virtualTime';
 export const SECRET = 'whsec_c2ltdWxhdG9yLXNpZ25pbmctc2VjcmV0LTAx';
 export const CONVERSATION = '4917012345678@s.whatsapp.net';
 const PHONE = '4917012345678';
+const ACCOUNT_PHONE = '15550100001';
 /** Spec, Delivery 2: after a failure, each ±20 %; nine attempts in all. */
 export const RETRY_SCHEDULE_MS = [
 	30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000,
@@ -26,6 +27,8 @@ export interface SavedMessage {
 	stampedAt: number;
 	/** Service time it was saved; a read before it does not show it. */
 	savedAt: number;
+	/** The account's own message (typed on its phone): no message.received for it. */
+	fromMe?: boolean;
 }
 
 export type ReadFault = 429 | 503 | undefined;
@@ -38,8 +41,10 @@ export function messageObject(message: SavedMessage): IDataObject {
 		conversation_id: CONVERSATION,
 		channel: 'qr',
 		chat_type: 'individual',
-		from: { phone: PHONE, name: 'Alice' },
-		from_me: false,
+		from: message.fromMe
+			? { phone: ACCOUNT_PHONE, name: 'Support' }
+			: { phone: PHONE, name: 'Alice' },
+		from_me: message.fromMe === true,
 		type: 'text',
 		text: message.text,
 		quoted_message_id: null,

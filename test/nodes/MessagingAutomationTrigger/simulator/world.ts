@@ -8,7 +8,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { N8nProcess, type RecordedRun, type SharedWorld } from './n8nProcess';
 import type { ProcessPool } from './processPool';
-import { plannedMessages, type Case, type PlannedMessage } from './scenario';
+import {
+	ownMessages,
+	plannedMessages,
+	type Case,
+	type OwnMessage,
+	type PlannedMessage,
+} from './scenario';
 import { RECEIVER_TIMEOUT_MS, RETRY_SCHEDULE_MS, SECRET, ServiceModel } from './service';
 import { VirtualTime } from './virtualTime';
 
@@ -28,6 +34,7 @@ export interface AttemptLog {
 
 export interface Outcome {
 	messages: PlannedMessage[];
+	own: OwnMessage[];
 	runs: RecordedRun[];
 	attempts: AttemptLog[];
 	reads: ServiceModel['reads'];
@@ -63,6 +70,15 @@ export async function runCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 			text: message.id,
 			stampedAt: start + message.stampedAt,
 			savedAt: start + message.savedAt,
+		});
+	const own = ownMessages(c, messages);
+	for (const message of own)
+		service.messages.push({
+			id: message.id,
+			text: 'On it',
+			stampedAt: start + message.at,
+			savedAt: start + message.at,
+			fromMe: true,
 		});
 	const world: SharedWorld = {
 		workflowId: id,
@@ -152,6 +168,7 @@ export async function runCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 	await time.runUntil(time.elapsed() + 1000);
 	return {
 		messages,
+		own,
 		runs: world.runs,
 		attempts,
 		reads: service.reads,
