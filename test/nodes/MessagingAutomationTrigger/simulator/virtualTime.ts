@@ -68,3 +68,21 @@ export class VirtualTime {
 		await vi.advanceTimersByTimeAsync(Math.max(0, atMs - this.elapsed()));
 	}
 }
+
+/**
+ * `Math.random` (the nodes' backoff jitter) seeded from `text` (the case) until the returned
+ * function restores it: a case replays exactly, and shrinking compares like with like.
+ */
+export function seedRandom(text: string): () => void {
+	let state = 2166136261;
+	for (let index = 0; index < text.length; index++)
+		state = Math.imul(state ^ text.charCodeAt(index), 16777619);
+	// mulberry32
+	const spy = vi.spyOn(Math, 'random').mockImplementation(() => {
+		state = (state + 0x6d2b79f5) | 0;
+		let t = Math.imul(state ^ (state >>> 15), 1 | state);
+		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	});
+	return () => spy.mockRestore();
+}

@@ -16,7 +16,7 @@ import {
 	type PlannedMessage,
 } from './scenario';
 import { RECEIVER_TIMEOUT_MS, RETRY_SCHEDULE_MS, SECRET, ServiceModel } from './service';
-import { VirtualTime } from './virtualTime';
+import { seedRandom, VirtualTime } from './virtualTime';
 
 /** How long past its last first delivery a case runs: the service's first three retries and more. */
 const HORIZON_AFTER_MS = 20 * 60_000;
@@ -59,6 +59,15 @@ export function parametersOf(c: Case): IDataObject {
 }
 
 export async function runCase(c: Case, pool: ProcessPool): Promise<Outcome> {
+	const restoreRandom = seedRandom(JSON.stringify(c));
+	try {
+		return await simulateCase(c, pool);
+	} finally {
+		restoreRandom();
+	}
+}
+
+async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 	const time = new VirtualTime(c.host.skewMs);
 	const id = `sim${++caseNumber}`;
 	const service = new ServiceModel(time, c.readFaults, c.readLatencyMs);
