@@ -12,7 +12,7 @@ export function plainCase(gapsMs: number[], overrides: Partial<Case> = {}): Case
 		longestMs: 30_000,
 		dedupe: true,
 		processes: 1,
-		bursts: [{ pauseMs: 6000, gapsMs, offlineMs: 0, saveGapMs: 0 }],
+		bursts: [{ person: 0, pauseMs: 6000, gapsMs, offlineMs: 0, saveGapMs: 0 }],
 		saveJitterMs: Array.from({ length: messages }, () => 0),
 		delivery: {
 			shape: 'prompt',
@@ -37,7 +37,7 @@ export function plainCase(gapsMs: number[], overrides: Partial<Case> = {}): Case
 
 /** Written 0.3 s apart, saved 30 s later (the phone offline) `saveGapMs` apart, each delivered as saved. */
 const savedLate = (saveGapMs: number): Pick<Case, 'bursts'> => ({
-	bursts: [{ pauseMs: 6000, gapsMs: [300, 300], offlineMs: 30_000, saveGapMs }],
+	bursts: [{ person: 0, pauseMs: 6000, gapsMs: [300, 300], offlineMs: 30_000, saveGapMs }],
 });
 
 /** Each finding: its cases, and the invariants it breaks. */
@@ -62,7 +62,9 @@ export const FINDING_CASES: Record<number, Array<{ name: string; case: Case }>> 
 		{
 			name: 'a burst saved and delivered 160 s after it was written, the service unreadable for its first hold (six 503s)',
 			case: plainCase([300, 300], {
-				bursts: [{ pauseMs: 6000, gapsMs: [300, 300], offlineMs: 160_000, saveGapMs: 0 }],
+				bursts: [
+					{ person: 0, pauseMs: 6000, gapsMs: [300, 300], offlineMs: 160_000, saveGapMs: 0 },
+				],
 				readFaults: [503, 503, 503, 503, 503, 503],
 			}),
 		},

@@ -41,10 +41,25 @@ describe('the reference bursts', () => {
 		const chain = plainCase([300, 6000, 300, 300], { longestMs: 500 });
 		const planned = plannedMessages(chain);
 		expect(referenceBursts(chain, planned)).toEqual([['m1', 'm2'], ['m3', 'm4'], ['m5']]);
-		const own = [{ id: 'o1', at: planned[0].typedAt + 100 }];
+		const own = [{ id: 'o1', person: 0, at: planned[0].typedAt + 100 }];
 		expect(
 			referenceBursts(plainCase([300, 300]), plannedMessages(plainCase([300, 300])), own),
 		).toEqual([['m1'], ['m2', 'm3']]);
+	});
+
+	it("are drawn per person: another's messages between do not break a chain", () => {
+		const two = plainCase([300], {
+			bursts: [
+				{ person: 0, pauseMs: 6000, gapsMs: [2000], offlineMs: 0, saveGapMs: 0 },
+				{ person: 1, pauseMs: 6000, gapsMs: [300], offlineMs: 0, saveGapMs: 0 },
+			],
+		});
+		const planned = plannedMessages(two);
+		expect(planned.map((message) => message.typedAt)).toEqual([1000, 3000, 2000, 2300]);
+		expect(referenceBursts(two, planned)).toEqual([
+			['m1', 'm2'],
+			['m3', 'm4'],
+		]);
 	});
 
 	it('follow the timestamps the service stores, not the order of typing', () => {

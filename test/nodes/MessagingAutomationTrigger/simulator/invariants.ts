@@ -29,8 +29,24 @@ export interface Violation {
 	detail: string;
 }
 
-/** Reference bursts: message ids per burst, in written order; the account's message ends one. */
+/** Reference bursts of every person: message ids per burst, in written order. */
 export function referenceBursts(
+	c: Case,
+	messages: readonly PlannedMessage[],
+	own: readonly OwnMessage[] = [],
+): string[][] {
+	const people = [...new Set(messages.map((message) => message.person))];
+	return people.flatMap((person) =>
+		personBursts(
+			c,
+			messages.filter((message) => message.person === person),
+			own.filter((message) => message.person === person),
+		),
+	);
+}
+
+/** One person's bursts, in their chat; the account's message there ends one. */
+function personBursts(
 	c: Case,
 	messages: readonly PlannedMessage[],
 	own: readonly OwnMessage[] = [],

@@ -11,10 +11,10 @@ import { runCase } from './world';
 
 /** Families of cases: each turns on what the issue lists, alone or all together. */
 export const FAMILIES = {
-	/** Prompt deliveries, quiet windows below 8 s, Deduplicate Events on or off, the account writing between. */
-	prompt: { dedupeOff: true, ownMessages: true },
+	/** Prompt deliveries, quiet windows below 8 s, Deduplicate Events on or off, two people, the account writing between. */
+	prompt: { dedupeOff: true, ownMessages: true, twoPeople: true },
 	/** Copies of deliveries and two webhook processes. */
-	copies: { copies: true, twoProcesses: true },
+	copies: { copies: true, twoProcesses: true, twoPeople: true },
 	/** Late, trickled, together and out-of-order deliveries; phones offline; phone clocks off and stepping. */
 	late: { late: true, phoneClock: true },
 	/** Quiet windows above 8 s, Deduplicate Events on and off. */
@@ -24,7 +24,7 @@ export const FAMILIES = {
 	/** Read failures and 429s, on prompt and late deliveries. */
 	readFaults: { readFaults: true, late: true },
 	/** Process stops at any step, one or two processes. */
-	stops: { stops: true, twoProcesses: true, ownMessages: true },
+	stops: { stops: true, twoProcesses: true, ownMessages: true, twoPeople: true },
 	/** The host's clock skewed and stepping during holds. */
 	hostClock: { hostClock: true },
 	/** Everything at once. */
@@ -40,6 +40,7 @@ export const FAMILIES = {
 		phoneClock: true,
 		hostClock: true,
 		ownMessages: true,
+		twoPeople: true,
 	},
 } satisfies Record<string, Knobs>;
 

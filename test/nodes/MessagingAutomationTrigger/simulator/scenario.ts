@@ -12,7 +12,13 @@ import type { ReadFault } from './service';
 export type DeliveryShape = 'prompt' | 'together' | 'trickle' | 'scattered';
 
 export interface Burst {
-	/** Quiet before its first message (after the previous burst's last). */
+	/** Who writes it (0 or 1), each in a one-to-one chat of their own. */
+	person: number;
+	/**
+	 * Quiet before its first message after the previous burst's last; a burst of the other person
+	 * starts that much less the quiet window and a second after the previous burst's first, so
+	 * the two overlap.
+	 */
 	pauseMs: number;
 	/** Typing gaps between its messages; one message more than gaps. */
 	gapsMs: number[];
@@ -66,13 +72,15 @@ export interface Knobs {
 	phoneClock?: boolean;
 	hostClock?: boolean;
 	ownMessages?: boolean;
+	twoPeople?: boolean;
 }
 
 const QUIET_WINDOWS = [2000, 3000, 5000];
 const LONG_QUIET_WINDOWS = [9000, 12_000];
 
-function burstArb(quietMs: number, late: boolean): fc.Arbitrary<Burst> {
+function burstArb(quietMs: number, late: boolean, people: number): fc.Arbitrary<Burst> {
 	return fc.record({
+		person: fc.nat(people - 1),
 		pauseMs: fc.integer({ min: quietMs + 1000, max: quietMs + 60_000 }),
 		gapsMs: fc.array(fc.integer({ min: 50, max: quietMs - 300 }), { maxLength: 4 }),
 		offlineMs: late
@@ -100,7 +108,10 @@ export function caseArb(knobs: Knobs): fc.Arbitrary<Case> {
 	const quiet = fc.constantFrom(...(knobs.longQuiet ? LONG_QUIET_WINDOWS : QUIET_WINDOWS));
 	return quiet.chain((quietMs) =>
 		fc
-			.array(burstArb(quietMs, knobs.late === true), { minLength: 1, maxLength: 3 })
+			.array(burstArb(quietMs, knobs.late === true, knobs.twoPeople ? 2 : 1), {
+				minLength: 1,
+				maxLength: 3,
+			})
 			.chain((bursts) => {
 				const messages = bursts.reduce((sum, burst) => sum + burst.gapsMs.length + 1, 0);
 				const index = fc.integer({ min: 0, max: messages - 1 });
@@ -187,6 +198,7 @@ export function caseArb(knobs: Knobs): fc.Arbitrary<Case> {
 export interface PlannedMessage {
 	id: string;
 	index: number;
+	person: number;
 	burst: number;
 	/** True time it was typed (case time, ms). */
 	typedAt: number;
@@ -201,11 +213,18 @@ export interface PlannedMessage {
 /** Every message of `c` with its times, in typed order. Case time starts at 1 s. */
 export function plannedMessages(c: Case): PlannedMessage[] {
 	const planned: PlannedMessage[] = [];
-	let typedAt = 1000 - (c.bursts[0]?.pauseMs ?? 0);
 	let phoneStep = 0;
+	/** When the last burst of anyone ended, and where the previous burst started. */
+	let end = 1000 - (c.bursts[0]?.pauseMs ?? 0);
+	let previous: { person: number; start: number } | undefined;
 	c.bursts.forEach((burst, burstIndex) => {
 		const start = planned.length;
-		[burst.pauseMs, ...burst.gapsMs].forEach((gap) => {
+		const other = previous !== undefined && previous.person !== burst.person;
+		let typedAt = other
+			? (previous?.start ?? 0) + 1000 + Math.max(0, burst.pauseMs - c.quietMs - 1000)
+			: end + burst.pauseMs;
+		previous = { person: burst.person, start: typedAt };
+		[0, ...burst.gapsMs].forEach((gap) => {
 			typedAt += gap;
 			const index = planned.length;
 			if (c.phone.step?.atMessage === index) phoneStep = c.phone.step.ms;
@@ -213,6 +232,7 @@ export function plannedMessages(c: Case): PlannedMessage[] {
 			planned.push({
 				id: `m${index + 1}`,
 				index,
+				person: burst.person,
 				burst: burstIndex,
 				typedAt,
 				stampedAt,
@@ -221,6 +241,7 @@ export function plannedMessages(c: Case): PlannedMessage[] {
 			});
 		});
 		const own = planned.slice(start);
+		end = Math.max(end, typedAt);
 		own.forEach((message, position) => {
 			const online =
 				burst.offlineMs > 0
@@ -247,6 +268,7 @@ export function plannedMessages(c: Case): PlannedMessage[] {
 
 export interface OwnMessage {
 	id: string;
+	person: number;
 	/** Its timestamp and the time it was saved: the account's clock is right (case time). */
 	at: number;
 }
@@ -255,6 +277,8 @@ export interface OwnMessage {
 export function ownMessages(c: Case, messages: readonly PlannedMessage[]): OwnMessage[] {
 	return c.ownMessages.flatMap((own, index) => {
 		const after = messages[own.afterMessage];
-		return after ? [{ id: `o${index + 1}`, at: after.typedAt + own.delayMs }] : [];
+		return after
+			? [{ id: `o${index + 1}`, person: after.person, at: after.typedAt + own.delayMs }]
+			: [];
 	});
 }

@@ -10,8 +10,12 @@ import { signatureHeaders } from '../../../sandbox/webhooks/signing';
 import type { VirtualTime } from './virtualTime';
 
 export const SECRET = 'whsec_c2ltdWxhdG9yLXNpZ25pbmctc2VjcmV0LTAx';
-export const CONVERSATION = '4917012345678@s.whatsapp.net';
-const PHONE = '4917012345678';
+/** The two people's phones; each writes in a one-to-one chat of their own. */
+const PEOPLE = [
+	{ phone: '4917012345678', name: 'Alice' },
+	{ phone: '4917087654321', name: 'Bob' },
+];
+const conversationOf = (person: number) => `${PEOPLE[person].phone}@s.whatsapp.net`;
 const ACCOUNT_PHONE = '15550100001';
 /** Spec, Delivery 2: after a failure, each ±20 %; nine attempts in all. */
 export const RETRY_SCHEDULE_MS = [
@@ -27,6 +31,8 @@ export interface SavedMessage {
 	stampedAt: number;
 	/** Service time it was saved; a read before it does not show it. */
 	savedAt: number;
+	/** Whose chat it is in. */
+	person: number;
 	/** The account's own message (typed on its phone): no message.received for it. */
 	fromMe?: boolean;
 }
@@ -38,12 +44,12 @@ export function messageObject(message: SavedMessage): IDataObject {
 	return {
 		id: message.id,
 		stored_message_id: `stored_${message.id}`,
-		conversation_id: CONVERSATION,
+		conversation_id: conversationOf(message.person),
 		channel: 'qr',
 		chat_type: 'individual',
 		from: message.fromMe
 			? { phone: ACCOUNT_PHONE, name: 'Support' }
-			: { phone: PHONE, name: 'Alice' },
+			: { ...PEOPLE[message.person] },
 		from_me: message.fromMe === true,
 		type: 'text',
 		text: message.text,
@@ -105,11 +111,15 @@ export class ServiceModel {
 				headers: {},
 				body: errorBody('tool_error', 'get_messages is unavailable'),
 			};
-		const input = JSON.parse(String(options.body)) as { limit: number; cursor?: string };
+		const input = JSON.parse(String(options.body)) as {
+			conversationId: string;
+			limit: number;
+			cursor?: string;
+		};
 		return {
 			statusCode: 200,
 			headers: {},
-			body: this.page(input.limit, Number(input.cursor ?? 0)),
+			body: this.page(input.conversationId, input.limit, Number(input.cursor ?? 0)),
 		};
 	}
 
@@ -129,11 +139,13 @@ export class ServiceModel {
 		});
 	}
 
-	/** Saved messages newest first (by their timestamp, as the service orders them), one page. */
-	private page(limit: number, offset: number): IDataObject {
+	/** A chat's saved messages newest first (by their timestamp, as the service orders them), one page. */
+	private page(conversationId: string, limit: number, offset: number): IDataObject {
 		const now = this.time.serviceNow();
 		const saved = this.messages
-			.filter((message) => message.savedAt <= now)
+			.filter(
+				(message) => message.savedAt <= now && conversationOf(message.person) === conversationId,
+			)
 			.sort((a, b) => b.stampedAt - a.stampedAt);
 		const items = saved.slice(offset, offset + limit).map(messageObject);
 		const next = offset + limit < saved.length ? String(offset + limit) : null;

@@ -76,6 +76,7 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 	for (const message of messages)
 		service.messages.push({
 			id: message.id,
+			person: message.person,
 			text: message.id,
 			stampedAt: start + message.stampedAt,
 			savedAt: start + message.savedAt,
@@ -84,6 +85,7 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 	for (const message of own)
 		service.messages.push({
 			id: message.id,
+			person: message.person,
 			text: 'On it',
 			stampedAt: start + message.at,
 			savedAt: start + message.at,
