@@ -8,6 +8,7 @@ import type { Case } from './scenario';
 export function plainCase(gapsMs: number[], overrides: Partial<Case> = {}): Case {
 	const messages = gapsMs.length + 1;
 	return {
+		phaseMs: 0,
 		quietMs: 5000,
 		longestMs: 30_000,
 		dedupe: true,
@@ -41,7 +42,7 @@ const savedLate = (saveGapMs: number): Pick<Case, 'bursts'> => ({
 });
 
 /** Each finding: its cases, and the invariants it breaks. */
-export const FINDING_CASES: Record<number, Array<{ name: string; case: Case }>> = {
+export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> = {
 	1: [
 		...[20, 100, 300, 1000].map((ms) => ({
 			name: `three messages written 0.3 s apart, saved and delivered 30 s later ${ms} ms apart`,
@@ -81,6 +82,26 @@ export const FINDING_CASES: Record<number, Array<{ name: string; case: Case }>> 
 			case: plainCase([300, 300], {
 				host: { skewMs: 0, step: { afterMessage: 2, delayMs: 500, ms: 20_000 } },
 			}),
+		},
+	],
+	A: [
+		{
+			name: "two processes, the account's message saved before the person's last (its timestamp just after): one process reads back to back for 250 ms (16 reads at 20 ms a read)",
+			case: plainCase([1138, 1231], {
+				phaseMs: 500,
+				quietMs: 2000,
+				processes: 2,
+				route: [0, 1],
+				saveJitterMs: [27, 0, 0],
+				phone: { skewMs: -224 },
+				ownMessages: [{ afterMessage: 1, delayMs: 1008 }],
+			}),
+		},
+	],
+	B: [
+		{
+			name: 'five messages 1.3 to 1.7 s apart (quiet window 2 s) delivered alternately to two processes: five reads, one per message',
+			case: plainCase([1278, 1311, 1610, 1689], { quietMs: 2000, processes: 2, route: [0, 1] }),
 		},
 	],
 };

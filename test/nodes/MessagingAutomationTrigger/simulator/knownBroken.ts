@@ -39,5 +39,24 @@ export const KNOWN_BROKEN: Partial<Record<Family, KnownBreak>> = {
 	},
 };
 
-/** Issue 43's findings today's code still has (findings.test.ts holds each fixed case to it). */
-export const KNOWN_FINDINGS: ReadonlySet<number> = new Set([1, 2, 3, 4, 5]);
+/**
+ * Rules a family is not held to yet, with the findings that break them, in rare cases the default
+ * budget may not meet (the soak does): the family's other invariants still hold it.
+ */
+export const TOLERATED: Partial<Record<Family, KnownBreak>> = {
+	copies: { findings: 'B (reads per burst over two processes)', rules: ['reads'] },
+	stops: {
+		findings: 'A and B (a read loop; reads per burst over two processes)',
+		rules: ['reads'],
+	},
+	prompt: {
+		findings: 'A and B (a read loop; reads per burst over two processes)',
+		rules: ['reads'],
+	},
+};
+
+/**
+ * Findings today's code still has (findings.test.ts holds each fixed case to it): issue 43's
+ * numbers, and A and B, found by this simulator.
+ */
+export const KNOWN_FINDINGS: ReadonlySet<string> = new Set(['1', '2', '3', '4', '5', 'A', 'B']);

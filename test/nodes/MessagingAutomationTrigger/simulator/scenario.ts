@@ -31,6 +31,8 @@ export interface Burst {
 }
 
 export interface Case {
+	/** Where in its second (service time) the case begins: signatures carry whole seconds. */
+	phaseMs: number;
 	quietMs: number;
 	longestMs: number;
 	dedupe: boolean;
@@ -116,6 +118,7 @@ export function caseArb(knobs: Knobs): fc.Arbitrary<Case> {
 				const messages = bursts.reduce((sum, burst) => sum + burst.gapsMs.length + 1, 0);
 				const index = fc.integer({ min: 0, max: messages - 1 });
 				return fc.record({
+					phaseMs: fc.integer({ min: 0, max: 999 }),
 					quietMs: fc.constant(quietMs),
 					longestMs: fc.constantFrom(20_000, 30_000),
 					dedupe: knobs.dedupeOff ? fc.boolean() : fc.constant(true),

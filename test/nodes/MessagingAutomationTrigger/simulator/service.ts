@@ -126,7 +126,6 @@ export class ServiceModel {
 	/** The answer's time on the wire; the caller's abort ends the wait as axios does. */
 	private async latency(signal: AbortSignal | undefined, aborted: () => void): Promise<void> {
 		await new Promise<void>((resolve, reject) => {
-			const timer = setTimeout(resolve, this.readLatencyMs);
 			const abort = () => {
 				clearTimeout(timer);
 				aborted();
@@ -134,6 +133,10 @@ export class ServiceModel {
 					Object.assign(new Error('canceled'), { code: 'ERR_CANCELED', name: 'CanceledError' }),
 				);
 			};
+			const timer = setTimeout(() => {
+				signal?.removeEventListener('abort', abort);
+				resolve();
+			}, this.readLatencyMs);
 			if (signal?.aborted) abort();
 			else signal?.addEventListener('abort', abort, { once: true });
 		});

@@ -35,10 +35,13 @@ export class VirtualTime {
 	/** Monotonic time the case began. */
 	private readonly perf0: number;
 
-	/** A new case: every timer of the last one dropped, a day and more later. */
-	constructor(hostSkewMs: number) {
+	/** A new case: every timer of the last one dropped, a day and more later, `phaseMs` into a second. */
+	constructor(hostSkewMs: number, phaseMs: number) {
 		vi.clearAllTimers();
 		vi.advanceTimersByTime(CASE_GAP_MS);
+		// Where in its second the case begins: deliveries are signed in whole seconds.
+		const intoSecond = (EPOCH + performance.now()) % 1000;
+		vi.advanceTimersByTime((1000 - intoSecond + phaseMs) % 1000);
 		this.perf0 = performance.now();
 		vi.setSystemTime(this.serviceNow() + hostSkewMs);
 	}

@@ -68,7 +68,7 @@ export async function runCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 }
 
 async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
-	const time = new VirtualTime(c.host.skewMs);
+	const time = new VirtualTime(c.host.skewMs, c.phaseMs);
 	const id = `sim${++caseNumber}`;
 	const service = new ServiceModel(time, c.readFaults, c.readLatencyMs);
 	const messages = plannedMessages(c);
