@@ -1,5 +1,5 @@
 /**
- * The simulator's long budget (`npm run test:soak`): SIM_SOAK_CASES cases (100,000 by default)
+ * The simulator's long budget (`npm run test:soak`): SIM_SOAK_CASES cases (100,000 by default, 10,000 in CI)
  * spread over every family, in two files so that both cores work. The seed is new each run and
  * printed (SIM_SEED fixes it); a failure prints the command that replays it. A family today's code
  * is known to break (knownBroken.ts) is skipped here, by name, until its fix is in.
@@ -12,7 +12,11 @@ import { ProcessPool } from './processPool';
 import { FAMILIES, report, simulate, type Family } from './property';
 import { installVirtualTime, uninstallVirtualTime } from './virtualTime';
 
-const TOTAL = Number(process.env.SIM_SOAK_CASES ?? 100_000);
+/**
+ * 100,000 cases (issue 43's acceptance) take about 15 minutes on two free cores; CI, whose 45
+ * minutes are nearly spent, runs a tenth of them.
+ */
+const TOTAL = Number(process.env.SIM_SOAK_CASES ?? (process.env.CI ? 10_000 : 100_000));
 const FAMILY_NAMES = Object.keys(FAMILIES) as Family[];
 
 /** The soak's families for one of its two files. */
