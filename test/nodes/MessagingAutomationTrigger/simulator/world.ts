@@ -113,7 +113,7 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 	let routed = 0;
 
 	const attempt = (message: PlannedMessage, chain: number, number: number) => {
-		let slot = c.route[routed++ % c.route.length] % slots.length;
+		const slot = c.route[routed++ % c.route.length] % slots.length;
 		if (!slots[slot].alive) slots[slot] = fresh();
 		const process = slots[slot];
 		const delivery = service.delivery(
