@@ -84,6 +84,48 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 			}),
 		},
 	],
+	6: [
+		{
+			name: 'a reply quoting question A with "1", then "1" for the newer B, 0.3 s apart',
+			case: plainCase([300], {
+				answers: {
+					n8nLine: 2,
+					questions: [
+						{ afterMessage: -1, delayMs: 4000 },
+						{ afterMessage: -1, delayMs: 2000 },
+					],
+					replies: [
+						{ message: 0, text: '1', quotes: 0 },
+						{ message: 1, text: '1' },
+					],
+				},
+			}),
+		},
+	],
+	7: [
+		{
+			name: 'one "1" delivered twice at once to two webhook processes, Deduplicate Events off, n8n 1.x',
+			case: plainCase([], {
+				dedupe: false,
+				processes: 2,
+				route: [0, 1],
+				copies: [{ message: 0, afterMs: 0 }],
+				answers: {
+					n8nLine: 1,
+					questions: [{ afterMessage: -1, delayMs: 2000 }],
+					replies: [{ message: 0, text: '1' }],
+				},
+			}),
+		},
+	],
+	10: [
+		{
+			name: 'a burst of three ordinary messages with a question waiting: each is offered, a look-up each',
+			case: plainCase([300, 300], {
+				answers: { n8nLine: 2, questions: [{ afterMessage: -1, delayMs: 2000 }], replies: [] },
+			}),
+		},
+	],
 	A: [
 		{
 			name: "two processes, the account's message saved before the person's last (its timestamp just after): one process reads back to back for 250 ms (16 reads at 20 ms a read)",
@@ -122,6 +164,17 @@ export const CONTROL_CASES: Array<{ name: string; case: Case }> = [
 		}),
 	},
 ];
+
+CONTROL_CASES.push({
+	name: 'a "1" alone answers the question waiting, once (n8n 1.x)',
+	case: plainCase([], {
+		answers: {
+			n8nLine: 1,
+			questions: [{ afterMessage: -1, delayMs: 2000 }],
+			replies: [{ message: 0, text: '1' }],
+		},
+	}),
+});
 
 /** Found in runs of the whole system (issue 43): a crash inside the second message's quiet window. */
 export const CRASH_CASE: Case = plainCase([300], {

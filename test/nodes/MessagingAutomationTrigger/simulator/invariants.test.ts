@@ -30,6 +30,10 @@ function outcome(runs: string[][], extra: Partial<Outcome> = {}): Outcome {
 		unsettled: [],
 		answeredUnrecorded: [],
 		incarnations: 1,
+		resumes: [],
+		expected: new Map(),
+		questionOf: new Map(),
+		statusLookups: 0,
 		...extra,
 	};
 }

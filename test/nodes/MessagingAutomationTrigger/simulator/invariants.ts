@@ -8,8 +8,10 @@ import type { Case, OwnMessage, PlannedMessage } from './scenario';
 import type { Outcome } from './world';
 
 export type Rule =
-	/** Every inbound message is in exactly one run. */
+	/** Every inbound message is in exactly one run, or is exactly one answer. */
 	| 'oneRun'
+	/** Each answer resumes the question the rule names, once; no execution resumes twice. */
+	| 'answers'
 	/** A run keeps written order and holds one burst, whole: split only by the Longest Wait. */
 	| 'wholeBurst'
 	/** No delivery answered 2xx before its run is recorded (or settled without one). */
@@ -94,11 +96,16 @@ function readBound(c: Case, outcome: Outcome, bursts: string[][]): number {
 }
 
 export function violations(c: Case, outcome: Outcome): Violation[] {
-	const found: Violation[] = [];
-	const bursts = referenceBursts(c, outcome.messages, outcome.own);
+	const found: Violation[] = [...answerViolations(outcome)];
+	// An answer leaves its burst: the rest of it runs as one.
+	const written = referenceBursts(c, outcome.messages, outcome.own);
+	const bursts = written
+		.map((burst) => burst.filter((id) => !outcome.expected.has(id)))
+		.filter((burst) => burst.length > 0);
 	const ran = outcome.runs.filter((run) => run.passedOn);
 	for (const message of outcome.messages) {
-		const times = ran.filter((run) => run.messageIds.includes(message.id)).length;
+		const answers = outcome.resumes.filter((resume) => resume.messageId === message.id).length;
+		const times = ran.filter((run) => run.messageIds.includes(message.id)).length + answers;
 		if (times === 1) continue;
 		const answered = outcome.attempts.some(
 			(a) => a.message === message.id && (a.status ?? 500) < 300,
@@ -132,7 +139,13 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 	// the bound (made for bursts that close within their hold) does not apply.
 	const phoneAhead = c.phone.skewMs + (c.phone.step?.ms ?? 0) > 0;
 	const reads = outcome.reads.filter((read) => !read.injected).length;
-	const bound = readBound(c, outcome, bursts);
+	// Each question answered may cost Send and Wait one read and one look-up; nothing else may.
+	const bound = readBound(c, outcome, written) + outcome.expected.size;
+	if (outcome.statusLookups > outcome.expected.size)
+		found.push({
+			rule: 'reads',
+			detail: `${outcome.statusLookups} question look-ups for ${outcome.expected.size} answer(s)`,
+		});
 	if (reads > bound && !phoneAhead)
 		found.push({
 			rule: 'reads',
@@ -155,6 +168,36 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 			rule: 'answeredInTime',
 			detail: `nothing failed, yet ${late.map((attempt) => `${attempt.message} (${attempt.status ?? 'no answer'} after ${(attempt.answeredAt ?? Infinity) - attempt.sentAt} ms)`).join(', ')}`,
 		});
+	return found;
+}
+
+/** Pass Answers: each expected answer resumed its question, once; nothing else resumed anything. */
+function answerViolations(outcome: Outcome): Violation[] {
+	const found: Violation[] = [];
+	const executions = [...new Set(outcome.resumes.map((resume) => resume.execution))];
+	for (const execution of executions) {
+		const resumes = outcome.resumes.filter((resume) => resume.execution === execution);
+		if (resumes.length > 1)
+			found.push({
+				rule: 'answers',
+				detail: `${outcome.questionOf.get(execution)} resumed ${resumes.length} times (${resumes.map((resume) => resume.messageId).join(', ')})`,
+			});
+	}
+	for (const resume of outcome.resumes) {
+		const question = outcome.questionOf.get(resume.execution);
+		const named = outcome.expected.get(resume.messageId);
+		if (named !== question)
+			found.push({
+				rule: 'answers',
+				detail: `${resume.messageId} resumed ${question}; the rule names ${named ?? 'no question'}`,
+			});
+	}
+	for (const [message, question] of outcome.expected)
+		if (!outcome.resumes.some((resume) => resume.messageId === message))
+			found.push({
+				rule: 'answers',
+				detail: `${message} answers ${question}, which it never resumed`,
+			});
 	return found;
 }
 

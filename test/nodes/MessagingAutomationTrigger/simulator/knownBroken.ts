@@ -33,6 +33,16 @@ export const KNOWN_BROKEN: Partial<Record<Family, KnownBreak>> = {
 		findings: '5 (a host clock step makes every read time out)',
 		rules: ['reads', 'answeredInTime'],
 	},
+	answers: {
+		findings:
+			'6 to 10 (answers lost, offered to the wrong question, costing a read and a look-up each)',
+		rules: ['answers', 'oneRun', 'wholeBurst', 'reads', 'answeredInTime'],
+	},
+	answerCopies: {
+		findings:
+			'4, 7 and 10 (copies resumed twice on n8n 1.x; each offer costs a read and a look-up)',
+		rules: ['answers', 'oneRun', 'wholeBurst', 'reads', 'answeredInTime'],
+	},
 	everything: {
 		findings: '1 to 5 together',
 		rules: ['oneRun', 'wholeBurst', 'answeredFirst', 'reads', 'answeredInTime', 'settled'],
@@ -59,4 +69,15 @@ export const TOLERATED: Partial<Record<Family, KnownBreak>> = {
  * Findings today's code still has (findings.test.ts holds each fixed case to it): issue 43's
  * numbers, and A and B, found by this simulator.
  */
-export const KNOWN_FINDINGS: ReadonlySet<string> = new Set(['1', '2', '3', '4', '5', 'A', 'B']);
+export const KNOWN_FINDINGS: ReadonlySet<string> = new Set([
+	'1',
+	'2',
+	'3',
+	'4',
+	'5',
+	'6',
+	'7',
+	'10',
+	'A',
+	'B',
+]);

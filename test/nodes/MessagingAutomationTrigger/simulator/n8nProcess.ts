@@ -16,12 +16,13 @@ import type {
 	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
-	INodeType,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import type { ProcessNodes } from './processPool';
 import type { Delivery, ServiceModel } from './service';
+import { WAITING_BASE, type WaitingExecutions } from './waitingExecutions';
 
 /** What every process of one case shares: the workflow, its database, the service. */
 export interface SharedWorld {
@@ -37,6 +38,8 @@ export interface SharedWorld {
 	stopsAfterRecording: (index: number) => boolean;
 	runsHandedOver: number;
 	runs: RecordedRun[];
+	/** Send and Wait's waiting executions, with Pass Answers on. */
+	waiting?: WaitingExecutions;
 	/** Runs whose delivery the trigger answered 2xx first, and that n8n then failed to record. */
 	answeredUnrecorded: string[][];
 }
@@ -87,7 +90,7 @@ export class N8nProcess {
 
 	constructor(
 		readonly name: string,
-		private readonly trigger: INodeType,
+		private readonly nodes: ProcessNodes,
 		private readonly world: SharedWorld,
 		private readonly now: () => number,
 	) {
@@ -122,7 +125,7 @@ export class N8nProcess {
 		let result: IWebhookResponseData;
 		try {
 			result = await (
-				this.trigger.webhook as (this: IWebhookFunctions) => Promise<IWebhookResponseData>
+				this.nodes.trigger.webhook as (this: IWebhookFunctions) => Promise<IWebhookResponseData>
 			).call(this.webhookContext(delivery, staticData, response));
 		} catch {
 			return this.alive ? { status: 500, byNode: false } : undefined;
@@ -152,7 +155,7 @@ export class N8nProcess {
 		if (this.world.stopsAfterRecording(index)) this.stop();
 		else save();
 		const outputs = await (
-			this.trigger.execute as (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>
+			this.nodes.trigger.execute as (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>
 		).call(this.executeContext(result.workflowData));
 		run.passedOn = outputs.some((output) => output.length > 0);
 		return this.alive ? answer : undefined;
@@ -185,6 +188,8 @@ export class N8nProcess {
 			getNodeWebhookUrl: () => this.url,
 			getMode: () => 'webhook',
 			getBodyData: () => request.body,
+			// `$execution.resumeUrl`: this n8n's waiting-webhook base and an execution id.
+			evaluateExpression: () => `${WAITING_BASE}/exec-current`,
 			getHeaderData: () => request.headers,
 		} as unknown as IWebhookFunctions;
 	}
@@ -227,6 +232,11 @@ export class N8nProcess {
 				httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) =>
 					// A stopped process's read never comes back: its code stays parked.
 					alive() ? await world.service.request(options) : await new Promise(noop),
+				// The trigger's offer to a question's link: this n8n's own waiting webhook.
+				httpRequest: async (options: IHttpRequestOptions) => {
+					if (!alive() || !world.waiting) return await new Promise(noop);
+					return await world.waiting.request(this.nodes.sendAndWait, options);
+				},
 			},
 		};
 	}

@@ -16,17 +16,27 @@ import { clearProcessedData } from '../../../support/processedData';
 const PER_CASE = 6;
 const REFRESH_EVERY = 250;
 
-async function loadTrigger(): Promise<INodeType> {
+/** A process's nodes: the trigger, and the Send and Wait node its waiting webhooks reach. */
+export interface ProcessNodes {
+	trigger: INodeType;
+	sendAndWait: INodeType;
+}
+
+async function loadNodes(): Promise<ProcessNodes> {
 	vi.resetModules();
 	// node16 resolution wants the emitted name for import(); vite maps it to the source.
-	const fresh = await import(
+	const trigger = await import(
 		'../../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node.js'
 	);
-	return new fresh.MessagingAutomationTrigger();
+	const action = await import('../../../../nodes/MessagingAutomation/MessagingAutomation.node.js');
+	return {
+		trigger: new trigger.MessagingAutomationTrigger(),
+		sendAndWait: new action.MessagingAutomation(),
+	};
 }
 
 export class ProcessPool {
-	private instances: INodeType[] = [];
+	private instances: ProcessNodes[] = [];
 	private used = 0;
 	private cases = 0;
 
@@ -36,11 +46,11 @@ export class ProcessPool {
 		if (this.cases++ % REFRESH_EVERY !== 0 && this.instances.length > 0) return;
 		clearProcessedData();
 		this.instances = [];
-		for (let index = 0; index < PER_CASE; index++) this.instances.push(await loadTrigger());
+		for (let index = 0; index < PER_CASE; index++) this.instances.push(await loadNodes());
 	}
 
 	/** A process that starts now. */
-	take(): INodeType {
+	take(): ProcessNodes {
 		const instance = this.instances[this.used++];
 		if (!instance) throw new Error(`A case used more than ${PER_CASE} process incarnations`);
 		return instance;

@@ -25,6 +25,10 @@ export const FAMILIES = {
 	readFaults: { readFaults: true, late: true },
 	/** Process stops at any step, one or two processes. */
 	stops: { stops: true, twoProcesses: true, ownMessages: true, twoPeople: true },
+	/** Pass Answers on with questions waiting: quoted and unquoted answers, n8n 1.x and 2.x. */
+	answers: { answers: true, ownMessages: true },
+	/** The same over two webhook processes, copies, Deduplicate Events off. */
+	answerCopies: { answers: true, twoProcesses: true, copies: true, dedupeOff: true },
 	/** The host's clock skewed and stepping during holds. */
 	hostClock: { hostClock: true },
 	/** Everything at once. */

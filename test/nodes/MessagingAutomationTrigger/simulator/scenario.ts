@@ -54,6 +54,8 @@ export interface Case {
 	stopsAfterRecording: number[];
 	/** The account writes in the chat (from its phone) this long after a person's message was typed: it ends a burst. */
 	ownMessages: Array<{ afterMessage: number; delayMs: number }>;
+	/** Pass Answers to Send and Wait on, with questions waiting; undefined: off. */
+	answers?: Answers;
 	/** A process stops this long after a message's first delivery attempt (it comes back at once, its memory gone). */
 	stops: Array<{ afterMessage: number; delayMs: number; process: number }>;
 	phone: { skewMs: number; step?: { atMessage: number; ms: number } };
@@ -75,6 +77,7 @@ export interface Knobs {
 	hostClock?: boolean;
 	ownMessages?: boolean;
 	twoPeople?: boolean;
+	answers?: boolean;
 }
 
 const QUIET_WINDOWS = [2000, 3000, 5000];
@@ -156,6 +159,26 @@ export function caseArb(knobs: Knobs): fc.Arbitrary<Case> {
 								},
 							)
 						: fc.constant([]),
+					answers: knobs.answers
+						? fc.record({
+								n8nLine: fc.constantFrom<1 | 2>(1, 2),
+								questions: fc.array(
+									fc.record({
+										afterMessage: fc.integer({ min: -1, max: messages - 1 }),
+										delayMs: fc.integer({ min: 10, max: 3000 }),
+									}),
+									{ minLength: 1, maxLength: 2 },
+								),
+								replies: fc.array(
+									fc.record({
+										message: index,
+										text: fc.constantFrom<ReplyText>('1', '2', 'why?'),
+										quotes: fc.option(fc.nat(1), { nil: undefined }),
+									}),
+									{ maxLength: 3 },
+								),
+							})
+						: fc.constant(undefined),
 					stopsAfterRecording: knobs.stops
 						? fc.array(fc.nat(4), { maxLength: 1 })
 						: fc.constant([]),
@@ -196,6 +219,17 @@ export function caseArb(knobs: Knobs): fc.Arbitrary<Case> {
 				});
 			}),
 	);
+}
+
+export type ReplyText = '1' | '2' | 'why?';
+
+export interface Answers {
+	/** n8n 1.x resumes an execution as often as its node says so; 2.x once. */
+	n8nLine: 1 | 2;
+	/** Each question (a waiting Send and Wait execution) is written this long after a person's message; -1: before the first. */
+	questions: Array<{ afterMessage: number; delayMs: number }>;
+	/** The person's replies: a message's text, and the question (by index) it quotes. */
+	replies: Array<{ message: number; text: ReplyText; quotes?: number }>;
 }
 
 export interface PlannedMessage {

@@ -35,6 +35,9 @@ export interface SavedMessage {
 	person: number;
 	/** The account's own message (typed on its phone): no message.received for it. */
 	fromMe?: boolean;
+	quotedId?: string;
+	/** A Send and Wait question: the idempotency key its send used (get_send_status finds it by it). */
+	sendKey?: string;
 }
 
 export type ReadFault = 429 | 503 | undefined;
@@ -53,7 +56,7 @@ export function messageObject(message: SavedMessage): IDataObject {
 		from_me: message.fromMe === true,
 		type: 'text',
 		text: message.text,
-		quoted_message_id: null,
+		quoted_message_id: message.quotedId ?? null,
 		has_attachment: false,
 		attachment: null,
 		timestamp: new Date(message.stampedAt).toISOString(),
@@ -85,6 +88,7 @@ export class ServiceModel {
 	/** `httpRequestWithAuthentication` of a process: answered after the read latency. */
 	async request(options: IHttpRequestOptions): Promise<FullResponse> {
 		const url = String(options.url);
+		if (url === '/api/v1/tools/get_send_status') return this.sendStatus(options);
 		if (url !== '/api/v1/tools/get_messages')
 			return {
 				statusCode: 404,
@@ -121,6 +125,27 @@ export class ServiceModel {
 			headers: {},
 			body: this.page(input.conversationId, input.limit, Number(input.cursor ?? 0)),
 		};
+	}
+
+	/** Send and Wait's look-up of its question, by the send's key. */
+	readonly statusLookups: number[] = [];
+
+	private sendStatus(options: IHttpRequestOptions): FullResponse {
+		this.statusLookups.push(this.time.serviceNow());
+		const { idempotencyKey } = JSON.parse(String(options.body)) as { idempotencyKey: string };
+		const question = this.messages.find((message) => message.sendKey === idempotencyKey);
+		if (!question)
+			return {
+				statusCode: 422,
+				headers: {},
+				body: errorBody('tool_error', 'No send with that key'),
+			};
+		const body = {
+			message_id: question.id,
+			conversation_id: messageObject(question).conversation_id,
+			status: 'sent',
+		};
+		return { statusCode: 200, headers: {}, body };
 	}
 
 	/** The answer's time on the wire; the caller's abort ends the wait as axios does. */

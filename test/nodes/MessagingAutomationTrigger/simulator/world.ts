@@ -16,7 +16,9 @@ import {
 	type PlannedMessage,
 } from './scenario';
 import { RECEIVER_TIMEOUT_MS, RETRY_SCHEDULE_MS, SECRET, ServiceModel } from './service';
+import { expectedAnswers, plannedQuestions, questionMessages } from './questions';
 import { seedRandom, VirtualTime } from './virtualTime';
+import { WaitingExecutions, type Resume } from './waitingExecutions';
 
 /** How long past its last first delivery a case runs: the service's first three retries and more. */
 const HORIZON_AFTER_MS = 20 * 60_000;
@@ -42,6 +44,12 @@ export interface Outcome {
 	unsettled: string[];
 	answeredUnrecorded: string[][];
 	incarnations: number;
+	/** Pass Answers: executions resumed, the answers the rule expects (message → question), look-ups. */
+	resumes: Resume[];
+	expected: Map<string, string>;
+	/** Question ids by execution. */
+	questionOf: Map<string, string>;
+	statusLookups: number;
 }
 
 let caseNumber = 0;
@@ -55,6 +63,7 @@ export function parametersOf(c: Case): IDataObject {
 		quietWindowSeconds: c.quietMs / 1000,
 		longestWaitSeconds: c.longestMs / 1000,
 		options: { deduplicate: c.dedupe },
+		answersToSendAndWait: c.answers !== undefined,
 	};
 }
 
@@ -81,8 +90,13 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 			stampedAt: start + message.stampedAt,
 			savedAt: start + message.savedAt,
 		});
-	const own = ownMessages(c, messages);
-	for (const message of own)
+	const questions = plannedQuestions(c, messages);
+	service.messages.push(...questionMessages(c, questions, service.messages, start));
+	const own = [
+		...ownMessages(c, messages),
+		...questions.map(({ id, person, at }) => ({ id, person, at })),
+	];
+	for (const message of own.filter((entry) => !entry.id.startsWith('q')))
 		service.messages.push({
 			id: message.id,
 			person: message.person,
@@ -102,6 +116,9 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 		runsHandedOver: 0,
 		runs: [],
 		answeredUnrecorded: [],
+		waiting: c.answers
+			? new WaitingExecutions(service, c.answers.n8nLine, `key_${id}_000000`, () => time.elapsed())
+			: undefined,
 	};
 	let incarnations = 0;
 	const fresh = () =>
@@ -186,5 +203,9 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 		unsettled: [...open].map(String),
 		answeredUnrecorded: world.answeredUnrecorded,
 		incarnations,
+		resumes: world.waiting?.resumes ?? [],
+		expected: expectedAnswers(messages, service.messages, questions),
+		questionOf: new Map(questions.map((question) => [question.execution, question.id])),
+		statusLookups: service.statusLookups.length,
 	};
 }
