@@ -21,7 +21,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { ProcessNodes } from './processPool';
-import type { Delivery, ServiceModel } from './service';
+import { credentialFor, QUIET_LOGGER, type Delivery, type ServiceModel } from './service';
 import { WAITING_BASE, type WaitingExecutions } from './waitingExecutions';
 
 /** What every process of one case shares: the workflow, its database, the service. */
@@ -63,7 +63,6 @@ export interface Answer {
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 const noop = () => undefined;
-const LOGGER = { debug: noop, info: noop, warn: noop, error: noop, verbose: noop };
 
 /** Dotted names (`options.deduplicate`) as n8n resolves them; the fallback when absent. */
 function parameter(parameters: IDataObject, name: string, fallback?: unknown): unknown {
@@ -220,14 +219,10 @@ export class N8nProcess {
 		const world = this.world;
 		const alive = () => this.alive;
 		return {
-			logger: LOGGER,
+			logger: QUIET_LOGGER,
 			getNode: () => this.node,
 			getWorkflow: () => ({ id: world.workflowId, name: 'Simulated', active: true }),
-			getCredentials: async () => ({
-				apiKey: world.apiKey,
-				baseUrl: 'http://service.sim',
-				authScheme: 'bearer',
-			}),
+			getCredentials: async () => credentialFor(world.apiKey),
 			helpers: {
 				httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) =>
 					// A stopped process's read never comes back: its code stays parked.

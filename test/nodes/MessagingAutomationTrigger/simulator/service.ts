@@ -63,6 +63,17 @@ export function messageObject(message: SavedMessage): IDataObject {
 	};
 }
 
+/** The node's credential for this service, as n8n hands it to a context. */
+export const credentialFor = (apiKey: string) => ({
+	apiKey,
+	baseUrl: 'http://service.sim',
+	authScheme: 'bearer',
+});
+
+const noop = () => undefined;
+/** The nodes' logger in the simulator: cases log a lot and nobody reads it. */
+export const QUIET_LOGGER = { debug: noop, info: noop, warn: noop, error: noop, verbose: noop };
+
 interface FullResponse {
 	body: unknown;
 	headers: Record<string, string>;

@@ -13,7 +13,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import type { ServiceModel } from './service';
+import { credentialFor, QUIET_LOGGER, type ServiceModel } from './service';
 
 export const WAITING_BASE = 'http://n8n.sim/webhook-waiting';
 
@@ -119,12 +119,8 @@ export class WaitingExecutions {
 			}),
 			getWorkflow: () => ({ id: `wf-${execution}`, name: 'Waiting', active: true }),
 			getMode: () => 'webhook',
-			logger: { debug() {}, info() {}, warn() {}, error() {} },
-			getCredentials: async () => ({
-				apiKey: this.apiKey,
-				baseUrl: 'http://service.sim',
-				authScheme: 'bearer',
-			}),
+			logger: QUIET_LOGGER,
+			getCredentials: async () => credentialFor(this.apiKey),
 			helpers: {
 				httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) =>
 					await this.service.request(options),
