@@ -128,6 +128,15 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 	],
 	A: [
 		{
+			name: "the account writes 4.3 s after the person's second message, just after the third is stamped (the phone 0.2 s behind) but before it is saved: [m1 m2] runs, then [m1 m2 m3]",
+			case: plainCase([3744, 4538], {
+				saveJitterMs: [23, 0, 0],
+				delivery: { shape: 'prompt', lateMs: 0, trickleMs: 0, scatterMs: [295, 0, 0] },
+				phone: { skewMs: -220 },
+				ownMessages: [{ afterMessage: 1, delayMs: 4319 }],
+			}),
+		},
+		{
 			name: "two processes, the account's message saved before the person's last (its timestamp just after): one process reads back to back for 250 ms (16 reads at 20 ms a read)",
 			case: plainCase([1138, 1231], {
 				phaseMs: 500,

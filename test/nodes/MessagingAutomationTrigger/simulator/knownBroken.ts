@@ -50,6 +50,17 @@ export const KNOWN_BROKEN: Partial<Record<Family, KnownBreak>> = {
 };
 
 /**
+ * Families broken by a finding too rare for the default budget to meet (findings.test.ts holds its
+ * fixed case): `npm test` holds them to every invariant, the soak skips them until the fix is in.
+ */
+export const RARELY_BROKEN: Partial<Record<Family, KnownBreak>> = {
+	accountWrites: {
+		findings: "A (the account's message saved before the person's last, stamped just after it)",
+		rules: ['oneRun', 'wholeBurst', 'reads'],
+	},
+};
+
+/**
  * Rules a family is not held to yet, with the findings that break them, in rare cases the default
  * budget may not meet (the soak does): the family's other invariants still hold it.
  */

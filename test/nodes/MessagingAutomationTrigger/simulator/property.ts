@@ -11,8 +11,10 @@ import { runCase } from './world';
 
 /** Families of cases: each turns on what the issue lists, alone or all together. */
 export const FAMILIES = {
-	/** Prompt deliveries, quiet windows below 8 s, Deduplicate Events on or off, two people, the account writing between. */
-	prompt: { dedupeOff: true, ownMessages: true, twoPeople: true },
+	/** Prompt deliveries, quiet windows below 8 s, Deduplicate Events on or off, two people. */
+	prompt: { dedupeOff: true, twoPeople: true },
+	/** The account writing in the chat between the person's messages (its message ends a burst). */
+	accountWrites: { ownMessages: true, twoProcesses: true },
 	/** Copies of deliveries and two webhook processes. */
 	copies: { copies: true, twoProcesses: true, twoPeople: true },
 	/** Late, trickled, together and out-of-order deliveries; phones offline; phone clocks off and stepping. */
@@ -24,7 +26,7 @@ export const FAMILIES = {
 	/** Read failures and 429s, on prompt and late deliveries. */
 	readFaults: { readFaults: true, late: true },
 	/** Process stops at any step, one or two processes. */
-	stops: { stops: true, twoProcesses: true, ownMessages: true, twoPeople: true },
+	stops: { stops: true, twoProcesses: true, twoPeople: true },
 	/** Pass Answers on with questions waiting: quoted and unquoted answers, n8n 1.x and 2.x. */
 	answers: { answers: true, ownMessages: true },
 	/** The same over two webhook processes, copies, Deduplicate Events off. */

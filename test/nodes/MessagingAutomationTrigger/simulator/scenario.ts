@@ -53,7 +53,7 @@ export interface Case {
 	recordFails: number[];
 	stopsAfterRecording: number[];
 	/** The account writes in the chat (from its phone) this long after a person's message was typed: it ends a burst. */
-	ownMessages: Array<{ afterMessage: number; delayMs: number }>;
+	ownMessages: Array<{ afterMessage: number; delayMs: number; nearNextMs?: number }>;
 	/** Pass Answers to Send and Wait on, with questions waiting; undefined: off. */
 	answers?: Answers;
 	/** A process stops this long after a message's first delivery attempt (it comes back at once, its memory gone). */
@@ -153,6 +153,8 @@ export function caseArb(knobs: Knobs): fc.Arbitrary<Case> {
 								fc.record({
 									afterMessage: index,
 									delayMs: fc.integer({ min: 10, max: quietMs - 10 }),
+									// Or this close to the person's next message: the race of typing and saving.
+									nearNextMs: fc.option(fc.integer({ min: -500, max: 500 }), { nil: undefined }),
 								}),
 								{
 									maxLength: 2,
@@ -310,12 +312,21 @@ export interface OwnMessage {
 	at: number;
 }
 
-/** The account's messages of `c`: each `delayMs` after the person's message it follows was typed. */
+/**
+ * The account's messages of `c`: each `delayMs` after the person's message it follows was typed, or
+ * `nearNextMs` from the person's next message.
+ */
 export function ownMessages(c: Case, messages: readonly PlannedMessage[]): OwnMessage[] {
 	return c.ownMessages.flatMap((own, index) => {
 		const after = messages[own.afterMessage];
-		return after
-			? [{ id: `o${index + 1}`, person: after.person, at: after.typedAt + own.delayMs }]
-			: [];
+		const next = messages.find(
+			(message) => message.index > own.afterMessage && message.person === after?.person,
+		);
+		if (!after) return [];
+		const at =
+			own.nearNextMs !== undefined && next
+				? next.typedAt + own.nearNextMs
+				: after.typedAt + own.delayMs;
+		return [{ id: `o${index + 1}`, person: after.person, at }];
 	});
 }

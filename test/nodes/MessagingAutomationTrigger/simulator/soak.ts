@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { installProcessedDataStore } from '../../../support/processedData';
-import { KNOWN_BROKEN, TOLERATED } from './knownBroken';
+import { KNOWN_BROKEN, RARELY_BROKEN, TOLERATED } from './knownBroken';
 import { ProcessPool } from './processPool';
 import { FAMILIES, report, simulate, type Family } from './property';
 import { installVirtualTime, uninstallVirtualTime } from './virtualTime';
@@ -31,7 +31,7 @@ export function soakHalf(half: 0 | 1): void {
 	afterAll(() => uninstallVirtualTime());
 	describe(`conversation simulator soak, seed ${seed}`, () => {
 		for (const family of FAMILY_NAMES.filter((_, index) => index % 2 === half)) {
-			const known = KNOWN_BROKEN[family];
+			const known = KNOWN_BROKEN[family] ?? RARELY_BROKEN[family];
 			it.skipIf(known)(
 				`${family}: ${perFamily} cases${known ? ` (skipped: finding ${known.findings})` : ''}`,
 				async () => {
