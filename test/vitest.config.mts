@@ -15,6 +15,11 @@ const OWN_MODULES = [
 ];
 /** Engine tests that restart n8n with the node's code loaded afresh (`vi.resetModules()`). */
 const ENGINE_OWN_MODULES = ['test/nodes/MessagingAutomationTrigger/run/runClaim.test.ts'];
+/**
+ * The conversation simulator: fake timers for the whole file, and the trigger's code loaded afresh
+ * for its webhook processes; the nodes' real retry backoff (virtual time costs nothing).
+ */
+const SIMULATOR = ['test/nodes/MessagingAutomationTrigger/simulator/**/*.test.ts'];
 const NOT_HERE = ['test/e2e/**', 'node_modules/**', ...SOAK_TESTS];
 
 /*
@@ -31,7 +36,7 @@ export default defineConfig({
 				test: {
 					name: 'engine',
 					include: ENGINE_TESTS,
-					exclude: [...NOT_HERE, ...OWN_MODULES, ...ENGINE_OWN_MODULES],
+					exclude: [...NOT_HERE, ...OWN_MODULES, ...ENGINE_OWN_MODULES, ...SIMULATOR],
 					setupFiles: ENGINE_SETUP,
 					isolate: false,
 				},
@@ -53,6 +58,16 @@ export default defineConfig({
 					exclude: [...NOT_HERE, ...OWN_MODULES, ...ENGINE_TESTS],
 					setupFiles: SETUP,
 					isolate: false,
+				},
+			},
+			{
+				extends: true,
+				test: {
+					name: 'simulator',
+					include: SIMULATOR,
+					exclude: NOT_HERE,
+					setupFiles: SETUP,
+					isolate: true,
 				},
 			},
 			{

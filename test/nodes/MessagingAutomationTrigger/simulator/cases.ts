@@ -1,0 +1,192 @@
+/**
+ * Hand-written cases: the findings of issue 43 as the simulator states them, so that each one is a
+ * named, fixed case besides whatever the generators find.
+ */
+import type { Case } from './scenario';
+
+/** One burst of `gapsMs.length + 1` messages, delivered at once, nothing failing, clocks true. */
+export function plainCase(gapsMs: number[], overrides: Partial<Case> = {}): Case {
+	const messages = gapsMs.length + 1;
+	return {
+		phaseMs: 0,
+		quietMs: 5000,
+		longestMs: 30_000,
+		dedupe: true,
+		processes: 1,
+		bursts: [{ person: 0, pauseMs: 6000, gapsMs, offlineMs: 0, saveGapMs: 0 }],
+		saveJitterMs: Array.from({ length: messages }, () => 0),
+		delivery: {
+			shape: 'prompt',
+			lateMs: 0,
+			trickleMs: 0,
+			scatterMs: Array.from({ length: messages }, () => 0),
+		},
+		copies: [],
+		jitter: [0],
+		route: [0],
+		readFaults: [],
+		readLatencyMs: 20,
+		recordFails: [],
+		ownMessages: [],
+		stopsAfterRecording: [],
+		stops: [],
+		phone: { skewMs: 0 },
+		host: { skewMs: 0 },
+		...overrides,
+	};
+}
+
+/** Written 0.3 s apart, saved 30 s later (the phone offline) `saveGapMs` apart, each delivered as saved. */
+const savedLate = (saveGapMs: number): Pick<Case, 'bursts'> => ({
+	bursts: [{ person: 0, pauseMs: 6000, gapsMs: [300, 300], offlineMs: 30_000, saveGapMs }],
+});
+
+/** Each finding: its cases, and the invariants it breaks. */
+export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> = {
+	1: [
+		...[20, 100, 300, 1000].map((ms) => ({
+			name: `three messages written 0.3 s apart, saved and delivered 30 s later ${ms} ms apart`,
+			case: plainCase([300, 300], savedLate(ms)),
+		})),
+		{
+			name: 'typed 1 s apart on a phone whose clock runs 60 s behind',
+			case: plainCase([1000, 1000], { phone: { skewMs: -60_000 } }),
+		},
+	],
+	2: [
+		{
+			name: 'n8n fails to record the run of a burst of two',
+			case: plainCase([300], { recordFails: [0] }),
+		},
+	],
+	3: [
+		{
+			name: 'a burst saved and delivered 160 s after it was written, the service unreadable for its first hold (six 503s)',
+			case: plainCase([300, 300], {
+				bursts: [
+					{ person: 0, pauseMs: 6000, gapsMs: [300, 300], offlineMs: 160_000, saveGapMs: 0 },
+				],
+				readFaults: [503, 503, 503, 503, 503, 503],
+			}),
+		},
+	],
+	4: [
+		{
+			name: 'a burst of two, quiet window 12 s, Deduplicate Events off',
+			case: plainCase([2000], { quietMs: 12_000, dedupe: false }),
+		},
+	],
+	5: [
+		{
+			name: 'the host clock steps +20 s while a burst of three is held',
+			case: plainCase([300, 300], {
+				host: { skewMs: 0, step: { afterMessage: 2, delayMs: 500, ms: 20_000 } },
+			}),
+		},
+	],
+	6: [
+		{
+			name: 'a reply quoting question A with "1", then "1" for the newer B, 0.3 s apart',
+			case: plainCase([300], {
+				answers: {
+					n8nLine: 2,
+					questions: [
+						{ afterMessage: -1, delayMs: 4000 },
+						{ afterMessage: -1, delayMs: 2000 },
+					],
+					replies: [
+						{ message: 0, text: '1', quotes: 0 },
+						{ message: 1, text: '1' },
+					],
+				},
+			}),
+		},
+	],
+	7: [
+		{
+			name: 'one "1" delivered twice at once to two webhook processes, Deduplicate Events off, n8n 1.x',
+			case: plainCase([], {
+				dedupe: false,
+				processes: 2,
+				route: [0, 1],
+				copies: [{ message: 0, afterMs: 0 }],
+				answers: {
+					n8nLine: 1,
+					questions: [{ afterMessage: -1, delayMs: 2000 }],
+					replies: [{ message: 0, text: '1' }],
+				},
+			}),
+		},
+	],
+	10: [
+		{
+			name: 'a burst of three ordinary messages with a question waiting: each is offered, a look-up each',
+			case: plainCase([300, 300], {
+				answers: { n8nLine: 2, questions: [{ afterMessage: -1, delayMs: 2000 }], replies: [] },
+			}),
+		},
+	],
+	A: [
+		{
+			name: "the account writes 4.3 s after the person's second message, just after the third is stamped (the phone 0.2 s behind) but before it is saved: [m1 m2] runs, then [m1 m2 m3]",
+			case: plainCase([3744, 4538], {
+				saveJitterMs: [23, 0, 0],
+				delivery: { shape: 'prompt', lateMs: 0, trickleMs: 0, scatterMs: [295, 0, 0] },
+				phone: { skewMs: -220 },
+				ownMessages: [{ afterMessage: 1, delayMs: 4319 }],
+			}),
+		},
+		{
+			name: "two processes, the account's message saved before the person's last (its timestamp just after): one process reads back to back for 250 ms (16 reads at 20 ms a read)",
+			case: plainCase([1138, 1231], {
+				phaseMs: 500,
+				quietMs: 2000,
+				processes: 2,
+				route: [0, 1],
+				saveJitterMs: [27, 0, 0],
+				phone: { skewMs: -224 },
+				ownMessages: [{ afterMessage: 1, delayMs: 1008 }],
+			}),
+		},
+	],
+	B: [
+		{
+			name: 'five messages 1.3 to 1.7 s apart (quiet window 2 s) delivered alternately to two processes: five reads, one per message',
+			case: plainCase([1278, 1311, 1610, 1689], { quietMs: 2000, processes: 2, route: [0, 1] }),
+		},
+	],
+};
+
+/** Cases today's code gets right: the checks pass where they should. */
+export const CONTROL_CASES: Array<{ name: string; case: Case }> = [
+	{ name: 'a burst of three, delivered as written', case: plainCase([300, 300]) },
+	{
+		name: "the account's message between two quick messages ends the first burst",
+		case: plainCase([300], { ownMessages: [{ afterMessage: 0, delayMs: 100 }] }),
+	},
+	{
+		name: 'a burst of three over two webhook processes, with a copy of its first delivery',
+		case: plainCase([300, 300], {
+			processes: 2,
+			route: [0, 1, 1, 0],
+			copies: [{ message: 0, afterMs: 2000 }],
+		}),
+	},
+];
+
+CONTROL_CASES.push({
+	name: 'a "1" alone answers the question waiting, once (n8n 1.x)',
+	case: plainCase([], {
+		answers: {
+			n8nLine: 1,
+			questions: [{ afterMessage: -1, delayMs: 2000 }],
+			replies: [{ message: 0, text: '1' }],
+		},
+	}),
+});
+
+/** Found in runs of the whole system (issue 43): a crash inside the second message's quiet window. */
+export const CRASH_CASE: Case = plainCase([300], {
+	ownMessages: [{ afterMessage: 0, delayMs: 100 }],
+	stops: [{ afterMessage: 1, delayMs: 2000, process: 0 }],
+});

@@ -1,0 +1,3 @@
+import { soakHalf } from './soak';
+
+soakHalf(0);

@@ -1,0 +1,123 @@
+/**
+ * The invariants can fail: each rule is shown a made-up outcome that breaks it, and the bursts the
+ * spec's rule draws are checked on their own.
+ */
+import { describe, expect, it } from 'vitest';
+
+import { plainCase } from './cases';
+import { referenceBursts, violations } from './invariants';
+import { plannedMessages } from './scenario';
+import type { Outcome } from './world';
+
+const c = plainCase([300, 300]);
+const messages = plannedMessages(c);
+
+function outcome(runs: string[][], extra: Partial<Outcome> = {}): Outcome {
+	return {
+		messages,
+		own: [],
+		runs: runs.map((messageIds) => ({ process: 'p1', messageIds, passedOn: true, at: 0 })),
+		attempts: messages.map((message) => ({
+			message: message.id,
+			chain: message.index,
+			attempt: 1,
+			process: 'p1',
+			sentAt: message.firstAttemptAt,
+			status: 200,
+			answeredAt: message.firstAttemptAt + 100,
+		})),
+		reads: [{ at: 0, status: 200, injected: false }],
+		unsettled: [],
+		answeredUnrecorded: [],
+		incarnations: 1,
+		resumes: [],
+		expected: new Map(),
+		questionOf: new Map(),
+		statusLookups: 0,
+		...extra,
+	};
+}
+
+const rules = (found: ReturnType<typeof violations>) => found.map((violation) => violation.rule);
+
+describe('the reference bursts', () => {
+	it('cut a chain at the quiet window, the Longest Wait and the account’s message', () => {
+		const chain = plainCase([300, 6000, 300, 300], { longestMs: 500 });
+		const planned = plannedMessages(chain);
+		expect(referenceBursts(chain, planned)).toEqual([['m1', 'm2'], ['m3', 'm4'], ['m5']]);
+		const own = [{ id: 'o1', person: 0, at: planned[0].typedAt + 100 }];
+		expect(
+			referenceBursts(plainCase([300, 300]), plannedMessages(plainCase([300, 300])), own),
+		).toEqual([['m1'], ['m2', 'm3']]);
+	});
+
+	it("are drawn per person: another's messages between do not break a chain", () => {
+		const two = plainCase([300], {
+			bursts: [
+				{ person: 0, pauseMs: 6000, gapsMs: [2000], offlineMs: 0, saveGapMs: 0 },
+				{ person: 1, pauseMs: 6000, gapsMs: [300], offlineMs: 0, saveGapMs: 0 },
+			],
+		});
+		const planned = plannedMessages(two);
+		expect(planned.map((message) => message.typedAt)).toEqual([1000, 3000, 2000, 2300]);
+		expect(referenceBursts(two, planned)).toEqual([
+			['m1', 'm2'],
+			['m3', 'm4'],
+		]);
+	});
+
+	it('follow the timestamps the service stores, not the order of typing', () => {
+		const stepped = plainCase([300, 300], {
+			phone: { skewMs: 0, step: { atMessage: 2, ms: 9000 } },
+		});
+		expect(referenceBursts(stepped, plannedMessages(stepped))).toEqual([['m1', 'm2'], ['m3']]);
+	});
+});
+
+describe('the invariants', () => {
+	it('hold for one whole run of the burst', () => {
+		expect(violations(c, outcome([['m1', 'm2', 'm3']]))).toEqual([]);
+	});
+
+	it('find a message run twice, one never run, a burst split or out of order', () => {
+		expect(
+			rules(
+				violations(
+					c,
+					outcome([
+						['m1', 'm2', 'm3'],
+						['m1', 'm2', 'm3'],
+					]),
+				),
+			),
+		).toContain('oneRun');
+		expect(rules(violations(c, outcome([['m1', 'm2']])))).toEqual(['oneRun', 'wholeBurst']);
+		expect(rules(violations(c, outcome([['m1'], ['m2', 'm3']])))).toEqual([
+			'wholeBurst',
+			'wholeBurst',
+		]);
+		expect(rules(violations(c, outcome([['m1', 'm3', 'm2']])))).toEqual(['wholeBurst']);
+	});
+
+	it('find a run answered first and then not recorded, a delivery never settled, too many reads, a late answer', () => {
+		const whole = [['m1', 'm2', 'm3']];
+		expect(rules(violations(c, outcome(whole, { answeredUnrecorded: [['m1']] })))).toEqual([
+			'answeredFirst',
+		]);
+		expect(rules(violations(c, outcome(whole, { unsettled: ['0'] })))).toEqual(['settled']);
+		const reads = Array.from({ length: 9 }, () => ({ at: 0, status: 200, injected: false }));
+		expect(rules(violations(c, outcome(whole, { reads })))).toEqual(['reads']);
+		const late = outcome(whole);
+		late.attempts[0].status = 503;
+		expect(rules(violations(c, late))).toEqual(['answeredInTime']);
+	});
+
+	it('count a copy that passed nothing on as no run', () => {
+		const copy = outcome([
+			['m1', 'm2', 'm3'],
+			['m1', 'm2', 'm3'],
+		]);
+		copy.runs[1].passedOn = false;
+		expect(violations(c, copy)).toEqual([]);
+	});
+});

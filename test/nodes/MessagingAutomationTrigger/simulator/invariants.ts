@@ -1,0 +1,205 @@
+/**
+ * The invariants every case is held to (issue 43, docs/conversations.md). The bursts a case should
+ * give are drawn here from the spec's rule alone (a person's messages with at most the quiet window
+ * between neighbours, cut at the Longest Wait from each burst's first), on the timestamps the
+ * service stores, never with the trigger's own code.
+ */
+import type { Case, OwnMessage, PlannedMessage } from './scenario';
+import type { Outcome } from './world';
+
+export type Rule =
+	/** Every inbound message is in exactly one run, or is exactly one answer. */
+	| 'oneRun'
+	/** Each answer resumes the question the rule names, once; no execution resumes twice. */
+	| 'answers'
+	/** A run keeps written order and holds one burst, whole: split only by the Longest Wait. */
+	| 'wholeBurst'
+	/** No delivery answered 2xx before its run is recorded (or settled without one). */
+	| 'answeredFirst'
+	/** Every delivery is answered 2xx in the end (within the service's first retries). */
+	| 'settled'
+	/** Reads per burst within the documented bound. */
+	| 'reads'
+	/**
+	 * With nothing failing, a quiet window under 8 s and no phone clock ahead, every delivery is
+	 * answered 2xx within the service's 10 s at its first attempt.
+	 */
+	| 'answeredInTime';
+
+export interface Violation {
+	rule: Rule;
+	detail: string;
+}
+
+/** Reference bursts of every person: message ids per burst, in written order. */
+export function referenceBursts(
+	c: Case,
+	messages: readonly PlannedMessage[],
+	own: readonly OwnMessage[] = [],
+): string[][] {
+	const people = [...new Set(messages.map((message) => message.person))];
+	return people.flatMap((person) =>
+		personBursts(
+			c,
+			messages.filter((message) => message.person === person),
+			own.filter((message) => message.person === person),
+		),
+	);
+}
+
+/** One person's bursts, in their chat; the account's message there ends one. */
+function personBursts(
+	c: Case,
+	messages: readonly PlannedMessage[],
+	own: readonly OwnMessage[] = [],
+): string[][] {
+	const ordered = [...messages].sort((a, b) => a.stampedAt - b.stampedAt || a.index - b.index);
+	const bursts: PlannedMessage[][] = [];
+	let ownAt = Number.NEGATIVE_INFINITY;
+	for (const message of ordered) {
+		const ownBefore = own.some((entry) => entry.at > ownAt && entry.at <= message.stampedAt);
+		ownAt = message.stampedAt;
+		if (ownBefore) bursts.push([]);
+		const current = bursts[bursts.length - 1];
+		const previous = current?.[current.length - 1];
+		const joins =
+			current !== undefined &&
+			previous !== undefined &&
+			message.stampedAt - previous.stampedAt <= c.quietMs &&
+			message.stampedAt - current[0].stampedAt < c.longestMs;
+		if (joins) current.push(message);
+		else if (current?.length === 0) current.push(message);
+		else bursts.push([message]);
+	}
+	return bursts
+		.filter((burst) => burst.length > 0)
+		.map((burst) => burst.map((message) => message.id));
+}
+
+/**
+ * The bound docs/conversations.md states, per burst: one read, one more for about every 8.5 s the
+ * burst spans, in each process incarnation that received part of it; every further delivery of it
+ * (a copy, a retry) may need one more once the process's kept read is gone. Reads the case made
+ * fail (429, 503) are not counted; reads the trigger gave up on are.
+ */
+function readBound(c: Case, outcome: Outcome, bursts: string[][]): number {
+	const stamped = new Map(outcome.messages.map((message) => [message.id, message.stampedAt]));
+	let bound = 0;
+	for (const burst of bursts) {
+		const span = (stamped.get(burst[burst.length - 1]) ?? 0) - (stamped.get(burst[0]) ?? 0);
+		const deliveries = outcome.attempts.filter((attempt) => burst.includes(attempt.message));
+		const processes = new Set(deliveries.map((attempt) => attempt.process)).size;
+		const further = deliveries.length - burst.length;
+		bound += processes * (1 + Math.ceil((span + c.quietMs) / 8500)) + Math.max(0, further);
+	}
+	return bound;
+}
+
+export function violations(c: Case, outcome: Outcome): Violation[] {
+	const found: Violation[] = [...answerViolations(outcome)];
+	// An answer leaves its burst: the rest of it runs as one.
+	const written = referenceBursts(c, outcome.messages, outcome.own);
+	const bursts = written
+		.map((burst) => burst.filter((id) => !outcome.expected.has(id)))
+		.filter((burst) => burst.length > 0);
+	const ran = outcome.runs.filter((run) => run.passedOn);
+	for (const message of outcome.messages) {
+		const answers = outcome.resumes.filter((resume) => resume.messageId === message.id).length;
+		const times = ran.filter((run) => run.messageIds.includes(message.id)).length + answers;
+		if (times === 1) continue;
+		const answered = outcome.attempts.some(
+			(a) => a.message === message.id && (a.status ?? 500) < 300,
+		);
+		found.push({
+			rule: 'oneRun',
+			detail: `${message.id} ran ${times} times${times === 0 && answered ? ', though a delivery of it was answered 2xx' : ''}`,
+		});
+	}
+	for (const run of ran) {
+		const burst = bursts.find((candidate) => candidate.includes(run.messageIds[0])) ?? [];
+		const start = burst.indexOf(run.messageIds[0]);
+		const inOrder = run.messageIds.every((id, offset) => burst[start + offset] === id);
+		if (!inOrder || run.messageIds.length !== burst.length)
+			found.push({
+				rule: 'wholeBurst',
+				detail: `a run of [${run.messageIds.join(' ')}]${run.groupingError ? ` (${run.groupingError})` : ''}; its burst is [${burst.join(' ')}]`,
+			});
+	}
+	for (const ids of outcome.answeredUnrecorded)
+		found.push({
+			rule: 'answeredFirst',
+			detail: `the run of [${ids.join(' ')}] was answered 200 by the trigger, then n8n failed to record it`,
+		});
+	if (outcome.unsettled.length > 0)
+		found.push({
+			rule: 'settled',
+			detail: `${outcome.unsettled.length} delivery chain(s) still not answered 2xx`,
+		});
+	// A phone clock ahead puts a burst's close past the hold: its delivery goes back, rightly, and
+	// the bound (made for bursts that close within their hold) does not apply.
+	const phoneAhead = c.phone.skewMs + (c.phone.step?.ms ?? 0) > 0;
+	const reads = outcome.reads.filter((read) => !read.injected).length;
+	// Each question answered may cost Send and Wait one read and one look-up; nothing else may.
+	const bound = readBound(c, outcome, written) + outcome.expected.size;
+	if (outcome.statusLookups > outcome.expected.size)
+		found.push({
+			rule: 'reads',
+			detail: `${outcome.statusLookups} question look-ups for ${outcome.expected.size} answer(s)`,
+		});
+	if (reads > bound && !phoneAhead)
+		found.push({
+			rule: 'reads',
+			detail: `${reads} reads for ${bursts.length} burst(s); bound ${bound}`,
+		});
+	const calm =
+		c.quietMs < 8000 &&
+		!phoneAhead &&
+		[
+			c.readFaults.filter((fault) => fault !== undefined),
+			c.recordFails,
+			c.stops,
+			c.stopsAfterRecording,
+		].every((faults) => faults.length === 0);
+	const late = outcome.attempts.filter(
+		(attempt) => attempt.attempt === 1 && !answeredInTime(attempt),
+	);
+	if (calm && late.length > 0)
+		found.push({
+			rule: 'answeredInTime',
+			detail: `nothing failed, yet ${late.map((attempt) => `${attempt.message} (${attempt.status ?? 'no answer'} after ${(attempt.answeredAt ?? Infinity) - attempt.sentAt} ms)`).join(', ')}`,
+		});
+	return found;
+}
+
+/** Pass Answers: each expected answer resumed its question, once; nothing else resumed anything. */
+function answerViolations(outcome: Outcome): Violation[] {
+	const found: Violation[] = [];
+	const executions = [...new Set(outcome.resumes.map((resume) => resume.execution))];
+	for (const execution of executions) {
+		const resumes = outcome.resumes.filter((resume) => resume.execution === execution);
+		if (resumes.length > 1)
+			found.push({
+				rule: 'answers',
+				detail: `${outcome.questionOf.get(execution)} resumed ${resumes.length} times (${resumes.map((resume) => resume.messageId).join(', ')})`,
+			});
+	}
+	for (const resume of outcome.resumes) {
+		const question = outcome.questionOf.get(resume.execution);
+		const named = outcome.expected.get(resume.messageId);
+		if (named !== question)
+			found.push({
+				rule: 'answers',
+				detail: `${resume.messageId} resumed ${question}; the rule names ${named ?? 'no question'}`,
+			});
+	}
+	for (const [message, question] of outcome.expected)
+		if (!outcome.resumes.some((resume) => resume.messageId === message))
+			found.push({
+				rule: 'answers',
+				detail: `${message} answers ${question}, which it never resumed`,
+			});
+	return found;
+}
+
+const answeredInTime = (attempt: Outcome['attempts'][number]) =>
+	(attempt.status ?? 500) < 300 && (attempt.answeredAt ?? Infinity) - attempt.sentAt <= 10_000;

@@ -1,0 +1,238 @@
+/**
+ * One n8n webhook process for the simulator: the trigger's code as one module instance (its
+ * memory: held desks, claims, kept reads, clock estimates), called as n8n's webhook machinery calls
+ * it (test/support/n8nWebhook.ts describes what the CLI does), without HTTP:
+ * - static data: each delivery works on a copy of what the database holds, saved when n8n answers
+ *   (the last save wins across processes); a stopped process saves nothing;
+ * - a run the handler hands over is recorded by n8n (or not: n8n answers 500), then n8n answers
+ *   200 unless the trigger answered already, and the run's first step is the trigger's execute()
+ *   (runClaim.ts), with n8n's processed-data store shared by every process;
+ * - a stopped process answers nothing more and reads nothing more: its deliveries time out.
+ */
+import { DataDeduplicationService } from 'n8n-core';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import type { ProcessNodes } from './processPool';
+import { credentialFor, QUIET_LOGGER, type Delivery, type ServiceModel } from './service';
+import { WAITING_BASE, type WaitingExecutions } from './waitingExecutions';
+
+/** What every process of one case shares: the workflow, its database, the service. */
+export interface SharedWorld {
+	workflowId: string;
+	parameters: IDataObject;
+	/** Production static data as the database holds it. */
+	database: { staticData: IDataObject };
+	service: ServiceModel;
+	apiKey: string;
+	/** Whether n8n fails to record the n-th run handed to it (database locked, Redis down). */
+	recordFails: (index: number) => boolean;
+	/** Whether n8n is stopped right after recording the n-th run, before answering it. */
+	stopsAfterRecording: (index: number) => boolean;
+	runsHandedOver: number;
+	runs: RecordedRun[];
+	/** Send and Wait's waiting executions, with Pass Answers on. */
+	waiting?: WaitingExecutions;
+	/** Runs whose delivery the trigger answered 2xx first, and that n8n then failed to record. */
+	answeredUnrecorded: string[][];
+}
+
+export interface RecordedRun {
+	/** Process incarnation that recorded it. */
+	process: string;
+	/** Messages of the run's item, as handed over. */
+	messageIds: string[];
+	/** What the trigger's first step passed on: nothing for a copy of a recorded run. */
+	passedOn: boolean;
+	groupingError?: string;
+	at: number;
+}
+
+export interface Answer {
+	status: number;
+	/** Answered by the trigger itself, before n8n recorded any run. */
+	byNode: boolean;
+}
+
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+const noop = () => undefined;
+
+/** Dotted names (`options.deduplicate`) as n8n resolves them; the fallback when absent. */
+function parameter(parameters: IDataObject, name: string, fallback?: unknown): unknown {
+	let value: unknown = parameters;
+	for (const part of name.split('.')) value = (value as IDataObject | undefined)?.[part];
+	return value === undefined ? fallback : value;
+}
+
+/** The items' message ids: a grouped run's `message_ids`, else the event's message. */
+function messageIdsOf(items: INodeExecutionData[]): string[] {
+	const json = items[0]?.json ?? {};
+	if (Array.isArray(json.message_ids)) return json.message_ids.map(String);
+	const message = (json.message ?? json) as IDataObject;
+	return typeof message.message_id === 'string'
+		? [message.message_id]
+		: typeof message.id === 'string'
+			? [message.id]
+			: [];
+}
+
+export class N8nProcess {
+	alive = true;
+	private readonly node: INode;
+
+	constructor(
+		readonly name: string,
+		private readonly nodes: ProcessNodes,
+		private readonly world: SharedWorld,
+		private readonly now: () => number,
+	) {
+		this.node = {
+			id: 'trigger-1',
+			name: 'Trigger',
+			type: 'messagingAutomationTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId: `hook-${world.workflowId}`,
+			parameters: world.parameters as INode['parameters'],
+		};
+	}
+
+	/** The process is killed: nothing it was doing answers, saves or reads any more. */
+	stop(): void {
+		this.alive = false;
+	}
+
+	private get url(): string {
+		return `http://n8n.sim/webhook/${this.world.workflowId}/webhook`;
+	}
+
+	/** One delivery, as n8n's LiveWebhooks handles it; resolves with the answer, or never once stopped. */
+	async deliver(delivery: Delivery): Promise<Answer | undefined> {
+		const staticData = clone(this.world.database.staticData);
+		let written: number | undefined;
+		const response = {
+			writeHead: (status: number) => void (written ??= status),
+			end: noop,
+		};
+		let result: IWebhookResponseData;
+		try {
+			result = await (
+				this.nodes.trigger.webhook as (this: IWebhookFunctions) => Promise<IWebhookResponseData>
+			).call(this.webhookContext(delivery, staticData, response));
+		} catch {
+			return this.alive ? { status: 500, byNode: false } : undefined;
+		}
+		if (!this.alive) return undefined;
+		const save = () => void (this.world.database.staticData = clone(staticData));
+		if (!result.workflowData) {
+			save();
+			return { status: written ?? 200, byNode: written !== undefined };
+		}
+		const index = this.world.runsHandedOver++;
+		if (this.world.recordFails(index)) {
+			// n8n could not create the execution: the webhook answers 500 unless the node answered.
+			if (written !== undefined && written < 300)
+				this.world.answeredUnrecorded.push(messageIdsOf(result.workflowData.flat()));
+			return { status: written ?? 500, byNode: written !== undefined };
+		}
+		const run: RecordedRun = {
+			process: this.name,
+			messageIds: messageIdsOf(result.workflowData.flat()),
+			passedOn: false,
+			groupingError: result.workflowData.flat()[0]?.json.grouping_error as string | undefined,
+			at: this.now(),
+		};
+		this.world.runs.push(run);
+		const answer = { status: written ?? 200, byNode: written !== undefined };
+		if (this.world.stopsAfterRecording(index)) this.stop();
+		else save();
+		const outputs = await (
+			this.nodes.trigger.execute as (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>
+		).call(this.executeContext(result.workflowData));
+		run.passedOn = outputs.some((output) => output.length > 0);
+		return this.alive ? answer : undefined;
+	}
+
+	private webhookContext(
+		delivery: Delivery,
+		staticData: IDataObject,
+		response: { writeHead: (status: number) => void; end: () => void },
+	): IWebhookFunctions {
+		const headers = Object.fromEntries(
+			Object.entries(delivery.headers).map(([k, v]) => [k.toLowerCase(), v]),
+		);
+		const request = {
+			rawBody: Buffer.from(delivery.body),
+			headers: { ...headers, 'content-type': 'application/json' },
+			rawHeaders: Object.entries(headers).flat(),
+			body: JSON.parse(delivery.body) as unknown,
+		};
+		return {
+			...this.commonContext(),
+			// A webhook's parameters take no item index.
+			getNodeParameter: (name: string, fallback?: unknown) =>
+				parameter(this.world.parameters, name, fallback),
+			getRequestObject: () => request,
+			getResponseObject: () => response,
+			getWorkflowStaticData: (type: string) =>
+				(staticData[type === 'node' ? `node:${this.node.name}` : 'global'] ??= {}) as IDataObject,
+			getWebhookResourceUrl: () => this.url,
+			getNodeWebhookUrl: () => this.url,
+			getMode: () => 'webhook',
+			getBodyData: () => request.body,
+			// `$execution.resumeUrl`: this n8n's waiting-webhook base and an execution id.
+			evaluateExpression: () => `${WAITING_BASE}/exec-current`,
+			getHeaderData: () => request.headers,
+		} as unknown as IWebhookFunctions;
+	}
+
+	private executeContext(workflowData: INodeExecutionData[][]): IExecuteFunctions {
+		const contextData = { node: this.node, workflow: { id: this.world.workflowId, active: true } };
+		return {
+			...this.commonContext(),
+			getNodeParameter: (name: string, _item: number, fallback?: unknown) =>
+				parameter(this.world.parameters, name, fallback),
+			getMode: () => 'webhook',
+			getNodeOutputs: () => workflowData.map(() => ({ type: 'main' })),
+			getInputData: (index = 0) => workflowData[index] ?? [],
+			customData: { set: noop, setAll: noop, get: noop, getAll: () => ({}) },
+			helpers: {
+				checkProcessedAndRecord: async (items: string[], scope: 'node', options: IDataObject) =>
+					await DataDeduplicationService.getInstance().checkProcessedAndRecord(
+						items,
+						scope,
+						contextData as never,
+						options as never,
+					),
+			},
+		} as unknown as IExecuteFunctions;
+	}
+
+	private commonContext() {
+		const world = this.world;
+		const alive = () => this.alive;
+		return {
+			logger: QUIET_LOGGER,
+			getNode: () => this.node,
+			getWorkflow: () => ({ id: world.workflowId, name: 'Simulated', active: true }),
+			getCredentials: async () => credentialFor(world.apiKey),
+			helpers: {
+				httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) =>
+					// A stopped process's read never comes back: its code stays parked.
+					alive() ? await world.service.request(options) : await new Promise(noop),
+				// The trigger's offer to a question's link: this n8n's own waiting webhook.
+				httpRequest: async (options: IHttpRequestOptions) => {
+					if (!alive() || !world.waiting) return await new Promise(noop);
+					return await world.waiting.request(this.nodes.sendAndWait, options);
+				},
+			},
+		};
+	}
+}

@@ -1,0 +1,90 @@
+/**
+ * The Send and Wait questions of a case and the answers the spec's rule expects, drawn without the
+ * nodes' code: a "1" or "2" answers the question it quotes, else the newest question before it in
+ * its chat; a question takes its first answer only; "why?" answers nothing.
+ */
+import type { Case, PlannedMessage } from './scenario';
+import type { SavedMessage } from './service';
+import { questionLink } from './waitingExecutions';
+
+export interface PlannedQuestion {
+	id: string;
+	person: number;
+	/** Its timestamp and save time: the account's clock is right (case time). */
+	at: number;
+	execution: string;
+	key: string;
+}
+
+export function plannedQuestions(c: Case, messages: readonly PlannedMessage[]): PlannedQuestion[] {
+	return (c.answers?.questions ?? []).flatMap((question, index) => {
+		const after = messages[Math.max(0, question.afterMessage)];
+		if (!after) return [];
+		const at =
+			question.afterMessage < 0
+				? after.typedAt - question.delayMs
+				: after.typedAt + question.delayMs;
+		return [
+			{
+				id: `q${index + 1}`,
+				person: after.person,
+				at,
+				execution: `exec${index + 1}`,
+				key: `key-q${index + 1}-0001`,
+			},
+		];
+	});
+}
+
+/** The service's saved questions; the replies' texts and quotes written into the person's messages. */
+export function questionMessages(
+	c: Case,
+	questions: readonly PlannedQuestion[],
+	saved: SavedMessage[],
+	start: number,
+): SavedMessage[] {
+	for (const reply of c.answers?.replies ?? []) {
+		const message = saved[reply.message];
+		if (!message) continue;
+		message.text = reply.text;
+		const quoted = reply.quotes === undefined ? undefined : questions[reply.quotes];
+		// A reply can quote only a question already in its chat.
+		if (quoted?.person === message.person && start + quoted.at < message.stampedAt)
+			message.quotedId = quoted.id;
+	}
+	return questions.map((question) => ({
+		id: question.id,
+		person: question.person,
+		text: `Refund 20 EUR? Reply 1 to Approve or 2 to Decline ${questionLink(question.execution, question.key)}`,
+		stampedAt: start + question.at,
+		savedAt: start + question.at,
+		fromMe: true,
+		sendKey: question.key,
+	}));
+}
+
+/** Which question each answering message answers, by the rule (message id → question id). */
+export function expectedAnswers(
+	messages: readonly PlannedMessage[],
+	saved: readonly SavedMessage[],
+	questions: readonly PlannedQuestion[],
+): Map<string, string> {
+	const answered = new Map<string, string>();
+	const taken = new Set<string>();
+	const byStamp = [...messages].sort((a, b) => a.stampedAt - b.stampedAt || a.index - b.index);
+	for (const message of byStamp) {
+		const text = saved[message.index]?.text;
+		if (text !== '1' && text !== '2') continue;
+		const quoted = saved[message.index]?.quotedId;
+		const asked = questions
+			.filter((question) => question.person === message.person && question.at <= message.stampedAt)
+			.sort((a, b) => a.at - b.at);
+		const question = quoted
+			? questions.find((candidate) => candidate.id === quoted)
+			: asked[asked.length - 1];
+		if (!question || taken.has(question.id)) continue;
+		taken.add(question.id);
+		answered.set(message.id, question.id);
+	}
+	return answered;
+}

@@ -1,0 +1,211 @@
+/**
+ * Runs one case: the service saves and delivers the planned messages on the virtual clock, each
+ * attempt to the process the case routes it to, retried on the spec's schedule when it is not
+ * answered 2xx within the ten-second time-out; processes stop and come back with their memory
+ * gone; the clocks skew and step. What happened is returned for the invariants.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { N8nProcess, type RecordedRun, type SharedWorld } from './n8nProcess';
+import type { ProcessPool } from './processPool';
+import {
+	ownMessages,
+	plannedMessages,
+	type Case,
+	type OwnMessage,
+	type PlannedMessage,
+} from './scenario';
+import { RECEIVER_TIMEOUT_MS, RETRY_SCHEDULE_MS, SECRET, ServiceModel } from './service';
+import { expectedAnswers, plannedQuestions, questionMessages } from './questions';
+import { seedRandom, VirtualTime } from './virtualTime';
+import { WaitingExecutions, type Resume } from './waitingExecutions';
+
+/** How long past its last first delivery a case runs: the service's first three retries and more. */
+const HORIZON_AFTER_MS = 20 * 60_000;
+
+export interface AttemptLog {
+	message: string;
+	chain: number;
+	attempt: number;
+	process: string;
+	sentAt: number;
+	/** Undefined: never answered (the process stopped, or it held the delivery past the time-out). */
+	status?: number;
+	answeredAt?: number;
+}
+
+export interface Outcome {
+	messages: PlannedMessage[];
+	own: OwnMessage[];
+	runs: RecordedRun[];
+	attempts: AttemptLog[];
+	reads: ServiceModel['reads'];
+	/** Delivery chains still not answered 2xx when the case ended. */
+	unsettled: string[];
+	answeredUnrecorded: string[][];
+	incarnations: number;
+	/** Pass Answers: executions resumed, the answers the rule expects (message → question), look-ups. */
+	resumes: Resume[];
+	expected: Map<string, string>;
+	/** Question ids by execution. */
+	questionOf: Map<string, string>;
+	statusLookups: number;
+}
+
+let caseNumber = 0;
+
+export function parametersOf(c: Case): IDataObject {
+	return {
+		events: ['message.received'],
+		registration: 'dashboard',
+		signingSecret: SECRET,
+		groupQuickMessages: true,
+		quietWindowSeconds: c.quietMs / 1000,
+		longestWaitSeconds: c.longestMs / 1000,
+		options: { deduplicate: c.dedupe },
+		answersToSendAndWait: c.answers !== undefined,
+	};
+}
+
+export async function runCase(c: Case, pool: ProcessPool): Promise<Outcome> {
+	const restoreRandom = seedRandom(JSON.stringify(c));
+	try {
+		return await simulateCase(c, pool);
+	} finally {
+		restoreRandom();
+	}
+}
+
+async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
+	const time = new VirtualTime(c.host.skewMs, c.phaseMs);
+	const id = `sim${++caseNumber}`;
+	const service = new ServiceModel(time, c.readFaults, c.readLatencyMs);
+	const messages = plannedMessages(c);
+	const start = time.serviceNow() - time.elapsed();
+	for (const message of messages)
+		service.messages.push({
+			id: message.id,
+			person: message.person,
+			text: message.id,
+			stampedAt: start + message.stampedAt,
+			savedAt: start + message.savedAt,
+		});
+	const questions = plannedQuestions(c, messages);
+	service.messages.push(...questionMessages(c, questions, service.messages, start));
+	const own = [
+		...ownMessages(c, messages),
+		...questions.map(({ id, person, at }) => ({ id, person, at })),
+	];
+	for (const message of own.filter((entry) => !entry.id.startsWith('q')))
+		service.messages.push({
+			id: message.id,
+			person: message.person,
+			text: 'On it',
+			stampedAt: start + message.at,
+			savedAt: start + message.at,
+			fromMe: true,
+		});
+	const world: SharedWorld = {
+		workflowId: id,
+		parameters: parametersOf(c),
+		database: { staticData: {} },
+		service,
+		apiKey: `key_${id}_000000`,
+		recordFails: (index) => c.recordFails.includes(index),
+		stopsAfterRecording: (index) => c.stopsAfterRecording.includes(index),
+		runsHandedOver: 0,
+		runs: [],
+		answeredUnrecorded: [],
+		waiting: c.answers
+			? new WaitingExecutions(service, c.answers.n8nLine, `key_${id}_000000`, () => time.elapsed())
+			: undefined,
+	};
+	let incarnations = 0;
+	const fresh = () =>
+		new N8nProcess(`p${++incarnations}`, pool.take(), world, () => time.elapsed());
+	const slots = Array.from({ length: c.processes }, fresh);
+	const attempts: AttemptLog[] = [];
+	const open = new Set<number>();
+	let retries = 0;
+	let routed = 0;
+
+	const attempt = (message: PlannedMessage, chain: number, number: number) => {
+		const slot = c.route[routed++ % c.route.length] % slots.length;
+		if (!slots[slot].alive) slots[slot] = fresh();
+		const process = slots[slot];
+		const delivery = service.delivery(
+			`evt_${id}_${message.id}`,
+			service.messages[message.index],
+			start + message.savedAt,
+		);
+		const log: AttemptLog = {
+			message: message.id,
+			chain,
+			attempt: number,
+			process: process.name,
+			sentAt: time.elapsed(),
+		};
+		attempts.push(log);
+		let decided = false;
+		const decide = (ok: boolean) => {
+			if (decided) return;
+			decided = true;
+			if (ok) return void open.delete(chain);
+			if (number >= RETRY_SCHEDULE_MS.length + 1) return;
+			const jitter = c.jitter[retries++ % c.jitter.length];
+			const retryAt = time.elapsed() + RETRY_SCHEDULE_MS[number - 1] * (1 + jitter);
+			time.at(retryAt, () => attempt(message, chain, number + 1));
+		};
+		void process.deliver(delivery).then((answer) => {
+			if (!answer) return;
+			log.status = answer.status;
+			log.answeredAt = time.elapsed();
+			if (log.answeredAt - log.sentAt <= RECEIVER_TIMEOUT_MS) decide(answer.status < 300);
+		});
+		time.at(log.sentAt + RECEIVER_TIMEOUT_MS, () => decide(false));
+	};
+
+	let chains = 0;
+	const startChain = (message: PlannedMessage, at: number) => {
+		const chain = chains++;
+		open.add(chain);
+		time.at(at, () => attempt(message, chain, 1));
+	};
+	for (const message of messages) startChain(message, message.firstAttemptAt);
+	for (const copy of c.copies) {
+		const message = messages[copy.message];
+		if (message) startChain(message, message.firstAttemptAt + copy.afterMs);
+	}
+	const after = (index: number, delayMs: number) =>
+		(messages[index]?.firstAttemptAt ?? 0) + delayMs;
+	for (const stop of c.stops)
+		time.at(after(stop.afterMessage, stop.delayMs), () => {
+			const slot = stop.process % slots.length;
+			slots[slot].stop();
+			slots[slot] = fresh();
+		});
+	if (c.host.step) {
+		const { afterMessage, delayMs, ms } = c.host.step;
+		time.at(after(afterMessage, delayMs), () => time.stepHost(ms));
+	}
+	const lastFirst = Math.max(...messages.map((message) => message.firstAttemptAt)) + 12_000;
+	const horizon = lastFirst + HORIZON_AFTER_MS;
+	while (time.elapsed() < horizon && (open.size > 0 || time.elapsed() < lastFirst))
+		await time.runUntil(Math.min(horizon, time.elapsed() + 60_000));
+	// Runs handed over in the last moments finish their first step.
+	await time.runUntil(time.elapsed() + 1000);
+	return {
+		messages,
+		own,
+		runs: world.runs,
+		attempts,
+		reads: service.reads,
+		unsettled: [...open].map(String),
+		answeredUnrecorded: world.answeredUnrecorded,
+		incarnations,
+		resumes: world.waiting?.resumes ?? [],
+		expected: expectedAnswers(messages, service.messages, questions),
+		questionOf: new Map(questions.map((question) => [question.execution, question.id])),
+		statusLookups: service.statusLookups.length,
+	};
+}
