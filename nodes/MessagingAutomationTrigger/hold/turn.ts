@@ -50,6 +50,8 @@ export type Turn =
 			takeover?: TakeoverCheck;
 			/** With Pass Answers: the question still waiting in the chat, null: none. */
 			waitingQuestion?: WaitingQuestion | null;
+			/** Messages of the burst that answered a question: the run claims them too (runClaim.ts). */
+			answeredIds?: string[];
 	  };
 
 /** What a read serves besides grouping: how much history, whether takeover asks, and answers. */
@@ -127,7 +129,13 @@ export async function readTurn(
 		needs,
 		sentLateMs,
 	);
-	return turn.run ? { ...turn, waitingQuestion: taken.waiting } : turn;
+	if (!turn.run) return turn;
+	const answeredIds = [...taken.answered];
+	return {
+		...turn,
+		waitingQuestion: taken.waiting,
+		...(answeredIds.length ? { answeredIds } : {}),
+	};
 }
 
 /**

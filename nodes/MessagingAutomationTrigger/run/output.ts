@@ -41,7 +41,7 @@ export function eventItemJson(envelope: EventEnvelope): IDataObject {
  */
 function turnFields(
 	messages: readonly EventMessage[],
-	turn: Pick<Extract<Turn, { run: true }>, 'closedBy' | 'groupingError'>,
+	turn: Pick<Extract<Turn, { run: true }>, 'closedBy' | 'groupingError' | 'answeredIds'>,
 ): IDataObject {
 	const last = messages[messages.length - 1];
 	return {
@@ -60,6 +60,7 @@ function turnFields(
 			last_at: last?.timestamp ?? null,
 			closed_by: turn.closedBy ?? null,
 			...(turn.groupingError ? { error: turn.groupingError } : {}),
+			...(turn.answeredIds ? { answered_message_ids: turn.answeredIds } : {}),
 		},
 	};
 }

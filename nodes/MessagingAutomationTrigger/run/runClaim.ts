@@ -26,11 +26,20 @@ export function withCarrier(workflowData: INodeExecutionData[][]): INodeExecutio
 	return [[{ json: { [CARRIER_FIELD]: true } }], ...workflowData.slice(1)];
 }
 
+const strings = (value: unknown): string[] | undefined =>
+	Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : undefined;
+
 /** A grouped run's messages, in written order; undefined for a run of one event. */
-function groupedIds(item: INodeExecutionData | undefined): string[] | undefined {
-	const ids = item?.json.message_ids;
-	return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : undefined;
-}
+const groupedIds = (item: INodeExecutionData | undefined) => strings(item?.json.message_ids);
+
+/**
+ * Messages of the run's burst that answered a Send and Wait question: claimed with the run, so a
+ * later read of the burst (a copy of its delivery whose question no longer waits) never runs them.
+ */
+const answeredIds = (item: INodeExecutionData | undefined) =>
+	strings(
+		(item?.json.burst as { answered_message_ids?: unknown } | undefined)?.answered_message_ids,
+	) ?? [];
 
 // n8n's store reads and rewrites one record per trigger: claims made at once in one process would
 // overwrite each other, so each process makes them one after another.
@@ -85,15 +94,18 @@ export async function claimRun(context: IExecuteFunctions): Promise<INodeExecuti
 	const messageIds = groupedIds(item);
 	const eventId = typeof item?.json.event_id === 'string' ? item.json.event_id : undefined;
 	const keys = messageIds
-		? messageIds.map((id) => `message|${id}`)
+		? [...messageIds, ...answeredIds(item)].map((id) => `message|${id}`)
 		: context.getNodeParameter('options.deduplicate', 0, true) !== false && eventId
 			? [`event|${eventId}`]
 			: [];
 	if (context.getMode() !== 'webhook' || keys.length === 0) return outputs;
 	const fresh = await claimed(context, keys);
-	if (fresh.size === keys.length) return outputs;
+	const passed = messageIds
+		? messageIds.filter((id) => fresh.has(`message|${id}`)).length
+		: fresh.size;
+	if (passed === (messageIds ?? keys).length) return outputs;
 	const what = messageIds ? `messages ${messageIds.join(',')}` : `event ${eventId}`;
-	if (fresh.size === 0) {
+	if (passed === 0) {
 		context.logger.info(
 			`Messaging Automation Trigger: the run of ${what} was handed to n8n again after it was recorded; this copy passes nothing on`,
 		);

@@ -50,10 +50,10 @@ export function isRetried(sentAt: number, queuedAt: number | undefined): boolean
 export const SAVE_SLACK_MS = 250;
 
 /**
- * A message the service queued this long after its burst had closed by the messages' timestamps
- * was uploaded late (a phone back online sends what it wrote, one message after another): its
- * burst waits a quiet window after it for the rest of the upload. A service's ordinary lag between
- * a message and its event stays well below it.
+ * A message the service queued this long after its own timestamp was uploaded late (a phone back
+ * online sends what it wrote, one message after another) or stamped by a clock that runs behind:
+ * its burst waits a quiet window after it was queued. A service's ordinary lag between a message
+ * and its event stays well below it.
  */
 export const LATE_UPLOAD_MS = 1000;
 

@@ -53,11 +53,12 @@ function vouchedTimeline(read: ReadExtent, held: readonly TimelineMessage[]): Ti
 }
 
 /**
- * A burst whose messages the service saved after it had closed by their timestamps (a phone that
- * was offline uploads what it wrote, one message after another) stays open until a quiet window
- * has passed since the latest of them was queued: more of the same upload may follow, and one run
- * should hold them all. The service time it stays open until, from the held messages of the
- * burst of `id` (only their queue times are known); undefined when none was saved late.
+ * A burst whose messages the service queued well after their timestamps (a phone back online
+ * uploads what it wrote, one message after another; a phone whose clock runs behind) stays open
+ * until a quiet window has passed since the latest of them was queued: more of the same upload may
+ * follow, and the person's quiet window is measured where the service saw it. The service time it
+ * stays open until, from the held messages of the burst of `id` (only their queue times are
+ * known); undefined when none was queued late.
  */
 function savedLateUntil(
 	timeline: readonly TimelineMessage[],
@@ -73,7 +74,7 @@ function savedLateUntil(
 		(entry) =>
 			members.has(entry.message.id) &&
 			entry.queuedAt !== undefined &&
-			entry.queuedAt > burst.closedAt + LATE_UPLOAD_MS,
+			entry.queuedAt > entry.message.at + LATE_UPLOAD_MS,
 	);
 	return late.length === 0
 		? undefined
@@ -127,15 +128,16 @@ export function settleByRead(
 					: verdict?.kind === 'needOlder'
 						? verdict
 						: { kind: 'keep' };
+		// A burst still open for a late upload has not run: its run waits for the rest of the upload
+		// (a carried message is settled by the later one the read shows).
+		const openUntil = savedLateUntil(timeline, held, message.id, rules, extent);
+		const uploading = openUntil !== undefined && openUntil > read.asOf;
 		if (outcome.kind === 'none' && queuedAt !== undefined) {
 			const burst = burstThrough(timeline, message.id, rules, extent);
 			if (burst.kind === 'last' && queuedAt > burst.closedAt + SAVE_SLACK_MS)
 				outcome = { kind: 'run', verdict: burst };
 		}
-		if (outcome.kind === 'run' || outcome.kind === 'none') {
-			const openUntil = savedLateUntil(timeline, held, message.id, rules, extent);
-			if (openUntil !== undefined && openUntil > read.asOf) outcome = { kind: 'keep' };
-		}
+		if (outcome.kind === 'run' && uploading) outcome = { kind: 'keep' };
 		outcomes.set(message.id, outcome);
 	}
 	return oneRunPerBurst(outcomes, ran);
@@ -211,16 +213,15 @@ export function nextReadAt(
 	let readAt = Number.POSITIVE_INFINITY;
 	for (const entry of held) {
 		const verdict = likelyVerdict(known, held, entry.message.id, rules, now);
-		const openUntil = likelyOpenUntil(known, held, entry.message.id, rules, now);
 		const due =
-			openUntil !== undefined && openUntil > now
-				? openUntil
-				: verdict.kind === 'wait'
-					? verdict.until
-					: verdict.kind === 'notLast'
-						? entry.deadline - leadMs
-						: now;
-		readAt = Math.min(readAt, due);
+			verdict.kind === 'wait'
+				? verdict.until
+				: verdict.kind === 'notLast'
+					? entry.deadline - leadMs
+					: now;
+		// No read settles a run before a late upload's quiet window has passed.
+		const openUntil = likelyOpenUntil(known, held, entry.message.id, rules, now);
+		readAt = Math.min(readAt, openUntil !== undefined ? Math.max(due, openUntil) : due);
 	}
 	return readAt;
 }
@@ -237,7 +238,8 @@ export function burstStillOpen(
 	rules: BurstRules,
 	now: number,
 ): boolean {
-	if (likelyVerdict(known, held, id, rules, now).kind === 'wait') return true;
+	const verdict = likelyVerdict(known, held, id, rules, now);
+	if (verdict.kind !== 'last') return verdict.kind === 'wait';
 	const openUntil = likelyOpenUntil(known, held, id, rules, now);
 	return openUntil !== undefined && openUntil > now;
 }

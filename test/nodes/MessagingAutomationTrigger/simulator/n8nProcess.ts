@@ -47,7 +47,7 @@ export interface SharedWorld {
 export interface RecordedRun {
 	/** Process incarnation that recorded it. */
 	process: string;
-	/** Messages of the run's item, as handed over. */
+	/** Messages of the run's item, as handed over, then as its first step passed them on. */
 	messageIds: string[];
 	/** What the trigger's first step passed on: nothing for a copy of a recorded run. */
 	passedOn: boolean;
@@ -157,6 +157,8 @@ export class N8nProcess {
 			this.nodes.trigger.execute as (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>
 		).call(this.executeContext(result.workflowData));
 		run.passedOn = outputs.some((output) => output.length > 0);
+		// What the run passed on: a run whose messages an earlier run held passes on only the others.
+		if (run.passedOn) run.messageIds = messageIdsOf(outputs.flat());
 		return this.alive ? answer : undefined;
 	}
 

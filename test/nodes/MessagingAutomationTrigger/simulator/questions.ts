@@ -16,7 +16,15 @@ export interface PlannedQuestion {
 	key: string;
 }
 
+/**
+ * Cases so far: a question's id and execution are new in every case, as a service's message ids
+ * and n8n's execution ids are, so what a module instance remembers of one case's questions (Send
+ * and Wait's answer claims) never meets another case's.
+ */
+let casesPlanned = 0;
+
 export function plannedQuestions(c: Case, messages: readonly PlannedMessage[]): PlannedQuestion[] {
+	const serial = ++casesPlanned;
 	return (c.answers?.questions ?? []).flatMap((question, index) => {
 		const after = messages[Math.max(0, question.afterMessage)];
 		if (!after) return [];
@@ -26,11 +34,11 @@ export function plannedQuestions(c: Case, messages: readonly PlannedMessage[]): 
 				: after.typedAt + question.delayMs;
 		return [
 			{
-				id: `q${index + 1}`,
+				id: `q${index + 1}-${serial}`,
 				person: after.person,
 				at,
-				execution: `exec${index + 1}`,
-				key: `key-q${index + 1}-0001`,
+				execution: `exec${index + 1}-${serial}`,
+				key: `key-q${index + 1}-${serial}`,
 			},
 		];
 	});
@@ -63,11 +71,16 @@ export function questionMessages(
 	}));
 }
 
-/** Which question each answering message answers, by the rule (message id → question id). */
+/**
+ * Which question each answering message answers, by the rule (message id → question id): the
+ * quoted question; unquoted, the newest question of its chat, only while the account has not
+ * written after it (`own`: the account's messages, the questions among them, in case time).
+ */
 export function expectedAnswers(
 	messages: readonly PlannedMessage[],
 	saved: readonly SavedMessage[],
 	questions: readonly PlannedQuestion[],
+	own: readonly { person: number; at: number }[] = [],
 ): Map<string, string> {
 	const answered = new Map<string, string>();
 	const taken = new Set<string>();
@@ -79,9 +92,18 @@ export function expectedAnswers(
 		const asked = questions
 			.filter((question) => question.person === message.person && question.at <= message.stampedAt)
 			.sort((a, b) => a.at - b.at);
+		const newest = asked[asked.length - 1];
+		const wroteAfter =
+			newest !== undefined &&
+			own.some(
+				(entry) =>
+					entry.person === message.person && entry.at > newest.at && entry.at <= message.stampedAt,
+			);
 		const question = quoted
 			? questions.find((candidate) => candidate.id === quoted)
-			: asked[asked.length - 1];
+			: wroteAfter
+				? undefined
+				: newest;
 		if (!question || taken.has(question.id)) continue;
 		taken.add(question.id);
 		answered.set(message.id, question.id);

@@ -204,7 +204,7 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 		answeredUnrecorded: world.answeredUnrecorded,
 		incarnations,
 		resumes: world.waiting?.resumes ?? [],
-		expected: expectedAnswers(messages, service.messages, questions),
+		expected: expectedAnswers(messages, service.messages, questions, own),
 		questionOf: new Map(questions.map((question) => [question.execution, question.id])),
 		statusLookups: service.statusLookups.length,
 	};
