@@ -117,8 +117,24 @@ export async function readTurn(
 	}
 	if (settlement.kind !== 'run' || !needs.answers)
 		return turnOf(context, settlement, message, needs, sentLateMs);
-	const { verdict, read } = settlement;
-	const taken = await takeAnswers(context, reader, read, verdict.messages);
+	const taken = await takeAnswers(context, reader, settlement.read, settlement.verdict.messages);
+	return answeredTurn(context, settlement, taken, message, needs, delivery, sentLateMs);
+}
+
+/**
+ * A held burst's turn once its messages were offered to Send and Wait: the messages that answered
+ * no question run, the answers are named so the run claims them too (runClaim.ts).
+ */
+function answeredTurn(
+	context: IWebhookFunctions,
+	settlement: Extract<Settlement, { kind: 'run' }>,
+	taken: TakenAnswers,
+	message: EventMessage,
+	needs: ReadNeeds,
+	delivery: DeliveryContext,
+	sentLateMs: number | undefined,
+): Turn {
+	const { verdict } = settlement;
 	const rest = verdict.messages.filter((entry) => !taken.answered.has(entry.id));
 	const unanswered = withoutAnswers(taken, rest.length, delivery);
 	if (unanswered) return unanswered;
