@@ -207,7 +207,7 @@ export class ConversationDesk {
 			return;
 		}
 		if (!entry.handedBack && entry.givesUp) {
-			entry.reply.received();
+			// Runs on its own, its delivery answered by n8n once the run is recorded, as every run's.
 			this.settle(id, {
 				kind: 'failed',
 				reason: `${this.failure ?? 'the service was busy'} (still not read at the service's third attempt)`,

@@ -83,9 +83,9 @@ export function turnItemJson(
 }
 
 /**
- * A grouped run's item narrowed to the messages `keep` (runClaim.ts: the others ran before, in
- * an earlier run of the same burst read before a late-saved message of it); they are named in
- * `burst.ran_before`.
+ * A grouped run's item JSON narrowed to the messages `keep` (narrowedRun.ts: the others ran
+ * before, in an earlier run of the same burst read before a late-saved message of it); they are
+ * named in `burst.ran_before`.
  */
 export function narrowedTurnJson(json: IDataObject, keep: ReadonlySet<string>): IDataObject {
 	const listed = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { narrowedTurnJson } from './output';
+import { narrowedRun } from './narrowedRun';
 
 /*
  * A run's delivery is answered by n8n once it has recorded the run (deliveryReply.ts), so n8n stopped
@@ -116,7 +116,5 @@ export async function claimRun(context: IExecuteFunctions): Promise<INodeExecuti
 	context.logger.info(
 		`Messaging Automation Trigger: of the run of ${what}, only ${[...keep].join(',')} had not run before; it runs with those`,
 	);
-	return outputs.map((list) =>
-		list.map((entry) => ({ ...entry, json: narrowedTurnJson(entry.json, keep) })),
-	);
+	return outputs.map((list) => list.map((entry) => narrowedRun(entry, keep)));
 }

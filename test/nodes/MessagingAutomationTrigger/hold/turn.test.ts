@@ -232,6 +232,18 @@ describe('Group Quick Messages', () => {
 			expect(String((json.burst as IDataObject).error)).toMatch(
 				/^Not grouped: The service is temporarily unavailable.*\(still not read at the service's third attempt\)$/s,
 			);
+		// Each run's delivery answered by n8n once it recorded the run, never before (a run n8n could
+		// not record then would be lost).
+		const messageAnswers = trigger.requests.filter(
+			(request) => !('ignored' in ((request.body ?? {}) as object)),
+		);
+		expect(messageAnswers.slice(-3).map((request) => [request.status, request.answeredBy])).toEqual(
+			[
+				[200, 'n8n'],
+				[200, 'n8n'],
+				[200, 'n8n'],
+			],
+		);
 	}, 150_000);
 
 	it("hands back a first delivery whatever its message's age: a burst saved 3 minutes late, one failed read while held, runs once whole on the retry", async () => {
