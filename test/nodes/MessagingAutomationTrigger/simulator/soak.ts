@@ -1,7 +1,7 @@
 /**
  * The simulator's long budget (`npm run test:soak`): SIM_SOAK_CASES cases (100,000 by default, 10,000 in CI)
  * spread over every family, in two files so that both cores work. The seed is new each run and
- * printed (SIM_SEED fixes it); a failure prints the command that replays it. A family today's code
+ * printed (SIM_SEED fixes it; CI's is CI_SEED); a failure prints the command that replays it. A family today's code
  * is known to break (knownBroken.ts) is skipped here, by name, until its fix is in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,11 +18,14 @@ import { installVirtualTime, uninstallVirtualTime } from './virtualTime';
  */
 const TOTAL = Number(process.env.SIM_SOAK_CASES ?? (process.env.CI ? 10_000 : 100_000));
 const FAMILY_NAMES = Object.keys(FAMILIES) as Family[];
+const CI_SEED = 43;
 
 /** The soak's families for one of its two files. */
 export function soakHalf(half: 0 | 1): void {
 	const pool = new ProcessPool();
-	const seed = Number(process.env.SIM_SEED ?? Date.now() % 2 ** 31);
+	// A new seed each run by hand, to find what no run found yet; CI's is fixed, so that what CI
+	// proves does not change from one run to the next (a new finding goes into knownBroken.ts first).
+	const seed = Number(process.env.SIM_SEED ?? (process.env.CI ? CI_SEED : Date.now() % 2 ** 31));
 	const perFamily = Math.ceil(TOTAL / FAMILY_NAMES.length);
 	beforeAll(() => {
 		installProcessedDataStore();
