@@ -553,7 +553,7 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		);
 		expect(approveWords.split(',').map((word) => word.trim())).not.toContain('ok');
 		expect(await tip.innerText()).toContain(
-			'A reply answers the newest question in the chat, or the one it quotes',
+			'A reply answers the newest question while your account has written nothing after it, or the question it quotes',
 		);
 	});
 });
