@@ -49,6 +49,8 @@ async function startN8nStandIn(sandbox: SandboxHandle) {
 	const runs = new Map<string, Run>();
 	const opened: string[] = [];
 	const answered: Array<{ run: string; quoted: boolean }> = [];
+	/** Every "1" the manager wrote, by the message it quotes (null: none). */
+	const ones: Array<string | null> = [];
 	const finish = (id: string) =>
 		send(CUSTOMER, `Refund of run ${id} approved.`).then(() =>
 			runs.set(id, { status: 'success', workflowId: 'refund' }),
@@ -58,6 +60,7 @@ async function startN8nStandIn(sandbox: SandboxHandle) {
 		const message = (JSON.parse(body) as { data: { message?: Record<string, any> } }).data.message;
 		if (message?.from?.phone !== MANAGER || message.text !== '1') return;
 		const quoted: string | undefined = message.quoted_message_id ?? undefined;
+		ones.push(quoted ?? null);
 		const questions = sandbox.inject.sends().filter((entry) => entry.to === MANAGER);
 		const question = quoted
 			? questions.find((entry) => entry.message_id === quoted)
@@ -123,6 +126,7 @@ async function startN8nStandIn(sandbox: SandboxHandle) {
 		url,
 		opened,
 		answered,
+		ones,
 		/** A question to the manager from run `id` of workflow `workflowId`, now in `status`. */
 		async question(id: string, status: string, workflowId = 'refund') {
 			runs.set(id, { status, workflowId });
@@ -201,6 +205,28 @@ describe('npm run try: each example command waits for its effect and says what h
 			{ run: '9', quoted: false },
 		]);
 		expect(n8n.opened).toEqual([]);
+	});
+
+	// After the account wrote to the manager (the reply bot answers Bob's attachment message), an unquoted "1" answers nothing.
+	it('approve-in-chat quotes the question when the account wrote to the manager after it (refund, then attachment, then approve-in-chat)', async () => {
+		await n8n.question('9', 'waiting');
+		// What the reply bot sends when Bob (the manager's number) writes on QR, as the attachment command makes him.
+		await callApi(sandbox, 'tools/send_message', {
+			channel: 'qr',
+			phoneNumber: MANAGER,
+			text: 'Thanks Bob, we got your message: "invoice attached"',
+		});
+		const question = sandbox.inject
+			.sends()
+			.find((entry) => entry.to === MANAGER && entry.text.includes('/webhook-waiting/9/'));
+		const pending = (await actions())['approve-in-chat']().catch((error: unknown) => error);
+		for (let tries = 0; n8n.ones.length === 0 && tries < 100; tries++)
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		// Let the command end at once instead of after its 60 s wait, whatever it wrote.
+		await n8n.question('9', 'success');
+		await pending;
+		expect(question?.message_id).toBeDefined();
+		expect(n8n.ones).toEqual([question?.message_id]);
 	});
 
 	it("refund waits until its own run's question is sent, and approve then opens that one", async () => {

@@ -61,7 +61,7 @@ export function runActions(context) {
 	/**
 	 * Answers the newest refund question whose run still waits (an answered one's link says "No
 	 * action required"): `how` is 'link' (its Approve link) or 'chat' (the manager writes "1",
-	 * quoting the question when a newer one stands below it).
+	 * quoting the question when the account wrote to the manager after it).
 	 */
 	async function approve(how) {
 		const all = await sends();
@@ -81,8 +81,10 @@ export function runActions(context) {
 				return `The Approve link of run ${question.run} answered HTTP ${response.status}`;
 			way = `opened the Approve link (HTTP ${response.status})`;
 		} else {
-			const newest = questionsTo(all, MANAGER).at(-1);
-			const quoting = newest.send.message_id !== question.send.message_id;
+			// Unquoted, a "1" answers only while the account has written nothing to the manager since
+			// the question (a newer question, or the reply bot answering the manager's own message).
+			const lastToManager = all.filter((send) => send.to === MANAGER).at(-1);
+			const quoting = lastToManager?.message_id !== question.send.message_id;
 			await inject(BOB, '1', 'qr', quoting ? { quotedMessageId: question.send.message_id } : {});
 			way = quoting ? 'wrote "1" in the chat, quoting the question' : 'wrote "1" in the chat';
 		}
