@@ -128,16 +128,17 @@ export function settleByRead(
 					: verdict?.kind === 'needOlder'
 						? verdict
 						: { kind: 'keep' };
-		// A burst still open for a late upload has not run: its run waits for the rest of the upload
-		// (a carried message is settled by the later one the read shows).
-		const openUntil = savedLateUntil(timeline, held, message.id, rules, extent);
-		const uploading = openUntil !== undefined && openUntil > read.asOf;
 		if (outcome.kind === 'none' && queuedAt !== undefined) {
 			const burst = burstThrough(timeline, message.id, rules, extent);
 			if (burst.kind === 'last' && queuedAt > burst.closedAt + SAVE_SLACK_MS)
 				outcome = { kind: 'run', verdict: burst };
 		}
-		if (outcome.kind === 'run' && uploading) outcome = { kind: 'keep' };
+		// A burst still open for a late upload has not run: its run waits for the rest of the upload
+		// (a carried message is settled by the later one the read shows).
+		if (outcome.kind === 'run') {
+			const openUntil = savedLateUntil(timeline, held, message.id, rules, extent);
+			if (openUntil !== undefined && openUntil > read.asOf) outcome = { kind: 'keep' };
+		}
 		outcomes.set(message.id, outcome);
 	}
 	return oneRunPerBurst(outcomes, ran);
@@ -168,7 +169,14 @@ function oneRunPerBurst(
 	return outcomes;
 }
 
-/** The verdict for `id` from what the process knows at `now`: its last read and the messages it holds. */
+/** What the process knows: its last read and the messages it holds. */
+const likelyTimeline = (known: readonly TimelineMessage[], held: readonly HeldMessage[]) =>
+	mergeTimelines(
+		known,
+		held.map((entry) => entry.message),
+	);
+
+/** The verdict for `id` from what the process knows at `now`. */
 function likelyVerdict(
 	known: readonly TimelineMessage[],
 	held: readonly HeldMessage[],
@@ -176,11 +184,7 @@ function likelyVerdict(
 	rules: BurstRules,
 	now: number,
 ): BurstVerdict {
-	const timeline = mergeTimelines(
-		known,
-		held.map((entry) => entry.message),
-	);
-	return burstOf(timeline, id, rules, { complete: true, asOf: now });
+	return burstOf(likelyTimeline(known, held), id, rules, { complete: true, asOf: now });
 }
 
 /** Until when the burst of `id` stays open for messages saved late, from what the process knows at `now`. */
@@ -191,11 +195,10 @@ function likelyOpenUntil(
 	rules: BurstRules,
 	now: number,
 ): number | undefined {
-	const timeline = mergeTimelines(
-		known,
-		held.map((entry) => entry.message),
-	);
-	return savedLateUntil(timeline, held, id, rules, { complete: true, asOf: now });
+	return savedLateUntil(likelyTimeline(known, held), held, id, rules, {
+		complete: true,
+		asOf: now,
+	});
 }
 
 /**
