@@ -90,6 +90,7 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 		'approval answered %j in the chat resumes once with approved %s; the answer starts no run',
 		async (text, approved) => {
 			const phone = newPhone();
+			const askedAt = Date.now();
 			const { executionId, sent } = await ask(phone);
 			expect(sent.text).toContain('\n\nReply 1 to Approve or 2 to Decline\n\n');
 			const writtenAt = Date.now();
@@ -105,7 +106,7 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 			const delivery = await delivered(answer.id);
 			expect(await botRuns(answer.id)).toBe(0);
 			console.log(
-				`[e2e answers ${n8nVersion} ${mode}] "${text}": resumed ${resumedAt - writtenAt} ms after the reply was written; the trigger answered its delivery ${delivery.attemptLog[0].completedAt - delivery.attemptLog[0].at} ms after it arrived`,
+				`[e2e answers ${n8nVersion} ${mode}] "${text}": asked in ${writtenAt - askedAt} ms, resumed ${resumedAt - writtenAt} ms after the reply was written; the trigger answered its delivery ${delivery.attemptLog[0].completedAt - delivery.attemptLog[0].at} ms after it arrived; attempts ${JSON.stringify(delivery.attemptLog.map((attempt) => attempt.statusCode))}`,
 			);
 		},
 	);
@@ -150,11 +151,15 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 			approved: true,
 			answerMessageId: one.id,
 		});
-		await delivered(one.id);
+		const oneDelivery = await delivered(one.id);
 		await waitFor('the bot run for "why?"', async () =>
 			(await botRuns(why.id)) === 1 ? true : undefined,
 		);
 		expect(await botRuns(one.id)).toBe(0);
+		const whyDelivery = await delivered(why.id);
+		console.log(
+			`[e2e answers ${n8nVersion} ${mode}] "why?" and "1" together: attempts "why?" ${JSON.stringify(whyDelivery.attemptLog.map((attempt) => attempt.statusCode))}, "1" ${JSON.stringify(oneDelivery.attemptLog.map((attempt) => attempt.statusCode))}`,
+		);
 	});
 
 	it("an answer the question could not check (the service failing its look-up) is handed back, not run; the service's retry answers it", async () => {

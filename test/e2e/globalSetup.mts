@@ -15,6 +15,9 @@ export default async function setup(project: TestProject) {
 	const stack = await startStack({
 		userFolder: join(runDir, queue ? 'n8n-queue' : 'n8n'),
 		fresh: true,
+		// CI builds once before its suites run side by side; two builds rewriting dist/ while the other
+		// suite's n8n loads it would race.
+		build: process.env.E2E_BUILT !== '1',
 		queue,
 		// As production scales out: two webhook processes behind one address, two workers.
 		queueScale: { webhooks: 2, workers: 2 },
@@ -42,6 +45,33 @@ export default async function setup(project: TestProject) {
 	};
 	project.provide('e2e', context);
 	return async () => {
+		await reportRefusals(stack.sandbox.url, queue);
 		await stack.stop();
 	};
+}
+
+/**
+ * The suite's calls the sandbox refused with 429, by tool: a case that waits out the service's
+ * Retry-After in real time costs the whole suite that time, so a new one should be seen.
+ */
+async function reportRefusals(sandboxUrl: string, queue: boolean) {
+	try {
+		const response = await fetch(`${sandboxUrl}/__sandbox/calls`);
+		const { calls } = (await response.json()) as {
+			calls: Array<{ tool?: string; status?: number; errorCode?: string }>;
+		};
+		const refused = new Map<string, number>();
+		for (const call of calls)
+			if (call.status === 429) {
+				const key = `${call.tool ?? '?'} ${call.errorCode ?? ''}`.trim();
+				refused.set(key, (refused.get(key) ?? 0) + 1);
+			}
+		process.stderr.write(
+			`[e2e${queue ? ' queue' : ''}] calls the sandbox refused with 429: ${
+				refused.size === 0 ? 'none' : JSON.stringify(Object.fromEntries(refused))
+			} (of ${calls.length})\n`,
+		);
+	} catch (error) {
+		process.stderr.write(`[e2e] could not count the sandbox's 429s: ${String(error)}\n`);
+	}
 }

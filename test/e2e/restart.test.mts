@@ -71,13 +71,16 @@ async function expectEachBurstOnce(
 		150_000,
 	);
 	const seconds = (Date.now() - backAt) / 1000;
-	console.log(
-		`[e2e restart ${mode}] ${tag}: the ${PEOPLE} bursts ran within ${seconds.toFixed(1)} s`,
-	);
-	expect(seconds).toBeLessThan(90);
 	// Whatever the service still retries has had its chance: nothing queued, then one more quiet window.
 	await nothingQueued(`${tag} message`, 150_000);
 	await pause((QUIET_S + 2) * 1000);
+	// Counted, not timed (a loaded machine stretches every second): the stop costs at most the service's
+	// first retry (30 s), never its second (2 min), so no delivery of these bursts took a third attempt.
+	const attempts = await attemptsPerDelivery(`${tag} message`);
+	console.log(
+		`[e2e restart ${mode}] ${tag}: the ${PEOPLE} bursts ran within ${seconds.toFixed(1)} s; attempts per delivery ${JSON.stringify(attempts)}`,
+	);
+	expect(Math.max(...attempts)).toBeLessThanOrEqual(2);
 	const all = await ours();
 	expect(all).toHaveLength(PEOPLE);
 	expect(new Set(all.map((json) => json.messages?.[0]?.from?.phone)).size).toBe(PEOPLE);
@@ -85,6 +88,17 @@ async function expectEachBurstOnce(
 		expect(json.messages?.map((message) => message.text)).toEqual(
 			[1, 2, 3].map((round) => `${tag} message ${round}`),
 		);
+}
+
+/** How many attempts each delivery of a message holding `marker` took, sorted. */
+async function attemptsPerDelivery(marker: string): Promise<number[]> {
+	const { deliveries } = await sandboxControl<{
+		deliveries: Array<{ payload?: string | null; attemptLog: unknown[] }>;
+	}>('GET', '/webhooks');
+	return deliveries
+		.filter((delivery) => delivery.payload?.includes(marker))
+		.map((delivery) => delivery.attemptLog.length)
+		.sort((a, b) => a - b);
 }
 
 const grouping = {
@@ -182,28 +196,32 @@ describe.runIf(mode === 'queue')(
 				await pause(1000);
 				const stoppedAt = Date.now();
 				process.kill(-stoppedPid, signal);
-				await waitFor('the webhook process to exit', async () => {
-					try {
-						process.kill(-stoppedPid, 0);
-						return undefined;
-					} catch {
-						return true;
-					}
-				});
-				await expectEachBurstOnce(() => api, workflowId, tag, stoppedAt);
-				console.log(
-					`[e2e restart queue] deliveries per webhook process: ${JSON.stringify(balancer.forwarded)}`,
-				);
-				// Back on its port, as an orchestrator restarts it, for the test files that follow.
-				const replacement = await startN8n({
-					userFolder,
-					command: 'webhook',
-					port: Number(new URL(webhookBaseUrls[0]).port),
-					extraEnv: queueEnv,
-					logName: `n8n-webhook-replacement-${signal}.log`,
-					outlive: true,
-				});
-				stoppedPid = replacement.pid;
+				try {
+					await waitFor('the webhook process to exit', async () => {
+						try {
+							process.kill(-stoppedPid, 0);
+							return undefined;
+						} catch {
+							return true;
+						}
+					});
+					await expectEachBurstOnce(() => api, workflowId, tag, stoppedAt);
+					console.log(
+						`[e2e restart queue] deliveries per webhook process: ${JSON.stringify(balancer.forwarded)}`,
+					);
+				} finally {
+					// Back on its port, as an orchestrator restarts it, for the test files that follow, also
+					// when this case failed: a missing webhook process would fail every later file instead.
+					const replacement = await startN8n({
+						userFolder,
+						command: 'webhook',
+						port: Number(new URL(webhookBaseUrls[0]).port),
+						extraEnv: queueEnv,
+						logName: `n8n-webhook-replacement-${signal}.log`,
+						outlive: true,
+					});
+					stoppedPid = replacement.pid;
+				}
 			},
 			400_000,
 		);

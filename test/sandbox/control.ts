@@ -68,6 +68,7 @@ export function createControl(world: World, actions: SandboxActions) {
 					accountId: b.accountId as string | undefined,
 				}),
 		],
+		['POST', /^\/limits\/qr-sends\/reset$/, () => (world.limits.forgetQrSends(), { reset: true })],
 		['GET', /^\/calls$/, () => ({ calls: world.state.calls })],
 		['GET', /^\/sends$/, () => ({ sends: actions.sends() })],
 		['GET', /^\/effects$/, () => ({ effects: world.state.effects })],

@@ -90,6 +90,16 @@ describe('sandbox limits on the sandbox clock', () => {
 		expect((await qrSend('fits again')).status).toBe(200);
 	});
 
+	it('POST /__sandbox/limits/qr-sends/reset forgets the counted QR sends, minute and day, and nothing else', async () => {
+		for (let i = 0; i < 5; i++) expect((await qrSend(`update ${i}`)).status).toBe(200);
+		expectRateLimited(await qrSend('one too many'), 'rate_limited', 60);
+		const before = api.sandbox.clock.now();
+		expect((await api.control('POST', '/limits/qr-sends/reset')).body).toEqual({ reset: true });
+		expect(api.sandbox.clock.now() - before).toBeLessThan(1000);
+		expect((await qrSend('fits again')).status).toBe(200);
+		expect(api.sandbox.inject.sends()).toHaveLength(6);
+	});
+
 	it('counts edit, delete and forward against the same QR budget', async () => {
 		const sent = await qrSend('first');
 		const edited = await write(api, 'edit_message', {
