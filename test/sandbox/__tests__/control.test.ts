@@ -153,7 +153,10 @@ describe('sandbox control API over HTTP', () => {
 	it('loses message events, lets deliveries run out of retries and disables endpoints through POST /webhooks/faults', async () => {
 		const hook = await receiver();
 		try {
-			await api.sandbox.inject.injectMessage({ from: { phone: DEMO.alice.phone }, text: 'warm-up' });
+			await api.sandbox.inject.injectMessage({
+				from: { phone: DEMO.alice.phone },
+				text: 'warm-up',
+			});
 			const register = await fetch(`${api.sandbox.url}/api/v1/webhooks`, {
 				method: 'POST',
 				headers: {
