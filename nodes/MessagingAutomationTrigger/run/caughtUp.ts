@@ -83,7 +83,7 @@ export function caughtUpItems(
 	const grouping = settings.turn.grouping;
 	if (!read || !messages || !grouping || settings.catchUpMs <= 0) return [];
 	if (context.getMode() !== 'webhook') return [];
-	const activatedAt = new TriggerState(context.getWorkflowStaticData('node')).activatedAt(false);
+	const activatedAt = new TriggerState(context.getWorkflowStaticData('node')).activatedAt();
 	if (activatedAt === undefined) return [];
 	const now = delivery.clock.now();
 	const bursts = missedBursts(

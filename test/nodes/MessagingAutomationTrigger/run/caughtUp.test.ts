@@ -150,7 +150,7 @@ describe('catching up a message the service saved but never delivered', () => {
 		// Activated two hours ago; the lost message needs no delivery, so its time can be 20 min back.
 		trigger.savedStaticData = {
 			...trigger.savedStaticData,
-			activatedAt: { production: Date.now() - 2 * 60 * MINUTE },
+			activatedAt: Date.now() - 2 * 60 * MINUTE,
 		};
 		sandbox.clock.set(Date.now() - 20 * MINUTE);
 		sandbox.webhooks.faults.loseNext(1);

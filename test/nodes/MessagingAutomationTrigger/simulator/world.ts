@@ -113,7 +113,7 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 		parameters: parametersOf(c),
 		// Activated well before the case: Catch Up Missed Messages (on by default) may catch up all of it.
 		database: {
-			staticData: { 'node:Trigger': { activatedAt: { production: start - ACTIVATED_BEFORE_MS } } },
+			staticData: { 'node:Trigger': { activatedAt: start - ACTIVATED_BEFORE_MS } },
 		},
 		service,
 		apiKey: `key_${id}_000000`,
