@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_DEDUPE_WINDOW, MAX_DEDUPE_WINDOW } from './receive/dedupe';
+import { catchUpProperties } from './catchUpProperties';
 
 const dashboardOnly = { show: { registration: ['dashboard'] } };
 const groupingOn = { show: { groupQuickMessages: [true], events: ['message.received'] } };
@@ -122,6 +123,7 @@ export const triggerProperties: INodeProperties[] = [
 		description:
 			'A person who keeps typing still gets an answer: the run starts this long after their first message at the latest, and later messages start the next run',
 	},
+	...catchUpProperties(groupingOn),
 	{
 		displayName: 'Include Conversation History',
 		name: 'includeHistory',

@@ -15,7 +15,13 @@ export interface TriggerSettings {
 	binaryPropertyName: string;
 	/** Pass Answers to Send and Wait, for Message Received only. */
 	turn: TurnSettings;
+	/** Catch Up Missed Messages: how old a missed message may be (ms); 0: off, as without grouping. */
+	catchUpMs: number;
 }
+
+/** Catch Up Missed Messages: how old a missed message may be, by default and at most (hours). */
+export const DEFAULT_CATCH_UP_HOURS = 1;
+export const MAX_CATCH_UP_HOURS = 24;
 
 const seconds = (value: unknown, fallback: number) =>
 	(typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback) * 1000;
@@ -67,6 +73,16 @@ function turnSettings(
 	};
 }
 
+/** Only grouped bursts catch up: their read is the one that shows what was missed. */
+function catchUpMs(context: IHookFunctions | IWebhookFunctions): number {
+	if (context.getNodeParameter('groupQuickMessages', false) !== true) return 0;
+	if (context.getNodeParameter('catchUpMissed', true) !== true) return 0;
+	const hours = Number(context.getNodeParameter('catchUpHours', DEFAULT_CATCH_UP_HOURS));
+	return Number.isFinite(hours) && hours > 0
+		? Math.min(hours, MAX_CATCH_UP_HOURS) * HOUR_MS
+		: DEFAULT_CATCH_UP_HOURS * HOUR_MS;
+}
+
 const strings = (value: unknown): string[] =>
 	Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 
@@ -94,5 +110,6 @@ export function readSettings(context: IHookFunctions | IWebhookFunctions): Trigg
 		downloadAttachments: options.downloadAttachments === true,
 		binaryPropertyName: String(options.binaryPropertyName || 'data'),
 		turn: turnSettings(context, eventTypes),
+		catchUpMs: catchUpMs(context),
 	};
 }

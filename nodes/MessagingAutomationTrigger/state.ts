@@ -8,6 +8,8 @@ import { isRecord } from '../shared/guards';
  *   endpoints       { [webhook URL]: endpoint we registered for that URL (`parked`: kept, paused,
  *                   through a deactivation for the held deliveries it handed back; parkedEndpoint.ts) }
  *   orphans         ids we created but could not delete yet (retried at the next activation)
+ *   activatedAt     when the production trigger last registered (ms since the epoch): the floor of
+ *                   what it catches up (run/caughtUp.ts), never a message written before
  *   recentEvents    dedupe window, oldest first: [event id, first seen (ms)], plus the attempt's
  *                   send time while its run was only handed to n8n (dedupe.ts)
  *
@@ -90,6 +92,16 @@ export class TriggerState {
 
 	setOrphans(ids: Iterable<string>): void {
 		this.data.orphans = [...new Set(ids)];
+	}
+
+	/** When the production trigger last registered; undefined when not since this version. */
+	activatedAt(): number | undefined {
+		const at = this.data.activatedAt;
+		return typeof at === 'number' && Number.isFinite(at) ? at : undefined;
+	}
+
+	setActivatedAt(at: number): void {
+		this.data.activatedAt = at;
 	}
 
 	/** The window; ids stored by earlier versions without a time count as seen `now`. */

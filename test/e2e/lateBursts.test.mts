@@ -18,7 +18,8 @@ import { triggerWorkflow } from './support/workflows.mjs';
 /*
  * Group Quick Messages when a burst reaches n8n late or a clock is odd (issue 39): a phone that was
  * offline sends three quick messages 30 s after they were written, a service whose events lag 7 s
- * behind its messages, one message stamped 60 s ahead before ordinary bursts, and a burst held while
+ * behind its messages, a message whose event the service never queued (issue 45: caught up when the
+ * person writes again), one message stamped 60 s ahead before ordinary bursts, and a burst held while
  * the workflow is saved or deactivated (below; on every n8n line). Each burst must run once, whole,
  * in written order. The sandbox delivers as the service does, its clock at real speed.
  */
@@ -95,9 +96,11 @@ describe.runIf(runsHere)('A burst that reaches n8n late, in a real n8n', () => {
 	const webhookId = randomUUID();
 	const settled = async (marker: string) => await settledRuns(api, workflow, marker, QUIET_S);
 
+	let activatedAt = 0;
 	beforeAll(async () => {
 		api = await n8nApi();
 		workflow = await activeGrouping(api, 'e2e late bursts', webhookId, QUIET_S);
+		activatedAt = Date.now();
 	});
 
 	afterAll(async () => {
@@ -133,6 +136,33 @@ describe.runIf(runsHere)('A burst that reaches n8n late, in a real n8n', () => {
 		await write(`${marker} hello`, sender, 7000);
 		await write(`${marker} are you there?`, sender, 6700);
 		expect(await settled(marker)).toEqual([[`${marker} hello`, `${marker} are you there?`]]);
+	});
+
+	it('runs a message whose event the service lost once, caught up, when the person writes again (issue 45)', async () => {
+		// Catch Up Missed Messages leaves what may have been written before the activation (up to a minute after it).
+		const { now } = await sandboxControl<{ now: string }>('GET', '/clock');
+		await pause(Math.max(0, activatedAt + 62_000 - Date.parse(now)));
+		const marker = `lost-${randomUUID().slice(0, 6)}`;
+		const customer = person('Lost event');
+		await sandboxControl('POST', '/webhooks/faults', { lose: 1 });
+		await write(`${marker} where is my parcel?`, customer);
+		// Its burst closes (3 s), then 10 s more: by then a delivered burst would have run.
+		await pause((QUIET_S + 12) * 1000);
+		await write(`${marker} hello??`, customer);
+		await settledRuns(api, workflow, marker, QUIET_S);
+		const executions = await api.listAllExecutions(workflow.id);
+		const runs = (
+			await Promise.all(
+				executions.map(async ({ id }) => nodeOutput(await api.getExecution(id), 'Trigger') ?? []),
+			)
+		)
+			.map((items) => items as Array<{ text?: string; caught_up?: { reason: string } }>)
+			.filter((items) => items.some((item) => item.text?.startsWith(marker)));
+		expect(runs).toHaveLength(1);
+		expect(runs[0].map((item) => [item.text, item.caught_up?.reason ?? null])).toEqual([
+			[`${marker} where is my parcel?`, 'event never delivered'],
+			[`${marker} hello??`, null],
+		]);
 	});
 
 	it('groups a burst as usual after a message stamped 60 s ahead', async () => {

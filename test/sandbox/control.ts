@@ -123,7 +123,13 @@ export function createControl(world: World, actions: SandboxActions) {
 			(b) => {
 				if (typeof b.duplicate === 'number') world.webhooks.faults.duplicateNext(b.duplicate);
 				if (typeof b.reorder === 'number') world.webhooks.faults.reorderNext(b.reorder);
-				return { faults: world.webhooks.faults.pending() };
+				if (typeof b.lose === 'number') world.webhooks.faults.loseNext(b.lose);
+				if (typeof b.exhaust === 'number') world.webhooks.faults.exhaustNext(b.exhaust);
+				const disabled = b.disable === undefined ? [] : disableEndpoints(world, b);
+				return {
+					faults: world.webhooks.faults.pending(),
+					...(b.disable === undefined ? {} : { disabled: disabled.map((e) => e.id) }),
+				};
 			},
 		],
 	];
@@ -139,6 +145,16 @@ export function createControl(world: World, actions: SandboxActions) {
 		}
 		throw new SandboxApiError(404, 'not_found', `No control route ${method} /__sandbox${path}.`);
 	};
+}
+
+function disableEndpoints(world: World, body: Body) {
+	const reason = body.disable === true ? 'gone' : body.disable;
+	if (reason !== 'gone' && reason !== 'consecutive_failures')
+		throw bad("disable must be true, 'gone' or 'consecutive_failures'.");
+	return world.webhooks.disable(
+		reason,
+		typeof body.endpointId === 'string' ? body.endpointId : undefined,
+	);
 }
 
 function addFault(world: World, body: Body) {

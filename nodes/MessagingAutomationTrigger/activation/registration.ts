@@ -150,6 +150,8 @@ async function createEndpoint(
 export async function registerEndpoint(hook: IHookFunctions): Promise<boolean> {
 	const { url, state, test, sameKind } = scopeOf(hook);
 	const settings = readSettings(hook);
+	// Nothing written before this activation is caught up (run/caughtUp.ts); a test run catches up nothing.
+	if (!test) state.setActivatedAt(Date.now());
 	const stale = new Set(state.orphans());
 	// Every stored endpoint of the same kind is ours to replace, whatever its URL (after WEBHOOK_URL
 	// changes, the endpoint for the old address must not linger), unless it is resumed below.

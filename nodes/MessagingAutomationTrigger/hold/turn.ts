@@ -10,6 +10,7 @@ import {
 } from '../../shared/conversation/timeline';
 import { eventMessage, type EventEnvelope, type EventMessage } from '../../shared/webhooks/events';
 import { ConversationReader, reasonOf } from '../../shared/conversation/reader';
+import type { ConversationRead } from '../../shared/conversation/reader';
 import { HOLD_MS, UNGROUPED_PATIENCE_MS } from '../../shared/conversation/deliveryTiming';
 import { mayBeAnswer } from '../../shared/conversation/answers';
 import { takeAnswers, type TakenAnswers, type WaitingQuestion } from '../answers/answerRoute';
@@ -52,6 +53,8 @@ export type Turn =
 			waitingQuestion?: WaitingQuestion | null;
 			/** Messages of the burst that answered a question: the run claims them too (runClaim.ts). */
 			answeredIds?: string[];
+			/** The grouped burst's read: what it may catch up (run/caughtUp.ts). */
+			read?: ConversationRead;
 	  };
 
 /** What a read serves besides grouping: how much history, whether takeover asks, and answers. */
@@ -186,7 +189,7 @@ function withoutAnswers(
  * What history and takeover make of a read, for the turn of the messages `ids` whose pause is
  * judged at `pausedAsOf`.
  */
-function readFields(
+export function readFields(
 	timeline: readonly TimelineMessage[],
 	ids: readonly string[],
 	pausedAsOf: string,
@@ -203,7 +206,7 @@ function readFields(
  * if the read holds one, else at the last. A command typed on the phone while the burst waited
  * out its quiet window (it closed the burst) stops the bot for that burst too.
  */
-function burstPauseAt(timeline: readonly TimelineMessage[], last: string): string {
+export function burstPauseAt(timeline: readonly TimelineMessage[], last: string): string {
 	const index = timeline.findIndex((entry) => entry.id === last);
 	const later = timeline.slice(index + 1).filter((entry) => entry.fromMe);
 	return index >= 0 && later.length > 0 ? later[later.length - 1].id : last;
@@ -283,6 +286,7 @@ function turnOf(
 		run: true,
 		messages: messages.map((entry) => entry.message),
 		closedBy: verdict.closedBy,
+		read,
 		...readFields(
 			read.timeline,
 			messages.map((entry) => entry.id),

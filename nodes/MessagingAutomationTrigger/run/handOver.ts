@@ -2,6 +2,7 @@ import type { INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
 import type { EventEnvelope } from '../../shared/webhooks/events';
 import type { DeliveryContext } from '../receive/deliveryContext';
+import { caughtUpItems } from './caughtUp';
 import { turnItemJson } from './output';
 import { hasAttachment, withAttachments } from './runAttachments';
 import { withCarrier } from './runClaim';
@@ -28,7 +29,12 @@ export async function handOver(
 		delivery.reply.received();
 		await withAttachments(context, envelope, item, settings.binaryPropertyName);
 	}
-	return withCarrier(
-		takeoverWorkflowData(item, settings.turn.takeover !== undefined, turn.takeover),
-	);
+	const takeover = settings.turn.takeover !== undefined;
+	// Bursts the bot never saw come first: they were written before this one.
+	const runs = [
+		...caughtUpItems(context, envelope, settings, delivery, turn),
+		{ item, takeover: turn.takeover },
+	];
+	const outputs = runs.map((run) => takeoverWorkflowData(run.item, takeover, run.takeover));
+	return withCarrier(outputs[0].map((_, index) => outputs.flatMap((output) => output[index])));
 }

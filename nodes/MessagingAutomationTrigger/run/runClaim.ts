@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { isCaughtUp } from './caughtUp';
 import { narrowedRun } from './narrowedRun';
 
 /*
@@ -73,10 +74,65 @@ async function claimed(context: IExecuteFunctions, keys: string[]): Promise<Set<
 	}
 }
 
+/** What `item` claims: its messages for a grouped run (and the answers it took), else its event with Deduplicate Events on. */
+function claimKeys(context: IExecuteFunctions, item: INodeExecutionData): string[] {
+	const messageIds = groupedIds(item);
+	if (messageIds) return [...messageIds, ...answeredIds(item)].map((id) => `message|${id}`);
+	const eventId = typeof item.json.event_id === 'string' ? item.json.event_id : undefined;
+	return context.getNodeParameter('options.deduplicate', 0, true) !== false && eventId
+		? [`event|${eventId}`]
+		: [];
+}
+
+/** `item` as it goes on after the claim: whole, narrowed to the messages no earlier run held, or not at all. */
+function passedOn(
+	context: IExecuteFunctions,
+	item: INodeExecutionData,
+	fresh: ReadonlySet<string>,
+): INodeExecutionData[] {
+	const keys = claimKeys(context, item);
+	const messageIds = groupedIds(item);
+	const keep = new Set((messageIds ?? []).filter((id) => fresh.has(`message|${id}`)));
+	const passed = messageIds ? keep.size : keys.filter((key) => fresh.has(key)).length;
+	const whole = passed === (messageIds ?? keys).length;
+	if (isCaughtUp(item)) {
+		if (passed > 0) logCatchUp(context, item, keep);
+		return passed === 0 ? [] : whole ? [item] : [narrowedRun(item, keep)];
+	}
+	if (whole) return [item];
+	const what = messageIds
+		? `messages ${messageIds.join(',')}`
+		: `event ${String(item.json.event_id)}`;
+	if (passed === 0) {
+		context.logger.info(
+			`Messaging Automation Trigger: the run of ${what} was handed to n8n again after it was recorded; this copy passes nothing on`,
+		);
+		return [];
+	}
+	context.logger.info(
+		`Messaging Automation Trigger: of the run of ${what}, only ${[...keep].join(',')} had not run before; it runs with those`,
+	);
+	return [narrowedRun(item, keep)];
+}
+
+/** A caught-up burst that runs: one line in n8n's log, and the execution says so. */
+function logCatchUp(
+	context: IExecuteFunctions,
+	item: INodeExecutionData,
+	keep: ReadonlySet<string>,
+): void {
+	const caughtUp = item.json.caught_up as { age_seconds?: unknown };
+	context.logger.warn(
+		`Messaging Automation Trigger: caught up ${keep.size} message(s) ${[...keep].join(',')} in conversation ${String(item.json.conversation_id)}, ${String(caughtUp.age_seconds)} s old: the service saved them but never delivered their event; they run now, once`,
+	);
+	context.customData.set('messaging_automation_caught_up', [...keep].join(',').slice(0, 250));
+}
+
 /**
  * The trigger's step in the run: its items as handed over; for a grouped run, only the messages
  * no earlier run held (a burst read again with a message the service saved late, or a copy of a
- * recorded run); nothing when none is left.
+ * recorded run); nothing when none is left. A caught-up burst's item (caughtUp.ts) is claimed the
+ * same way: in the common case its messages ran already and it goes no further.
  *
  * Every grouped run claims each of its messages, whatever Deduplicate Events says: a message is
  * in exactly one run however its deliveries came (a burst's identity is its messages, never the
@@ -90,31 +146,11 @@ export async function claimRun(context: IExecuteFunctions): Promise<INodeExecuti
 		.map((_, index) =>
 			context.getInputData(index).filter((item) => item.json[CARRIER_FIELD] !== true),
 		);
-	const item = outputs.flat()[0];
-	const messageIds = groupedIds(item);
-	const eventId = typeof item?.json.event_id === 'string' ? item.json.event_id : undefined;
-	const keys = messageIds
-		? [...messageIds, ...answeredIds(item)].map((id) => `message|${id}`)
-		: context.getNodeParameter('options.deduplicate', 0, true) !== false && eventId
-			? [`event|${eventId}`]
-			: [];
+	const keys = outputs.flat().flatMap((item) => claimKeys(context, item));
 	if (context.getMode() !== 'webhook' || keys.length === 0) return outputs;
-	const fresh = await claimed(context, keys);
-	const passed = messageIds
-		? messageIds.filter((id) => fresh.has(`message|${id}`)).length
-		: fresh.size;
-	if (passed === (messageIds ?? keys).length) return outputs;
-	const what = messageIds ? `messages ${messageIds.join(',')}` : `event ${eventId}`;
-	if (passed === 0) {
-		context.logger.info(
-			`Messaging Automation Trigger: the run of ${what} was handed to n8n again after it was recorded; this copy passes nothing on`,
-		);
+	const fresh = await claimed(context, [...new Set(keys)]);
+	const passed = outputs.map((list) => list.flatMap((item) => passedOn(context, item, fresh)));
+	if (passed.every((list) => list.length === 0))
 		context.customData.set('messaging_automation', 'copy of a recorded run');
-		return outputs.map(() => []);
-	}
-	const keep = new Set((messageIds ?? []).filter((id) => fresh.has(`message|${id}`)));
-	context.logger.info(
-		`Messaging Automation Trigger: of the run of ${what}, only ${[...keep].join(',')} had not run before; it runs with those`,
-	);
-	return outputs.map((list) => list.map((entry) => narrowedRun(entry, keep)));
+	return passed;
 }

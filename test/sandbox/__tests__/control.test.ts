@@ -149,4 +149,51 @@ describe('sandbox control API over HTTP', () => {
 			await hook.close();
 		}
 	});
+
+	it('loses message events, lets deliveries run out of retries and disables endpoints through POST /webhooks/faults', async () => {
+		const hook = await receiver();
+		try {
+			await api.sandbox.inject.injectMessage({
+				from: { phone: DEMO.alice.phone },
+				text: 'warm-up',
+			});
+			const register = await fetch(`${api.sandbox.url}/api/v1/webhooks`, {
+				method: 'POST',
+				headers: {
+					authorization: `Bearer ${api.sandbox.apiKey}`,
+					'content-type': 'application/json',
+				},
+				body: JSON.stringify({ url: hook.url, event_types: ['message.received'] }),
+			});
+			const endpoint = (await register.json()) as { id: string };
+			const set = await api.control('POST', '/webhooks/faults', { lose: 1, exhaust: 1 });
+			expect(set.body).toMatchObject({ faults: { lose: 1, exhaust: 1 } });
+			const say = (text: string) =>
+				api.control('POST', '/inject/message', { from: { phone: DEMO.alice.phone }, text });
+			await say('never queued');
+			await say('never answered');
+			await say('delivered');
+			await until(() => hook.received.some((r) => r.body.data?.message?.text === 'delivered'));
+			const state = (await api.control('GET', '/webhooks')).body as {
+				deliveries: { eventType: string; attempts: number; status: string }[];
+			};
+			const received = state.deliveries.filter((d) => d.eventType === 'message.received');
+			expect(received).toHaveLength(2);
+			expect(received.map((d) => d.status).sort()).toEqual(['delivered', 'queued']);
+			const texts = hook.received.map((r) => r.body.data?.message?.text);
+			expect(texts).not.toContain('never queued');
+			expect(texts).not.toContain('never answered');
+			// Saved all the same: a read of the chat shows every message.
+			const read = await api.call('get_messages', {
+				conversationId: `${DEMO.alice.phone}@s.whatsapp.net`,
+			});
+			expect(JSON.stringify(read.body)).toContain('never queued');
+
+			const disabled = await api.control('POST', '/webhooks/faults', { disable: 'gone' });
+			expect(disabled.body).toMatchObject({ disabled: [endpoint.id] });
+			expect((await api.control('POST', '/webhooks/faults', { disable: 'soon' })).status).toBe(400);
+		} finally {
+			await hook.close();
+		}
+	});
 });

@@ -17,6 +17,13 @@ import {
 	type EventType,
 } from './types';
 
+/** A fault's attempt (faults.ts): as if the receiver never answered. */
+const EXHAUSTED: PostOutcome = {
+	statusCode: null,
+	error: 'no answer (sandbox fault: exhaust)',
+	responseExcerpt: null,
+};
+
 /** One request waiting to be sent. A delivery has at most one, plus a fault-injected duplicate. */
 interface Job {
 	deliveryId: string;
@@ -40,6 +47,8 @@ export class DeliveryEngine {
 	/** Every attempt in the order outcomes arrived, across endpoints. */
 	private attemptLog: AttemptRecord[] = [];
 	private readonly duplicatePending = new Set<string>();
+	/** Deliveries a fault makes fail at every attempt until their retries run out. */
+	private readonly exhausting = new Set<string>();
 	private jobs: Job[] = [];
 	/** Requests in flight per endpoint. */
 	private readonly busy = new Map<string, number>();
@@ -77,7 +86,9 @@ export class DeliveryEngine {
 			endpoint,
 			payload: serializeEnvelope(facts, endpoint.apiVersion),
 		}));
-		const plan = this.faults.planFor(facts.id);
+		const plan = this.faults.planFor(facts.id, type);
+		// The message stays saved; its event is never queued (spec: Delivery 6).
+		if (plan.lose) return { id: facts.id, deliveryIds: [] };
 		const deliveryIds = recipients.map(({ endpoint, payload }) => {
 			const delivery: DeliveryRecord = {
 				id: `whd_${randomBytes(12).toString('hex')}`,
@@ -96,6 +107,7 @@ export class DeliveryEngine {
 			};
 			this.deliveries.set(delivery.id, delivery);
 			if (plan.duplicate) this.duplicatePending.add(delivery.id);
+			if (plan.exhaust) this.exhausting.add(delivery.id);
 			this.jobs.push({
 				deliveryId: delivery.id,
 				dueAt: now,
@@ -168,6 +180,18 @@ export class DeliveryEngine {
 		});
 	}
 
+	/**
+	 * A fault: every active or paused endpoint (or the one `endpointId`) disabled now, as the
+	 * service does on a 410 or after 100 failures over three days; its queued deliveries fail.
+	 */
+	disable(endpoints: Endpoint[], reason: NonNullable<Endpoint['disabledReason']>): Endpoint[] {
+		const live = endpoints.filter(
+			(endpoint) => endpoint.status === 'active' || endpoint.status === 'paused',
+		);
+		for (const endpoint of live) this.retire(endpoint, 'disabled', reason);
+		return live;
+	}
+
 	list(filter: (delivery: DeliveryRecord) => boolean = () => true): DeliveryRecord[] {
 		this.prune();
 		return [...this.deliveries.values()].filter(filter);
@@ -236,7 +260,10 @@ export class DeliveryEngine {
 		};
 		const body = Buffer.from(payload, 'utf8');
 		const url = endpoint.url;
-		const outcome = await this.poster.post(url, headers, body);
+		// Never settled in the same tick: pump() is still walking its list of jobs.
+		const outcome: PostOutcome = await (this.exhausting.has(delivery.id)
+			? Promise.resolve(EXHAUSTED)
+			: this.poster.post(url, headers, body));
 		if (this.stopped) return;
 		this.busy.set(endpoint.id, (this.busy.get(endpoint.id) ?? 1) - 1);
 		const { statusCode, error, responseExcerpt } = outcome;
@@ -326,6 +353,7 @@ export class DeliveryEngine {
 	}
 
 	private markFailed(delivery: DeliveryRecord, error: string): void {
+		this.exhausting.delete(delivery.id);
 		delivery.status = 'failed';
 		delivery.lastError = error;
 		delivery.nextAttemptAt = null;

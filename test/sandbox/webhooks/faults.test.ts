@@ -10,6 +10,7 @@ beforeEach(async () => {
 });
 afterEach(async () => h.close());
 
+const DAY = 24 * 3600e3;
 const idsReceived = () => h.receiver.received.slice(1).map((r) => String(r.headers['webhook-id']));
 
 describe('webhook faults', () => {
@@ -31,7 +32,7 @@ describe('webhook faults', () => {
 		h.service.faults.reorderNext(3);
 		const a = h.emitText('a');
 		const b = h.emitText('b');
-		expect(h.service.faults.pending()).toEqual({ duplicate: 0, reorder: 1, held: 2 });
+		expect(h.service.faults.pending()).toMatchObject({ duplicate: 0, reorder: 1, held: 2 });
 		const c = h.emitText('c');
 		const d = h.emitText('d');
 		await h.receiver.waitFor(5);
@@ -46,5 +47,45 @@ describe('webhook faults', () => {
 		await h.receiver.waitFor(3);
 		expect(idsReceived()).toEqual([b.id, a.id]);
 		expect(envelopeOf(h.receiver.received[1]).type).toBe('message.received');
+	});
+
+	it('loses the next N message events: nothing is queued or sent, later events go out', async () => {
+		h.service.faults.loseNext(2);
+		const status = h.service.emit('acc_demo', 'connection.connected', { channel: 'qr' });
+		const a = h.emitText('a');
+		const b = h.emitText('b');
+		const c = h.emitText('c');
+		expect([a.deliveryIds, b.deliveryIds]).toEqual([[], []]);
+		expect(status.deliveryIds).toHaveLength(0); // not subscribed; and a connection event is never lost
+		expect(h.service.faults.pending()).toMatchObject({ lose: 0 });
+		await h.receiver.waitFor(2);
+		h.clock.advance(DAY);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		expect(idsReceived()).toEqual([c.id]);
+		expect(h.service.deliveries().map((d) => d.eventId)).not.toContain(a.id);
+	});
+
+	it('lets the next N deliveries run out of retries: nine failed attempts, none reaching the receiver', async () => {
+		h.service.faults.exhaustNext(1);
+		const lost = h.emitText('lost');
+		const kept = h.emitText('kept');
+		for (let attempt = 1; attempt < 9; attempt++) {
+			const due = await h.waitForDelivery(lost.id, (d) => d.attemptLog.length === attempt);
+			h.clock.set(due.nextAttemptAt as number);
+		}
+		const failed = await h.waitForDelivery(lost.id, (d) => d.status === 'failed');
+		expect(failed).toMatchObject({ attempts: 9, lastError: 'no answer (sandbox fault: exhaust)' });
+		expect(idsReceived()).toEqual([kept.id]);
+	});
+
+	it('disables the endpoint on request, as a 410 or 100 failures would: what was queued fails, nothing more is sent', async () => {
+		h.service.faults.exhaustNext(1);
+		const queued = h.emitText('queued');
+		await h.waitForDelivery(queued.id, (d) => d.attemptLog.length === 1);
+		const [endpoint] = h.service.disable('consecutive_failures');
+		expect(endpoint).toMatchObject({ status: 'disabled', disabledReason: 'consecutive_failures' });
+		expect(h.delivery(queued.id)).toMatchObject({ status: 'failed' });
+		expect(h.emitText('after').deliveryIds).toEqual([]);
+		expect(h.service.disable('gone')).toEqual([]);
 	});
 });

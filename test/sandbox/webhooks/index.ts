@@ -93,6 +93,12 @@ export function createWebhookService(options: WebhookServiceOptions) {
 
 		faults: engine.faults,
 
+		/** Fault: disables the account's live endpoints (or the one `endpointId`) for `reason`. */
+		disable(reason: 'gone' | 'consecutive_failures' = 'gone', endpointId?: string): Endpoint[] {
+			const chosen = store.all().filter((endpoint) => !endpointId || endpoint.id === endpointId);
+			return engine.disable(chosen, reason);
+		},
+
 		stop(): void {
 			engine.stop();
 		},

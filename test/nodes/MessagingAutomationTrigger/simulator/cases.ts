@@ -185,6 +185,34 @@ CONTROL_CASES.push({
 	}),
 });
 
+/** Two bursts 20 s apart, the first's event lost: the second's read catches it up (issue 45). */
+const lostThenWritesAgain = (overrides: Partial<Case> = {}) =>
+	plainCase([], {
+		bursts: [
+			{ person: 0, pauseMs: 6000, gapsMs: [300], offlineMs: 0, saveGapMs: 0 },
+			{ person: 0, pauseMs: 20_000, gapsMs: [], offlineMs: 0, saveGapMs: 0 },
+		],
+		saveJitterMs: [0, 0, 0],
+		delivery: { shape: 'prompt', lateMs: 0, trickleMs: 0, scatterMs: [0, 0, 0] },
+		lost: [0, 1],
+		...overrides,
+	});
+
+CONTROL_CASES.push(
+	{
+		name: "a burst of two whose events were lost runs once, caught up by the person's next message",
+		case: lostThenWritesAgain(),
+	},
+	{
+		name: 'the same, its first event delivered late after all (40 s, over a second process): still once',
+		case: lostThenWritesAgain({
+			processes: 2,
+			route: [0, 1],
+			copies: [{ message: 0, afterMs: 40_000 }],
+		}),
+	},
+);
+
 /** Found in runs of the whole system (issue 43): a crash inside the second message's quiet window. */
 export const CRASH_CASE: Case = plainCase([300], {
 	ownMessages: [{ afterMessage: 0, delayMs: 100 }],

@@ -8,7 +8,10 @@ import type { Case, OwnMessage, PlannedMessage } from './scenario';
 import type { Outcome } from './world';
 
 export type Rule =
-	/** Every inbound message is in exactly one run, or is exactly one answer. */
+	/**
+	 * Every inbound message is in exactly one run, or is exactly one answer; one whose event was
+	 * lost runs once too when a later delivery in its chat shows it (Catch Up Missed Messages).
+	 */
 	| 'oneRun'
 	/** Each answer resumes the question the rule names, once; no execution resumes twice. */
 	| 'answers'
@@ -106,7 +109,7 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 	for (const message of outcome.messages) {
 		const answers = outcome.resumes.filter((resume) => resume.messageId === message.id).length;
 		const times = ran.filter((run) => run.messageIds.includes(message.id)).length + answers;
-		if (times === 1) continue;
+		if (times === 1 || (times === 0 && nothingFollows(c, outcome, written, message.id))) continue;
 		const answered = outcome.attempts.some(
 			(a) => a.message === message.id && (a.status ?? 500) < 300,
 		);
@@ -169,6 +172,30 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 			detail: `nothing failed, yet ${late.map((attempt) => `${attempt.message} (${attempt.status ?? 'no answer'} after ${(attempt.answeredAt ?? Infinity) - attempt.sentAt} ms)`).join(', ')}`,
 		});
 	return found;
+}
+
+/**
+ * Whether no delivery of the chat comes at or after the end of `id`'s burst: every delivered
+ * message of its person was written before the burst's last one, which was lost. Nothing can run
+ * it (out of scope: a chat where nothing follows needs scheduling, docs/conversations.md).
+ */
+function nothingFollows(
+	c: Case,
+	outcome: Outcome,
+	bursts: readonly string[][],
+	id: string,
+): boolean {
+	const lost = new Set(
+		(c.lost ?? []).filter((index) => !c.copies.some((copy) => copy.message === index)),
+	);
+	if (lost.size === 0) return false;
+	const byId = new Map(outcome.messages.map((message) => [message.id, message]));
+	const message = byId.get(id);
+	const burst = bursts.find((candidate) => candidate.includes(id)) ?? [id];
+	const end = Math.max(...burst.map((member) => byId.get(member)?.typedAt ?? 0));
+	return !outcome.messages.some(
+		(other) => other.person === message?.person && !lost.has(other.index) && other.typedAt >= end,
+	);
 }
 
 /** Pass Answers: each expected answer resumed its question, once; nothing else resumed anything. */

@@ -71,9 +71,9 @@ function parameter(parameters: IDataObject, name: string, fallback?: unknown): u
 	return value === undefined ? fallback : value;
 }
 
-/** The items' message ids: a grouped run's `message_ids`, else the event's message. */
-function messageIdsOf(items: INodeExecutionData[]): string[] {
-	const json = items[0]?.json ?? {};
+/** An item's message ids: a grouped run's `message_ids`, else the event's message. */
+function messageIdsOf(item: INodeExecutionData | undefined): string[] {
+	const json = item?.json ?? {};
 	if (Array.isArray(json.message_ids)) return json.message_ids.map(String);
 	const message = (json.message ?? json) as IDataObject;
 	return typeof message.message_id === 'string'
@@ -139,26 +139,35 @@ export class N8nProcess {
 		if (this.world.recordFails(index)) {
 			// n8n could not create the execution: the webhook answers 500 unless the node answered.
 			if (written !== undefined && written < 300)
-				this.world.answeredUnrecorded.push(messageIdsOf(result.workflowData.flat()));
+				this.world.answeredUnrecorded.push(result.workflowData.flat().flatMap(messageIdsOf));
 			return { status: written ?? 500, byNode: written !== undefined };
 		}
-		const run: RecordedRun = {
-			process: this.name,
-			messageIds: messageIdsOf(result.workflowData.flat()),
-			passedOn: false,
-			groupingError: result.workflowData.flat()[0]?.json.grouping_error as string | undefined,
-			at: this.now(),
-		};
-		this.world.runs.push(run);
+		// Each item is the run of one burst: a caught-up burst's (caughtUp.ts) is a run of its own.
+		const runs = result.workflowData.flat().map(
+			(item): RecordedRun => ({
+				process: this.name,
+				messageIds: messageIdsOf(item),
+				passedOn: false,
+				groupingError: item.json.grouping_error as string | undefined,
+				at: this.now(),
+			}),
+		);
+		this.world.runs.push(...runs);
 		const answer = { status: written ?? 200, byNode: written !== undefined };
 		if (this.world.stopsAfterRecording(index)) this.stop();
 		else save();
 		const outputs = await (
 			this.nodes.trigger.execute as (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>
 		).call(this.executeContext(result.workflowData));
-		run.passedOn = outputs.some((output) => output.length > 0);
-		// What the run passed on: a run whose messages an earlier run held passes on only the others.
-		if (run.passedOn) run.messageIds = messageIdsOf(outputs.flat());
+		// What each run passed on: a run whose messages an earlier run held passes on only the others.
+		const passed = outputs.flat().map(messageIdsOf);
+		for (const run of runs) {
+			const ids = passed.find(
+				(item) => item.length > 0 && item.every((id) => run.messageIds.includes(id)),
+			);
+			run.passedOn = ids !== undefined;
+			if (ids) run.messageIds = ids;
+		}
 		return this.alive ? answer : undefined;
 	}
 

@@ -41,6 +41,8 @@ export interface Case {
 	/** Per message, in order: how much after it was written (or came online) the service saved it. */
 	saveJitterMs: number[];
 	delivery: { shape: DeliveryShape; lateMs: number; trickleMs: number; scatterMs: number[] };
+	/** Messages (by index) the service saves but whose event it never queues (spec, Delivery 6). */
+	lost?: number[];
 	/** Messages (by index) whose event is delivered a second time, and how much later. */
 	copies: Array<{ message: number; afterMs: number }>;
 	/** Each retry's jitter, in the order retries happen (−0.2 … 0.2). */
@@ -78,15 +80,28 @@ export interface Knobs {
 	ownMessages?: boolean;
 	twoPeople?: boolean;
 	answers?: boolean;
+	/** Lost events; the person's bursts at least the catch-up delay apart (catchUp.ts). */
+	lost?: boolean;
 }
 
 const QUIET_WINDOWS = [2000, 3000, 5000];
 const LONG_QUIET_WINDOWS = [9000, 12_000];
 
-function burstArb(quietMs: number, late: boolean, people: number): fc.Arbitrary<Burst> {
+/**
+ * With lost events, bursts come at least this long after the previous one closed: a lost burst is
+ * caught up by a later burst only once it closed the receiver time-out before (catchUp.ts).
+ */
+const LOST_PAUSE_MS = 11_000;
+
+function burstArb(
+	quietMs: number,
+	late: boolean,
+	people: number,
+	lost: boolean,
+): fc.Arbitrary<Burst> {
 	return fc.record({
 		person: fc.nat(people - 1),
-		pauseMs: fc.integer({ min: quietMs + 1000, max: quietMs + 60_000 }),
+		pauseMs: fc.integer({ min: quietMs + (lost ? LOST_PAUSE_MS : 1000), max: quietMs + 60_000 }),
 		gapsMs: fc.array(fc.integer({ min: 50, max: quietMs - 300 }), { maxLength: 4 }),
 		offlineMs: late
 			? fc.oneof(fc.constant(0), fc.integer({ min: 5000, max: 150_000 }))
@@ -113,7 +128,7 @@ export function caseArb(knobs: Knobs): fc.Arbitrary<Case> {
 	const quiet = fc.constantFrom(...(knobs.longQuiet ? LONG_QUIET_WINDOWS : QUIET_WINDOWS));
 	return quiet.chain((quietMs) =>
 		fc
-			.array(burstArb(quietMs, knobs.late === true, knobs.twoPeople ? 2 : 1), {
+			.array(burstArb(quietMs, knobs.late === true, knobs.twoPeople ? 2 : 1, knobs.lost === true), {
 				minLength: 1,
 				maxLength: 3,
 			})
@@ -132,6 +147,9 @@ export function caseArb(knobs: Knobs): fc.Arbitrary<Case> {
 						maxLength: messages,
 					}),
 					delivery: deliveryArb(knobs.late === true, messages),
+					lost: knobs.lost
+						? fc.uniqueArray(index, { minLength: 1, maxLength: 2 })
+						: fc.constant([]),
 					copies: knobs.copies
 						? fc.array(
 								fc.record({ message: index, afterMs: fc.integer({ min: 0, max: 20_000 }) }),

@@ -52,6 +52,9 @@ export interface Outcome {
 	statusLookups: number;
 }
 
+/** How long before a case begins its trigger was activated (on the host's clock, skewed up to a minute). */
+const ACTIVATED_BEFORE_MS = 10 * 60_000;
+
 let caseNumber = 0;
 
 export function parametersOf(c: Case): IDataObject {
@@ -108,7 +111,10 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 	const world: SharedWorld = {
 		workflowId: id,
 		parameters: parametersOf(c),
-		database: { staticData: {} },
+		// Activated well before the case: Catch Up Missed Messages (on by default) may catch up all of it.
+		database: {
+			staticData: { 'node:Trigger': { activatedAt: start - ACTIVATED_BEFORE_MS } },
+		},
 		service,
 		apiKey: `key_${id}_000000`,
 		recordFails: (index) => c.recordFails.includes(index),
@@ -171,7 +177,8 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 		open.add(chain);
 		time.at(at, () => attempt(message, chain, 1));
 	};
-	for (const message of messages) startChain(message, message.firstAttemptAt);
+	for (const message of messages)
+		if (!c.lost?.includes(message.index)) startChain(message, message.firstAttemptAt);
 	for (const copy of c.copies) {
 		const message = messages[copy.message];
 		if (message) startChain(message, message.firstAttemptAt + copy.afterMs);

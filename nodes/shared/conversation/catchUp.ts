@@ -1,0 +1,92 @@
+import { questionOf } from './answers';
+import { burstThrough, type BurstClosedBy, type BurstRules } from './bursts';
+import { RECEIVER_TIMEOUT_MS } from './deliveryTiming';
+import type { TimelineMessage } from './timeline';
+
+/*
+ * Catching up what the service saved but never delivered (spec, Delivery 6: an event can be lost
+ * between saving a message and queueing its event; a delivery can run out of retries; an endpoint
+ * can be disabled). The read a burst already makes shows the chat: a person's message written
+ * before the burst, after the account last wrote, that no run holds, is one the bot never saw.
+ * Which of them no run holds is the run claim's to know (runClaim.ts, in n8n's processed-data
+ * store, shared by every process): this only names the candidates, as bursts, from the one read.
+ */
+
+export interface CatchUpWindow {
+	/** Only messages at most this old (service time) are caught up. */
+	maxAgeMs: number;
+	/** Only messages written after this service time (the trigger's activation, with its slack). */
+	since: number;
+	/** Service time of the catch-up. */
+	now: number;
+	/** The read reaches the conversation's first message (or as far back as is followed). */
+	complete: boolean;
+	/** Pass Answers to Send and Wait: a message that could answer a question is left (an answer took it, or may have). */
+	answers: boolean;
+}
+
+export interface MissedBurst {
+	messages: TimelineMessage[];
+	closedBy: BurstClosedBy;
+}
+
+/**
+ * A burst that closed this long ago has had its delivery answered and its run recorded when the
+ * service delivered it on time (the receiver time-out); one closed more recently may still be on
+ * its normal way, so it is left for a later burst to catch up.
+ */
+export const CATCH_UP_AFTER_MS = RECEIVER_TIMEOUT_MS;
+
+/**
+ * The trigger's activation is taken on n8n's clock and the messages' times on the service's: a
+ * message written up to this long after the activation may have been written before it.
+ */
+export const ACTIVATION_SLACK_MS = 60_000;
+
+/**
+ * The person's messages before the burst `runIds` that no later account message answered: the
+ * messages after the account's last message before the burst's first one.
+ */
+function unansweredBefore(
+	timeline: readonly TimelineMessage[],
+	runIds: ReadonlySet<string>,
+): TimelineMessage[] {
+	const first = timeline.findIndex((entry) => runIds.has(entry.id));
+	if (first < 0) return [];
+	const before = timeline.slice(0, first);
+	let start = before.length;
+	while (start > 0 && !before[start - 1].fromMe) start--;
+	return before.slice(start);
+}
+
+/**
+ * The bursts of the chat a burst run (`runIds`) may catch up, oldest first: each person's
+ * messages written before the burst, after the account's last message before it, within the
+ * window, grouped by the trigger's rules (bursts.ts) as their deliveries would have been. A burst
+ * still open or closed too recently, or that reaches further back than the read, is left;
+ * messages of a burst outside the window are left out of it. The claim keeps each message to one run.
+ */
+export function missedBursts(
+	timeline: readonly TimelineMessage[],
+	runIds: readonly string[],
+	rules: BurstRules,
+	window: CatchUpWindow,
+): MissedBurst[] {
+	const inRun = new Set(runIds);
+	const inWindow = (entry: TimelineMessage) =>
+		!entry.fromMe &&
+		!inRun.has(entry.id) &&
+		entry.at > window.since &&
+		window.now - entry.at <= window.maxAgeMs &&
+		!(window.answers && questionOf(timeline, entry) !== undefined);
+	const extent = { complete: window.complete, asOf: window.now };
+	const bursts = new Map<string, MissedBurst>();
+	for (const entry of unansweredBefore(timeline, inRun).filter(inWindow)) {
+		const verdict = burstThrough(timeline, entry.id, rules, extent);
+		if (verdict.kind !== 'last' || window.now - verdict.closedAt < CATCH_UP_AFTER_MS) continue;
+		const messages = verdict.messages.filter(inWindow);
+		const key = messages.map((message) => message.id).join(',');
+		if (messages.length > 0) bursts.set(key, { messages, closedBy: verdict.closedBy });
+	}
+	return [...bursts.values()].sort((a, b) => a.messages[0].at - b.messages[0].at);
+}
