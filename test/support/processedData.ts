@@ -28,8 +28,15 @@ const hash = (item: DeduplicationItemTypes) =>
 // A microtask, not a timer: tests that stop the clock must not stop the store.
 const databaseTurn = async () => await Promise.resolve();
 
+/** How many of the next claims fail, as n8n's database does when it is locked or gone. */
+let failuresAhead = 0;
+
 const store: IDataDeduplicator = {
 	async checkProcessedAndRecord(items, scope, data, options: ICheckProcessedOptions) {
+		if (failuresAhead > 0) {
+			failuresAhead--;
+			throw new Error('SQLITE_BUSY: database is locked');
+		}
 		const key = recordKey(scope, data);
 		const saved = [...(records.get(key) ?? [])];
 		await databaseTurn();
@@ -71,4 +78,10 @@ export function installProcessedDataStore(): void {
 /** Forgets every record: each test starts with an n8n that has recorded no run. */
 export function clearProcessedData(): void {
 	records.clear();
+	failuresAhead = 0;
+}
+
+/** The next `times` claims fail (n8n's database locked). */
+export function failProcessedData(times: number): void {
+	failuresAhead = times;
 }

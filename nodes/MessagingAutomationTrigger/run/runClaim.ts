@@ -52,8 +52,14 @@ function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
 	return result;
 }
 
-/** Which of `keys` this run is the first to claim; a store that fails lets the run go on (twice beats never). */
-async function claimed(context: IExecuteFunctions, keys: string[]): Promise<Set<string>> {
+/**
+ * Which of `keys` this run is the first to claim; undefined when the store failed. A delivered run
+ * then goes on (twice beats never); a caught-up burst does not (catchUpIfFree).
+ */
+async function claimed(
+	context: IExecuteFunctions,
+	keys: string[],
+): Promise<Set<string> | undefined> {
 	const attempt = async () =>
 		new Set(
 			(
@@ -70,7 +76,7 @@ async function claimed(context: IExecuteFunctions, keys: string[]): Promise<Set<
 		context.logger.warn(
 			`Messaging Automation Trigger: could not check whether this run was handed to n8n before; it runs (${(error as Error).message})`,
 		);
-		return new Set(keys);
+		return undefined;
 	}
 }
 
@@ -115,6 +121,20 @@ function passedOn(
 	return [narrowedRun(item, keep)];
 }
 
+/**
+ * An item when the store could not say what ran before: a delivered run goes on whole (its
+ * delivery is the proof it was meant to run, and twice beats never); a caught-up burst goes no
+ * further, since in the common case it ran already. A later burst of its chat catches it up once the
+ * store answers again.
+ */
+function whenUnclaimed(context: IExecuteFunctions, item: INodeExecutionData): INodeExecutionData[] {
+	if (!isCaughtUp(item)) return [item];
+	context.logger.warn(
+		`Messaging Automation Trigger: did not catch up ${String(groupedIds(item)?.join(','))} in conversation ${String(item.json.conversation_id)}: n8n could not say whether they ran before`,
+	);
+	return [];
+}
+
 /** A caught-up burst that runs: one line in n8n's log, and the execution says so. */
 function logCatchUp(
 	context: IExecuteFunctions,
@@ -149,7 +169,9 @@ export async function claimRun(context: IExecuteFunctions): Promise<INodeExecuti
 	const keys = outputs.flat().flatMap((item) => claimKeys(context, item));
 	if (context.getMode() !== 'webhook' || keys.length === 0) return outputs;
 	const fresh = await claimed(context, [...new Set(keys)]);
-	const passed = outputs.map((list) => list.flatMap((item) => passedOn(context, item, fresh)));
+	const passed = outputs.map((list) =>
+		list.flatMap((item) => (fresh ? passedOn(context, item, fresh) : whenUnclaimed(context, item))),
+	);
 	if (passed.every((list) => list.length === 0))
 		context.customData.set('messaging_automation', 'copy of a recorded run');
 	return passed;

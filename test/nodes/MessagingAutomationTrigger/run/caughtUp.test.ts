@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { DEMO, type SandboxHandle } from '../../../sandbox';
 import type { N8nWebhookHost } from '../../../support/n8nWebhook';
+import { failProcessedData } from '../../../support/processedData';
 import { activeMessageTrigger, messageDeliveries, useStoppedClock, waitFor } from '../fixtures';
 
 /*
@@ -124,6 +125,19 @@ describe('catching up a message the service saved but never delivered', () => {
 
 		expect(runs()).toEqual([[{ text: 'first question' }], [{ text: 'second question' }]]);
 		expect(reads()).toHaveLength(2);
+	});
+
+	it('catches up nothing while n8n cannot say what ran before (its database failing): a message that ran is never run again', async () => {
+		await activeTrigger();
+		say('first question');
+		await settledAfter(1);
+		// The store fails for the next burst's claim, its retry included: that run goes on, its
+		// earlier message (which no account message followed) is not taken for a missed one.
+		failProcessedData(2);
+		say('second question', 3 * MINUTE);
+		await settledAfter(2, 2);
+
+		expect(runs()).toEqual([[{ text: 'first question' }], [{ text: 'second question' }]]);
 	});
 
 	it('never catches up a message written before the workflow was activated', async () => {
