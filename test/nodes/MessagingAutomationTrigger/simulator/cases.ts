@@ -126,6 +126,23 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 			}),
 		},
 	],
+	E: [
+		{
+			name: "a phone 2.9 s behind, a burst of two delivered 22 s late, its first message's run not recorded, the process stopped, the account writing 40 s later: the first message's retry runs the burst",
+			case: plainCase([647], {
+				quietMs: 2000,
+				longestMs: 20_000,
+				dedupe: false,
+				bursts: [{ person: 0, pauseMs: 22_189, gapsMs: [647], offlineMs: 0, saveGapMs: 300 }],
+				delivery: { shape: 'prompt', lateMs: 0, trickleMs: 20, scatterMs: [22_027, 21_426] },
+				readLatencyMs: 5,
+				recordFails: [0],
+				ownMessages: [{ afterMessage: 1, delayMs: 40_718 }],
+				stops: [{ afterMessage: 0, delayMs: 46, process: 0 }],
+				phone: { skewMs: -2899 },
+			}),
+		},
+	],
 	A: [
 		{
 			name: "the account writes 4.3 s after the person's second message, just after the third is stamped (the phone 0.2 s behind) but before it is saved: [m1 m2] runs, then [m1 m2 m3]",
