@@ -1,6 +1,6 @@
 import type { BurstRules, BurstVerdict } from './bursts';
 import { SAVE_SLACK_MS } from './deliveryTiming';
-import type { HeldMessage } from './heldPlan';
+import type { TimelineMessage } from './timeline';
 
 /*
  * The service's clock against the phone's. A message's timestamp is the phone's; its event's
@@ -12,8 +12,15 @@ import type { HeldMessage } from './heldPlan';
 
 type ClosedBurst = Extract<BurstVerdict, { kind: 'last' }>;
 
+/** A held message as heldPlan.ts holds it: what is known of its queue time. */
+interface Held {
+	message: TimelineMessage;
+	/** Service time the service queued its event, when known. */
+	queuedAt?: number;
+}
+
 /** The held messages among `members` whose queue time is known, and each one's lag. */
-function queueLags(held: readonly HeldMessage[], members: ReadonlySet<string>) {
+function queueLags(held: readonly Held[], members: ReadonlySet<string>) {
 	return held.flatMap(({ message, queuedAt }) =>
 		members.has(message.id) && queuedAt !== undefined
 			? [{ id: message.id, queuedAt, lag: queuedAt - message.at }]
@@ -33,7 +40,7 @@ function queueLags(held: readonly HeldMessage[], members: ReadonlySet<string>) {
  */
 export function uploadOpenUntil(
 	burst: ClosedBurst,
-	held: readonly HeldMessage[],
+	held: readonly Held[],
 	rules: BurstRules,
 	vouchedAsOf: number,
 ): number | undefined {
@@ -62,7 +69,7 @@ export function uploadOpenUntil(
  */
 export function queuedAfterRun(
 	burst: ClosedBurst,
-	held: readonly HeldMessage[],
+	held: readonly Held[],
 	id: string,
 	settledLag: number | undefined,
 ): boolean {
