@@ -143,6 +143,53 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 			}),
 		},
 	],
+	F: [
+		{
+			name: "two processes, a phone 33 s behind, a burst of four delivered 27 s late: each process's kept read says the other's delivery started the run, neither run is recorded, both retries are answered as carried",
+			case: {
+				phaseMs: 0,
+				quietMs: 3000,
+				longestMs: 20000,
+				dedupe: false,
+				processes: 2,
+				bursts: [
+					{ person: 1, pauseMs: 56819, gapsMs: [981], offlineMs: 0, saveGapMs: 100 },
+					{
+						person: 1,
+						pauseMs: 36888,
+						gapsMs: [1251, 791, 1263],
+						offlineMs: 58086,
+						saveGapMs: 100,
+					},
+					{
+						person: 1,
+						pauseMs: 29423,
+						gapsMs: [2326, 395, 552, 2423],
+						offlineMs: 0,
+						saveGapMs: 300,
+					},
+				],
+				saveJitterMs: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+				delivery: {
+					shape: 'trickle',
+					lateMs: 26707,
+					trickleMs: 20,
+					scatterMs: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+				},
+				copies: [],
+				jitter: [0, 0, 0, 0, 0, 0, 0, 0],
+				route: [0, 1],
+				readFaults: [],
+				readLatencyMs: 20,
+				recordFails: [3, 4],
+				ownMessages: [{ afterMessage: 1, delayMs: 10, nearNextMs: 0 }],
+				stopsAfterRecording: [],
+				stops: [],
+				phone: { skewMs: -32729, step: { atMessage: 0, ms: 0 } },
+				host: { skewMs: 0 },
+			},
+		},
+	],
 	A: [
 		{
 			name: "the account writes 4.3 s after the person's second message, just after the third is stamped (the phone 0.2 s behind) but before it is saved: [m1 m2] runs, then [m1 m2 m3]",
