@@ -14,7 +14,10 @@ const OWN_MODULES = [
 	'test/nodes/shared/catalogue/addingATool.test.ts',
 ];
 /** Engine tests that restart n8n with the node's code loaded afresh (`vi.resetModules()`). */
-const ENGINE_OWN_MODULES = ['test/nodes/MessagingAutomationTrigger/run/runClaim.test.ts'];
+const ENGINE_OWN_MODULES = [
+	'test/nodes/MessagingAutomationTrigger/run/runClaim.test.ts',
+	'test/nodes/MessagingAutomationTrigger/hold/heldDeliveries.unrecorded.test.ts',
+];
 /**
  * The conversation simulator: fake timers for the whole file, and the trigger's code loaded afresh
  * for its webhook processes; the nodes' real retry backoff (virtual time costs nothing).

@@ -12,6 +12,7 @@ import { isRecord } from '../shared/guards';
  *                   what it catches up (run/caughtUp.ts), never a message written before
  *   recentEvents    dedupe window, oldest first: [event id, first seen (ms)], plus the attempt's
  *                   send time while its run was only handed to n8n (dedupe.ts)
+ *   handBacks       [event id, deliveries of it handed back (503), last one (ms)] (handBacks.ts)
  *
  * Keyed by URL because the URL is what tells test from production in every hook: n8n deletes a
  * test endpoint in mode `internal`, so the execution mode cannot tell them apart, but the hook's
@@ -53,6 +54,19 @@ function isRecentEvent(value: unknown): value is RecentEvent {
 		(value.length === 2 || (value.length === 3 && typeof value[2] === 'number')) &&
 		typeof value[0] === 'string' &&
 		typeof value[1] === 'number'
+	);
+}
+
+/** An event id, how many of its deliveries this node handed back, and when the last one was (ms). */
+export type HandBack = [string, number, number];
+
+function isHandBack(value: unknown): value is HandBack {
+	return (
+		Array.isArray(value) &&
+		value.length === 3 &&
+		typeof value[0] === 'string' &&
+		typeof value[1] === 'number' &&
+		typeof value[2] === 'number'
 	);
 }
 
@@ -111,6 +125,15 @@ export class TriggerState {
 			: [];
 		const legacy = stringList(this.data.recentEventIds).map((id): RecentEvent => [id, now]);
 		return [...legacy, ...events];
+	}
+
+	/** Events whose deliveries this node handed back: id, how many times, when last (ms). */
+	handBacks(): HandBack[] {
+		return Array.isArray(this.data.handBacks) ? this.data.handBacks.filter(isHandBack) : [];
+	}
+
+	setHandBacks(entries: HandBack[]): void {
+		this.data.handBacks = entries;
 	}
 
 	setRecentEvents(events: RecentEvent[]): void {

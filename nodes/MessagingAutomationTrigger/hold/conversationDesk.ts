@@ -72,6 +72,8 @@ export class ConversationDesk {
 	readonly held = new Map<string, Entry>();
 	/** Why the last read failed, while the service stays busy or unreachable. */
 	private failure?: string;
+	/** The smallest lag between a settled message's timestamp and its queue time: the phone's clock. */
+	private settledLag?: number;
 	private wake?: () => void;
 
 	constructor(
@@ -123,7 +125,14 @@ export class ConversationDesk {
 			const asOf = this.clock.now() - SAVE_SLACK_MS;
 			// `asOf` runs SAVE_SLACK_MS behind the service's clock: the lead before a deadline counts it too.
 			const lead = READ_LEAD_MS + SAVE_SLACK_MS;
-			const readAt = nextReadAt(this.knownTimeline(), this.heldMessages(), this.rules, asOf, lead);
+			const readAt = nextReadAt(
+				this.knownTimeline(),
+				this.heldMessages(),
+				this.rules,
+				asOf,
+				lead,
+				known?.asOf,
+			);
 			if (readAt > asOf) await this.pause(readAt - asOf + TIMER_SLACK_MS);
 			else await this.read(asOf);
 		}
@@ -170,7 +179,7 @@ export class ConversationDesk {
 
 	private settleBy(known: KnownRead): Map<string, HeldOutcome> {
 		const extent = { timeline: known.read.timeline, asOf: known.asOf, complete: known.complete };
-		return settleByRead(extent, this.heldMessages(), this.rules, known.ran);
+		return settleByRead(extent, this.heldMessages(), this.rules, known.ran, this.settledLag);
 	}
 
 	/** Settles the outcomes of `known` (the bursts it runs, it runs once); returns how many. */
@@ -198,7 +207,14 @@ export class ConversationDesk {
 		const now = this.clock.now();
 		if (
 			!entry.handedBack &&
-			burstStillOpen(this.knownTimeline(), this.heldMessages(), id, this.rules, now)
+			burstStillOpen(
+				this.knownTimeline(),
+				this.heldMessages(),
+				id,
+				this.rules,
+				now,
+				recentRead(this.key)?.asOf,
+			)
 		) {
 			entry.reply.handBack();
 			entry.handedBack = true;
@@ -241,6 +257,8 @@ export class ConversationDesk {
 		const entry = this.held.get(id);
 		if (!entry) return;
 		this.held.delete(id);
+		if (entry.queuedAt !== undefined)
+			this.settledLag = Math.min(this.settledLag ?? Infinity, entry.queuedAt - entry.message.at);
 		entry.settle(outcome);
 	}
 }

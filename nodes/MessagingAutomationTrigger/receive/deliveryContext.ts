@@ -23,7 +23,10 @@ export interface DeliveryContext {
 	queuedAt?: number;
 	/** Sent long after its event was queued: a retry (deliveryTiming.ts). */
 	retried: boolean;
-	/** The service's third attempt or later: unsettled at its deadline, it runs rather than going back. */
+	/**
+	 * The service's third attempt or later, by its times and by this node's two hand-backs of the
+	 * event before it (handBacks.ts): unsettled at its deadline, it runs rather than going back.
+	 */
 	givesUp: boolean;
 }
 
@@ -39,6 +42,8 @@ export function deliveryContext(
 	arrivedAt: number,
 	sentAt: number,
 	reply: DeliveryReply,
+	/** Deliveries of the event this node handed back before. */
+	handedBack: number,
 ): DeliveryContext {
 	const serviceTime = (value: string | undefined) => {
 		const at = Date.parse(value ?? '');
@@ -57,6 +62,6 @@ export function deliveryContext(
 		sentLocallyAt: clock.sentLocally(times),
 		queuedAt,
 		retried: isRetried(sentAt, queuedAt),
-		givesUp: givesUp(sentAt, queuedAt),
+		givesUp: handedBack >= 2 && givesUp(sentAt, queuedAt),
 	};
 }

@@ -21,7 +21,7 @@ export type ReplyState = 'open' | 'answered' | 'handedBack' | 'leftToN8n';
  */
 export class DeliveryReply {
 	private current: ReplyState = 'open';
-	private forget?: () => void;
+	private readonly onBack: Array<() => void> = [];
 
 	constructor(private readonly response: RawResponse) {}
 
@@ -35,11 +35,11 @@ export class DeliveryReply {
 	}
 
 	/**
-	 * What a hand-back must undo besides answering: the event's dedupe entry, so the service's copy
-	 * is not taken for one already seen.
+	 * What a hand-back must do besides answering: forget the event's dedupe entry, so the service's
+	 * copy is not taken for one already seen; count the hand-back (handBacks.ts).
 	 */
-	onHandBack(forget: () => void): void {
-		this.forget = forget;
+	onHandBack(action: () => void): void {
+		this.onBack.push(action);
 	}
 
 	/** Answers now with `status`; later answers do nothing. */
@@ -61,7 +61,7 @@ export class DeliveryReply {
 	 */
 	handBack(): boolean {
 		if (this.current !== 'open') return false;
-		this.forget?.();
+		for (const action of this.onBack) action();
 		this.current = 'handedBack';
 		this.write(503, { received: false, reason: 'not settled in time; send again' });
 		return true;

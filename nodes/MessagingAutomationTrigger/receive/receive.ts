@@ -5,6 +5,7 @@ import { deliveryContext, type DeliveryContext } from './deliveryContext';
 import { DeliveryReply, type RawResponse } from './deliveryReply';
 import { forgetEvent, isDuplicateEvent, settleEvent } from './dedupe';
 import { filterEvent } from './eventFilter';
+import { handBacksOf, noteHandBack } from './handBacks';
 import { handOver } from '../run/handOver';
 import { monotonicNow } from '../../shared/monotonic';
 import { deliveryScope } from './scope';
@@ -30,7 +31,14 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	if (!passesFilters(envelope, settings, reply)) return reply.result();
 	const scope = deliveryScope(context);
 	if (isRepeat(context, scope, envelope, signed.sentAt, settings, reply)) return reply.result();
-	const delivery = deliveryContext(scope, envelope, arrivedAt, signed.sentAt, reply);
+	const delivery = deliveryContext(
+		scope,
+		envelope,
+		arrivedAt,
+		signed.sentAt,
+		reply,
+		countedHandBacks(context, scope, envelope.id, reply),
+	);
 	const turn = await answeredTurn(context, envelope, settings, delivery);
 	if (turn.run) return reply.result(await handOver(context, envelope, settings, delivery, turn));
 	if (settings.deduplicate && reply.state === 'answered')
@@ -72,6 +80,21 @@ function isRepeat(
 		forgetEvent(scope, new TriggerState(context.getWorkflowStaticData('node')), envelope.id),
 	);
 	return false;
+}
+
+/**
+ * How many deliveries of the event this node handed back before; this one's hand-back, if it comes,
+ * is counted too (handBacks.ts).
+ */
+function countedHandBacks(
+	context: IWebhookFunctions,
+	scope: string,
+	eventId: string,
+	reply: DeliveryReply,
+): number {
+	const state = () => new TriggerState(context.getWorkflowStaticData('node'));
+	reply.onHandBack(() => noteHandBack(scope, state(), eventId, Date.now()));
+	return handBacksOf(scope, state(), eventId, Date.now());
 }
 
 /**

@@ -72,18 +72,25 @@ export function closesAt(first: TimelineMessage, last: TimelineMessage, rules: B
 	return Math.min(last.at + rules.quietMs + 1, first.at + rules.longestMs);
 }
 
-/** What ended the burst whose last message is `target`; `next` is the author's or account's next message. */
-function closedByOf(
+/**
+ * What ended the burst whose last message is `target`; `next` is the author's or account's next
+ * message. The account's message ends it only when written before the burst closed by itself: one
+ * written later changes neither how nor when it closed, so every read of the burst, before or after
+ * the account wrote, draws the same close (a message queued after it still starts its run).
+ */
+function closingOf(
 	first: TimelineMessage,
 	target: TimelineMessage,
 	next: TimelineMessage | undefined,
 	rules: BurstRules,
-): BurstClosedBy {
-	if (next?.fromMe) return 'own_message';
-	const quietPassed = next
-		? next.at - target.at > rules.quietMs
-		: target.at + rules.quietMs + 1 < first.at + rules.longestMs;
-	return quietPassed ? 'quiet_window' : 'longest_wait';
+): { closedBy: BurstClosedBy; closedAt: number } {
+	const closedAt = closesAt(first, target, rules);
+	if (next?.fromMe && next.at < closedAt) return { closedBy: 'own_message', closedAt: next.at };
+	const quietPassed =
+		next && !next.fromMe
+			? next.at - target.at > rules.quietMs
+			: target.at + rules.quietMs + 1 < first.at + rules.longestMs;
+	return { closedBy: quietPassed ? 'quiet_window' : 'longest_wait', closedAt };
 }
 
 /**
@@ -121,8 +128,7 @@ export function burstOf(
 	return {
 		kind: 'last',
 		messages: entries.slice(burstStart, index + 1),
-		closedBy: closedByOf(first, target, next, rules),
-		closedAt: next?.fromMe ? next.at : closesAt(first, target, rules),
+		...closingOf(first, target, next, rules),
 	};
 }
 

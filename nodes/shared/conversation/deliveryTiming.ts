@@ -49,14 +49,6 @@ export function isRetried(sentAt: number, queuedAt: number | undefined): boolean
 /** Messages written up to this long before a read starts may not be saved yet: a read vouches for no later time. */
 export const SAVE_SLACK_MS = 250;
 
-/**
- * A message the service queued this long after its own timestamp was uploaded late (a phone back
- * online sends what it wrote, one message after another) or stamped by a clock that runs behind:
- * its burst waits a quiet window after it was queued. A service's ordinary lag between a message
- * and its event stays well below it.
- */
-export const LATE_UPLOAD_MS = 1000;
-
 /** A read that confirms carried messages starts this long before the first of their deadlines. */
 export const READ_LEAD_MS = 800;
 

@@ -1,11 +1,5 @@
-import {
-	burstOf,
-	burstThrough,
-	type BurstRules,
-	type BurstVerdict,
-	type TimelineExtent,
-} from './bursts';
-import { LATE_UPLOAD_MS, SAVE_SLACK_MS } from './deliveryTiming';
+import { burstOf, burstThrough, type BurstRules, type BurstVerdict } from './bursts';
+import { queuedAfterRun, uploadOpenUntil } from './uploadWindow';
 import { mergeTimelines, type TimelineMessage } from './timeline';
 
 /*
@@ -53,35 +47,6 @@ function vouchedTimeline(read: ReadExtent, held: readonly TimelineMessage[]): Ti
 }
 
 /**
- * A burst whose messages the service queued well after their timestamps (a phone back online
- * uploads what it wrote, one message after another; a phone whose clock runs behind) stays open
- * until a quiet window has passed since the latest of them was queued: more of the same upload may
- * follow, and the person's quiet window is measured where the service saw it. The service time it
- * stays open until, from the held messages of the burst of `id` (only their queue times are
- * known); undefined when none was queued late.
- */
-function savedLateUntil(
-	timeline: readonly TimelineMessage[],
-	held: readonly HeldMessage[],
-	id: string,
-	rules: BurstRules,
-	extent: TimelineExtent,
-): number | undefined {
-	const burst = burstThrough(timeline, id, rules, extent);
-	if (burst.kind !== 'last') return undefined;
-	const members = new Set(burst.messages.map((message) => message.id));
-	const late = held.filter(
-		(entry) =>
-			members.has(entry.message.id) &&
-			entry.queuedAt !== undefined &&
-			entry.queuedAt > entry.message.at + LATE_UPLOAD_MS,
-	);
-	return late.length === 0
-		? undefined
-		: Math.max(...late.map((entry) => (entry.queuedAt as number) + rules.quietMs));
-}
-
-/**
  * A run's identity: the messages it holds, in written order, never the event that happened to
  * close it. A copy of a run has the same identity; a burst run again with a message the service
  * saved late has a new one.
@@ -110,6 +75,8 @@ export function settleByRead(
 	held: readonly HeldMessage[],
 	rules: BurstRules,
 	ran: ReadonlyMap<string, string> = new Map(),
+	/** The phone's lag as the deliveries this process settled in the conversation showed it. */
+	settledLag?: number,
 ): Map<string, HeldOutcome> {
 	const timeline = vouchedTimeline(
 		read,
@@ -130,18 +97,23 @@ export function settleByRead(
 						: { kind: 'keep' };
 		if (outcome.kind === 'none' && queuedAt !== undefined) {
 			const burst = burstThrough(timeline, message.id, rules, extent);
-			if (burst.kind === 'last' && queuedAt > burst.closedAt + SAVE_SLACK_MS)
+			if (
+				burst.kind === 'last' &&
+				(ran.get(identityOf(burst)) === message.id ||
+					queuedAfterRun(burst, held, message.id, settledLag))
+			)
 				outcome = { kind: 'run', verdict: burst };
-		}
-		// A burst still open for a late upload has not run: its run waits for the rest of the upload
-		// (a carried message is settled by the later one the read shows).
-		if (outcome.kind === 'run') {
-			const openUntil = savedLateUntil(timeline, held, message.id, rules, extent);
-			if (openUntil !== undefined && openUntil > read.asOf) outcome = { kind: 'keep' };
 		}
 		outcomes.set(message.id, outcome);
 	}
-	return oneRunPerBurst(outcomes, ran);
+	// A burst still open for a late upload or a phone whose clock runs behind has not run: the
+	// message that will start it waits for the rest (the others are carried by it).
+	for (const [id, outcome] of oneRunPerBurst(outcomes, ran)) {
+		if (outcome.kind !== 'run') continue;
+		const openUntil = uploadOpenUntil(outcome.verdict, held, rules, read.asOf);
+		if (openUntil !== undefined && openUntil > read.asOf) outcomes.set(id, { kind: 'keep' });
+	}
+	return outcomes;
 }
 
 /**
@@ -187,18 +159,33 @@ function likelyVerdict(
 	return burstOf(likelyTimeline(known, held), id, rules, { complete: true, asOf: now });
 }
 
-/** Until when the burst of `id` stays open for messages saved late, from what the process knows at `now`. */
+/**
+ * Until when the burst of `id` stays open on the service's clock (uploadWindow.ts), from what the
+ * process knows at `now`: the messages of its last read were saved by `knownAsOf`.
+ */
 function likelyOpenUntil(
 	known: readonly TimelineMessage[],
 	held: readonly HeldMessage[],
 	id: string,
 	rules: BurstRules,
 	now: number,
+	knownAsOf = now,
 ): number | undefined {
-	return savedLateUntil(likelyTimeline(known, held), held, id, rules, {
-		complete: true,
-		asOf: now,
-	});
+	const burst = burstThrough(likelyTimeline(known, held), id, rules, { complete: true, asOf: now });
+	return burst.kind === 'last' ? uploadOpenUntil(burst, held, rules, knownAsOf) : undefined;
+}
+
+/** Whether what the process knows says the burst of `id` ends in another message it holds. */
+function carriedByHeld(
+	known: readonly TimelineMessage[],
+	held: readonly HeldMessage[],
+	id: string,
+	rules: BurstRules,
+	now: number,
+): boolean {
+	const burst = burstThrough(likelyTimeline(known, held), id, rules, { complete: true, asOf: now });
+	const last = burst.kind === 'last' ? burst.messages[burst.messages.length - 1].id : undefined;
+	return last !== undefined && last !== id && held.some((entry) => entry.message.id === last);
 }
 
 /**
@@ -212,6 +199,8 @@ export function nextReadAt(
 	rules: BurstRules,
 	now: number,
 	leadMs: number,
+	/** Service time up to which the last read (`known`) holds every message written. */
+	knownAsOf?: number,
 ): number {
 	let readAt = Number.POSITIVE_INFINITY;
 	for (const entry of held) {
@@ -222,8 +211,11 @@ export function nextReadAt(
 				: verdict.kind === 'notLast'
 					? entry.deadline - leadMs
 					: now;
-		// No read settles a run before a late upload's quiet window has passed.
-		const openUntil = likelyOpenUntil(known, held, entry.message.id, rules, now);
+		// No read settles a run before a late upload's quiet window has passed; one that confirms a
+		// message its burst's held last one carries comes before its deadline all the same.
+		const openUntil = carriedByHeld(known, held, entry.message.id, rules, now)
+			? undefined
+			: likelyOpenUntil(known, held, entry.message.id, rules, now, knownAsOf);
 		readAt = Math.min(readAt, openUntil !== undefined ? Math.max(due, openUntil) : due);
 	}
 	return readAt;
@@ -240,9 +232,10 @@ export function burstStillOpen(
 	id: string,
 	rules: BurstRules,
 	now: number,
+	knownAsOf?: number,
 ): boolean {
 	const verdict = likelyVerdict(known, held, id, rules, now);
 	if (verdict.kind !== 'last') return verdict.kind === 'wait';
-	const openUntil = likelyOpenUntil(known, held, id, rules, now);
+	const openUntil = likelyOpenUntil(known, held, id, rules, now, knownAsOf);
 	return openUntil !== undefined && openUntil > now;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 
 import { MessagingAutomationApi } from '../../../credentials/MessagingAutomationApi.credentials';
 import { MessagingAutomationTrigger } from '../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node';
@@ -120,6 +120,19 @@ export async function startTriggerHost(options: {
 	const host = new N8nWebhookHost(engine, triggerWorkflow(options.parameters), TRIGGER);
 	await host.start();
 	return host;
+}
+
+/**
+ * n8n started again on its database: the trigger's code loaded afresh, whatever it kept in memory
+ * gone. Only for files that get modules of their own (ENGINE_OWN_MODULES in vitest.config.mts).
+ */
+export async function restartN8n(trigger: N8nWebhookHost): Promise<void> {
+	vi.resetModules();
+	// node16 resolution wants the emitted name for import(); vite maps it to the source.
+	const fresh = await import(
+		'../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node.js'
+	);
+	trigger.restart(new fresh.MessagingAutomationTrigger());
 }
 
 /** `count` message.received deliveries to `trigger` were answered, and every handler has finished. */

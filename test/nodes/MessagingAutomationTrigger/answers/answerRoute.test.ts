@@ -218,7 +218,7 @@ describe('Pass Answers to Send and Wait', () => {
 	});
 
 	it('an offer that still fails once the message is minutes old lets the message run instead of losing it', async () => {
-		// Written 4 minutes back, so that the retry 5.5 minutes later still carries a signature of now.
+		// Written 4 minutes back, so that the third attempt 3 minutes later still carries a signature of now.
 		sandbox.clock.set(Date.now() - 4 * 60_000);
 		await activeTrigger();
 		question('k1');
@@ -226,10 +226,15 @@ describe('Pass Answers to Send and Wait', () => {
 		const answer = say('1');
 		await waitFor(() => attemptsOf(answer.id).length >= 1);
 		await trigger.settled();
-		sandbox.clock.advance(5.5 * 60_000);
+		// The service's first retry (30 s ±20 %) goes back too; its second (2 min ±20 % later) is the
+		// third attempt, after two hand-backs.
+		sandbox.clock.advance(40_000);
 		await waitFor(() => attemptsOf(answer.id).length >= 2);
 		await trigger.settled();
-		expect(attemptsOf(answer.id).map((attempt) => attempt.statusCode)).toEqual([503, 200]);
+		sandbox.clock.advance(150_000);
+		await waitFor(() => attemptsOf(answer.id).length >= 3);
+		await trigger.settled();
+		expect(attemptsOf(answer.id).map((attempt) => attempt.statusCode)).toEqual([503, 503, 200]);
 		expect(ran()).toEqual(['1']);
 	});
 

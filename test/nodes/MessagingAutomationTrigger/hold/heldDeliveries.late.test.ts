@@ -99,3 +99,27 @@ describe('a burst that arrives late', () => {
 		expect(alice).toEqual([[['first', 'second', 'third']]]);
 	});
 });
+
+describe('a phone whose clock runs behind', () => {
+	// Review finding 8: the late-upload rule compared the service's queue time with the phone's
+	// timestamps, so every burst of a phone 60 s behind counted as uploaded late and its early
+	// deliveries went back (503).
+	it('answers every delivery of a burst typed 1 s apart at its first attempt, as with a clock that is right', async () => {
+		trigger = await activeMessageTrigger(sandbox, grouping);
+		const texts = ['hi', 'I ordered', 'a blue lamp', 'last week', 'it broke', 'help'];
+		for (const [index, text] of texts.entries()) {
+			if (index > 0) {
+				await new Promise((resolve) => setTimeout(resolve, 1000));
+				sandbox.clock.advance(1000);
+			}
+			// Written now, stamped by a phone clock 60 s behind.
+			writtenAgo(text, 60_000);
+		}
+		await settledAfter(texts.length);
+
+		expect(executions()).toEqual([[texts]]);
+		expect(messageDeliveries(sandbox, trigger).map((attempt) => attempt.statusCode)).toEqual(
+			texts.map(() => 200),
+		);
+	});
+});

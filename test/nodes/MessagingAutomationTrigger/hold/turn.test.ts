@@ -224,9 +224,14 @@ describe('Group Quick Messages', () => {
 		expect(attempts().map((attempt) => attempt.statusCode)).toEqual([503, 503, 503]);
 		expect(runs()).toEqual([]);
 
-		// The service's third attempts, 2.5 minutes on: still unreadable, so each runs on its own.
-		sandbox.clock.advance(150_000);
+		// The service's first retries (30 s on) go back too: a delivery gives up only after this node
+		// handed two of its attempts back (handBacks.ts).
+		sandbox.clock.advance(40_000);
 		await settledAfter(6, 60_000);
+		expect(attempts().map((attempt) => attempt.statusCode)).toEqual(Array(6).fill(503));
+		// The service's third attempts, 2 minutes later: still unreadable, so each runs on its own.
+		sandbox.clock.advance(150_000);
+		await settledAfter(9, 60_000);
 		expect(runs().map(texts).sort()).toEqual([['a'], ['b'], ['c']]);
 		for (const json of runs())
 			expect(String((json.burst as IDataObject).error)).toMatch(
@@ -244,7 +249,7 @@ describe('Group Quick Messages', () => {
 				[200, 'n8n'],
 			],
 		);
-	}, 150_000);
+	}, 200_000);
 
 	it("hands back a first delivery whatever its message's age: a burst saved 3 minutes late, one failed read while held, runs once whole on the retry", async () => {
 		await activeTrigger(grouping());

@@ -1,5 +1,5 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { MessagingAutomationTrigger } from '../../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node';
 import { withCarrier } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
@@ -9,6 +9,7 @@ import type { N8nWebhookHost } from '../../../support/n8nWebhook';
 import {
 	activeMessageTrigger,
 	messageDeliveries,
+	restartN8n,
 	TRIGGER,
 	triggerWorkflow,
 	useStoppedClock,
@@ -46,16 +47,6 @@ const passedOn = () =>
 		execution.outputs.flat().map((item) => item.json.text as string),
 	);
 
-/** n8n started again on its database: the trigger's code loaded afresh, whatever it kept in memory gone. */
-async function restartN8n() {
-	vi.resetModules();
-	// node16 resolution wants the emitted name for import(); vite maps it to the source.
-	const fresh = await import(
-		'../../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node.js'
-	);
-	trigger.restart(new fresh.MessagingAutomationTrigger());
-}
-
 /** n8n restarted, and every delivery it dropped unanswered came again (30 s on, ±20 %). */
 async function retriedAfterStop(runs: number) {
 	await waitFor(() => trigger.executions.length >= runs / 2, 20_000);
@@ -65,7 +56,7 @@ async function retriedAfterStop(runs: number) {
 		() => messageDeliveries(sandbox, trigger).filter((attempt) => attempt.error).length >= runs / 2,
 		20_000,
 	);
-	await restartN8n();
+	await restartN8n(trigger);
 	sandbox.clock.advance(40_000);
 	await waitFor(() => trigger.executions.length >= runs, 20_000);
 	await trigger.settled();

@@ -69,6 +69,21 @@ describe('burstOf', () => {
 		expect(ids(burstOf(replied, 'q2', RULES, READ_LATER))).toEqual(['q2']);
 	});
 
+	it('keeps how and when a burst closed when the account writes only after its quiet window: every read draws the same close', () => {
+		const before = timeline([
+			{ id: 'a', at: 0 },
+			{ id: 'b', at: 1 },
+		]);
+		const after = timeline([
+			{ id: 'a', at: 0 },
+			{ id: 'b', at: 1 },
+			{ id: 'reply', at: 40, me: true },
+		]);
+		const closed = burstOf(before, 'b', RULES, READ_LATER);
+		expect(closed).toMatchObject({ kind: 'last', closedBy: 'quiet_window' });
+		expect(burstOf(after, 'b', RULES, READ_LATER)).toEqual(closed);
+	});
+
 	it('keeps one author per burst in a group chat, however the authors interleave', () => {
 		const group = timeline([
 			{ id: 'a1', at: 0, from: 'alice' },

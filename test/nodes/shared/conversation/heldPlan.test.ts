@@ -194,19 +194,23 @@ describe('settleByRead for a burst that arrives late as a whole', () => {
 			{ id: 'i2', at: 0.3 },
 			{ id: 'i3', at: 0.6 },
 		]);
-		// Saved late, the burst stays open a quiet window past the last of them queued: 33 s.
+		// Saved late, the burst stays open a quiet window past the last of them queued: 33 s. Its
+		// last message holds the run back, carrying the others.
 		const early = { timeline: burst, asOf: at(32.5), complete: true };
 		expect(kinds(settleByRead(early, asHeld(burst, at(30)), RULES))).toEqual({
-			i1: 'keep',
-			i2: 'keep',
+			i1: 'none',
+			i2: 'none',
 			i3: 'keep',
 		});
 		const read = { timeline: burst, asOf: at(33.5), complete: true };
 		expect(runsOf(settleByRead(read, asHeld(burst, at(30)), RULES))).toEqual([
 			['i3', ['i1', 'i2', 'i3']],
 		]);
-		// Only the first held yet: it starts the run for the whole burst, and the read starts no other.
-		const first = settleByRead(read, asHeld(burst.slice(0, 1), at(30)), RULES);
+		// Only the first held yet: its lag (30 s) puts the last one's quiet window at 33.6 s; then it
+		// starts the run for the whole burst, and the read starts no other.
+		const onlyFirst = asHeld(burst.slice(0, 1), at(30));
+		expect(kinds(settleByRead(read, onlyFirst, RULES))).toEqual({ i1: 'keep' });
+		const first = settleByRead({ ...read, asOf: at(33.7) }, onlyFirst, RULES);
 		expect(runsOf(first)).toEqual([['i1', ['i1', 'i2', 'i3']]]);
 		const ran = new Map([['i1,i2,i3', 'i1']]);
 		expect(kinds(settleByRead(read, asHeld(burst.slice(1), at(30)), RULES, ran))).toEqual({
@@ -231,6 +235,32 @@ describe('settleByRead for a burst that arrives late as a whole', () => {
 			queuedAt: message.at + 7000,
 		}));
 		expect(runsOf(settleByRead(read, lagging, RULES))).toEqual([['b', ['a', 'b']]]);
+	});
+});
+
+describe('settleByRead for a phone whose clock runs behind', () => {
+	/** Typed 1 s apart on a phone 60 s behind, each queued as it was typed. */
+	const typedLive = (count: number) =>
+		messages(Array.from({ length: count }, (_, index) => ({ id: `p${index + 1}`, at: index }))).map(
+			(message) => ({
+				message,
+				deadline: message.at + 60_000 + HOLD_S * 1000,
+				queuedAt: message.at + 60_000,
+			}),
+		);
+	const timelineOf = (live: HeldMessage[]) => live.map((entry) => entry.message);
+
+	it('keeps the burst open a quiet window after its last message was queued, never longer', () => {
+		const live = typedLive(3);
+		const open = { timeline: timelineOf(live), asOf: at(64.9), complete: true };
+		expect(kinds(settleByRead(open, live, RULES))).toEqual({ p1: 'none', p2: 'none', p3: 'keep' });
+		const closed = { ...open, asOf: at(65.1) };
+		expect(kinds(settleByRead(closed, live, RULES))).toEqual({ p1: 'none', p2: 'none', p3: 'run' });
+	});
+
+	it('reads before the deadline of a message a later held one carries, though the burst is still open then', () => {
+		const live = typedLive(7);
+		expect(nextReadAt([], live, RULES, at(66.5), LEAD_MS)).toBe(live[0].deadline - LEAD_MS);
 	});
 });
 

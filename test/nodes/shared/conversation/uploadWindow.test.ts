@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+
+import { burstOf, type BurstRules } from '../../../../nodes/shared/conversation/bursts';
+import type { HeldMessage } from '../../../../nodes/shared/conversation/heldPlan';
+import {
+	toTimelineMessage,
+	type TimelineMessage,
+} from '../../../../nodes/shared/conversation/timeline';
+import {
+	queuedAfterRun,
+	uploadOpenUntil,
+} from '../../../../nodes/shared/conversation/uploadWindow';
+
+const RULES: BurstRules = { quietMs: 3000, longestMs: 10_000 };
+const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
+const at = (seconds: number) => T0 + seconds * 1000;
+const LATER = { complete: true, asOf: at(3600) };
+
+/** Alice's messages, `at` in seconds after T0 (the phone's timestamps). */
+function typed(...seconds: number[]): TimelineMessage[] {
+	return seconds.map(
+		(second, index) =>
+			toTimelineMessage({
+				id: `m${index + 1}`,
+				conversation_id: 'chat',
+				from: { phone: 'alice' },
+				from_me: false,
+				text: `m${index + 1}`,
+				timestamp: new Date(at(second)).toISOString(),
+			}) as TimelineMessage,
+	);
+}
+
+/** Held with their events queued at these times (seconds after T0). */
+const heldAt = (messages: TimelineMessage[], queued: number[]): HeldMessage[] =>
+	messages.map((message, index) => ({ message, deadline: 0, queuedAt: at(queued[index]) }));
+
+function lastOf(timeline: TimelineMessage[]) {
+	const verdict = burstOf(timeline, timeline[timeline.length - 1].id, RULES, LATER);
+	if (verdict.kind !== 'last') throw new Error('burst not closed');
+	return verdict;
+}
+
+describe('uploadOpenUntil', () => {
+	it('closes the burst of a phone 60 s behind a quiet window after its last message was queued', () => {
+		const timeline = typed(0, 1, 2);
+		const until = uploadOpenUntil(
+			lastOf(timeline),
+			heldAt(timeline, [60, 61, 62]),
+			RULES,
+			at(3600),
+		);
+		expect(until).toBe(at(65) + 1);
+	});
+
+	it('waits a quiet window past the latest queued message of an upload, not past its timestamps', () => {
+		// Written 1 s apart, uploaded 30 s later 0.1 s apart.
+		const timeline = typed(0, 1, 2);
+		const held = heldAt(timeline, [30, 30.1, 30.2]);
+		expect(uploadOpenUntil(lastOf(timeline), held, RULES, at(3600))).toBe(at(33.2) + 1);
+	});
+
+	it('counts a message only the read shows no later than the read', () => {
+		const timeline = typed(0, 2);
+		const held = heldAt(timeline.slice(0, 1), [100]);
+		expect(uploadOpenUntil(lastOf(timeline), held, RULES, at(101))).toBe(at(104) + 1);
+	});
+
+	it('says nothing for a phone whose clock is right', () => {
+		const timeline = typed(0, 1);
+		expect(uploadOpenUntil(lastOf(timeline), heldAt(timeline, [0, 1]), RULES, at(3600))).toBe(
+			undefined,
+		);
+	});
+});
+
+describe('queuedAfterRun', () => {
+	const timeline = typed(0, 1, 2);
+	const burst = lastOf(timeline);
+
+	it('takes a message queued after its burst closed for one saved late, when nothing else is known', () => {
+		expect(queuedAfterRun(burst, heldAt(timeline.slice(0, 1), [60]), 'm1', undefined)).toBe(true);
+	});
+
+	it('never for a constant lag the other held messages, or those settled before, show', () => {
+		expect(queuedAfterRun(burst, heldAt(timeline, [60, 61, 62]), 'm1', undefined)).toBe(false);
+		expect(queuedAfterRun(burst, heldAt(timeline.slice(0, 1), [60]), 'm1', 59_900)).toBe(false);
+	});
+
+	it('still for a message queued long after the others of its burst', () => {
+		expect(queuedAfterRun(burst, heldAt(timeline, [90, 1, 2]), 'm1', undefined)).toBe(true);
+	});
+});
