@@ -11,16 +11,16 @@ export const catchUpProperties = (groupingOn: IDisplayOptions): INodeProperties[
 		default: true,
 		displayOptions: groupingOn,
 		description:
-			"Whether to run a person's messages the service saved but never delivered. When they write again, their earlier messages that never started a run, and that no message of yours followed, run first, each burst once, marked caught_up with their age. Never a message written before the workflow was activated.",
+			"Whether to also run a person's earlier messages that the service saved but never sent to n8n. They are found when the same person writes again, 3 minutes or more later, and come as extra items of that execution, after the new message, with caught_up: {reason, age_seconds}. Each runs once. Left out: messages you replied to, older than the limit below, or written before the workflow was last activated.",
 	},
 	{
-		displayName: 'Catch Up Messages Up To (Hours)',
+		displayName: 'Max Age of Missed Messages (Hours)',
 		name: 'catchUpHours',
 		type: 'number',
 		typeOptions: { minValue: 0.1, maxValue: MAX_CATCH_UP_HOURS, numberPrecision: 1 },
 		default: DEFAULT_CATCH_UP_HOURS,
 		displayOptions: { show: { ...groupingOn.show, catchUpMissed: [true] } },
 		description:
-			'Older missed messages are left: a bot that answers hours late may do more harm than good',
+			'Missed messages older than this when the person writes again are not run: a bot that answers hours late may do more harm than good',
 	},
 ];

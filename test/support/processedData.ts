@@ -85,3 +85,14 @@ export function clearProcessedData(): void {
 export function failProcessedData(times: number): void {
 	failuresAhead = times;
 }
+
+/**
+ * Other chats' runs claim `count` more messages in every record, which keeps its last `kept`
+ * entries, as n8n's 'entries' mode does: what a busy account's other conversations do to the claims.
+ */
+export function claimOthers(count: number, kept: number): void {
+	for (const [key, saved] of records) {
+		const more = Array.from({ length: count }, (_, index) => `other-${key}-${index}`);
+		records.set(key, [...saved, ...more].slice(-kept));
+	}
+}

@@ -35,6 +35,20 @@ export interface CaughtUpItem {
 const asKey = (text: string) => text.replace(/[^A-Za-z0-9._:-]/g, '_').slice(0, 128);
 
 /**
+ * The person's newest message written before `firstId` (null: none in the read). n8n's record of
+ * runs still holding it proves the record reaches back far enough to say that what follows never
+ * ran (runClaim.ts).
+ */
+function previousPersonMessage(
+	timeline: readonly TimelineMessage[],
+	firstId: string,
+): string | null {
+	const index = timeline.findIndex((entry) => entry.id === firstId);
+	const before = timeline.slice(0, Math.max(0, index)).filter((entry) => !entry.fromMe);
+	return before.length > 0 ? before[before.length - 1].id : null;
+}
+
+/**
  * The item of one missed burst: the fields a delivered burst's run has (its `event_id` stands in
  * for the event that never came, the same whichever run catches it up, so a reply keyed on it is
  * sent once), plus `caught_up` with why and how old its first message is.
@@ -64,6 +78,7 @@ function caughtUpItem(
 	json.caught_up = {
 		reason: NEVER_DELIVERED,
 		age_seconds: Math.max(0, Math.round((now - burst.messages[0].at) / 1000)),
+		previous_message_id: previousPersonMessage(timeline, burst.messages[0].id),
 	};
 	return { item: { json }, takeover: fields.takeover };
 }

@@ -30,10 +30,11 @@ export async function handOver(
 		await withAttachments(context, envelope, item, settings.binaryPropertyName);
 	}
 	const takeover = settings.turn.takeover !== undefined;
-	// Bursts the bot never saw come first: they were written before this one.
+	// The delivered burst is the run's first item, whatever it catches up: a node that acts on the
+	// first item only (Send and Wait, Execute Once, .first()) still answers what the person just wrote.
 	const runs = [
-		...caughtUpItems(context, envelope, settings, delivery, turn),
 		{ item, takeover: turn.takeover },
+		...caughtUpItems(context, envelope, settings, delivery, turn),
 	];
 	const outputs = runs.map((run) => takeoverWorkflowData(run.item, takeover, run.takeover));
 	return withCarrier(outputs[0].map((_, index) => outputs.flatMap((output) => output[index])));

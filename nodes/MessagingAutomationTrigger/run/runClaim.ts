@@ -80,10 +80,24 @@ async function claimed(
 	}
 }
 
-/** What `item` claims: its messages for a grouped run (and the answers it took), else its event with Deduplicate Events on. */
+/** The person's message before a caught-up burst, whose claim vouches for the record (vouchedCatchUps). */
+const previousId = (item: INodeExecutionData): string | undefined => {
+	const id = (item.json.caught_up as { previous_message_id?: unknown } | undefined)
+		?.previous_message_id;
+	return typeof id === 'string' ? id : undefined;
+};
+
+/**
+ * What `item` claims: its messages for a grouped run (and the answers it took; for a caught-up
+ * burst, the message before it too), else its event with Deduplicate Events on.
+ */
 function claimKeys(context: IExecuteFunctions, item: INodeExecutionData): string[] {
 	const messageIds = groupedIds(item);
-	if (messageIds) return [...messageIds, ...answeredIds(item)].map((id) => `message|${id}`);
+	const previous = previousId(item);
+	if (messageIds)
+		return [...messageIds, ...answeredIds(item), ...(previous ? [previous] : [])].map(
+			(id) => `message|${id}`,
+		);
 	const eventId = typeof item.json.event_id === 'string' ? item.json.event_id : undefined;
 	return context.getNodeParameter('options.deduplicate', 0, true) !== false && eventId
 		? [`event|${eventId}`]
@@ -135,6 +149,48 @@ function whenUnclaimed(context: IExecuteFunctions, item: INodeExecutionData): IN
 	return [];
 }
 
+/**
+ * `fresh` without a caught-up burst's messages when n8n's record of runs may have let go of their
+ * claims: it keeps the last CLAIMS_KEPT across all chats, so an unclaimed message that ran long
+ * enough ago looks like one that never ran, and would run twice. The record vouches for a burst
+ * while it has never been full, or while it still holds the person's message before the burst
+ * (it lets go of the oldest first, and that message ran before the burst's would have).
+ */
+async function vouchedCatchUps(
+	context: IExecuteFunctions,
+	items: readonly INodeExecutionData[],
+	fresh: ReadonlySet<string>,
+): Promise<ReadonlySet<string>> {
+	const unvouched = items.filter(
+		(item) =>
+			isCaughtUp(item) &&
+			(groupedIds(item) ?? []).some((id) => fresh.has(`message|${id}`)) &&
+			!held(previousId(item), fresh),
+	);
+	if (unvouched.length === 0 || (await recordNeverFull(context))) return fresh;
+	const dropped = new Set(unvouched.flatMap((item) => groupedIds(item) ?? []));
+	context.logger.warn(
+		`Messaging Automation Trigger: did not catch up ${[...dropped].join(',')}: n8n's record of runs (the last ${CLAIMS_KEPT} messages) no longer reaches back to them, so it cannot tell whether they ran`,
+	);
+	return new Set([...fresh].filter((key) => !dropped.has(key.slice('message|'.length))));
+}
+
+const held = (id: string | undefined, fresh: ReadonlySet<string>) =>
+	id !== undefined && !fresh.has(`message|${id}`);
+
+/** Whether the record has never reached CLAIMS_KEPT, so it has let go of nothing; false when n8n cannot say. */
+async function recordNeverFull(context: IExecuteFunctions): Promise<boolean> {
+	try {
+		const count = await context.helpers.getProcessedDataCount('node', {
+			mode: 'entries',
+			maxEntries: CLAIMS_KEPT,
+		});
+		return count < CLAIMS_KEPT;
+	} catch {
+		return false;
+	}
+}
+
 /** A caught-up burst that runs: one line in n8n's log, and the execution says so. */
 function logCatchUp(
 	context: IExecuteFunctions,
@@ -168,7 +224,8 @@ export async function claimRun(context: IExecuteFunctions): Promise<INodeExecuti
 		);
 	const keys = outputs.flat().flatMap((item) => claimKeys(context, item));
 	if (context.getMode() !== 'webhook' || keys.length === 0) return outputs;
-	const fresh = await claimed(context, [...new Set(keys)]);
+	const claims = await claimed(context, [...new Set(keys)]);
+	const fresh = claims && (await vouchedCatchUps(context, outputs.flat(), claims));
 	const passed = outputs.map((list) =>
 		list.flatMap((item) => (fresh ? passedOn(context, item, fresh) : whenUnclaimed(context, item))),
 	);

@@ -1,6 +1,5 @@
 import { questionOf } from './answers';
 import { burstThrough, type BurstClosedBy, type BurstRules } from './bursts';
-import { RECEIVER_TIMEOUT_MS } from './deliveryTiming';
 import type { TimelineMessage } from './timeline';
 
 /*
@@ -31,17 +30,20 @@ export interface MissedBurst {
 }
 
 /**
- * A burst that closed this long ago has had its delivery answered and its run recorded when the
- * service delivered it on time (the receiver time-out); one closed more recently may still be on
- * its normal way, so it is left for a later burst to catch up.
- */
-export const CATCH_UP_AFTER_MS = RECEIVER_TIMEOUT_MS;
-
-/**
  * The trigger's activation is taken on n8n's clock and the messages' times on the service's: a
- * message written up to this long after the activation may have been written before it.
+ * message written up to this long after the activation may have been written before it. Clocks
+ * further apart (the signature check allows five minutes) can catch up a message written before
+ * the activation (review R5).
  */
 export const ACTIVATION_SLACK_MS = 60_000;
+
+/**
+ * A burst closed this long ago whose messages no run holds is taken for missed. A younger one may
+ * still be on its way: its run held for a late upload or a quiet window, or its delivery handed
+ * back and due again at the service's first retry (30 s, ±20 %, after a 10 s time-out). Taking it
+ * then would run part of it here and the rest in its own run, split.
+ */
+export const CATCH_UP_AFTER_MS = 3 * 60_000;
 
 /**
  * The person's messages before the burst `runIds` that no later account message answered: the

@@ -190,6 +190,28 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 			},
 		},
 	],
+	G: [
+		{
+			name: "a lost first message, then a burst of five whose last message's event is lost too and nothing follows: the four delivered ones are answered 200 as carried by the last one's delivery, which never comes, so neither burst runs",
+			case: {
+				...plainCase([], { quietMs: 3000, longestMs: 20_000, readLatencyMs: 5 }),
+				bursts: [
+					{ person: 0, pauseMs: 16_781, gapsMs: [], offlineMs: 0, saveGapMs: 1000 },
+					{
+						person: 0,
+						pauseMs: 24_312,
+						gapsMs: [2211, 590, 2002, 806],
+						offlineMs: 0,
+						saveGapMs: 100,
+					},
+				],
+				saveJitterMs: [0, 0, 0, 0, 0, 0],
+				delivery: { shape: 'prompt', lateMs: 0, trickleMs: 20, scatterMs: [0, 0, 0, 0, 0, 0] },
+				lost: [0, 5],
+				jitter: [0, 0, 0, 0, 0, 0, 0, 0],
+			},
+		},
+	],
 	A: [
 		{
 			name: "the account writes 4.3 s after the person's second message, just after the third is stamped (the phone 0.2 s behind) but before it is saved: [m1 m2] runs, then [m1 m2 m3]",
@@ -249,12 +271,12 @@ CONTROL_CASES.push({
 	}),
 });
 
-/** Two bursts 20 s apart, the first's event lost: the second's read catches it up (issue 45). */
+/** Two bursts 4 min apart, the first's events lost: the second's read catches it up (issue 45). */
 const lostThenWritesAgain = (overrides: Partial<Case> = {}) =>
 	plainCase([], {
 		bursts: [
 			{ person: 0, pauseMs: 6000, gapsMs: [300], offlineMs: 0, saveGapMs: 0 },
-			{ person: 0, pauseMs: 20_000, gapsMs: [], offlineMs: 0, saveGapMs: 0 },
+			{ person: 0, pauseMs: 240_000, gapsMs: [], offlineMs: 0, saveGapMs: 0 },
 		],
 		saveJitterMs: [0, 0, 0],
 		delivery: { shape: 'prompt', lateMs: 0, trickleMs: 0, scatterMs: [0, 0, 0] },

@@ -222,6 +222,12 @@ export class N8nProcess {
 						contextData as never,
 						options as never,
 					),
+				getProcessedDataCount: async (scope: 'node', options: IDataObject) =>
+					await DataDeduplicationService.getInstance().getProcessedDataCount(
+						scope,
+						contextData as never,
+						options as never,
+					),
 			},
 		} as unknown as IExecuteFunctions;
 	}

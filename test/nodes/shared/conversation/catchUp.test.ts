@@ -73,12 +73,12 @@ describe('missedBursts', () => {
 		expect(ids(chat, ['run1', 'run2'])).toEqual([['bob'], ['dana']]);
 	});
 
-	it('leaves a burst closed less than the receiver time-out ago: its delivery may still be on its way', () => {
+	it('leaves a burst closed less than CATCH_UP_AFTER_MS ago: its run may be held still, or its delivery due again', () => {
 		const chat = timeline([
-			{ id: 'recent', at: 580 },
+			{ id: 'recent', at: 400 },
 			{ id: 'now', at: 600 },
 		]);
-		const closed = T0 + 580_000 + RULES.quietMs + 1;
+		const closed = T0 + 400_000 + RULES.quietMs + 1;
 		expect(ids(chat, ['now'], { now: closed + CATCH_UP_AFTER_MS - 1 })).toEqual([]);
 		expect(ids(chat, ['now'], { now: closed + CATCH_UP_AFTER_MS })).toEqual([['recent']]);
 	});
