@@ -171,13 +171,17 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 			times: 1,
 		});
 		const one = await writeInChat(phone, '1');
-		const handedBack = await waitFor('the first delivery of "1" handed back', async () => {
-			const { deliveries } = await sandboxControl<{ deliveries: Delivery[] }>('GET', '/webhooks');
-			const ours = deliveries.find((entry) => entry.payload?.includes(`"id":"${one.id}"`));
-			const first = ours?.attemptLog[0];
-			return first?.statusCode != null ? first.statusCode : undefined;
-		});
-		expect(handedBack).toBe(503);
+		const handedBack = await waitFor(
+			'the first delivery of "1" answered or timed out',
+			async () => {
+				const { deliveries } = await sandboxControl<{ deliveries: Delivery[] }>('GET', '/webhooks');
+				const ours = deliveries.find((entry) => entry.payload?.includes(`"id":"${one.id}"`));
+				return ours?.attemptLog[0];
+			},
+		);
+		// Handed back: 503, or (a machine too busy to answer within the service's 10 s, seen once beside
+		// a reply wave in queue mode) no answer, which the service retries alike. Never 2xx.
+		expect([503, null]).toContain(handedBack.statusCode);
 		expect((await api.getExecution(executionId)).status).toBe('waiting');
 		expect(await botRuns(one.id)).toBe(0);
 		// The service's second attempt comes 30 s later by its clock.
