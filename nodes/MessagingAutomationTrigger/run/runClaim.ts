@@ -54,7 +54,7 @@ function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
 
 /**
  * Which of `keys` this run is the first to claim; undefined when the store failed. A delivered run
- * then goes on (twice beats never); a caught-up burst does not (catchUpIfFree).
+ * then goes on (twice beats never); a caught-up burst does not (whenUnclaimed).
  */
 async function claimed(
 	context: IExecuteFunctions,
