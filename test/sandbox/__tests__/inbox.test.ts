@@ -22,6 +22,15 @@ describe('sandbox inbox: saved chats, reads, attachments', () => {
 		expect(api.sandbox.inject.sends()).toHaveLength(0);
 	});
 
+	it('lists two messages with the same timestamp newest first: the one saved later first', async () => {
+		for (const text of ['first of two', 'second of two'])
+			api.sandbox.inject.injectMessage({ from: { phone: DEMO.alice.phone }, text });
+		const newest = await api.call('get_messages', { conversationId: ALICE_CHAT, limit: 2 });
+		const [later, earlier] = newest.body.messages as { text: string; timestamp: string }[];
+		expect(later.timestamp).toBe(earlier.timestamp);
+		expect([later.text, earlier.text]).toEqual(['second of two', 'first of two']);
+	});
+
 	it('pages conversations and messages with cursor / next_cursor', async () => {
 		const first = await api.call('list_conversations', { limit: 4 });
 		expect(first.body.conversations).toHaveLength(4);

@@ -20,8 +20,12 @@ function page<T>(ctx: ToolContext, items: T[]): { items: T[]; next_cursor: strin
 	return { items: items.slice(offset, offset + limit), next_cursor: next };
 }
 
+/** Newest first; of two with the same timestamp, the one saved later comes first. */
 function newestFirst(messages: MessageRecord[]): MessageRecord[] {
-	return [...messages].sort((a, b) => b.timestamp - a.timestamp);
+	return messages
+		.map((message, saved) => ({ message, saved }))
+		.sort((a, b) => b.message.timestamp - a.message.timestamp || b.saved - a.saved)
+		.map(({ message }) => message);
 }
 
 function scoped(ctx: ToolContext): MessageRecord[] {

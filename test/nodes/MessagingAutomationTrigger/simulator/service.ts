@@ -178,14 +178,25 @@ export class ServiceModel {
 		});
 	}
 
-	/** A chat's saved messages newest first (by their timestamp, as the service orders them), one page. */
+	/**
+	 * A chat's saved messages newest first (by their timestamp, as the service orders them), one page.
+	 * Of two with the same timestamp the one saved later is newer (saved at the same time: the one
+	 * written later), as a list kept newest first has it.
+	 */
 	private page(conversationId: string, limit: number, offset: number): IDataObject {
 		const now = this.time.serviceNow();
 		const saved = this.messages
+			.map((message, written) => ({ message, written }))
 			.filter(
-				(message) => message.savedAt <= now && conversationOf(message.person) === conversationId,
+				({ message }) => message.savedAt <= now && conversationOf(message.person) === conversationId,
 			)
-			.sort((a, b) => b.stampedAt - a.stampedAt);
+			.sort(
+				(a, b) =>
+					b.message.stampedAt - a.message.stampedAt ||
+					b.message.savedAt - a.message.savedAt ||
+					b.written - a.written,
+			)
+			.map(({ message }) => message);
 		const items = saved.slice(offset, offset + limit).map(messageObject);
 		const next = offset + limit < saved.length ? String(offset + limit) : null;
 		return { messages: items, next_cursor: next };
