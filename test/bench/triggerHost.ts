@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { MessagingAutomationApi } from '../../credentials/MessagingAutomationApi.credentials';
 import { MessagingAutomationTrigger } from '../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node.js';
 import { N8nEngine } from '../support/n8nEngine';
 import { N8nWebhookHost } from '../support/n8nWebhook';
+import { sandboxCredentials } from './nodeRunner';
 import type { SandboxProcess } from './sandboxProcess';
 
 /**
@@ -17,14 +17,7 @@ export async function activeBenchTrigger(
 ): Promise<N8nWebhookHost> {
 	const engine = new N8nEngine({
 		nodeTypes: { messagingAutomationTrigger: new MessagingAutomationTrigger() },
-		credentialTypes: [new MessagingAutomationApi()],
-		credentials: {
-			messagingAutomationApi: {
-				apiKey: sandbox.keys.owner,
-				baseUrl: sandbox.url,
-				authScheme: 'bearer',
-			},
-		},
+		...sandboxCredentials(sandbox),
 	});
 	const node = {
 		id: 'trigger-1',
