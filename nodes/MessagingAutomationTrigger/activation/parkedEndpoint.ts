@@ -56,10 +56,10 @@ export async function parkEndpoint(
 }
 
 /**
- * Resumes the parked endpoint for this activation (or the stopped one: stoppedEndpoint.ts), with `eventTypes`. `ours` is what the service
- * lists for this URL (undefined when listing was refused). Undefined when it cannot be reused: the
- * service lists it no more (deleted meanwhile) or refuses to resume it; the caller then deletes it
- * and registers anew.
+ * Resumes the parked endpoint for this activation (or the stopped one: stoppedEndpoint.ts), with
+ * `eventTypes`. `ours` is what the service lists for this URL (undefined when listing was refused).
+ * Undefined when it cannot be reused: the service lists it no more (deleted meanwhile) or refuses to
+ * resume it; the caller then deletes it and registers anew.
  */
 export async function resumeParked(
 	hook: IHookFunctions,

@@ -143,11 +143,11 @@ async function createEndpoint(
 
 /**
  * Registers the endpoint for this URL: resumes the one parked at this URL by the last deactivation
- * (parkedEndpoint.ts), or the stored one the service disabled or someone paused (stoppedEndpoint.ts),
- * or creates one. Everything else that could be left from before (stored
- * endpoints, earlier undeletable ones, anything else the service lists for this exact URL, which
- * holds the node's unique webhook id) is deleted, so a re-activation never leaves an orphan and a
- * stale endpoint never takes up one of the ten places.
+ * (parkedEndpoint.ts) or the stored one the service disabled or someone paused (stoppedEndpoint.ts),
+ * or creates one. Everything else that could be left from before (stored endpoints, earlier
+ * undeletable ones, anything else the service lists for this exact URL, which holds the node's
+ * unique webhook id) is deleted, so a re-activation never leaves an orphan and a stale endpoint
+ * never takes up one of the ten places.
  */
 export async function registerEndpoint(hook: IHookFunctions): Promise<boolean> {
 	const { url, state, test, sameKind } = scopeOf(hook);
