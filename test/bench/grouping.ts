@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { INodeParameters } from 'n8n-workflow';
 import { Webhook } from 'standardwebhooks';
 
-import { MessagingAutomationApi } from '../../credentials/MessagingAutomationApi.credentials';
-import { MessagingAutomationTrigger } from '../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node.js';
-import { N8nEngine } from '../support/n8nEngine';
-import { N8nWebhookHost } from '../support/n8nWebhook';
+import type { N8nWebhookHost } from '../support/n8nWebhook';
 import type { SandboxProcess } from './sandboxProcess';
+import { activeBenchTrigger } from './triggerHost';
 import { interleavedRounds, median, pairedRatio, ratio } from './stats';
 import type { RowResult } from './table';
 
@@ -29,38 +26,14 @@ interface Side {
 }
 
 async function startSide(sandbox: SandboxProcess, grouping: boolean): Promise<Side> {
-	const engine = new N8nEngine({
-		nodeTypes: { messagingAutomationTrigger: new MessagingAutomationTrigger() },
-		credentialTypes: [new MessagingAutomationApi()],
-		credentials: {
-			messagingAutomationApi: {
-				apiKey: sandbox.keys.owner,
-				baseUrl: sandbox.url,
-				authScheme: 'bearer',
-			},
-		},
-	});
-	const parameters: INodeParameters = {
+	const host = await activeBenchTrigger(sandbox, {
 		registration: 'dashboard',
 		signingSecret: SECRET,
 		events: ['message.received'],
 		...(grouping
 			? { groupQuickMessages: true, quietWindowSeconds: 0.1, longestWaitSeconds: 30 }
 			: {}),
-	};
-	const node = {
-		id: 'trigger-1',
-		name: 'Trigger',
-		type: 'messagingAutomationTrigger',
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		webhookId: randomUUID(),
-		parameters,
-		credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } },
-	};
-	const host = new N8nWebhookHost(engine, { nodes: [node], connections: {} }, 'Trigger');
-	await host.start();
-	await host.activate('production');
+	});
 	return { host, url: host.url('production') };
 }
 

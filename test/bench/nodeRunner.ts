@@ -62,20 +62,25 @@ function actionNode(before?: () => Promise<void>): INodeType {
 	});
 }
 
+/** The credential of the nodes the bench runs: the sandbox process's owner key. */
+export const sandboxCredentials = (sandbox: SandboxProcess) => ({
+	credentialTypes: [new MessagingAutomationApi()],
+	credentials: {
+		messagingAutomationApi: {
+			apiKey: sandbox.keys.owner,
+			baseUrl: sandbox.url,
+			authScheme: 'bearer',
+		},
+	},
+});
+
 export function nodeEngine(
 	sandbox: SandboxProcess,
 	options: { beforeExecute?: () => Promise<void> } = {},
 ): N8nEngine {
 	return new N8nEngine({
 		nodeTypes: { [NODE_TYPE]: actionNode(options.beforeExecute) },
-		credentialTypes: [new MessagingAutomationApi()],
-		credentials: {
-			messagingAutomationApi: {
-				apiKey: sandbox.keys.owner,
-				baseUrl: sandbox.url,
-				authScheme: 'bearer',
-			},
-		},
+		...sandboxCredentials(sandbox),
 	});
 }
 

@@ -14,6 +14,7 @@ import { rateLimitedRow } from './rateLimited';
 import { startSandboxProcess, type SandboxProcess } from './sandboxProcess';
 import { signatureRows } from './signature';
 import { triggerRow } from './triggerN8n';
+import { triggerReadsRow } from './triggerReads';
 import { formatNotes, formatTable, isFailed, type RowResult } from './table';
 
 /*
@@ -72,6 +73,11 @@ const ROWS: RowSpec[] = [
 		id: '7',
 		title: 'Business window',
 		run: async ({ sandbox }) => [await businessWindowRow(await sandbox())],
+	},
+	{
+		id: '8',
+		title: "Trigger's reads per minute",
+		run: async ({ sandbox }) => [await triggerReadsRow(await sandbox())],
 	},
 ];
 

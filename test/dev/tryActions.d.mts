@@ -4,6 +4,7 @@ export type TryExample =
 	| 'reply-bot'
 	| 'ai-bot'
 	| 'hand-over'
+	| 'lost-event'
 	| 'bot-off'
 	| 'bot-on'
 	| 'attachment'

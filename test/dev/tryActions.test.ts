@@ -248,6 +248,8 @@ const STAFF = '919876543210';
  * Dana's last quick message in her chat, and tells staff when she asks for a person.
  */
 async function startBotStandIn(sandbox: SandboxHandle) {
+	/** The texts of Dana's messages delivered to it. */
+	const delivered: string[] = [];
 	const send = (body: Record<string, unknown>) => callApi(sandbox, 'tools/send_message', body);
 	const server: Server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
@@ -259,6 +261,7 @@ async function startBotStandIn(sandbox: SandboxHandle) {
 			};
 			const message = data.message;
 			if (message?.from?.phone !== DANA) return;
+			delivered.push(message.text ?? '');
 			if (message.text === 'where is it??')
 				void send({
 					channel: 'business',
@@ -274,7 +277,10 @@ async function startBotStandIn(sandbox: SandboxHandle) {
 		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
 		event_types: ['message.received'],
 	});
-	return { stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+	return {
+		delivered,
+		stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
 }
 
 describe('npm run try: the AI reply bot and its takeover', () => {
@@ -339,5 +345,20 @@ describe('npm run try: the AI reply bot and its takeover', () => {
 		expect(saved()).toEqual(before);
 		await (await actions())['bot-on']();
 		expect(await (await actions())['ai-bot']()).toMatch(/answered .*: "On its way!"$/);
+	});
+
+	it("lost-event saves Dana's message and loses its event (no delivery ever reaches the bot), and says how it is caught up; her next messages are delivered", async () => {
+		const { LINES } = await import('./tryLines.mjs');
+		const line = await (await actions())['lost-event']();
+		const id = /saved it \(([^)]+)\)/.exec(line)?.[1] ?? '';
+		expect(line).toBe(LINES.lostEvent({ text: 'is anyone there?', id }));
+		expect(line).toContain('npm run -s try -- ai-bot');
+		const saved = [...sandbox.state.accounts.values()]
+			.flatMap((account) => account.messages)
+			.find((message) => message.id === id);
+		expect(saved).toMatchObject({ text: 'is anyone there?' });
+
+		expect(await (await actions())['ai-bot']()).toMatch(/"On its way!"$/);
+		expect(bot.delivered).toEqual(['hi', 'I ordered yesterday', 'order 4411', 'where is it??']);
 	});
 });

@@ -67,7 +67,8 @@ export function chatActions({ control, sends, inject, tool, until }) {
 	}
 
 	/** Dana's quick messages, one after the other; waits for the AI reply bot's one answer to them. */
-	async function aiBot() {
+	/** Throws the one line "her chat is paused: run bot-on first" when the bot would not answer her. */
+	async function notPaused() {
 		const pause = await pauseOfNext();
 		if (pause.paused)
 			throw new RunFirst(
@@ -76,6 +77,10 @@ export function chatActions({ control, sends, inject, tool, until }) {
 					how: pause.by === 'command' ? `the account sent ${pause.text}` : 'she asked for a person',
 				}),
 			);
+	}
+
+	async function aiBot() {
+		await notPaused();
 		const before = await sendIds();
 		const started = Date.now();
 		let conversation;
@@ -94,6 +99,24 @@ export function chatActions({ control, sends, inject, tool, until }) {
 			after: duration(Date.now() - wrote),
 			reply: quote(reply.text),
 		});
+	}
+
+	/**
+	 * A message the service saves and whose event it loses (spec, Delivery 6; the sandbox's lose
+	 * fault): no delivery is ever queued, so nothing runs until her next message's run catches it up.
+	 */
+	async function lostEvent() {
+		await notPaused();
+		await control('POST', '/webhooks/faults', { lose: 1 });
+		const text = 'is anyone there?';
+		const { message } = await inject(DANA, text, 'business');
+		const { deliveries, faults } = await control('GET', '/webhooks');
+		const queued = deliveries.some((delivery) => delivery.payload?.includes(message.id));
+		if (queued || faults.lose !== 0)
+			throw new Error(
+				`the sandbox queued an event for ${message.id} (lose fault: ${faults.lose} left)`,
+			);
+		return LINES.lostEvent({ text, id: message.id });
 	}
 
 	/** Dana asks for a person: the bot pauses in her chat, and waits for the staff number's note. */
@@ -120,6 +143,7 @@ export function chatActions({ control, sends, inject, tool, until }) {
 		'reply-bot': replyBot,
 		'ai-bot': aiBot,
 		'hand-over': handOver,
+		'lost-event': lostEvent,
 		'bot-off': () => botCommand('/bot off'),
 		'bot-on': () => botCommand('/bot on'),
 	};

@@ -8,6 +8,7 @@ export interface TryItCommands {
 	pause: string;
 	resume: string;
 	handOver: string;
+	lostEvent: string;
 	sends: string;
 	attachment: string;
 	campaign: string;

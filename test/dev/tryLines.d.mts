@@ -17,6 +17,7 @@ export declare const LINES: Record<
 	| 'campaign'
 	| 'refund'
 	| 'approved'
+	| 'lostEvent'
 	| 'undelivered',
 	Line
 >;

@@ -38,6 +38,8 @@ export const LINES = {
 		`Question sent to the manager ${MANAGER}; run ${run} waits for the answer: ${question}`,
 	approved: ({ way, run, told, waiting = [] }) =>
 		`Approved: the manager ${way}, run ${run} finished and told the customer ${CUSTOMER} ${told}${waiting.map((other) => `; run ${other} still waits: run this again`).join('')}`,
+	lostEvent: ({ text, id }) =>
+		`Dana wrote "${text}" on Business: the service saved it (${id}) and lost its event, so no run started. When she writes again 3 minutes or more later, the AI reply bot's run of her new message also carries this one as an item marked caught_up: ${tryIt('ai-bot')}`,
 	undelivered: ({ id, note }) =>
 		`The order update to 4915700000000 (${id}) was accepted, then reported failed; the staff number ${STAFF} was told: ${note}`,
 };

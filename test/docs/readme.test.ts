@@ -24,7 +24,8 @@ describe('the README as the front door', () => {
 			readme.indexOf('### Try each example'),
 			readme.indexOf('### `npm test`'),
 		);
-		expect(steps.match(/^\d+\. /gm)).toHaveLength(examples.length + 1);
+		// The AI reply bot has two more steps: human takeover and a lost event.
+		expect(steps.match(/^\d+\. /gm)).toHaveLength(examples.length + 2);
 		for (const path of Object.values(START_PATHS)) expect(steps).toContain(`/webhook/${path}`);
 	});
 });

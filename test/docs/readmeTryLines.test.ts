@@ -16,6 +16,7 @@ describe('the README quotes what npm run dev and npm run try print, word for wor
 			LINES.replyBot({ took: '0.6 s', reply: '"Thanks Alice, …"' }),
 			LINES.aiBot({ within: '0.1 s', after: '6.2 s', reply: '"…"' }),
 			LINES.botOff({}),
+			LINES.lostEvent({ text: 'is anyone there?', id: '…' }),
 			FIRST.paused({ since: '…', how: 'the account sent /bot off' }),
 			LINES.attachment({ took: '1.2 s', file: '…/<message id>-invoice.txt' }),
 			LINES.campaign({

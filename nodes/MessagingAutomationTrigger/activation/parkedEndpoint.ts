@@ -56,10 +56,10 @@ export async function parkEndpoint(
 }
 
 /**
- * Resumes the parked endpoint for this activation, with `eventTypes`. `ours` is what the service
- * lists for this URL (undefined when listing was refused). Undefined when it cannot be reused: the
- * service lists it no more (deleted meanwhile) or refuses to resume it; the caller then deletes it
- * and registers anew.
+ * Resumes the parked endpoint for this activation (or the stopped one: stoppedEndpoint.ts), with
+ * `eventTypes`. `ours` is what the service lists for this URL (undefined when listing was refused).
+ * Undefined when it cannot be reused: the service lists it no more (deleted meanwhile) or refuses to
+ * resume it; the caller then deletes it and registers anew.
  */
 export async function resumeParked(
 	hook: IHookFunctions,
@@ -70,6 +70,9 @@ export async function resumeParked(
 ): Promise<RegisteredEndpoint | undefined> {
 	const listed = ours?.find((endpoint) => endpoint.id === parked.id);
 	if (ours && !listed) return undefined;
+	const what = parked.parked
+		? 'the webhook endpoint kept through the deactivation'
+		: `the webhook endpoint ${parked.id} (${listed?.status ?? 'stopped'})`;
 	try {
 		if (!sameSet(listed?.event_types ?? parked.eventTypes, eventTypes))
 			await client.webhooks.update(parked.id, { event_types: [...eventTypes] });
@@ -83,13 +86,14 @@ export async function resumeParked(
 			return undefined;
 		}
 		throw activationError(hook.getNode(), error, {
-			action: 'resuming the webhook endpoint kept through the deactivation',
+			action: `resuming ${what}`,
 			url: parked.url,
 		});
 	}
-	hook.logger.info(
-		`Messaging Automation Trigger: webhook endpoint ${parked.id} resumed; the deliveries the service kept for it follow.`,
-	);
+	if (parked.parked)
+		hook.logger.info(
+			`Messaging Automation Trigger: webhook endpoint ${parked.id} resumed; the deliveries the service kept for it follow.`,
+		);
 	return {
 		id: parked.id,
 		url: parked.url,

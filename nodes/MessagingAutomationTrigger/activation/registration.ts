@@ -5,6 +5,7 @@ import { decodeSecret } from '../../shared/webhooks/verifySignature';
 import { createNodeClient } from '../../shared/transport/nodeClient';
 import { activationError, isNotFound, isRefusal } from './activationErrors';
 import { parkEndpoint, resumeParked, sameSet } from './parkedEndpoint';
+import { endpointToResume, reportStopped } from './stoppedEndpoint';
 import { readSettings } from '../settings';
 import { TriggerState } from '../state';
 
@@ -142,10 +143,11 @@ async function createEndpoint(
 
 /**
  * Registers the endpoint for this URL: resumes the one parked at this URL by the last deactivation
- * (parkedEndpoint.ts), or creates one. Everything else that could be left from before (stored
- * endpoints, earlier undeletable ones, anything else the service lists for this exact URL, which
- * holds the node's unique webhook id) is deleted, so a re-activation never leaves an orphan and a
- * stale endpoint never takes up one of the ten places.
+ * (parkedEndpoint.ts) or the stored one the service disabled or someone paused (stoppedEndpoint.ts),
+ * or creates one. Everything else that could be left from before (stored endpoints, earlier
+ * undeletable ones, anything else the service lists for this exact URL, which holds the node's
+ * unique webhook id) is deleted, so a re-activation never leaves an orphan and a stale endpoint
+ * never takes up one of the ten places.
  */
 export async function registerEndpoint(hook: IHookFunctions): Promise<boolean> {
 	const { url, state, test, sameKind } = scopeOf(hook);
@@ -172,9 +174,10 @@ export async function registerEndpoint(hook: IHookFunctions): Promise<boolean> {
 	const client = await createNodeClient(hook);
 	const listing = await listOurs(hook, client, url);
 	for (const endpoint of listing?.ours ?? []) stale.add(endpoint.id);
-	const parked = sameKind.find((endpoint) => endpoint.parked && endpoint.url === url);
+	const kept = endpointToResume(sameKind, url, listing?.ours, test);
 	const resumed =
-		parked && (await resumeParked(hook, client, parked, listing?.ours, settings.eventTypes));
+		kept && (await resumeParked(hook, client, kept.stored, listing?.ours, settings.eventTypes));
+	if (kept?.stopped) await reportStopped(hook, client, kept.stopped, resumed !== undefined);
 	if (resumed) stale.delete(resumed.id);
 	state.setOrphans(await deleteEndpoints(hook, client, [...stale]));
 	const others = listing?.all.filter((endpoint) => !stale.has(endpoint.id));

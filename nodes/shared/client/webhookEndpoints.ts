@@ -17,6 +17,8 @@ export interface WebhookEndpoint {
 	url: string;
 	event_types: string[];
 	status: string;
+	/** Why the service disabled it (`gone` after a 410, `consecutive_failures`); not shown in the spec. */
+	disabled_reason?: string | null;
 	api_version?: string;
 	created_at?: string;
 	/** Only in the answers of create and rotate-secret. */
@@ -30,6 +32,7 @@ export interface WebhookDelivery {
 	status: string;
 	attempts: number;
 	last_status_code: number | null;
+	last_error?: string | null;
 	next_attempt_at: string | null;
 	created_at: string;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
@@ -229,4 +230,12 @@ export function messageDeliveries(sandbox: SandboxHandle, trigger: N8nWebhookHos
 			(attempt) =>
 				attempt.url === trigger.url('production') && attempt.body?.includes('"message.received"'),
 		);
+}
+
+/** The logger n8n-core hands nodes: from n8n-core's own copies of @n8n/di and @n8n/backend-common. */
+export function coreLogger(): { warn: (message: string) => void; info: (message: string) => void } {
+	const fromCore = createRequire(createRequire(__filename).resolve('n8n-core'));
+	const { Container } = fromCore('@n8n/di') as { Container: { get(type: unknown): unknown } };
+	const { Logger } = fromCore('@n8n/backend-common') as { Logger: unknown };
+	return Container.get(Logger) as ReturnType<typeof coreLogger>;
 }
