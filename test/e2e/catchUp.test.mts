@@ -88,6 +88,9 @@ describe.runIf(runsHere)('Messaging Automation Catch-Up, in a real n8n', () => {
 			),
 		);
 		await api.activateWorkflow(workflow.id);
+		// n8n 2.x may answer before its activation's poll ran: that poll sets the node's floor (what
+		// was written before it is never caught up).
+		await waitFor('the activation poll', async () => ((await listReads()) > 0 ? true : undefined));
 	});
 
 	afterAll(async () => {
@@ -107,7 +110,19 @@ describe.runIf(runsHere)('Messaging Automation Catch-Up, in a real n8n', () => {
 				return found.length > 0 ? found : undefined;
 			},
 			150_000,
-		);
+		).catch(async (error: unknown) => {
+			const calls = (await sandbox.calls()).map(
+				(call: { tool: string; at: string; status: number }) =>
+					`${call.at} ${call.tool} ${call.status}`,
+			);
+			const executions = (await api.listAllExecutions(workflow.id)).map((execution) =>
+				JSON.stringify(execution),
+			);
+			console.log(
+				`[e2e catch-up] calls:\n${calls.join('\n')}\nexecutions:\n${executions.join('\n')}`,
+			);
+			throw error;
+		});
 		// One more poll runs nothing more.
 		const reads = await listReads();
 		await waitFor(

@@ -88,7 +88,6 @@ function windowOf(context: PollContext, settings: CatchUpSettings, now: number):
 		if (at <= active.lastPollAt - LOOK_BACK_MS) active.read.delete(chat);
 	const since = numberOr(data.since, now);
 	const listFloor = Math.max(since, active.lastPollAt - LOOK_BACK_MS);
-	active.lastPollAt = now;
 	return { now, since, activatedAt: active.activatedAt, firstOfActivation, listFloor };
 }
 
@@ -207,23 +206,26 @@ export async function pollCatchUp(context: PollContext): Promise<INodeExecutionD
 			return false;
 		})
 		.filter((chat) => chat.lastAt <= ready && memory?.read.get(chat.conversationId) !== chat.lastAt)
-		.sort((a, b) => a.lastAt - b.lastAt)
-		.slice(0, MAX_CHATS);
+		.sort((a, b) => a.lastAt - b.lastAt);
 	const reader = new ConversationReader(context, 0);
 	const items: INodeExecutionData[] = [];
 	let left = current.firstOfActivation ? leftChats : 0;
-	for (const chat of due) {
+	// The floor moves on only once every chat above it was read: the rest wait above it.
+	let allRead = due.length <= MAX_CHATS;
+	for (const chat of due.slice(0, MAX_CHATS)) {
 		try {
 			const outcome = await catchUpChat(reader, chat, settings, current);
 			items.push(...outcome.items);
 			left += outcome.left;
 			memory?.read.set(chat.conversationId, chat.lastAt);
 		} catch (error) {
+			allRead = false;
 			context.logger.warn(
 				`Messaging Automation Catch-Up: could not read conversation ${chat.conversationId} (${reasonOf(error)}); the next poll tries again`,
 			);
 		}
 	}
+	if (memory && allRead) memory.lastPollAt = now;
 	if (left > 0)
 		context.logger.warn(
 			`Messaging Automation Catch-Up: left ${left} conversation burst(s) written while the workflow was inactive and older than Max Age of Missed Messages (${settings.maxAgeMs / 3_600_000} h): they do not run`,

@@ -219,6 +219,26 @@ describe('Messaging Automation Catch-Up', () => {
 		expect(trigger?.executions.map((execution) => texts(execution.outputs.flat()))).toEqual([[]]);
 	});
 
+	it('reads at most 50 chats a poll, the oldest first; the next poll reads the rest', async () => {
+		const poll = catchUpHost();
+		await poll.activate();
+		for (let n = 0; n < 52; n++) say(stranger(100 + n), `lone ${n}`, 1_000);
+		// Ten minutes on: past what a poll looks back beyond the one before it (5 min).
+		sandbox.clock.advance(10 * MINUTE);
+		const before = sandbox.calls().length;
+		await poll.poll();
+		const reads = sandbox
+			.calls()
+			.slice(before)
+			.filter((call) => call.tool === 'get_messages');
+		sandbox.clock.advance(MINUTE);
+		await poll.poll();
+
+		expect(reads).toHaveLength(50);
+		expect(poll.executions.map((items) => items.length)).toEqual([50, 2]);
+		expect(poll.executions[1].map((item) => item.json.text)).toEqual(['lone 50', 'lone 51']);
+	});
+
 	it('reads nothing but the chat list when no chat changed (an idle account)', async () => {
 		const poll = catchUpHost();
 		await poll.activate();
