@@ -11,7 +11,7 @@ export const catchUpProperties = (groupingOn: IDisplayOptions): INodeProperties[
 		default: true,
 		displayOptions: groupingOn,
 		description:
-			"Whether to also run a person's earlier messages that the service saved but never sent to n8n. They are found when the same person writes again, 3 minutes or more later, and come as extra items of that execution, after the new message, with caught_up: {reason, age_seconds}. Each runs once. Left out: messages you replied to, older than the limit below, or written before the workflow was last activated.",
+			"Whether to also run a person's earlier messages that the service saved but never sent to n8n. They are found when the same person writes again, 3 minutes or more later, and come as extra items of that execution, after the new message, with caught_up: {reason, age_seconds}. Each runs once. Left out: messages you replied to, older than the limit below, or written before the workflow was last activated. For a message nothing follows, and for time the workflow was inactive, add the Messaging Automation Catch-Up node beside this trigger.",
 	},
 	{
 		displayName: 'Max Age of Missed Messages (Hours)',

@@ -44,7 +44,12 @@ export declare const OWNER: {
 	lastName: string;
 };
 export declare const CREDENTIAL_TYPE: 'messagingAutomationApi';
-export declare const NODE_TYPES: { action: string; trigger: string; memory: string };
+export declare const NODE_TYPES: {
+	action: string;
+	trigger: string;
+	catchUp: string;
+	memory: string;
+};
 export declare function buildPackage(log?: (line: string) => void): Promise<void>;
 export declare function startStack(options: {
 	userFolder: string;

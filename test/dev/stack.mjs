@@ -23,6 +23,7 @@ export const CREDENTIAL_TYPE = 'messagingAutomationApi';
 export const NODE_TYPES = {
 	action: `${PACKAGE_NAME}.messagingAutomation`,
 	trigger: `${PACKAGE_NAME}.messagingAutomationTrigger`,
+	catchUp: `${PACKAGE_NAME}.messagingAutomationCatchUp`,
 	memory: `${PACKAGE_NAME}.messagingAutomationChatMemory`,
 };
 

@@ -82,7 +82,11 @@ async function route(
 	const url = new URL(req.url ?? '/', 'http://sandbox.local');
 	const path = url.pathname;
 	const method = req.method ?? 'GET';
-	const headers = { 'X-Request-Id': requestId };
+	// The service's clock, as an HTTP server says it (whole seconds): the sandbox's own, which tests move.
+	const headers = {
+		'X-Request-Id': requestId,
+		Date: new Date(deps.state.clock.now()).toUTCString(),
+	};
 	if (path.startsWith('/__sandbox/')) {
 		const body =
 			method === 'GET' || method === 'DELETE' ? undefined : jsonObjectBody(req, raw, true);

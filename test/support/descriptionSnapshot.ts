@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { MessagingAutomation } from '../../nodes/MessagingAutomation/MessagingAutomation.node';
+import { MessagingAutomationCatchUp } from '../../nodes/MessagingAutomationCatchUp/MessagingAutomationCatchUp.node';
 import { MessagingAutomationChatMemory } from '../../nodes/MessagingAutomationChatMemory/MessagingAutomationChatMemory.node';
 import { MessagingAutomationTrigger } from '../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node';
 
@@ -186,11 +187,15 @@ export function renderDescriptions(): string {
 	const action = new MessagingAutomation().description;
 	const trigger = new MessagingAutomationTrigger().description;
 	const memory = new MessagingAutomationChatMemory().description;
+	const catchUp = new MessagingAutomationCatchUp().description;
 	return [
 		...actionLines(action),
 		'',
 		'',
 		...plainNodeLines(trigger),
+		'',
+		'',
+		...plainNodeLines(catchUp),
 		'',
 		'',
 		...plainNodeLines(memory),

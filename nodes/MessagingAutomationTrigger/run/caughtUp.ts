@@ -25,6 +25,8 @@ import type { TakeoverCheck } from './takeoverOutput';
 
 /** Why a caught-up burst never ran, as its item says. */
 export const NEVER_DELIVERED = 'event never delivered';
+/** The Catch-Up poll's reason for a burst written before its workflow's activation (nodes/MessagingAutomationCatchUp). */
+export const WHILE_INACTIVE = 'written while the workflow was inactive';
 
 export interface CaughtUpItem {
 	item: INodeExecutionData;
@@ -53,12 +55,13 @@ function previousPersonMessage(
  * for the event that never came, the same whichever run catches it up, so a reply keyed on it is
  * sent once), plus `caught_up` with why and how old its first message is.
  */
-function caughtUpItem(
+export function caughtUpItem(
 	envelope: EventEnvelope,
 	burst: MissedBurst,
 	timeline: readonly TimelineMessage[],
-	settings: TriggerSettings,
+	settings: Pick<TriggerSettings, 'turn'>,
 	now: number,
+	reason: string = NEVER_DELIVERED,
 ): CaughtUpItem {
 	const ids = burst.messages.map((entry) => entry.id);
 	const last = burst.messages[burst.messages.length - 1];
@@ -76,7 +79,7 @@ function caughtUpItem(
 		...fields,
 	});
 	json.caught_up = {
-		reason: NEVER_DELIVERED,
+		reason,
 		age_seconds: Math.max(0, Math.round((now - burst.messages[0].at) / 1000)),
 		previous_message_id: previousPersonMessage(timeline, burst.messages[0].id),
 	};

@@ -12,8 +12,15 @@ import { narrowedRun } from './narrowedRun';
  * restarts; a copy finds the claim and passes nothing on.
  */
 
-/** Claims remembered per trigger (one per message of a grouped run): far more than are handed over within the service's first retries. */
+/** Claims remembered per workflow (one per message of a grouped run): far more than are handed over within the service's first retries. */
 const CLAIMS_KEPT = 5000;
+
+/**
+ * One record per workflow, not per node: the Catch-Up poll node (nodes/MessagingAutomationCatchUp)
+ * claims the same `message|<id>` keys as the trigger beside it, so a message runs once whichever
+ * node runs it. Claims an earlier version made per node are not in it (an upgrade forgets them).
+ */
+const CLAIM_SCOPE = 'workflow';
 
 /** The field of the stand-in item on output 0 when only a later output carries the run's item. */
 const CARRIER_FIELD = 'messaging_automation_carrier';
@@ -63,7 +70,7 @@ async function claimed(
 	const attempt = async () =>
 		new Set(
 			(
-				await context.helpers.checkProcessedAndRecord(keys, 'node', {
+				await context.helpers.checkProcessedAndRecord(keys, CLAIM_SCOPE, {
 					mode: 'entries',
 					maxEntries: CLAIMS_KEPT,
 				})
@@ -181,7 +188,7 @@ const held = (id: string | undefined, fresh: ReadonlySet<string>) =>
 /** Whether the record has never reached CLAIMS_KEPT, so it has let go of nothing; false when n8n cannot say. */
 async function recordNeverFull(context: IExecuteFunctions): Promise<boolean> {
 	try {
-		const count = await context.helpers.getProcessedDataCount('node', {
+		const count = await context.helpers.getProcessedDataCount(CLAIM_SCOPE, {
 			mode: 'entries',
 			maxEntries: CLAIMS_KEPT,
 		});
@@ -197,9 +204,9 @@ function logCatchUp(
 	item: INodeExecutionData,
 	keep: ReadonlySet<string>,
 ): void {
-	const caughtUp = item.json.caught_up as { age_seconds?: unknown };
+	const caughtUp = item.json.caught_up as { age_seconds?: unknown; reason?: unknown };
 	context.logger.warn(
-		`Messaging Automation Trigger: caught up ${keep.size} message(s) ${[...keep].join(',')} in conversation ${String(item.json.conversation_id)}, ${String(caughtUp.age_seconds)} s old: the service saved them but never delivered their event; they run now, once`,
+		`Messaging Automation Trigger: caught up ${keep.size} message(s) ${[...keep].join(',')} in conversation ${String(item.json.conversation_id)}, ${String(caughtUp.age_seconds)} s old (${String(caughtUp.reason)}): the service saved them but never delivered their event; they run now, once`,
 	);
 	context.customData.set('messaging_automation_caught_up', [...keep].join(',').slice(0, 250));
 }
@@ -223,7 +230,8 @@ export async function claimRun(context: IExecuteFunctions): Promise<INodeExecuti
 			context.getInputData(index).filter((item) => item.json[CARRIER_FIELD] !== true),
 		);
 	const keys = outputs.flat().flatMap((item) => claimKeys(context, item));
-	if (context.getMode() !== 'webhook' || keys.length === 0) return outputs;
+	// 'trigger': a run the Catch-Up poll started; a test run ('manual') claims nothing.
+	if (!['webhook', 'trigger'].includes(context.getMode()) || keys.length === 0) return outputs;
 	const claims = await claimed(context, [...new Set(keys)]);
 	const fresh = claims && (await vouchedCatchUps(context, outputs.flat(), claims));
 	const passed = outputs.map((list) =>

@@ -180,6 +180,7 @@ export class MessagingClient {
 			attempts: attempt,
 			replayed: headers['idempotent-replayed'] === 'true',
 			idempotencyKey: spec.idempotencyKey,
+			...(headers.date ? { date: headers.date } : {}),
 		};
 		return { ok: true, result };
 	}

@@ -16,6 +16,8 @@ export interface ApiResult<T> {
 	/** The service answered with the stored result of an earlier call with the same key. */
 	replayed: boolean;
 	idempotencyKey?: string;
+	/** The answer's `Date` header (the service's clock, whole seconds), when it sent one. */
+	date?: string;
 }
 
 /** One request as the loop sends it, every attempt identical. */

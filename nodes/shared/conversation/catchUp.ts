@@ -75,6 +75,31 @@ export function missedBursts(
 	window: CatchUpWindow,
 ): MissedBurst[] {
 	const inRun = new Set(runIds);
+	return burstsOf(timeline, unansweredBefore(timeline, inRun), inRun, rules, window);
+}
+
+/**
+ * The bursts of a chat nothing followed (the Catch-Up poll's read): the person's messages after
+ * the account's last message, by the same rules as missedBursts, oldest first.
+ */
+export function unansweredBursts(
+	timeline: readonly TimelineMessage[],
+	rules: BurstRules,
+	window: CatchUpWindow,
+): MissedBurst[] {
+	let start = timeline.length;
+	while (start > 0 && !timeline[start - 1].fromMe) start--;
+	return burstsOf(timeline, timeline.slice(start), new Set(), rules, window);
+}
+
+/** `candidates` grouped into their closed bursts within the window, oldest first. */
+function burstsOf(
+	timeline: readonly TimelineMessage[],
+	candidates: readonly TimelineMessage[],
+	inRun: ReadonlySet<string>,
+	rules: BurstRules,
+	window: CatchUpWindow,
+): MissedBurst[] {
 	const inWindow = (entry: TimelineMessage) =>
 		!entry.fromMe &&
 		!inRun.has(entry.id) &&
@@ -83,7 +108,7 @@ export function missedBursts(
 		!(window.answers && questionOf(timeline, entry) !== undefined);
 	const extent = { complete: window.complete, asOf: window.now };
 	const bursts = new Map<string, MissedBurst>();
-	for (const entry of unansweredBefore(timeline, inRun).filter(inWindow)) {
+	for (const entry of candidates.filter(inWindow)) {
 		const verdict = burstThrough(timeline, entry.id, rules, extent);
 		if (verdict.kind !== 'last' || window.now - verdict.closedAt < CATCH_UP_AFTER_MS) continue;
 		const messages = verdict.messages.filter(inWindow);

@@ -4,6 +4,7 @@ import type { BurstRules } from '../../../../nodes/shared/conversation/bursts';
 import {
 	CATCH_UP_AFTER_MS,
 	missedBursts,
+	unansweredBursts,
 	type CatchUpWindow,
 } from '../../../../nodes/shared/conversation/catchUp';
 import { timelineOf, type TimelineMessage } from '../../../../nodes/shared/conversation/timeline';
@@ -117,5 +118,45 @@ describe('missedBursts', () => {
 
 	it('names nothing when the run is not in the read', () => {
 		expect(ids(timeline([{ id: 'a', at: 100 }]), ['elsewhere'])).toEqual([]);
+	});
+});
+
+describe('unansweredBursts (the Catch-Up poll)', () => {
+	const tail = (chat: TimelineMessage[], extra?: Partial<CatchUpWindow>) =>
+		unansweredBursts(chat, RULES, window(extra)).map((burst) =>
+			burst.messages.map((entry) => entry.id),
+		);
+
+	it("names the bursts after the account's last message, closed 3 minutes before, by the trigger's rules", () => {
+		const chat = timeline([
+			{ id: 'answered', at: 0 },
+			{ id: 'reply', at: 10, me: true },
+			{ id: 'a1', at: 100 },
+			{ id: 'a2', at: 101 },
+			{ id: 'b', at: 300 },
+			{ id: 'young', at: 500 },
+		]);
+		// At 604 s, `young`'s burst closed 101 s before: it may still be the trigger's.
+		expect(tail(chat)).toEqual([['a1', 'a2'], ['b']]);
+	});
+
+	it('names nothing when the account wrote last, or before the floor', () => {
+		expect(
+			tail(
+				timeline([
+					{ id: 'q', at: 100 },
+					{ id: 'r', at: 110, me: true },
+				]),
+			),
+		).toEqual([]);
+		expect(tail(timeline([{ id: 'q', at: 100 }]), { since: T0 + 200_000 })).toEqual([]);
+	});
+
+	it('leaves a chain that may reach further back than the read', () => {
+		const chat = timeline([
+			{ id: 'first read', at: 100 },
+			{ id: 'q', at: 101 },
+		]);
+		expect(tail(chat, { complete: false })).toEqual([]);
 	});
 });

@@ -1,0 +1,48 @@
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { claimRun } from '../MessagingAutomationTrigger/run/runClaim';
+import { pollCatchUp } from '../MessagingAutomationTrigger/catchUp/catchUpPoll';
+import { catchUpPollProperties } from '../MessagingAutomationTrigger/catchUp/pollProperties';
+
+export class MessagingAutomationCatchUp implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Messaging Automation Catch-Up',
+		name: 'messagingAutomationCatchUp',
+		icon: {
+			light: 'file:messagingAutomationCatchUp.svg',
+			dark: 'file:messagingAutomationCatchUp.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{"Max age " + $parameter.catchUpHours + " h"}}',
+		description:
+			'Works beside the Messaging Automation Trigger: runs messages the service saved but never delivered, and those written while the workflow was inactive',
+		defaults: { name: 'Messaging Automation Catch-Up' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'messagingAutomationApi', required: true }],
+		properties: catchUpPollProperties,
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollCatchUp(this);
+	}
+
+	/**
+	 * n8n's first step of each run a poll starts, once recorded: the trigger's claim (runClaim.ts)
+	 * passes on only messages no run held. A test run (execute() stands in for poll() there) looks
+	 * and claims nothing.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		if (this.getMode() === 'manual') return (await pollCatchUp(this)) ?? [[]];
+		return await claimRun(this);
+	}
+}

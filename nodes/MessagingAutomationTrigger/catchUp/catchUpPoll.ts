@@ -1,0 +1,234 @@
+import type { IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import { listConversationsTool } from '../../shared/catalogue/tools/list_conversations';
+import { CATCH_UP_AFTER_MS, unansweredBursts } from '../../shared/conversation/catchUp';
+import { ConversationReader, MAX_PAGES, reasonOf } from '../../shared/conversation/reader';
+import { deadlineIn } from '../../shared/monotonic';
+import { createNodeClient } from '../../shared/transport/nodeClient';
+import type { EventEnvelope } from '../../shared/webhooks/events';
+import { caughtUpItem, NEVER_DELIVERED, WHILE_INACTIVE } from '../run/caughtUp';
+import { listedPage, type ListedChat } from './conversationList';
+import { catchUpSettings, type CatchUpSettings } from './pollSettings';
+
+/*
+ * Messaging Automation Catch-Up: the bursts the trigger beside it never got to run, found by a
+ * poll. Each poll lists the account's chats once (newest activity first) and reads only chats
+ * whose newest message is old enough for every burst in it to have closed CATCH_UP_AFTER_MS ago
+ * (catchUp.ts: a younger one may still be held by the trigger), that changed since this poll last
+ * read them, at most MAX_CHATS a poll (the rest, the newest, at the next poll). Each read's
+ * unanswered messages (after the account's last one) make bursts by the trigger's own rules; each
+ * becomes an item like the trigger's, and the run's first step claims it with the trigger's keys
+ * (runClaim.ts), so a burst that ran, or that the trigger runs at the same moment, runs once.
+ *
+ * What the poll keeps: in the node's static data, `since` (the first poll ever: nothing written
+ * before it is caught up) and `lastPollAt`, written only by the first poll of an activation (n8n
+ * saves static data right after it, and again only when a poll emits, when the whole workflow's
+ * static data it loaded at activation would overwrite what the trigger saved since); between polls
+ * of one activation, this process's memory (n8n runs an active workflow's polls in one process,
+ * the leader's), which only saves reads: losing it costs a read per chat, never a second run.
+ */
+
+/** Chats read in one poll at most; the others wait for the next poll. */
+export const MAX_CHATS = 50;
+/** list_conversations pages in one poll at most (100 chats each). */
+const MAX_LIST_PAGES = 3;
+const LIST_PAGE_SIZE = 100;
+const MINUTE = 60_000;
+/** A poll lists back to the previous one less this, so a chat not ready then is seen again. */
+const LOOK_BACK_MS = CATCH_UP_AFTER_MS + 2 * MINUTE;
+const READ_BUDGET_MS = 20_000;
+
+interface PollMemory {
+	/** The n8n object of the activation these polls belong to. */
+	activation: object;
+	activatedAt: number;
+	lastPollAt: number;
+	/** Chats read, by the newest message time they were read at. */
+	read: Map<string, number>;
+}
+
+const memories = new Map<string, PollMemory>();
+
+type PollContext = IPollFunctions | IExecuteFunctions;
+
+interface Window {
+	now: number;
+	since: number;
+	/** Service time the activation's first poll ran (written before it: while inactive). */
+	activatedAt: number;
+	/** The first poll of this activation: it also says what it left. */
+	firstOfActivation: boolean;
+	/** Chats whose newest message is older than this were looked at by earlier polls. */
+	listFloor: number;
+}
+
+const numberOr = (value: unknown, fallback: number) =>
+	typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+
+/** The poll's window; a test run (manual) looks back to the limit and keeps nothing. */
+function windowOf(context: PollContext, settings: CatchUpSettings, now: number): Window {
+	const manual = context.getMode() === 'manual';
+	if (manual) {
+		const floor = now - settings.maxAgeMs;
+		return { now, since: floor, activatedAt: now, firstOfActivation: false, listFloor: floor };
+	}
+	const key = `${String(context.getWorkflow().id)}/${context.getNode().id}`;
+	const data = context.getWorkflowStaticData('node');
+	let memory = memories.get(key);
+	const firstOfActivation = memory?.activation !== context;
+	if (firstOfActivation) {
+		const lastPollAt = memory?.lastPollAt ?? numberOr(data.lastPollAt, now);
+		if (typeof data.since !== 'number') data.since = now;
+		data.lastPollAt = now;
+		memory = { activation: context, activatedAt: now, lastPollAt, read: new Map() };
+		memories.set(key, memory);
+	}
+	const active = memory as PollMemory;
+	for (const [chat, at] of active.read)
+		if (at <= active.lastPollAt - LOOK_BACK_MS) active.read.delete(chat);
+	const since = numberOr(data.since, now);
+	const listFloor = Math.max(since, active.lastPollAt - LOOK_BACK_MS);
+	return { now, since, activatedAt: active.activatedAt, firstOfActivation, listFloor };
+}
+
+/** The service's time from an answer's `Date` header; this host's clock when it sent none. */
+const serviceTime = (date: string | undefined) => {
+	const at = date ? Date.parse(date) : Number.NaN;
+	return Number.isNaN(at) ? Date.now() : at;
+};
+
+/** The chats changed since the floor, newest activity first, and the service's time. */
+async function listChats(
+	context: PollContext,
+	floor: (now: number) => number,
+): Promise<{ chats: ListedChat[]; now: number }> {
+	const client = await createNodeClient(context, { timeoutMs: 15_000 });
+	const chats: ListedChat[] = [];
+	let now: number | undefined;
+	let cursor: string | undefined;
+	for (let page = 0; page < MAX_LIST_PAGES; page++) {
+		const answer = await client.callTool(listConversationsTool.name, {
+			limit: LIST_PAGE_SIZE,
+			...(cursor ? { cursor } : {}),
+		});
+		now ??= serviceTime(answer.date);
+		const listed = listedPage(answer.data);
+		chats.push(...listed.chats);
+		cursor = listed.cursor;
+		const oldest = listed.chats.at(-1)?.lastAt ?? Number.NEGATIVE_INFINITY;
+		if (!cursor || oldest <= floor(now)) break;
+	}
+	return { chats, now: now ?? Date.now() };
+}
+
+const baseEnvelope = (conversationId: string): EventEnvelope => ({
+	id: '',
+	type: 'message.received',
+	created_at: '',
+	api_version: '',
+	account_id: '',
+	data: { conversation_id: conversationId },
+});
+
+interface ChatOutcome {
+	items: INodeExecutionData[];
+	/** Bursts written after the window's start but older than the limit, left. */
+	left: number;
+}
+
+/** One chat's read: its unanswered bursts within the limit as items, and how many older ones it leaves. */
+async function catchUpChat(
+	reader: ConversationReader,
+	chat: ListedChat,
+	settings: CatchUpSettings,
+	window: Window,
+): Promise<ChatOutcome> {
+	const read = await reader.read(chat.conversationId, deadlineIn(READ_BUDGET_MS));
+	const complete = read.cursor === undefined || read.reads >= MAX_PAGES;
+	const rules = settings.grouping;
+	const all = unansweredBursts(read.timeline, rules, {
+		maxAgeMs: Number.POSITIVE_INFINITY,
+		since: window.since,
+		now: window.now,
+		complete,
+		answers: true,
+	});
+	const recent = (at: number) => window.now - at <= settings.maxAgeMs;
+	const within = all.filter((burst) => recent(burst.messages[burst.messages.length - 1].at));
+	const items = within.map((burst) => {
+		const trimmed = { ...burst, messages: burst.messages.filter((entry) => recent(entry.at)) };
+		const reason =
+			trimmed.messages[trimmed.messages.length - 1].at < window.activatedAt
+				? WHILE_INACTIVE
+				: NEVER_DELIVERED;
+		const settingsOfTurn = {
+			turn: { grouping: rules, historyCount: 0, takeover: undefined, answers: true },
+		};
+		return caughtUpItem(
+			baseEnvelope(chat.conversationId),
+			trimmed,
+			read.timeline,
+			settingsOfTurn,
+			window.now,
+			reason,
+		).item;
+	});
+	const left = window.firstOfActivation
+		? all.filter((burst) => !within.includes(burst) && burst.messages[0].at > window.listFloor)
+				.length
+		: 0;
+	return { items, left };
+}
+
+/**
+ * One poll: the caught-up bursts as one output's items (null: none), for the run's first step to
+ * claim (runClaim.ts). With Max Age 0 (off) it reads nothing.
+ */
+export async function pollCatchUp(context: PollContext): Promise<INodeExecutionData[][] | null> {
+	const settings = catchUpSettings(context);
+	if (settings.maxAgeMs <= 0) return null;
+	const quietMs = settings.grouping.quietMs;
+	let window: Window | undefined;
+	const { chats, now } = await listChats(context, (at) => {
+		window ??= windowOf(context, settings, at);
+		return window.listFloor;
+	});
+	const current = window ?? windowOf(context, settings, now);
+	const memory = memories.get(`${String(context.getWorkflow().id)}/${context.getNode().id}`);
+	const ready = now - CATCH_UP_AFTER_MS - quietMs - 1;
+	const olderThanLimit = now - settings.maxAgeMs;
+	let leftChats = 0;
+	const due = chats
+		.filter((chat) => chat.lastAt > current.listFloor && chat.lastFromMe !== true)
+		.filter((chat) => {
+			if (chat.lastAt > olderThanLimit) return true;
+			leftChats++;
+			return false;
+		})
+		.filter((chat) => chat.lastAt <= ready && memory?.read.get(chat.conversationId) !== chat.lastAt)
+		.sort((a, b) => a.lastAt - b.lastAt);
+	const reader = new ConversationReader(context, 0);
+	const items: INodeExecutionData[] = [];
+	let left = current.firstOfActivation ? leftChats : 0;
+	// The floor moves on only once every chat above it was read: the rest wait above it.
+	let allRead = due.length <= MAX_CHATS;
+	for (const chat of due.slice(0, MAX_CHATS)) {
+		try {
+			const outcome = await catchUpChat(reader, chat, settings, current);
+			items.push(...outcome.items);
+			left += outcome.left;
+			memory?.read.set(chat.conversationId, chat.lastAt);
+		} catch (error) {
+			allRead = false;
+			context.logger.warn(
+				`Messaging Automation Catch-Up: could not read conversation ${chat.conversationId} (${reasonOf(error)}); the next poll tries again`,
+			);
+		}
+	}
+	if (memory && allRead) memory.lastPollAt = now;
+	if (left > 0)
+		context.logger.warn(
+			`Messaging Automation Catch-Up: left ${left} conversation burst(s) written while the workflow was inactive and older than Max Age of Missed Messages (${settings.maxAgeMs / 3_600_000} h): they do not run`,
+		);
+	return items.length > 0 ? [items] : null;
+}

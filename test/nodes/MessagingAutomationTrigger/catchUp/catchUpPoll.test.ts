@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { MessagingAutomationApi } from '../../../../credentials/MessagingAutomationApi.credentials';
+import { MessagingAutomationCatchUp } from '../../../../nodes/MessagingAutomationCatchUp/MessagingAutomationCatchUp.node';
+import { type SandboxHandle } from '../../../sandbox';
+import { N8nEngine } from '../../../support/n8nEngine';
+import { N8nPollHost } from '../../../support/n8nPoll';
+import type { N8nWebhookHost } from '../../../support/n8nWebhook';
+import { activeMessageTrigger, messageDeliveries, useStoppedClock, waitFor } from '../fixtures';
+
+/*
+ * Messaging Automation Catch-Up (nodes/MessagingAutomationCatchUp): a poll beside the trigger, in
+ * the same workflow, runs what the trigger never got: a chat whose only message's event was lost
+ * (nothing follows it to show the gap), and what was written while the workflow was inactive. Both
+ * nodes claim the same `message|<id>` keys in one record per workflow (runClaim.ts), so a message
+ * runs once whichever node runs it. The sandbox clock stands still and is moved by hand; the
+ * poll's clock is the service's (the answers' Date header).
+ */
+
+const MINUTE = 60_000;
+const grouping: INodeParameters = { quietWindowSeconds: 0.4, longestWaitSeconds: 10 };
+
+let sandbox: SandboxHandle;
+let trigger: N8nWebhookHost | undefined;
+
+useStoppedClock(
+	(started) => void (sandbox = started),
+	() => trigger,
+);
+
+/** A Catch-Up node in the trigger's workflow (same workflow id: one record of claims). */
+function catchUpHost(parameters: INodeParameters = {}): N8nPollHost {
+	const engine = new N8nEngine({
+		nodeTypes: { messagingAutomationCatchUp: new MessagingAutomationCatchUp() },
+		credentialTypes: [new MessagingAutomationApi()],
+		credentials: {
+			messagingAutomationApi: {
+				apiKey: sandbox.keys.owner,
+				baseUrl: sandbox.url,
+				authScheme: 'bearer',
+			},
+		},
+	});
+	const definition = {
+		nodes: [
+			{
+				// Its own id per test: the node's memory between polls is per workflow and node.
+				id: randomUUID(),
+				name: 'Catch-Up',
+				type: 'messagingAutomationCatchUp',
+				typeVersion: 1,
+				position: [0, 0] as [number, number],
+				parameters: { ...grouping, ...parameters },
+				credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } },
+			},
+		],
+		connections: {},
+	};
+	return new N8nPollHost(engine, definition, 'Catch-Up');
+}
+
+async function activeTrigger() {
+	trigger = await activeMessageTrigger(sandbox, { groupQuickMessages: true, ...grouping });
+	return trigger;
+}
+
+function say(from: { phone: string; name: string }, text: string, afterMs = 0) {
+	sandbox.clock.advance(afterMs);
+	const result = sandbox.inject.injectMessage({ from, text });
+	expect(result.saved).toBe(true);
+	return result.message as unknown as IDataObject & { id: string };
+}
+
+/** A person whose chat with the account is new. */
+const stranger = (n: number) => ({ phone: `49170000${String(1000 + n)}`, name: `New ${n}` });
+
+const texts = (items: Array<{ json: IDataObject }>) => items.map((item) => item.json.text);
+const reasonOf = (item: { json: IDataObject }) => (item.json.caught_up as IDataObject).reason;
+/** Every message text that ran, in either node's runs. */
+const ran = (poll: N8nPollHost) => [
+	...(trigger?.executions ?? []).flatMap((execution) => texts(execution.outputs.flat())),
+	...poll.executions.flatMap(texts),
+];
+
+describe('Messaging Automation Catch-Up', () => {
+	it("runs a new chat's first message whose event was lost, with nothing after it, once, marked caught up", async () => {
+		const poll = catchUpHost();
+		await activeTrigger();
+		await poll.activate();
+		sandbox.webhooks.faults.loseNext(1);
+		say(stranger(1), 'hi, is this the shop?', MINUTE);
+
+		// Not yet: the burst closed less than 3 minutes ago on the service's clock.
+		sandbox.clock.advance(MINUTE);
+		expect(await poll.poll()).toBe(0);
+		sandbox.clock.advance(3 * MINUTE);
+		await poll.poll();
+		await poll.poll();
+
+		expect(poll.executions.map(texts)).toEqual([['hi, is this the shop?']]);
+		const [item] = poll.executions[0];
+		expect(item.json).toMatchObject({
+			event_type: 'message.received',
+			conversation_id: `${stranger(1).phone}@s.whatsapp.net`,
+			caught_up: { reason: 'event never delivered' },
+			burst: { message_count: 1, closed_by: 'quiet_window' },
+		});
+		// Four minutes on the service's clock, as its Date header says it (whole seconds).
+		expect((item.json.caught_up as IDataObject).age_seconds).toBeOneOf([239, 240]);
+		expect(trigger?.executions).toHaveLength(0);
+		expect(poll.warnings.filter((line) => line.includes('caught up 1 message'))).toHaveLength(1);
+	});
+
+	it('never catches up what was written before its first activation', async () => {
+		sandbox.webhooks.faults.loseNext(1);
+		say(stranger(2), 'written before the workflow existed');
+		const poll = catchUpHost();
+		sandbox.clock.advance(4 * MINUTE);
+		await poll.activate();
+		sandbox.clock.advance(MINUTE);
+		await poll.poll();
+
+		expect(poll.executions).toEqual([]);
+	});
+
+	it('after 2 hours inactive runs each burst within the limit once, leaves the older ones and says how many', async () => {
+		const poll = catchUpHost({ catchUpHours: 1 });
+		await poll.activate();
+		poll.deactivate();
+		// Written while the workflow was inactive (no trigger listening), over two hours.
+		say(stranger(3), 'an hour and a half ago', 10 * MINUTE);
+		say(stranger(4), 'also long ago', 5 * MINUTE);
+		say(stranger(5), 'forty minutes ago', 65 * MINUTE);
+		say(stranger(5), 'and more', 200);
+		say(stranger(6), 'ten minutes ago', 30 * MINUTE);
+		sandbox.clock.advance(10 * MINUTE);
+
+		await poll.activate();
+		sandbox.clock.advance(MINUTE);
+		await poll.poll();
+
+		expect(poll.executions.map(texts)).toEqual([
+			['forty minutes ago\nand more', 'ten minutes ago'],
+		]);
+		expect(poll.executions[0].map(reasonOf)).toEqual([
+			'written while the workflow was inactive',
+			'written while the workflow was inactive',
+		]);
+		expect(poll.warnings.filter((line) => line.includes('left 2 '))).toHaveLength(1);
+	});
+
+	it('runs a burst once when the trigger and the poll take it at the same moment', async () => {
+		const poll = catchUpHost();
+		await activeTrigger();
+		await poll.activate();
+		sandbox.webhooks.faults.loseNext(1);
+		const person = stranger(9);
+		// Past the trigger's activation slack (60 s), so its own catch-up may take it too.
+		say(person, 'my order never came', 70_000);
+		// 3.2 minutes later the person writes again: the trigger's run catches the lost message up
+		// from its read while the poll reads the chat (deliveries stay within the signature's 5 min).
+		sandbox.clock.advance(3.2 * MINUTE);
+		const polled = poll.poll();
+		say(person, 'hello??');
+		await polled;
+		await waitFor(() => messageDeliveries(sandbox, trigger as N8nWebhookHost).length >= 1, 20_000);
+		await waitFor(() => (trigger?.executions.length ?? 0) >= 1, 20_000);
+		await trigger?.settled();
+		sandbox.clock.advance(4 * MINUTE);
+		await poll.poll();
+
+		// Both offered it: the trigger's run as a caught-up item, the poll's first read too.
+		expect(ran(poll).filter((text) => text === 'my order never came')).toHaveLength(1);
+		expect(ran(poll)).toContain('hello??');
+	});
+
+	it('leaves a burst the trigger holds right now', async () => {
+		const poll = catchUpHost({ quietWindowSeconds: 5, longestWaitSeconds: 30 });
+		trigger = await activeMessageTrigger(sandbox, {
+			groupQuickMessages: true,
+			quietWindowSeconds: 5,
+			longestWaitSeconds: 30,
+		});
+		await poll.activate();
+		say(stranger(7), 'one', MINUTE);
+		await waitFor(() => messageDeliveries(sandbox, trigger as N8nWebhookHost).length >= 1);
+		// The trigger holds the delivery: the burst's quiet window has not passed (clock stopped).
+		expect(await poll.poll()).toBe(0);
+		sandbox.clock.advance(6_000);
+		await waitFor(() => (trigger?.executions.length ?? 0) >= 1, 20_000);
+		await trigger?.settled();
+		sandbox.clock.advance(4 * MINUTE);
+		await poll.poll();
+
+		expect(ran(poll).filter((text) => text === 'one')).toHaveLength(1);
+		expect(trigger?.executions.flatMap((execution) => texts(execution.outputs.flat()))).toEqual([
+			'one',
+		]);
+	});
+
+	it('runs nothing for a delivery that comes after the poll caught its message up', async () => {
+		const poll = catchUpHost();
+		await activeTrigger();
+		await poll.activate();
+		sandbox.webhooks.faults.loseNext(1);
+		const message = say(stranger(8), 'anyone?', 30_000);
+		sandbox.clock.advance(4 * MINUTE);
+		await poll.poll();
+		expect(poll.executions.map(texts)).toEqual([['anyone?']]);
+
+		// The service repairs the gap: the message's event comes late.
+		sandbox.webhooks.emit('acc_demo', 'message.received', { message });
+		await waitFor(() => messageDeliveries(sandbox, trigger as N8nWebhookHost).length >= 1, 20_000);
+		await waitFor(() => (trigger?.executions.length ?? 0) >= 1, 20_000);
+		await trigger?.settled();
+
+		expect(trigger?.executions.map((execution) => texts(execution.outputs.flat()))).toEqual([[]]);
+	});
+
+	it('reads at most 50 chats a poll, the oldest first; the next poll reads the rest', async () => {
+		const poll = catchUpHost();
+		await poll.activate();
+		for (let n = 0; n < 52; n++) say(stranger(100 + n), `lone ${n}`, 1_000);
+		// Ten minutes on: past what a poll looks back beyond the one before it (5 min).
+		sandbox.clock.advance(10 * MINUTE);
+		const before = sandbox.calls().length;
+		await poll.poll();
+		const reads = sandbox
+			.calls()
+			.slice(before)
+			.filter((call) => call.tool === 'get_messages');
+		sandbox.clock.advance(MINUTE);
+		await poll.poll();
+
+		expect(reads).toHaveLength(50);
+		expect(poll.executions.map((items) => items.length)).toEqual([50, 2]);
+		expect(poll.executions[1].map((item) => item.json.text)).toEqual(['lone 50', 'lone 51']);
+	});
+
+	it('reads nothing but the chat list when no chat changed (an idle account)', async () => {
+		const poll = catchUpHost();
+		await poll.activate();
+		const before = sandbox.calls().length;
+		sandbox.clock.advance(MINUTE);
+		await poll.poll();
+
+		expect(
+			sandbox
+				.calls()
+				.slice(before)
+				.map((call) => call.tool),
+		).toEqual(['list_conversations']);
+	});
+});
