@@ -13,6 +13,7 @@ import { releaseScope } from './hold/heldDeliveries';
 import { receiveDelivery } from './receive/receive';
 import { checkOwnWebhookUrl } from './activation/ownUrlCheck';
 import { claimRun } from './run/runClaim';
+import { withRunFiles } from './run/runAttachments';
 import { triggerScope } from './receive/scope';
 import { TRIGGER_OUTPUTS } from './run/takeoverOutput';
 import { endpointExists, registerEndpoint, unregisterEndpoint } from './activation/registration';
@@ -68,8 +69,11 @@ export class MessagingAutomationTrigger implements INodeType {
 		return await receiveDelivery(this);
 	}
 
-	/** n8n's first step of each run this trigger starts, once n8n has recorded it (runClaim.ts). */
+	/**
+	 * n8n's first step of each run this trigger starts, once n8n has recorded it: the run claim
+	 * (runClaim.ts), then the files of what it passes on (runAttachments.ts).
+	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await claimRun(this);
+		return await withRunFiles(this, await claimRun(this));
 	}
 }

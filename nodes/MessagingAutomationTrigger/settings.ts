@@ -11,8 +11,6 @@ export interface TriggerSettings {
 	filters: EventFilters;
 	deduplicate: boolean;
 	dedupeWindow: number;
-	downloadAttachments: boolean;
-	binaryPropertyName: string;
 	/** Pass Answers to Send and Wait, for Message Received only. */
 	turn: TurnSettings;
 	/** Catch Up Missed Messages: how old a missed message may be (ms); 0: off, as without grouping. */
@@ -107,8 +105,6 @@ export function readSettings(context: IHookFunctions | IWebhookFunctions): Trigg
 		},
 		deduplicate: options.deduplicate !== false,
 		dedupeWindow: Number(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),
-		downloadAttachments: options.downloadAttachments === true,
-		binaryPropertyName: String(options.binaryPropertyName || 'data'),
 		turn: turnSettings(context, eventTypes),
 		catchUpMs: catchUpMs(context),
 	};

@@ -12,7 +12,8 @@ import { isRecord } from '../shared/guards';
  *                   what it catches up (run/caughtUp.ts), never a message written before
  *   recentEvents    dedupe window, oldest first: [event id, first seen (ms)], plus the attempt's
  *                   send time while its run was only handed to n8n (dedupe.ts)
- *   handBacks       [event id, deliveries of it handed back (503), last one (ms)] (handBacks.ts)
+ *   firstHandBacks  [event id, send time of its first delivery handed back (503, service ms),
+ *                   when (ms)] (handBacks.ts)
  *
  * Keyed by URL because the URL is what tells test from production in every hook: n8n deletes a
  * test endpoint in mode `internal`, so the execution mode cannot tell them apart, but the hook's
@@ -57,7 +58,7 @@ function isRecentEvent(value: unknown): value is RecentEvent {
 	);
 }
 
-/** An event id, how many of its deliveries this node handed back, and when the last one was (ms). */
+/** An event id, the send time (service ms) of its first delivery this node handed back, and when (ms). */
 export type HandBack = [string, number, number];
 
 function isHandBack(value: unknown): value is HandBack {
@@ -127,13 +128,15 @@ export class TriggerState {
 		return [...legacy, ...events];
 	}
 
-	/** Events whose deliveries this node handed back: id, how many times, when last (ms). */
+	/** Events whose deliveries this node handed back: id, the first one's send time, when (ms). */
 	handBacks(): HandBack[] {
-		return Array.isArray(this.data.handBacks) ? this.data.handBacks.filter(isHandBack) : [];
+		return Array.isArray(this.data.firstHandBacks)
+			? this.data.firstHandBacks.filter(isHandBack)
+			: [];
 	}
 
 	setHandBacks(entries: HandBack[]): void {
-		this.data.handBacks = entries;
+		this.data.firstHandBacks = entries;
 	}
 
 	setRecentEvents(events: RecentEvent[]): void {

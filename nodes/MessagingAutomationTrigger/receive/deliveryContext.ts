@@ -24,8 +24,9 @@ export interface DeliveryContext {
 	/** Sent long after its event was queued: a retry (deliveryTiming.ts). */
 	retried: boolean;
 	/**
-	 * The service's third attempt or later, by its times and by this node's two hand-backs of the
-	 * event before it (handBacks.ts): unsettled at its deadline, it runs rather than going back.
+	 * The service's third attempt or later: sent long enough after the first delivery of its event
+	 * this node handed back for the service's first two retries (handBacks.ts). Unsettled at its
+	 * deadline, it runs rather than going back.
 	 */
 	givesUp: boolean;
 }
@@ -42,8 +43,8 @@ export function deliveryContext(
 	arrivedAt: number,
 	sentAt: number,
 	reply: DeliveryReply,
-	/** Deliveries of the event this node handed back before. */
-	handedBack: number,
+	/** Send time (service) of the first delivery of the event this node handed back, if one was. */
+	firstHandBack: number | undefined,
 ): DeliveryContext {
 	const serviceTime = (value: string | undefined) => {
 		const at = Date.parse(value ?? '');
@@ -62,6 +63,6 @@ export function deliveryContext(
 		sentLocallyAt: clock.sentLocally(times),
 		queuedAt,
 		retried: isRetried(sentAt, queuedAt),
-		givesUp: handedBack >= 2 && givesUp(sentAt, queuedAt),
+		givesUp: givesUp(sentAt, firstHandBack),
 	};
 }

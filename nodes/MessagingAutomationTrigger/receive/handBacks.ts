@@ -1,57 +1,78 @@
-import type { TriggerState } from '../state';
+import type { HandBack, TriggerState } from '../state';
 import { RETENTION_MS } from './dedupe';
 
 /*
- * How many of an event's deliveries this node handed back (503, to be sent again). The service's
- * own times cannot tell its third attempt from a first attempt it sent late (a paused endpoint, a
- * backlog: `created_at` minutes before `webhook-timestamp`), so only attempts this node handed
- * back count as the retries after which a held delivery gives up (deliveryContext.ts). Two
- * copies, as with dedupe.ts: this process's memory, exact for the deliveries it held at once
- * (each request saves its own copy of static data, the last save wins), and static data, which
- * other webhook processes and a restart see. The larger count counts; a hand-back lost to a
- * stop or an overwritten save counts as none: a delivery gives up later, never sooner.
+ * When this node first handed a delivery of an event back (503, to be sent again): that attempt's
+ * `webhook-timestamp`, the service's own time. The service retries a failed attempt 30 s and then
+ * 2 min later (±20 %), so a delivery of the event sent GIVE_UP_AFTER_MS or more after it is the
+ * service's third attempt or later, whatever the event's `created_at` says: a first attempt the
+ * service sends minutes late (a paused endpoint, a backlog) has no hand-back before it, and goes
+ * back (deliveryContext.ts).
+ *
+ * The record lives in static data, which every webhook process and a restart see: a webhook has no
+ * other store every process shares (n8n's processed-data store is an execution's alone). n8n
+ * loads static data when a request arrives and saves it whole when it is answered, the last save
+ * winning, so deliveries held at the same moment (a burst's) overwrite each other's entries. This
+ * process therefore keeps the entries it wrote or saw and writes them back whenever static data
+ * lacks one. The record only grows (an event's entry is written once and never changed), so what
+ * the process keeps and what static data holds never contradict each other: their union is the
+ * record. An entry lost anyway (another process's save, and no write-back before the event comes
+ * again) is written again by the event's next hand-back, later: a delivery gives up later, never
+ * sooner.
  */
 
 /** Events remembered at most: far more than go back within the service's retries. */
 const MAX_KEPT = 2000;
 
-const counted = new Map<string, { count: number; at: number }>();
+/** Entries this process wrote or saw, by scope and event. */
+const kept = new Map<string, HandBack>();
 
-function stored(state: TriggerState, eventId: string, now: number): number {
-	const entry = state.handBacks().find(([id, , at]) => id === eventId && at > now - RETENTION_MS);
-	return entry?.[1] ?? 0;
+const keyOf = (scope: string, eventId: string) => `${scope}\n${eventId}`;
+
+/** The record at `scope`: static data's entries and this process's (an event's earliest), oldest first. */
+function record(scope: string, state: TriggerState, now: number): HandBack[] {
+	const byEvent = new Map<string, HandBack>();
+	const ours = [...kept].filter(([key]) => key.startsWith(`${scope}\n`)).map(([, entry]) => entry);
+	for (const entry of [...state.handBacks(), ...ours]) {
+		const known = byEvent.get(entry[0]);
+		if (entry[2] > now - RETENTION_MS && (!known || known[1] > entry[1]))
+			byEvent.set(entry[0], entry);
+	}
+	return [...byEvent.values()].sort((a, b) => a[2] - b[2]).slice(-MAX_KEPT);
 }
 
-function inMemory(key: string, now: number): number {
-	const entry = counted.get(key);
-	return entry && entry.at > now - RETENTION_MS ? entry.count : 0;
+/** Keeps `entries` in this process, and writes them to static data when it lacks one of them. */
+function keep(scope: string, state: TriggerState, entries: HandBack[]): void {
+	const stored = new Set(state.handBacks().map(([id]) => id));
+	if (entries.some(([id]) => !stored.has(id))) state.setHandBacks(entries);
+	for (const entry of entries) kept.set(keyOf(scope, entry[0]), entry);
+	for (const oldest of kept.keys()) {
+		if (kept.size <= MAX_KEPT) break;
+		kept.delete(oldest);
+	}
 }
 
-/** How many deliveries of `eventId` this node handed back at `scope`. */
-export function handBacksOf(
+/** Service time (`webhook-timestamp`, ms) of the first delivery of `eventId` this node handed back at `scope`. */
+export function firstHandBackOf(
 	scope: string,
 	state: TriggerState,
 	eventId: string,
 	now: number,
-): number {
-	return Math.max(inMemory(`${scope}\n${eventId}`, now), stored(state, eventId, now));
+): number | undefined {
+	const entries = record(scope, state, now);
+	keep(scope, state, entries);
+	return entries.find(([id]) => id === eventId)?.[1];
 }
 
-/** Records that a delivery of `eventId` was handed back at `now`. */
+/** Records that the delivery of `eventId` sent at `sentAt` (service time) went back at `now`, unless one did before. */
 export function noteHandBack(
 	scope: string,
 	state: TriggerState,
 	eventId: string,
+	sentAt: number,
 	now: number,
 ): void {
-	const count = handBacksOf(scope, state, eventId, now) + 1;
-	const key = `${scope}\n${eventId}`;
-	counted.delete(key);
-	counted.set(key, { count, at: now });
-	for (const oldest of counted.keys()) {
-		if (counted.size <= MAX_KEPT) break;
-		counted.delete(oldest);
-	}
-	const kept = state.handBacks().filter(([id, , at]) => id !== eventId && at > now - RETENTION_MS);
-	state.setHandBacks([...kept.slice(-(MAX_KEPT - 1)), [eventId, count, now]]);
+	const entries = record(scope, state, now);
+	if (!entries.some(([id]) => id === eventId)) entries.push([eventId, sentAt, now]);
+	keep(scope, state, entries.slice(-MAX_KEPT));
 }

@@ -5,7 +5,7 @@ import { deliveryContext, type DeliveryContext } from './deliveryContext';
 import { DeliveryReply, type RawResponse } from './deliveryReply';
 import { forgetEvent, isDuplicateEvent, settleEvent } from './dedupe';
 import { filterEvent } from './eventFilter';
-import { handBacksOf, noteHandBack } from './handBacks';
+import { firstHandBackOf, noteHandBack } from './handBacks';
 import { handOver } from '../run/handOver';
 import { monotonicNow } from '../../shared/monotonic';
 import { deliveryScope } from './scope';
@@ -37,7 +37,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		arrivedAt,
 		signed.sentAt,
 		reply,
-		countedHandBacks(context, scope, envelope.id, reply),
+		firstHandBack(context, scope, envelope.id, signed.sentAt, reply),
 	);
 	const turn = await answeredTurn(context, envelope, settings, delivery);
 	if (turn.run) return reply.result(await handOver(context, envelope, settings, delivery, turn));
@@ -83,18 +83,19 @@ function isRepeat(
 }
 
 /**
- * How many deliveries of the event this node handed back before; this one's hand-back, if it comes,
- * is counted too (handBacks.ts).
+ * When the first delivery of the event this node handed back was sent; this one's hand-back, if it
+ * comes, is noted too (handBacks.ts).
  */
-function countedHandBacks(
+function firstHandBack(
 	context: IWebhookFunctions,
 	scope: string,
 	eventId: string,
+	sentAt: number,
 	reply: DeliveryReply,
-): number {
+): number | undefined {
 	const state = () => new TriggerState(context.getWorkflowStaticData('node'));
-	reply.onHandBack(() => noteHandBack(scope, state(), eventId, Date.now()));
-	return handBacksOf(scope, state(), eventId, Date.now());
+	reply.onHandBack(() => noteHandBack(scope, state(), eventId, sentAt, Date.now()));
+	return firstHandBackOf(scope, state(), eventId, Date.now());
 }
 
 /**

@@ -4,7 +4,6 @@ import type { EventEnvelope } from '../../shared/webhooks/events';
 import type { DeliveryContext } from '../receive/deliveryContext';
 import { caughtUpItems } from './caughtUp';
 import { turnItemJson } from './output';
-import { hasAttachment, withAttachments } from './runAttachments';
 import { withCarrier } from './runClaim';
 import type { TriggerSettings } from '../settings';
 import { takeoverWorkflowData } from './takeoverOutput';
@@ -14,8 +13,7 @@ import type { Turn } from '../hold/turn';
  * The run's workflow data for n8n, which answers the delivery once it recorded the run
  * (deliveryReply.ts): a stop before that leaves the run to the service's retry, never lost. An
  * answer that comes after the service's ten seconds costs a retry, whose copy the run claim passes
- * nothing on (runClaim.ts). Only a delivery with a file to download is answered here first: a
- * download may take longer than the service waits, every retry would download it again.
+ * nothing on (runClaim.ts). Files are downloaded in the run's first step (runAttachments.ts).
  */
 export async function handOver(
 	context: IWebhookFunctions,
@@ -25,10 +23,6 @@ export async function handOver(
 	turn: Extract<Turn, { run: true }>,
 ): Promise<INodeExecutionData[][]> {
 	const item: INodeExecutionData = { json: turnItemJson(envelope, turn) };
-	if (settings.downloadAttachments && hasAttachment(envelope, item)) {
-		delivery.reply.received();
-		await withAttachments(context, envelope, item, settings.binaryPropertyName);
-	}
 	const takeover = settings.turn.takeover !== undefined;
 	// The delivered burst is the run's first item, whatever it catches up: a node that acts on the
 	// first item only (Send and Wait, Execute Once, .first()) still answers what the person just wrote.

@@ -1,4 +1,4 @@
-import type { IBinaryKeyData, IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { narrowedTurnJson } from './output';
 
@@ -7,9 +7,9 @@ const asKey = (text: string) => text.replace(/[^A-Za-z0-9._:-]/g, '_').slice(0, 
 
 /**
  * A grouped run narrowed to the messages `keep` (runClaim.ts), the others having run before: its
- * item holds only theirs, and only their files, renumbered from the chosen field as a run of
- * those messages alone would have them. Its `event_id` is its own (the closing event's, with its
- * last message's id), so a reply keyed on it is not taken for the earlier run's reply.
+ * item holds only theirs (their files are downloaded after, runAttachments.ts). Its `event_id` is
+ * its own (the closing event's, with its last message's id), so a reply keyed on it is not taken
+ * for the earlier run's reply.
  */
 export function narrowedRun(
 	item: INodeExecutionData,
@@ -20,18 +20,5 @@ export function narrowedRun(
 	const last = messages[messages.length - 1]?.id;
 	if (typeof json.event_id === 'string' && typeof last === 'string')
 		json.event_id = asKey(`${json.event_id}:${last}`);
-	const { binary, ...rest } = item;
-	if (!binary) return { ...rest, json };
-	const fields = (item.json.messages as IDataObject[]).map((message) => message.binary_property);
-	const base = fields.find((field): field is string => typeof field === 'string');
-	const kept: IBinaryKeyData = {};
-	json.messages = messages.map((message) => {
-		const field = message.binary_property;
-		if (base === undefined || typeof field !== 'string' || !binary[field]) return message;
-		const count = Object.keys(kept).length;
-		const renamed = count === 0 ? base : `${base}_${count}`;
-		kept[renamed] = binary[field];
-		return { ...message, binary_property: renamed };
-	});
-	return Object.keys(kept).length > 0 ? { ...rest, json, binary: kept } : { ...rest, json };
+	return { ...item, json };
 }

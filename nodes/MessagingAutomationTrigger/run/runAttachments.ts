@@ -1,8 +1,9 @@
-import type { IBinaryData, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { downloadStoredAttachment } from '../../shared/attachments/fetchAttachment';
 import type { MessagingClient } from '../../shared/client';
-import { eventMessage, type EventEnvelope, type EventMessage } from '../../shared/webhooks/events';
+import type { EventMessage } from '../../shared/webhooks/events';
+import { isCaughtUp } from './caughtUp';
 import { createNodeClient } from '../../shared/transport/nodeClient';
 
 const DOWNLOAD_TIMEOUT_MS = 20_000;
@@ -11,7 +12,7 @@ type AttachmentResult = { binary: IBinaryData } | { error: string };
 
 /** The file of one message, or why there is none to have; undefined when it has no attachment. */
 async function attachmentOf(
-	context: IWebhookFunctions,
+	context: IExecuteFunctions,
 	client: () => Promise<MessagingClient>,
 	message: EventMessage,
 ): Promise<AttachmentResult | undefined> {
@@ -43,14 +44,20 @@ async function attachmentOf(
 	return { binary: await context.helpers.prepareBinaryData(data, fileName, mimeType) };
 }
 
+/** The messages of a run's item: a grouped turn's `messages`, else its event's message. */
+function messagesOf(item: INodeExecutionData): EventMessage[] | undefined {
+	if (Array.isArray(item.json.messages)) return item.json.messages as EventMessage[];
+	const message = (item.json.data as { message?: EventMessage } | undefined)?.message;
+	return message ? [message] : undefined;
+}
+
 /**
- * Downloads the files of the run's messages into binary data: the first into the chosen field,
+ * Downloads the files of one item's messages into binary data: the first into the chosen field,
  * later ones of a grouped turn into `<field>_1`, `<field>_2`, …; each message of a turn names its
  * field (`binary_property`) or says why it has none (`attachment_download`).
  */
-export async function withAttachments(
-	context: IWebhookFunctions,
-	envelope: EventEnvelope,
+async function withAttachments(
+	context: IExecuteFunctions,
 	item: INodeExecutionData,
 	propertyName: string,
 ): Promise<void> {
@@ -63,9 +70,8 @@ export async function withAttachments(
 	const grouped = Array.isArray(item.json.messages)
 		? (item.json.messages as EventMessage[])
 		: undefined;
-	const messages = grouped ?? [eventMessage(envelope)].filter((message) => message !== undefined);
 	let files = 0;
-	for (const [index, message] of messages.entries()) {
+	for (const [index, message] of (messagesOf(item) ?? []).entries()) {
 		const result = await attachmentOf(context, lazyClient, message);
 		if (!result) continue;
 		const field = files === 0 ? propertyName : `${propertyName}_${files}`;
@@ -82,10 +88,26 @@ export async function withAttachments(
 	}
 }
 
-/** Whether the run's item holds a message whose file would be downloaded. */
-export function hasAttachment(envelope: EventEnvelope, item: INodeExecutionData): boolean {
-	const messages = Array.isArray(item.json.messages)
-		? (item.json.messages as EventMessage[])
-		: [eventMessage(envelope)];
-	return messages.some((message) => message?.has_attachment || message?.attachment);
+/*
+ * Files are downloaded in the run's first step, after n8n recorded the run and the run claim
+ * passed its items on (runClaim.ts): the delivery is answered by n8n once the run is recorded,
+ * however long a download takes (a run n8n could not record goes back to the service's retry,
+ * never lost), a copy of a recorded run downloads nothing, and a narrowed run only its own
+ * messages' files. A caught-up burst's files are not downloaded (get_attachment_link fetches them).
+ */
+
+/** With Download Attachments on, the files of every item the run passes on. */
+export async function withRunFiles(
+	context: IExecuteFunctions,
+	outputs: INodeExecutionData[][],
+): Promise<INodeExecutionData[][]> {
+	const options = context.getNodeParameter('options', 0, {}) as {
+		downloadAttachments?: boolean;
+		binaryPropertyName?: string;
+	};
+	if (options.downloadAttachments !== true) return outputs;
+	for (const item of outputs.flat())
+		if (!isCaughtUp(item))
+			await withAttachments(context, item, String(options.binaryPropertyName || 'data'));
+	return outputs;
 }

@@ -62,17 +62,22 @@ export const TIMER_SLACK_MS = 50;
 export const OPEN_READ_MS = 15_000;
 
 /**
- * A delivery the service sent this long after it queued the event is its third attempt or later
- * (the first two retries come 30 s and 2 min after a failure, less 20 % jitter): still unsettled at
- * its deadline, it runs on its own rather than going back once more, since a conversation
- * unreadable for that long should not hold a person's message for hours. A first attempt or the
- * first retry always goes back, however old its message.
+ * A delivery of an event the service sent this long after an attempt of it that failed is its
+ * third attempt or later (the first two retries come 30 s and 2 min after a failure, less 20 %
+ * jitter): still unsettled at its deadline, it runs on its own rather than going back once more,
+ * since a conversation unreadable for that long should not hold a person's message for hours. It
+ * counts from the first attempt this node handed back (handBacks.ts), never from the event's queue
+ * time: a first attempt the service sends minutes late (a backlog) always goes back, as does the
+ * first retry, however old its message.
  */
 export const GIVE_UP_AFTER_MS = ((FIRST_RETRY_MS + SECOND_RETRY_MS) * 4) / 5;
 
-/** Whether a delivery sent at `sentAt` for an event queued at `queuedAt` may give up waiting for a read. */
-export function givesUp(sentAt: number, queuedAt: number | undefined): boolean {
-	return queuedAt !== undefined && sentAt - queuedAt >= GIVE_UP_AFTER_MS;
+/**
+ * Whether a delivery sent at `sentAt` may give up waiting for a read, its event's first delivery
+ * this node handed back having been sent at `handedBackSentAt` (service times).
+ */
+export function givesUp(sentAt: number, handedBackSentAt: number | undefined): boolean {
+	return handedBackSentAt !== undefined && sentAt - handedBackSentAt >= GIVE_UP_AFTER_MS;
 }
 
 /**

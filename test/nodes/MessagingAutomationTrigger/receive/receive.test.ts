@@ -221,7 +221,7 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 		expect(trigger.executions).toHaveLength(1);
 	});
 
-	it("leaves a run's delivery for n8n to answer once the run is recorded; one with a file to download is answered before the download", async () => {
+	it("leaves a run's delivery for n8n to answer once the run is recorded, one with a file to download too (the file is downloaded in the run)", async () => {
 		await activeTrigger({ options: { downloadAttachments: true } });
 		inject('no file');
 		// The endpoint's webhook.test event comes first, answered by the node: nothing runs.
@@ -236,8 +236,35 @@ describe('trigger end to end: sandbox → signed delivery → n8n webhook contex
 		});
 		await waitFor(() => trigger.executions.length === 2 && runAnswers().length === 2);
 		expect(runAnswers()[1]).toMatchObject({ status: 200, body: { received: true } });
-		expect(runAnswers()[1].answeredBy).toBe('node');
+		expect(runAnswers()[1].answeredBy).toBe('n8n');
 		expect(trigger.executions[1].items[0].binary?.data).toMatchObject({ fileName: 'receipt.png' });
+	});
+
+	// Review 43, finding 3 (a9cbef3): a delivery with a file was answered 200 before its run was
+	// recorded, so a run n8n could not record was lost for good.
+	it("runs a message with a file through the service's retry when n8n could not record its run", async () => {
+		await activeTrigger({ options: { downloadAttachments: true } });
+		trigger.failToRecord(1);
+		inject('photo of the receipt', {
+			attachment: {
+				fileName: 'receipt.png',
+				mimeType: 'image/png',
+				content: 'PNG receipt bytes',
+			},
+		});
+		await waitFor(() => messageAttempts(trigger.url('production'))[0]?.completedAt);
+		await trigger.settled();
+		expect(trigger.executions).toHaveLength(0);
+		try {
+			sandbox.clock.advance(40_000);
+			await waitFor(() => trigger.executions.length === 1, 5000);
+			expect(trigger.executions[0].items[0].binary?.data).toMatchObject({
+				fileName: 'receipt.png',
+			});
+		} finally {
+			await trigger.settled();
+			sandbox.clock.set(Date.now());
+		}
 	});
 
 	it('downloads a QR attachment into binary data', async () => {

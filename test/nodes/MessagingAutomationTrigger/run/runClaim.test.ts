@@ -177,14 +177,9 @@ describe("the claim step, in n8n's engine", () => {
 		});
 	});
 
-	it('narrows the files too: the chosen binary field holds only a message this run passes on, and its event_id is its own', async () => {
+	it('narrows a run to its fresh messages before any file is downloaded (runAttachments.ts downloads what it passes on), and its event_id is its own', async () => {
 		const n8n = engine();
-		const file = (name: string) => ({
-			data: Buffer.from(name).toString('base64'),
-			mimeType: 'text/plain',
-			fileName: name,
-		});
-		const burst = (eventId: string, ids: string[], files: Record<string, string>) => ({
+		const burst = (eventId: string, ids: string[]) => ({
 			node: TRIGGER,
 			items: [
 				{
@@ -192,34 +187,20 @@ describe("the claim step, in n8n's engine", () => {
 						event_id: eventId,
 						text: ids.join('\n'),
 						message_ids: ids,
-						messages: ids.map((id) => ({
-							id,
-							text: id,
-							...(files[id] ? { binary_property: files[id] } : {}),
-						})),
+						messages: ids.map((id) => ({ id, text: id })),
 						burst: { message_count: ids.length, closed_by: 'quiet_window' },
 					},
-					binary: Object.fromEntries(
-						Object.entries(files).map(([id, field]) => [field, file(`${id}.txt`)]),
-					),
 				},
 			],
 		});
-		// The burst ran with the receipt photo of i1; i2, saved late with its own file, runs alone after.
-		await n8n.run(triggerWorkflow(), burst('evt_i3', ['i1', 'i3'], { i1: 'data' }), 'webhook');
-		const again = await n8n.run(
-			triggerWorkflow(),
-			burst('evt_i2', ['i1', 'i2', 'i3'], { i1: 'data', i2: 'data_1' }),
-			'webhook',
-		);
+		// The burst ran; i2, saved late, runs alone after.
+		await n8n.run(triggerWorkflow(), burst('evt_i3', ['i1', 'i3']), 'webhook');
+		const again = await n8n.run(triggerWorkflow(), burst('evt_i2', ['i1', 'i2', 'i3']), 'webhook');
 		const [item] = again.output(TRIGGER);
 		expect(item.json.message_ids).toEqual(['i2']);
-		// What a workflow reads as "the first file" ($binary.data) and every file it forwards.
-		expect(Object.values(item.binary ?? {}).map((binary) => binary.fileName)).toEqual(['i2.txt']);
-		expect(item.binary?.data?.fileName).toBe('i2.txt');
-		expect((item.json.messages as Array<{ binary_property?: string }>)[0].binary_property).toBe(
-			'data',
-		);
+		expect((item.json.messages as Array<{ id: string }>).map((message) => message.id)).toEqual([
+			'i2',
+		]);
 		// A reply keyed on it is not the earlier run's reply.
 		expect(item.json.event_id).toBe('evt_i2:i2');
 	});
