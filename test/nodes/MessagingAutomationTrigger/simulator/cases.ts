@@ -235,6 +235,62 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 			}),
 		},
 	],
+	J: [
+		{
+			name: "a person's two bursts uploaded late, the later one first (trickled 1 s apart), the earlier saved 1 s a message: a read for the later one shows three of the earlier's four, and its first delivery runs them without the fourth, saved 54 ms after its slot",
+			case: plainCase([50, 50, 50], {
+				quietMs: 2000,
+				longestMs: 20_000,
+				bursts: [
+					{ person: 0, pauseMs: 3000, gapsMs: [50, 50, 50], offlineMs: 102_219, saveGapMs: 1000 },
+					{ person: 0, pauseMs: 3000, gapsMs: [50, 50, 50, 50], offlineMs: 96_287, saveGapMs: 300 },
+				],
+				saveJitterMs: [0, 0, 0, 54, 0, 0, 0, 0, 162],
+				delivery: { shape: 'trickle', lateMs: 1, trickleMs: 1000, scatterMs: Array(9).fill(0) },
+				readLatencyMs: 5,
+			}),
+		},
+	],
+	K: [
+		{
+			name: "a question sent 10 ms after a person's last message m12, saved 13 ms before it (the phone 31 ms behind): the read that shows the question runs [m8 … m11] without m12, then reads back to back until it can settle m12",
+			case: plainCase([473], {
+				longestMs: 20_000,
+				bursts: [
+					{ person: 0, pauseMs: 36_441, gapsMs: [473], offlineMs: 0, saveGapMs: 100 },
+					{
+						person: 0,
+						pauseMs: 40_214,
+						gapsMs: [3092, 4362, 2200, 1738],
+						offlineMs: 0,
+						saveGapMs: 1000,
+					},
+					{
+						person: 0,
+						pauseMs: 34_181,
+						gapsMs: [2816, 692, 263, 3931],
+						offlineMs: 0,
+						saveGapMs: 20,
+					},
+				],
+				saveJitterMs: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 23],
+				delivery: { shape: 'prompt', lateMs: 0, trickleMs: 20, scatterMs: Array(12).fill(0) },
+				readLatencyMs: 5,
+				phone: { skewMs: -31 },
+				answers: { n8nLine: 1, questions: [{ afterMessage: 11, delayMs: 10 }], replies: [] },
+			}),
+		},
+		{
+			name: 'the same burst alone: the read loop (a read every 5 ms for 250 ms)',
+			case: plainCase([2816, 692, 263, 3931], {
+				longestMs: 20_000,
+				saveJitterMs: [0, 0, 0, 0, 23],
+				readLatencyMs: 5,
+				phone: { skewMs: -31 },
+				answers: { n8nLine: 1, questions: [{ afterMessage: 4, delayMs: 10 }], replies: [] },
+			}),
+		},
+	],
 	B: [
 		{
 			name: 'five messages 1.3 to 1.7 s apart (quiet window 2 s) delivered alternately to two processes: five reads, one per message',
