@@ -188,7 +188,8 @@ export class ServiceModel {
 		const saved = this.messages
 			.map((message, written) => ({ message, written }))
 			.filter(
-				({ message }) => message.savedAt <= now && conversationOf(message.person) === conversationId,
+				({ message }) =>
+					message.savedAt <= now && conversationOf(message.person) === conversationId,
 			)
 			.sort(
 				(a, b) =>
