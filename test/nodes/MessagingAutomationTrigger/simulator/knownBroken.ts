@@ -44,12 +44,12 @@ export const RARELY_BROKEN: Partial<Record<Family, KnownBreak>> = {
 export const TOLERATED: Partial<Record<Family, KnownBreak>> = {
 	late: {
 		findings:
-			"A and B (reads), and C' (the first delivery of a burst comes alone, the rest late, and nothing tells a phone clock behind from an upload: the burst may close past that delivery's hold, which goes back, 503, once; the retry settles it, the burst runs once and whole)",
+			"B (reads), and C' (the first delivery of a burst comes alone, the rest late, and nothing tells a phone clock behind from an upload: the burst may close past that delivery's hold, which goes back, 503, once; the retry settles it, the burst runs once and whole)",
 		rules: ['reads', 'answeredInTime'],
 	},
 	readFaults: {
 		findings:
-			"A and B (reads, for scattered late deliveries), and C' (an upload whose first delivery comes alone, the rest late: that delivery goes back, 503, once; the burst runs once and whole)",
+			"B (reads, for scattered late deliveries), and C' (an upload whose first delivery comes alone, the rest late: that delivery goes back, 503, once; the burst runs once and whole)",
 		rules: ['reads', 'answeredInTime'],
 	},
 	copies: { findings: 'B (reads per burst over two processes)', rules: ['reads'] },
@@ -59,11 +59,11 @@ export const TOLERATED: Partial<Record<Family, KnownBreak>> = {
 		rules: ['reads'],
 	},
 	stops: {
-		findings: 'A and B (a read loop; reads per burst over two processes)',
+		findings: 'B (reads per burst over two processes)',
 		rules: ['reads'],
 	},
 	prompt: {
-		findings: 'A and B (a read loop; reads per burst over two processes)',
+		findings: 'B (reads per burst over two processes)',
 		rules: ['reads'],
 	},
 };
