@@ -190,8 +190,8 @@ function carriedByHeld(
 
 /**
  * Whether `entry` may start an upload no read showed yet: its lag (queue time less timestamp) is
- * over a quiet window past that of every other held message and of those settled before
- * (`settledLag`), or there is none to compare. A phone
+ * over a quiet window past that of every other held message, of those settled before
+ * (`settledLag`) and of a clock that is right. A phone
  * whose clock runs behind keeps one lag, so only its burst's first delivery counts.
  */
 function firstOfUpload(
@@ -204,11 +204,12 @@ function firstOfUpload(
 	if (entry.queuedAt === undefined || known.some((message) => message.id === entry.message.id))
 		return false;
 	const lag = entry.queuedAt - entry.message.at;
+	// A clock that is right (lag 0) is the other to compare with when nothing else is known.
 	const others = held.flatMap((other) =>
 		other !== entry && other.queuedAt !== undefined ? [other.queuedAt - other.message.at] : [],
 	);
 	if (settledLag !== undefined) others.push(settledLag);
-	return others.every((other) => lag > other + rules.quietMs);
+	return [0, ...others].every((other) => lag > other + rules.quietMs);
 }
 
 /**

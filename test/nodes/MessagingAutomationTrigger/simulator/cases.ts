@@ -251,6 +251,23 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 			}),
 		},
 	],
+	L: [
+		{
+			name: "J's uploads from a phone 77 s behind: the later burst's run catches up the earlier one's three saved messages, whose timestamps say they closed 3 min ago, before the fourth is saved",
+			case: plainCase([50, 50, 50], {
+				quietMs: 2000,
+				longestMs: 20_000,
+				bursts: [
+					{ person: 0, pauseMs: 3000, gapsMs: [50, 50, 50], offlineMs: 102_219, saveGapMs: 1000 },
+					{ person: 0, pauseMs: 3000, gapsMs: [50, 50, 50, 50], offlineMs: 96_287, saveGapMs: 300 },
+				],
+				saveJitterMs: [0, 0, 0, 54, 0, 0, 0, 0, 162],
+				delivery: { shape: 'trickle', lateMs: 1, trickleMs: 1000, scatterMs: Array(9).fill(0) },
+				readLatencyMs: 5,
+				phone: { skewMs: -77_096 },
+			}),
+		},
+	],
 	K: [
 		{
 			name: "a question sent 10 ms after a person's last message m12, saved 13 ms before it (the phone 31 ms behind): the read that shows the question runs [m8 … m11] without m12, then reads back to back until it can settle m12",
