@@ -268,6 +268,19 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 			}),
 		},
 	],
+	M: [
+		{
+			name: "a phone 11 ms ahead, the account writing 1 ms before m4's timestamp, after m4 was saved, and a read that takes 235 ms: m1, m2 and m3 are answered 200 when m4 arrives, and never run (fails on f37947a too)",
+			case: plainCase([2400, 2081, 3613, 3595], {
+				longestMs: 20_000,
+				delivery: { shape: 'prompt', lateMs: 0, trickleMs: 20, scatterMs: [109, 0, 0, 0, 0] },
+				readLatencyMs: 235,
+				ownMessages: [{ afterMessage: 3, delayMs: 10 }],
+				answers: { n8nLine: 1, questions: [{ afterMessage: 0, delayMs: 10 }], replies: [] },
+				phone: { skewMs: 11 },
+			}),
+		},
+	],
 	K: [
 		{
 			name: "a question sent 10 ms after a person's last message m12, saved 13 ms before it (the phone 31 ms behind): the read that shows the question runs [m8 … m11] without m12, then reads back to back until it can settle m12",
