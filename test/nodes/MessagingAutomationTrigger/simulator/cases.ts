@@ -41,6 +41,24 @@ const savedLate = (saveGapMs: number): Pick<Case, 'bursts'> => ({
 	bursts: [{ person: 0, pauseMs: 6000, gapsMs: [300, 300], offlineMs: 30_000, saveGapMs }],
 });
 
+/**
+ * Two bursts of four and five messages typed 50 ms apart, uploaded 102 s and 96 s later, the
+ * first 1 s a message, the second 0.3 s; each delivered 1 s apart once saved (seed 1128, late).
+ */
+const uploadedOutOfOrder = (phoneSkewMs: number): Case =>
+	plainCase([50, 50, 50], {
+		quietMs: 2000,
+		longestMs: 20_000,
+		bursts: [
+			{ person: 0, pauseMs: 3000, gapsMs: [50, 50, 50], offlineMs: 102_219, saveGapMs: 1000 },
+			{ person: 0, pauseMs: 3000, gapsMs: [50, 50, 50, 50], offlineMs: 96_287, saveGapMs: 300 },
+		],
+		saveJitterMs: [0, 0, 0, 54, 0, 0, 0, 0, 162],
+		delivery: { shape: 'trickle', lateMs: 1, trickleMs: 1000, scatterMs: Array(9).fill(0) },
+		readLatencyMs: 5,
+		phone: { skewMs: phoneSkewMs },
+	});
+
 /** Each finding: its cases, and the invariants it breaks. */
 export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> = {
 	1: [
@@ -238,34 +256,13 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 	J: [
 		{
 			name: "a person's two bursts uploaded late, the later one first (trickled 1 s apart), the earlier saved 1 s a message: a read for the later one shows three of the earlier's four, and its first delivery runs them without the fourth, saved 54 ms after its slot",
-			case: plainCase([50, 50, 50], {
-				quietMs: 2000,
-				longestMs: 20_000,
-				bursts: [
-					{ person: 0, pauseMs: 3000, gapsMs: [50, 50, 50], offlineMs: 102_219, saveGapMs: 1000 },
-					{ person: 0, pauseMs: 3000, gapsMs: [50, 50, 50, 50], offlineMs: 96_287, saveGapMs: 300 },
-				],
-				saveJitterMs: [0, 0, 0, 54, 0, 0, 0, 0, 162],
-				delivery: { shape: 'trickle', lateMs: 1, trickleMs: 1000, scatterMs: Array(9).fill(0) },
-				readLatencyMs: 5,
-			}),
+			case: uploadedOutOfOrder(0),
 		},
 	],
 	L: [
 		{
 			name: "J's uploads from a phone 77 s behind: the later burst's run catches up the earlier one's three saved messages, whose timestamps say they closed 3 min ago, before the fourth is saved",
-			case: plainCase([50, 50, 50], {
-				quietMs: 2000,
-				longestMs: 20_000,
-				bursts: [
-					{ person: 0, pauseMs: 3000, gapsMs: [50, 50, 50], offlineMs: 102_219, saveGapMs: 1000 },
-					{ person: 0, pauseMs: 3000, gapsMs: [50, 50, 50, 50], offlineMs: 96_287, saveGapMs: 300 },
-				],
-				saveJitterMs: [0, 0, 0, 54, 0, 0, 0, 0, 162],
-				delivery: { shape: 'trickle', lateMs: 1, trickleMs: 1000, scatterMs: Array(9).fill(0) },
-				readLatencyMs: 5,
-				phone: { skewMs: -77_096 },
-			}),
+			case: uploadedOutOfOrder(-77_096),
 		},
 	],
 	M: [
