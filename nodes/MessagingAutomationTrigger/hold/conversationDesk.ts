@@ -68,6 +68,18 @@ function isPassing(error: unknown): boolean {
 	return error instanceof MessagingApiError && retryRuleOf(error) !== 'never';
 }
 
+/**
+ * Marks each message of `read` saved by the first read that showed it: the kept read `before`, if
+ * it did, else this one (`asOf`). A late upload's burst closes a quiet window after the last of
+ * its messages was saved (uploadWindow.ts), which only a read made that long after shows.
+ */
+function savedBy(read: ConversationRead, asOf: number, before: KnownRead | undefined): void {
+	const shown = new Map(
+		(before?.read.timeline ?? []).map((entry) => [entry.id, entry.savedBy ?? before?.asOf]),
+	);
+	for (const entry of read.timeline) entry.savedBy ??= shown.get(entry.id) ?? asOf;
+}
+
 export class ConversationDesk {
 	readonly held = new Map<string, Entry>();
 	/** Why the last read failed, while the service stays busy or unreachable. */
@@ -132,6 +144,7 @@ export class ConversationDesk {
 				asOf,
 				lead,
 				known?.asOf,
+				this.settledLag,
 			);
 			if (readAt > asOf) await this.pause(readAt - asOf + TIMER_SLACK_MS);
 			else await this.read(asOf);
@@ -146,7 +159,9 @@ export class ConversationDesk {
 		const until = Math.max(...entries.map((entry) => entry.deadline));
 		try {
 			const read = await reader.read(this.conversationId, until);
+			const before = recentRead(this.key);
 			for (;;) {
+				savedBy(read, asOf, before);
 				const known = {
 					read,
 					asOf,

@@ -189,6 +189,30 @@ function carriedByHeld(
 }
 
 /**
+ * Whether `entry` may start an upload no read showed yet: its lag (queue time less timestamp) is
+ * over a quiet window past that of every other held message, of those settled before
+ * (`settledLag`) and of a clock that is right. A phone
+ * whose clock runs behind keeps one lag, so only its burst's first delivery counts.
+ */
+function firstOfUpload(
+	known: readonly TimelineMessage[],
+	held: readonly HeldMessage[],
+	entry: HeldMessage,
+	rules: BurstRules,
+	settledLag: number | undefined,
+): boolean {
+	if (entry.queuedAt === undefined || known.some((message) => message.id === entry.message.id))
+		return false;
+	const lag = entry.queuedAt - entry.message.at;
+	// A clock that is right (lag 0) is the other to compare with when nothing else is known.
+	const others = held.flatMap((other) =>
+		other !== entry && other.queuedAt !== undefined ? [other.queuedAt - other.message.at] : [],
+	);
+	if (settledLag !== undefined) others.push(settledLag);
+	return [0, ...others].every((other) => lag > other + rules.quietMs);
+}
+
+/**
  * Service time of the next read: when a held message's burst may close, and `leadMs` before the
  * deadline of one that only the messages held say a later one carries (the read confirms it, or
  * finds the account's message between them that makes it its burst's last).
@@ -201,6 +225,8 @@ export function nextReadAt(
 	leadMs: number,
 	/** Service time up to which the last read (`known`) holds every message written. */
 	knownAsOf?: number,
+	/** The phone's lag as the deliveries this process settled in the conversation showed it. */
+	settledLag?: number,
 ): number {
 	let readAt = Number.POSITIVE_INFINITY;
 	for (const entry of held) {
@@ -212,11 +238,17 @@ export function nextReadAt(
 					? entry.deadline - leadMs
 					: now;
 		// No read settles a run before a late upload's quiet window has passed; one that confirms a
-		// message its burst's held last one carries comes before its deadline all the same.
-		const openUntil = carriedByHeld(known, held, entry.message.id, rules, now)
-			? undefined
-			: likelyOpenUntil(known, held, entry.message.id, rules, now, knownAsOf);
-		readAt = Math.min(readAt, openUntil !== undefined ? Math.max(due, openUntil) : due);
+		// message its burst's held last one carries comes before its deadline all the same, and so
+		// does the first read to show the start of an upload: it shows what else the upload saved,
+		// and the window counts from that read (uploadWindow.ts).
+		const openUntil =
+			firstOfUpload(known, held, entry, rules, settledLag) ||
+			carriedByHeld(known, held, entry.message.id, rules, now)
+				? undefined
+				: likelyOpenUntil(known, held, entry.message.id, rules, now, knownAsOf);
+		// No read settles a message written after its `asOf` (settleByRead): none is due before.
+		const settles = Math.max(due, entry.message.at);
+		readAt = Math.min(readAt, openUntil !== undefined ? Math.max(settles, openUntil) : settles);
 	}
 	return readAt;
 }

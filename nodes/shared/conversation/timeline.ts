@@ -11,6 +11,11 @@ export interface TimelineMessage {
 	fromMe: boolean;
 	/** Who wrote it: the sender's phone in a group, the conversation in a one-to-one chat. */
 	author: string;
+	/**
+	 * Service time by which the service had saved it: the `asOf` of the first read that showed it,
+	 * as the trigger's held deliveries keep their reads (uploadWindow.ts); unset elsewhere.
+	 */
+	savedBy?: number;
 }
 
 function isMessage(value: unknown): value is EventMessage {

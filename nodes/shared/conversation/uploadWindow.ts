@@ -29,14 +29,26 @@ function queueLags(held: readonly Held[], members: ReadonlySet<string>) {
 }
 
 /**
+ * A person's message stamped before the account's is awaited at most this much past it: the
+ * phone's lag as its held messages show it (a clock a little behind, the service saving a little
+ * late). A phone further behind, or one uploading what it wrote offline, may still put a message
+ * before the account's after the burst ran (finding C's class).
+ */
+const OWN_MESSAGE_LAG_MS = 1000;
+
+/**
  * Until when (service time) `burst` stays open for messages still to come; undefined when no
- * later than it closed by the phone's timestamps. Each message counts from its queue time: held,
- * as its delivery said; else its timestamp plus the phone's lag, at most `vouchedAsOf` (the read
- * that shows it was made after it was saved). So a phone back online, uploading what it wrote
- * one message after another, keeps its burst open a quiet window past the latest of them queued,
- * and a phone a minute behind has its burst close a quiet window after its last message was
- * queued, as one whose clock is right. A burst the account's message closed (the service stamps
- * it) is closed then.
+ * later than it closed by the phone's timestamps (a read made since settles it). Each message counts from its queue time: held,
+ * as its delivery said; else its timestamp plus the phone's lag, at most the first kept read that
+ * showed it (`savedBy`, else `vouchedAsOf`: the read that shows it was made after it was saved).
+ * One written after the burst's last held message is counted at that read, not at its timestamp
+ * plus the lag: an upload saves one message after another, later ones more than the first one's
+ * lag late, and only a read made a quiet window after it shows nothing followed. So a phone back
+ * online, uploading what it wrote offline, keeps its burst open a quiet window past the latest of
+ * them saved, and a phone a minute behind has its burst close a quiet window after its last message
+ * was queued, as one whose clock is right. A burst the account's message closed (the service
+ * stamps it) is closed once a read shows every message the phone stamped before it: its time plus
+ * the phone's lag, at most OWN_MESSAGE_LAG_MS.
  */
 export function uploadOpenUntil(
 	burst: ClosedBurst,
@@ -44,14 +56,22 @@ export function uploadOpenUntil(
 	rules: BurstRules,
 	vouchedAsOf: number,
 ): number | undefined {
-	if (burst.closedBy === 'own_message') return undefined;
 	const queued = queueLags(held, new Set(burst.messages.map((message) => message.id)));
+	const phoneLag = queued.length === 0 ? 0 : Math.min(...queued.map((entry) => entry.lag));
+	if (burst.closedBy === 'own_message')
+		return burst.closedAt + Math.min(Math.max(0, phoneLag), OWN_MESSAGE_LAG_MS);
 	if (queued.length === 0) return undefined;
-	const phoneLag = Math.min(...queued.map((entry) => entry.lag));
 	const queuedAt = new Map(queued.map((entry) => [entry.id, entry.queuedAt]));
-	const estimates = burst.messages.map(
-		(message) => queuedAt.get(message.id) ?? Math.min(message.at + phoneLag, vouchedAsOf),
+	const lastHeld = Math.max(
+		...burst.messages.map((message, i) => (queuedAt.has(message.id) ? i : -1)),
 	);
+	const estimates = burst.messages.map((message, position) => {
+		const savedBy = message.savedBy ?? vouchedAsOf;
+		return (
+			queuedAt.get(message.id) ??
+			(position > lastHeld ? savedBy : Math.min(message.at + phoneLag, savedBy))
+		);
+	});
 	const until = Math.min(
 		Math.max(...estimates) + rules.quietMs + 1,
 		estimates[0] + rules.longestMs,

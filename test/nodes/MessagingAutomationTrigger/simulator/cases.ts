@@ -41,6 +41,24 @@ const savedLate = (saveGapMs: number): Pick<Case, 'bursts'> => ({
 	bursts: [{ person: 0, pauseMs: 6000, gapsMs: [300, 300], offlineMs: 30_000, saveGapMs }],
 });
 
+/**
+ * Two bursts of four and five messages typed 50 ms apart, uploaded 102 s and 96 s later, the
+ * first 1 s a message, the second 0.3 s; each delivered 1 s apart once saved (seed 1128, late).
+ */
+const uploadedOutOfOrder = (phoneSkewMs: number): Case =>
+	plainCase([50, 50, 50], {
+		quietMs: 2000,
+		longestMs: 20_000,
+		bursts: [
+			{ person: 0, pauseMs: 3000, gapsMs: [50, 50, 50], offlineMs: 102_219, saveGapMs: 1000 },
+			{ person: 0, pauseMs: 3000, gapsMs: [50, 50, 50, 50], offlineMs: 96_287, saveGapMs: 300 },
+		],
+		saveJitterMs: [0, 0, 0, 54, 0, 0, 0, 0, 162],
+		delivery: { shape: 'trickle', lateMs: 1, trickleMs: 1000, scatterMs: Array(9).fill(0) },
+		readLatencyMs: 5,
+		phone: { skewMs: phoneSkewMs },
+	});
+
 /** Each finding: its cases, and the invariants it breaks. */
 export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> = {
 	1: [
@@ -232,6 +250,71 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 				saveJitterMs: [27, 0, 0],
 				phone: { skewMs: -224 },
 				ownMessages: [{ afterMessage: 1, delayMs: 1008 }],
+			}),
+		},
+	],
+	J: [
+		{
+			name: "a person's two bursts uploaded late, the later one first (trickled 1 s apart), the earlier saved 1 s a message: a read for the later one shows three of the earlier's four, and its first delivery runs them without the fourth, saved 54 ms after its slot",
+			case: uploadedOutOfOrder(0),
+		},
+	],
+	L: [
+		{
+			name: "J's uploads from a phone 77 s behind: the later burst's run catches up the earlier one's three saved messages, whose timestamps say they closed 3 min ago, before the fourth is saved",
+			case: uploadedOutOfOrder(-77_096),
+		},
+	],
+	M: [
+		{
+			name: "a phone 11 ms ahead, the account writing 1 ms before m4's timestamp, after m4 was saved, and a read that takes 235 ms: m1, m2 and m3 are answered 200 when m4 arrives, and never run (fails on f37947a too)",
+			case: plainCase([2400, 2081, 3613, 3595], {
+				longestMs: 20_000,
+				delivery: { shape: 'prompt', lateMs: 0, trickleMs: 20, scatterMs: [109, 0, 0, 0, 0] },
+				readLatencyMs: 235,
+				ownMessages: [{ afterMessage: 3, delayMs: 10 }],
+				answers: { n8nLine: 1, questions: [{ afterMessage: 0, delayMs: 10 }], replies: [] },
+				phone: { skewMs: 11 },
+			}),
+		},
+	],
+	K: [
+		{
+			name: "a question sent 10 ms after a person's last message m12, saved 13 ms before it (the phone 31 ms behind): the read that shows the question runs [m8 … m11] without m12, then reads back to back until it can settle m12",
+			case: plainCase([473], {
+				longestMs: 20_000,
+				bursts: [
+					{ person: 0, pauseMs: 36_441, gapsMs: [473], offlineMs: 0, saveGapMs: 100 },
+					{
+						person: 0,
+						pauseMs: 40_214,
+						gapsMs: [3092, 4362, 2200, 1738],
+						offlineMs: 0,
+						saveGapMs: 1000,
+					},
+					{
+						person: 0,
+						pauseMs: 34_181,
+						gapsMs: [2816, 692, 263, 3931],
+						offlineMs: 0,
+						saveGapMs: 20,
+					},
+				],
+				saveJitterMs: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 23],
+				delivery: { shape: 'prompt', lateMs: 0, trickleMs: 20, scatterMs: Array(12).fill(0) },
+				readLatencyMs: 5,
+				phone: { skewMs: -31 },
+				answers: { n8nLine: 1, questions: [{ afterMessage: 11, delayMs: 10 }], replies: [] },
+			}),
+		},
+		{
+			name: 'the same burst alone: the read loop (a read every 5 ms for 250 ms)',
+			case: plainCase([2816, 692, 263, 3931], {
+				longestMs: 20_000,
+				saveJitterMs: [0, 0, 0, 0, 23],
+				readLatencyMs: 5,
+				phone: { skewMs: -31 },
+				answers: { n8nLine: 1, questions: [{ afterMessage: 4, delayMs: 10 }], replies: [] },
 			}),
 		},
 	],

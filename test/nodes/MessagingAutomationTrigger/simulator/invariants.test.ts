@@ -72,6 +72,16 @@ describe('the reference bursts', () => {
 		});
 		expect(referenceBursts(stepped, plannedMessages(stepped))).toEqual([['m1', 'm2'], ['m3']]);
 	});
+
+	it("put the account's message with a person's timestamp after it when it was saved later, as the service lists them (seed 1128, accountWrites)", () => {
+		// A phone 0.2 s ahead stamps m2 when the account writes; the service saved m2 0.2 s before.
+		const ahead = plainCase([345, 300], { phone: { skewMs: 197 } });
+		const planned = plannedMessages(ahead);
+		const own = [{ id: 'o1', person: 0, at: planned[1].stampedAt }];
+		expect(referenceBursts(ahead, planned, own)).toEqual([['m1', 'm2'], ['m3']]);
+		const savedFirst = planned.map((message) => ({ ...message, savedAt: message.savedAt + 1000 }));
+		expect(referenceBursts(ahead, savedFirst, own)).toEqual([['m1'], ['m2', 'm3']]);
+	});
 });
 
 describe('the invariants', () => {

@@ -50,6 +50,14 @@ export function referenceBursts(
 	);
 }
 
+/**
+ * Whether the account's message comes after the person's `message` in the chat: stamped later, or
+ * with the same timestamp and saved after it (the service lists the later saved first, and the
+ * trigger reads them in that order).
+ */
+const ownFollows = (entry: OwnMessage, message: PlannedMessage) =>
+	entry.at > message.stampedAt || (entry.at === message.stampedAt && entry.at >= message.savedAt);
+
 /** One person's bursts, in their chat; the account's message there ends one. */
 function personBursts(
 	c: Case,
@@ -58,10 +66,13 @@ function personBursts(
 ): string[][] {
 	const ordered = [...messages].sort((a, b) => a.stampedAt - b.stampedAt || a.index - b.index);
 	const bursts: PlannedMessage[][] = [];
-	let ownAt = Number.NEGATIVE_INFINITY;
+	let before: PlannedMessage | undefined;
 	for (const message of ordered) {
-		const ownBefore = own.some((entry) => entry.at > ownAt && entry.at <= message.stampedAt);
-		ownAt = message.stampedAt;
+		const after = before;
+		const ownBefore = own.some(
+			(entry) => (!after || ownFollows(entry, after)) && !ownFollows(entry, message),
+		);
+		before = message;
 		if (ownBefore) bursts.push([]);
 		const current = bursts[bursts.length - 1];
 		const previous = current?.[current.length - 1];

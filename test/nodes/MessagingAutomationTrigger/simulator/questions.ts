@@ -72,6 +72,14 @@ export function questionMessages(
 }
 
 /**
+ * Whether the account's message at `at` comes before the person's `message` in the chat: stamped
+ * earlier, or with the same timestamp and saved first (the service lists the later saved first,
+ * and the nodes read them in that order).
+ */
+const writtenBefore = (at: number, message: PlannedMessage) =>
+	at < message.stampedAt || (at === message.stampedAt && at < message.savedAt);
+
+/**
  * Which question each answering message answers, by the rule (message id → question id): the
  * quoted question; unquoted, the newest question of its chat, only while the account has not
  * written after it (`own`: the account's messages, the questions among them, in case time).
@@ -80,7 +88,7 @@ export function expectedAnswers(
 	messages: readonly PlannedMessage[],
 	saved: readonly SavedMessage[],
 	questions: readonly PlannedQuestion[],
-	own: readonly { person: number; at: number }[] = [],
+	own: readonly { id?: string; person: number; at: number }[] = [],
 ): Map<string, string> {
 	const answered = new Map<string, string>();
 	const taken = new Set<string>();
@@ -90,14 +98,21 @@ export function expectedAnswers(
 		if (text !== '1' && text !== '2') continue;
 		const quoted = saved[message.index]?.quotedId;
 		const asked = questions
-			.filter((question) => question.person === message.person && question.at <= message.stampedAt)
+			.filter(
+				(question) => question.person === message.person && writtenBefore(question.at, message),
+			)
 			.sort((a, b) => a.at - b.at);
 		const newest = asked[asked.length - 1];
 		const wroteAfter =
 			newest !== undefined &&
 			own.some(
 				(entry) =>
-					entry.person === message.person && entry.at > newest.at && entry.at <= message.stampedAt,
+					entry.person === message.person &&
+					// The service saves the account's other messages after the questions in the same
+					// millisecond (world.ts writes them later), and lists them so.
+					(entry.at > newest.at ||
+						(entry.at === newest.at && !questions.some((question) => question.id === entry.id))) &&
+					writtenBefore(entry.at, message),
 			);
 		const question = quoted
 			? questions.find((candidate) => candidate.id === quoted)

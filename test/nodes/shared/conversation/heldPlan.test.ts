@@ -206,11 +206,18 @@ describe('settleByRead for a burst that arrives late as a whole', () => {
 		expect(runsOf(settleByRead(read, asHeld(burst, at(30)), RULES))).toEqual([
 			['i3', ['i1', 'i2', 'i3']],
 		]);
-		// Only the first held yet: its lag (30 s) puts the last one's quiet window at 33.6 s; then it
-		// starts the run for the whole burst, and the read starts no other.
+		// Only the first held yet: the others count as saved when a read first showed them (an
+		// upload saves one after another, so the first one's lag says nothing of theirs): this read,
+		// so the burst stays open. Shown by a read at 30.2 s, they close it at 33.2 s; then the
+		// first starts the run for the whole burst, and the read starts no other.
 		const onlyFirst = asHeld(burst.slice(0, 1), at(30));
 		expect(kinds(settleByRead(read, onlyFirst, RULES))).toEqual({ i1: 'keep' });
-		const first = settleByRead({ ...read, asOf: at(33.7) }, onlyFirst, RULES);
+		const shown = burst.map((message) => ({ ...message, savedBy: at(30.2) }));
+		const first = settleByRead(
+			{ timeline: shown, asOf: at(33.3), complete: true },
+			onlyFirst,
+			RULES,
+		);
 		expect(runsOf(first)).toEqual([['i1', ['i1', 'i2', 'i3']]]);
 		const ran = new Map([['i1,i2,i3', 'i1']]);
 		expect(kinds(settleByRead(read, asHeld(burst.slice(1), at(30)), RULES, ran))).toEqual({

@@ -31,6 +31,18 @@ function typed(...seconds: number[]): TimelineMessage[] {
 	);
 }
 
+/** The account's message at `second`. */
+const ownAt = (second: number): TimelineMessage[] => [
+	toTimelineMessage({
+		id: 'own',
+		conversation_id: 'chat',
+		from: { phone: 'account' },
+		from_me: true,
+		text: 'On it',
+		timestamp: new Date(at(second)).toISOString(),
+	}) as TimelineMessage,
+];
+
 /** Held with their events queued at these times (seconds after T0). */
 const heldAt = (messages: TimelineMessage[], queued: number[]): HeldMessage[] =>
 	messages.map((message, index) => ({ message, deadline: 0, queuedAt: at(queued[index]) }));
@@ -64,6 +76,28 @@ describe('uploadOpenUntil', () => {
 		const timeline = typed(0, 2);
 		const held = heldAt(timeline.slice(0, 1), [100]);
 		expect(uploadOpenUntil(lastOf(timeline), held, RULES, at(101))).toBe(at(104) + 1);
+	});
+
+	it('counts a message after the last held one at the first read that showed it, not at its timestamp plus the lag (simulator finding J)', () => {
+		// Written 50 ms apart, uploaded 1 s apart from 100 s: only the first held, the read at 102.5 s
+		// shows three. The third may have been saved just before that read, so a fourth may follow.
+		const timeline = typed(0, 0.05, 0.1).map((message) => ({ ...message, savedBy: at(102.5) }));
+		const held = heldAt(timeline.slice(0, 1), [100]);
+		expect(uploadOpenUntil(lastOf(timeline), held, RULES, at(102.5))).toBe(at(105.5) + 1);
+	});
+
+	it("keeps a burst the account's message closed open for the phone's lag past it (simulator findings K, A)", () => {
+		// The account writes at 2.04 s; a phone 0.2 s behind stamps a message 2 s that it saves after.
+		const timeline = [...typed(0, 1), ...ownAt(2.04)];
+		const verdict = burstOf(timeline, 'm2', RULES, LATER);
+		if (verdict.kind !== 'last') throw new Error('burst not closed');
+		expect(verdict.closedBy).toBe('own_message');
+		const held = heldAt(timeline.slice(0, 2), [0.2, 1.2]);
+		expect(uploadOpenUntil(verdict, held, RULES, at(3600))).toBe(at(2.24));
+		// Never more than a second: a phone a minute behind is no reason to hold the burst a minute.
+		expect(uploadOpenUntil(verdict, heldAt(timeline.slice(0, 2), [60, 61]), RULES, at(3600))).toBe(
+			at(3.04),
+		);
 	});
 
 	it('says nothing for a phone whose clock is right', () => {
