@@ -192,14 +192,14 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 	],
 	G: [
 		{
-			name: "a lost first message, then a burst of five whose last message's event is lost too and nothing follows: the four delivered ones are answered 200 as carried by the last one's delivery, which never comes, so neither burst runs",
+			name: "a lost first message, then (past catch-up's 3 min) a burst of five whose last message's event is lost too and nothing follows: the four delivered ones were answered 200 as carried by the last one's delivery, which never comes, so neither burst ran",
 			case: {
 				...plainCase([], { quietMs: 3000, longestMs: 20_000, readLatencyMs: 5 }),
 				bursts: [
 					{ person: 0, pauseMs: 16_781, gapsMs: [], offlineMs: 0, saveGapMs: 1000 },
 					{
 						person: 0,
-						pauseMs: 24_312,
+						pauseMs: 204_312,
 						gapsMs: [2211, 590, 2002, 806],
 						offlineMs: 0,
 						saveGapMs: 100,

@@ -15,13 +15,13 @@ export interface KnownBreak {
 export const KNOWN_BROKEN: Partial<Record<Family, KnownBreak>> = {
 	answerCopies: {
 		findings:
-			"7 and D (Deduplicate Events off: a copy of an answer's delivery whose run starts before the answer's own run is recorded runs the answer as a message; each copy's offer costs a look-up)",
-		rules: ['oneRun', 'reads'],
+			"7 and D (Deduplicate Events off: a copy of an answer's delivery whose run starts before the answer's own run is recorded runs the answer as a message; each copy's offer costs a look-up; on n8n 1.x, a burst split over two webhook processes is started by each when the carried one's deadline comes before the other's run is recorded, and each offers its answer: the question resumes twice, since the answer claim holds within one process)",
+		rules: ['oneRun', 'reads', 'answers'],
 	},
 	everything: {
 		findings:
-			"C (a message its phone uploads after the rest of its burst ran: two runs, each message once) and F (two webhook processes, each of whose kept read says the other's delivery started a burst's run, neither run recorded: both retries answered 200 as carried, the burst never runs)",
-		rules: ['wholeBurst', 'oneRun', 'reads', 'answeredInTime'],
+			'C (a message its phone uploads after the rest of its burst ran: two runs, each message once)',
+		rules: ['wholeBurst'],
 	},
 };
 
@@ -33,11 +33,6 @@ export const RARELY_BROKEN: Partial<Record<Family, KnownBreak>> = {
 	accountWrites: {
 		findings: "A (the account's message saved before the person's last, stamped just after it)",
 		rules: ['oneRun', 'wholeBurst', 'reads'],
-	},
-	lostEvents: {
-		findings:
-			"G (a burst whose last message's event is lost, nothing after it: its delivered messages were answered 200 as carried by that last delivery, which never comes; issue 45's chats where nothing follows)",
-		rules: ['oneRun'],
 	},
 };
 
@@ -57,6 +52,11 @@ export const TOLERATED: Partial<Record<Family, KnownBreak>> = {
 		rules: ['reads', 'answeredInTime'],
 	},
 	copies: { findings: 'B (reads per burst over two processes)', rules: ['reads'] },
+	lostEvents: {
+		findings:
+			"G' (a burst whose events are lost is longer than the process knows: a delivered message is held for one more read before its deadline, which shows the burst closed, so that it can start the run itself; 3 reads where the bound says 2)",
+		rules: ['reads'],
+	},
 	answers: {
 		findings:
 			"H (reads: a case with a question waiting read 14 times for 4 bursts, bound 8, once in 770 cases of seed 43, since a held burst's carried messages are confirmed by a read of their own before their deadline)",
@@ -74,6 +74,7 @@ export const TOLERATED: Partial<Record<Family, KnownBreak>> = {
 
 /**
  * Findings today's code still has (findings.test.ts holds each fixed case to it): issue 43's
- * numbers, and A, B, F and G, found by this simulator.
+ * numbers, and A and B, found by this simulator (F and G, a carried delivery answered 200 on the
+ * promise of a run never recorded, are fixed: conversationDesk.ts).
  */
-export const KNOWN_FINDINGS: ReadonlySet<string> = new Set(['7', 'A', 'B', 'F', 'G']);
+export const KNOWN_FINDINGS: ReadonlySet<string> = new Set(['7', 'A', 'B']);
