@@ -231,13 +231,15 @@ export function nextReadAt(
 	for (const entry of held) {
 		const verdict = likelyVerdict(known, held, entry.message.id, rules, now);
 		// One read before the deadline of a message a later one carries: it shows whether its burst
-		// has closed (then it starts the run itself if none holding it is recorded by its deadline).
+		// has closed (then it starts the run itself if none holding it is recorded by its deadline),
+		// or the account's message that makes it its burst's last. Once: not again after that read.
 		const confirmAt = entry.deadline - leadMs;
+		const confirmed = knownAsOf !== undefined && knownAsOf >= confirmAt;
 		const due =
 			verdict.kind === 'wait'
 				? verdict.until
 				: verdict.kind === 'notLast'
-					? knownAsOf !== undefined && knownAsOf >= confirmAt
+					? confirmed
 						? Number.POSITIVE_INFINITY
 						: confirmAt
 					: now;

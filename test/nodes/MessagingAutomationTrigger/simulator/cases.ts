@@ -145,6 +145,14 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 	],
 	F: [
 		{
+			name: "two processes, a burst of two 1 s apart, the second's run not recorded (n8n answers 500): the first, carried by it, starts the burst itself at its deadline; the second's retry passes nothing on",
+			case: plainCase([1000], { processes: 2, route: [0, 1], recordFails: [0] }),
+		},
+		{
+			name: 'two processes each holding part of a burst of three whose last event is lost, nothing after it: the burst runs once, whole',
+			case: plainCase([300, 300], { processes: 2, route: [0, 1], lost: [2] }),
+		},
+		{
 			name: "two processes, a phone 33 s behind, a burst of four delivered 27 s late: each process's kept read says the other's delivery started the run, neither run is recorded, both retries are answered as carried",
 			case: {
 				phaseMs: 0,
