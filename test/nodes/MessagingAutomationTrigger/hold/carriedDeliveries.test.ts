@@ -1,9 +1,15 @@
-import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { DEMO, type SandboxHandle } from '../../../sandbox';
+import type { SandboxHandle } from '../../../sandbox';
 import type { N8nWebhookHost } from '../../../support/n8nWebhook';
-import { activeMessageTrigger, messageDeliveries, useStoppedClock, waitFor } from '../fixtures';
+import {
+	activeMessageTrigger,
+	aliceWrites,
+	attemptsOfMessage,
+	passedRunTexts,
+	useStoppedClock,
+	waitFor,
+} from '../fixtures';
 
 /*
  * Carried deliveries (carriedDeliveries.ts): a message a read shows carried by a later one of its
@@ -21,20 +27,8 @@ useStoppedClock(
 	() => trigger,
 );
 
-function write(text: string) {
-	const result = sandbox.inject.injectMessage({ from: DEMO.alice, text });
-	expect(result.saved).toBe(true);
-	return result.message as { id: string };
-}
-
-const attemptsOf = (id: string) =>
-	messageDeliveries(sandbox, trigger).filter((attempt) => attempt.body?.includes(`"id":"${id}"`));
-const runs = () =>
-	trigger.executions
-		.filter((execution) => execution.items.length > 0)
-		.map((execution) => execution.items[0].json);
-const texts = (json: IDataObject) =>
-	(json.messages as Array<{ text: string }>).map((message) => message.text);
+const write = (text: string) => aliceWrites(sandbox, text);
+const attemptsOf = (id: string) => attemptsOfMessage(sandbox, trigger, id);
 
 describe('a burst whose last event is lost, nothing after it', () => {
 	it('runs once and whole from a carried delivery, each delivery answered only by a recorded run', async () => {
@@ -54,10 +48,12 @@ describe('a burst whose last event is lost, nothing after it', () => {
 			() => attemptsOf(first.id).length >= 1 && attemptsOf(second.id).length >= 1,
 			20_000,
 		);
-		await waitFor(() => runs().length >= 1, 20_000);
+		await waitFor(() => passedRunTexts(trigger).length >= 1, 20_000);
 		await trigger.settled();
 
-		expect(runs().map(texts)).toEqual([['my order 1234', 'has not arrived', 'can you check?']]);
+		expect(passedRunTexts(trigger)).toEqual([
+			['my order 1234', 'has not arrived', 'can you check?'],
+		]);
 		expect(trigger.executions).toHaveLength(1);
 		// The first delivery's deadline came first: it started the run, n8n answered it once recorded;
 		// the second, carried by that run, was answered once n8n had.

@@ -1,12 +1,13 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
-import { DEMO, type SandboxHandle } from '../../../sandbox';
+import type { SandboxHandle } from '../../../sandbox';
 import type { N8nWebhookHost } from '../../../support/n8nWebhook';
 import {
 	activeMessageTrigger,
+	aliceWrites,
+	attemptsOfMessage,
 	longQuietGrouping,
-	messageDeliveries,
 	startTriggerHost,
 	useStoppedClock,
 	waitFor,
@@ -27,14 +28,8 @@ useStoppedClock(
 	() => trigger,
 );
 
-function write(text: string) {
-	const result = sandbox.inject.injectMessage({ from: DEMO.alice, text });
-	expect(result.saved).toBe(true);
-	return result.message as { id: string; timestamp: string };
-}
-
-const attemptsOf = (id: string) =>
-	messageDeliveries(sandbox, trigger).filter((attempt) => attempt.body?.includes(`"id":"${id}"`));
+const write = (text: string) => aliceWrites(sandbox, text);
+const attemptsOf = (id: string) => attemptsOfMessage(sandbox, trigger, id);
 const runs = () =>
 	trigger.executions
 		.filter((execution) => execution.items.length > 0)
@@ -178,42 +173,39 @@ describe("the service's first attempt, sent late", () => {
 	// Review finding 7 (review-43): an earlier message answered 200 as carried by its burst's last was lost
 	// when that last one's run was not recorded and its third attempt ran alone. A carried delivery is
 	// answered only once a recorded run holds it: here it runs the burst itself at its deadline.
-	it(
-		'runs every message of a burst whose run n8n could not record, when the rest of it was answered as carried',
-		async () => {
-			trigger = await activeMessageTrigger(sandbox, {
-				groupQuickMessages: true,
-				quietWindowSeconds: 1,
-				longestWaitSeconds: 10,
-			});
-			trigger.failToRecord(1);
-			const first = write('my order 1234');
-			sandbox.clock.advance(300);
-			const last = write('has not arrived');
-			await waitFor(
-				() => attemptsOf(last.id).length >= 1 && attemptsOf(first.id).length >= 1,
-				20_000,
-			);
+	it('runs every message of a burst whose run n8n could not record, when the rest of it was answered as carried', async () => {
+		trigger = await activeMessageTrigger(sandbox, {
+			groupQuickMessages: true,
+			quietWindowSeconds: 1,
+			longestWaitSeconds: 10,
+		});
+		trigger.failToRecord(1);
+		const first = write('my order 1234');
+		sandbox.clock.advance(300);
+		const last = write('has not arrived');
+		await waitFor(
+			() => attemptsOf(last.id).length >= 1 && attemptsOf(first.id).length >= 1,
+			20_000,
+		);
+		await trigger.settled();
+		expect(attemptsOf(first.id).map((attempt) => attempt.statusCode)).toEqual([200]);
+		expect(attemptsOf(last.id).map((attempt) => attempt.statusCode)).toEqual([500]);
+		// The service's retries reach another webhook process (or n8n restarted), while the service is busy.
+		vi.resetModules();
+		const fresh = await import(
+			'../../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node.js'
+		);
+		trigger.restart(new fresh.MessagingAutomationTrigger());
+		sandbox.faults.add({ tool: 'get_messages', kind: 'rateLimited', times: 1000 });
+		try {
+			sandbox.clock.advance(40_000);
+			await waitFor(() => attemptsOf(last.id).length >= 2, 20_000);
+			sandbox.clock.advance(150_000);
+			await waitFor(() => attemptsOf(last.id).length >= 3, 20_000);
 			await trigger.settled();
-			expect(attemptsOf(first.id).map((attempt) => attempt.statusCode)).toEqual([200]);
-			expect(attemptsOf(last.id).map((attempt) => attempt.statusCode)).toEqual([500]);
-			// The service's retries reach another webhook process (or n8n restarted), while the service is busy.
-			vi.resetModules();
-			const fresh = await import(
-				'../../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node.js'
-			);
-			trigger.restart(new fresh.MessagingAutomationTrigger());
-			sandbox.faults.add({ tool: 'get_messages', kind: 'rateLimited', times: 1000 });
-			try {
-				sandbox.clock.advance(40_000);
-				await waitFor(() => attemptsOf(last.id).length >= 2, 20_000);
-				sandbox.clock.advance(150_000);
-				await waitFor(() => attemptsOf(last.id).length >= 3, 20_000);
-				await trigger.settled();
-			} finally {
-				sandbox.faults.clear();
-			}
-			expect(runs().flatMap(texts)).toEqual(['my order 1234', 'has not arrived']);
-		},
-	);
+		} finally {
+			sandbox.faults.clear();
+		}
+		expect(runs().flatMap(texts)).toEqual(['my order 1234', 'has not arrived']);
+	});
 });
