@@ -3,6 +3,7 @@ import { sleep } from 'n8n-workflow';
 import type { BurstRules, BurstVerdict } from '../../shared/conversation/bursts';
 import {
 	burstStillOpen,
+	carriedRun,
 	nextReadAt,
 	identityOf,
 	settleByRead,
@@ -19,49 +20,19 @@ import {
 import { MessagingApiError } from '../../shared/client/errors';
 import { deadlineIn, monotonicNow } from '../../shared/monotonic';
 import { retryRuleOf } from '../../shared/client/errorRules';
-import {
-	MAX_PAGES,
-	reasonOf,
-	type ConversationRead,
-	type ConversationReader,
-} from '../../shared/conversation/reader';
+import { MAX_PAGES, reasonOf, type ConversationRead } from '../../shared/conversation/reader';
 import { recentRead, remember, type KnownRead } from './recentReads';
-import type { DeliveryReply } from '../receive/deliveryReply';
+import { CarriedDeliveries } from './carriedDeliveries';
+import type { Entry, Settlement } from './settlement';
 import type { ServiceClock } from '../receive/serviceClock';
 
 /*
  * One conversation's held deliveries in this process (heldDeliveries.ts): one loop plans the next
  * read from what is held and the last read, reads, and settles every held message the read
- * settles; each delivery's deadline answers it or hands it back.
+ * settles; each delivery's deadline answers it or hands it back. A carried one (carriedDeliveries.ts)
+ * with no run holding it recorded by its deadline starts its burst's run itself; the run claim
+ * (runClaim.ts) narrows a run whose messages another run holds to nothing.
  */
-
-/** What settles a held delivery. */
-export type Settlement =
-	| { kind: 'run'; verdict: Extract<BurstVerdict, { kind: 'last' }>; read: ConversationRead }
-	| { kind: 'none' }
-	/** Not settled by its deadline: answered 503, the service sends it again. */
-	| { kind: 'retry' }
-	| { kind: 'failed'; reason: string };
-
-export interface HeldDelivery {
-	message: TimelineMessage;
-	/** Local (monotonic) time by which the delivery must be answered. */
-	deadline: number;
-	/** Service time the service queued the event (`created_at`), when it said. */
-	queuedAt?: number;
-	/** The service's third attempt or later (deliveryTiming.ts): at its deadline it runs on its own. */
-	givesUp: boolean;
-	/** The delivery's one answer: 200 once settled, or 503 to be sent again. */
-	reply: DeliveryReply;
-	/** Reads this delivery's conversation with its own node's credential. */
-	reader: ConversationReader;
-}
-
-type Entry = HeldDelivery & {
-	settle: (outcome: Settlement) => void;
-	/** Handed back at its deadline, its burst still open: held on until it closes. */
-	handedBack?: boolean;
-};
 
 /** Errors a later read may not meet: a busy or unreachable service, not a refused key or scope. */
 function isPassing(error: unknown): boolean {
@@ -82,6 +53,8 @@ function savedBy(read: ConversationRead, asOf: number, before: KnownRead | undef
 
 export class ConversationDesk {
 	readonly held = new Map<string, Entry>();
+	private readonly carried = new CarriedDeliveries<Entry>(() => this.idleIfDone());
+	private looping = false;
 	/** Why the last read failed, while the service stays busy or unreachable. */
 	private failure?: string;
 	/** The smallest lag between a settled message's timestamp and its queue time: the phone's clock. */
@@ -112,6 +85,9 @@ export class ConversationDesk {
 		this.held.set(id, entry);
 		this.expireAt(id, entry.deadline);
 		this.wake?.();
+		if (this.looping) return;
+		this.looping = true;
+		void Promise.resolve().then(async () => await this.run());
 	}
 
 	/** n8n's sleep cannot be cancelled: a settled delivery's expiry finds nothing to do. */
@@ -119,15 +95,15 @@ export class ConversationDesk {
 		void sleep(Math.max(0, deadline - monotonicNow())).then(() => this.expire(id));
 	}
 
-	private heldMessages(): HeldMessage[] {
-		return [...this.held.values()].map((entry) => ({
+	private heldMessages(entries: Iterable<Entry> = this.held.values()): HeldMessage[] {
+		return [...entries].map((entry) => ({
 			message: entry.message,
 			deadline: this.clock.at(entry.deadline),
 			queuedAt: entry.queuedAt,
 		}));
 	}
 
-	async run(): Promise<void> {
+	private async run(): Promise<void> {
 		while (this.held.size > 0) {
 			// What a read the process already made settles: a message written before it, carried or last
 			// in it (a delivery the service sent again after the read, say).
@@ -149,7 +125,13 @@ export class ConversationDesk {
 			if (readAt > asOf) await this.pause(readAt - asOf + TIMER_SLACK_MS);
 			else await this.read(asOf);
 		}
-		this.onIdle();
+		this.looping = false;
+		this.idleIfDone();
+	}
+
+	/** Nothing held, carried or read any more: the desk goes, before any other delivery can join. */
+	private idleIfDone(): void {
+		if (!this.looping && this.held.size === 0 && this.carried.size === 0) this.onIdle();
 	}
 
 	/** One read (with older pages while a chain reaches back), then every held message it settles. */
@@ -197,18 +179,66 @@ export class ConversationDesk {
 		return settleByRead(extent, this.heldMessages(), this.rules, known.ran, this.settledLag);
 	}
 
-	/** Settles the outcomes of `known` (the bursts it runs, it runs once); returns how many. */
+	/**
+	 * Settles the outcomes of `known` (the bursts it runs, it runs once); returns how many. A message
+	 * a later one carries is carried once a run holding it started here or the read shows its burst
+	 * closed; until then it stays held, for a read before its deadline.
+	 */
 	private apply(outcomes: Map<string, HeldOutcome>, known: KnownRead): number {
-		let settled = 0;
-		for (const [id, outcome] of outcomes) {
-			if (outcome.kind === 'run') {
-				known.ran.set(identityOf(outcome.verdict), id);
-				this.settle(id, { kind: 'run', verdict: outcome.verdict, read: known.read });
-			} else if (outcome.kind === 'none') this.settle(id, outcome);
-			else continue;
-			settled++;
-		}
-		return settled;
+		const runs = [...outcomes].filter(([, outcome]) => outcome.kind === 'run');
+		for (const [id, outcome] of runs)
+			if (outcome.kind === 'run') this.start(id, outcome.verdict, known);
+		const carried = [...outcomes].filter(
+			([id, outcome]) => outcome.kind === 'none' && this.mayCarry(id, known),
+		);
+		for (const [id] of carried) this.carry(id);
+		return runs.length + carried.length;
+	}
+
+	private mayCarry(id: string, known: KnownRead): boolean {
+		const handedBack = this.held.get(id)?.handedBack === true;
+		return handedBack || this.carried.holds(id) || this.carriedRun(id, known) !== undefined;
+	}
+
+	/** The burst `id` belongs to as `known` shows it closed (heldPlan.ts: carriedRun). */
+	private carriedRun(id: string, known: KnownRead) {
+		const messages = this.heldMessages([...this.held.values(), ...this.carried.values()]);
+		const extent = { ...known.read, asOf: known.asOf, complete: known.complete };
+		return carriedRun(extent, messages, id, this.rules, known.ran);
+	}
+
+	/** `id`'s delivery starts the run of `verdict`; the messages it carries wait for n8n to record it. */
+	private start(id: string, verdict: Extract<BurstVerdict, { kind: 'last' }>, known: KnownRead) {
+		const entry = this.held.get(id) ?? this.carried.get(id);
+		if (!entry) return;
+		known.ran.set(identityOf(verdict), id);
+		const ids = new Set(verdict.messages.map((message) => message.id));
+		this.carried.started(ids, entry.reply.recorded());
+		this.settle(id, { kind: 'run', verdict, read: known.read });
+		// The held messages it holds are carried by it now: the loop settles them from the kept read.
+		this.wake?.();
+	}
+
+	/** A read shows `id` carried by a later message of its burst: answered once a run holding it is recorded. */
+	private carry(id: string): void {
+		const entry = this.held.get(id);
+		if (!entry || entry.handedBack) return this.settle(id, { kind: 'none' }); // went back: the retry settles it
+		this.held.delete(id);
+		this.noteLag(entry);
+		this.carried.add(id, entry);
+	}
+
+	/**
+	 * A carried delivery's deadline, no run holding it recorded (its burst's last delivery lost, held
+	 * by another process, or its run not recorded): it starts the run itself, as the last read shows
+	 * the burst; with the burst still open there, it goes back to the service.
+	 */
+	private expireCarried(id: string): void {
+		if (!this.carried.get(id)) return;
+		const known = recentRead(this.key);
+		const verdict = known && this.carriedRun(id, known);
+		if (known && verdict) this.start(id, verdict, known);
+		else this.carried.settle(id, { kind: 'retry' });
 	}
 
 	/**
@@ -218,7 +248,7 @@ export class ConversationDesk {
 	 */
 	private expire(id: string): void {
 		const entry = this.held.get(id);
-		if (!entry) return;
+		if (!entry) return this.expireCarried(id);
 		const now = this.clock.now();
 		if (
 			!entry.handedBack &&
@@ -254,7 +284,7 @@ export class ConversationDesk {
 	 * service's retry takes its place); else it is a copy, answered at once.
 	 */
 	mayHold(id: string): boolean {
-		const entry = this.held.get(id);
+		const entry = this.held.get(id) ?? this.carried.get(id);
 		if (!entry?.handedBack) return entry === undefined;
 		this.settle(id, { kind: 'retry' });
 		return true;
@@ -262,18 +292,23 @@ export class ConversationDesk {
 
 	/** Hands every held delivery back to the service; none starts a run. Returns how many. */
 	releaseAll(): number {
-		const ids = [...this.held.keys()];
+		const ids = [...this.held.keys(), ...this.carried.ids()];
 		for (const id of ids) this.settle(id, { kind: 'retry' });
 		this.wake?.();
 		return ids.length;
 	}
 
+	/** Settles a held delivery, or a carried one that starts its burst's run itself. */
 	private settle(id: string, outcome: Settlement): void {
 		const entry = this.held.get(id);
-		if (!entry) return;
+		if (!entry) return this.carried.settle(id, outcome);
 		this.held.delete(id);
+		this.noteLag(entry);
+		entry.settle(outcome);
+	}
+
+	private noteLag(entry: Entry): void {
 		if (entry.queuedAt !== undefined)
 			this.settledLag = Math.min(this.settledLag ?? Infinity, entry.queuedAt - entry.message.at);
-		entry.settle(outcome);
 	}
 }

@@ -1,11 +1,13 @@
 import type { BurstRules } from '../../shared/conversation/bursts';
 import type { ServiceClock } from '../receive/serviceClock';
-import { ConversationDesk, type HeldDelivery, type Settlement } from './conversationDesk';
+import { ConversationDesk } from './conversationDesk';
+import type { HeldDelivery, Settlement } from './settlement';
 
 /*
  * Grouped deliveries this process holds, per conversation. A delivery is answered 2xx only once
- * its outcome is settled by a read of the conversation (its run starts, or a later message of its
- * burst carries it), so a stop or a crash of n8n meanwhile leaves it to the service's retry. One
+ * a recorded run holds its message (its own run, answered by n8n once recorded; or, carried by a
+ * later message of its burst, that message's run: conversationDesk.ts), so a stop or a crash of
+ * n8n meanwhile leaves it to the service's retry. One
  * read settles every held message it can; what the process holds and its last read only say when
  * that read is due. A delivery the reads could not settle by its deadline goes back to the service
  * (503) to be sent again. One whose burst is still open then (a quiet window longer than the hold)
@@ -37,13 +39,11 @@ export async function holdDelivery(
 		return { kind: 'none' };
 	}
 	if (!desk) {
-		const created = new ConversationDesk(key, conversationId, rules, clock, () =>
-			desks.delete(key),
-		);
+		const created = new ConversationDesk(key, conversationId, rules, clock, () => {
+			if (desks.get(key) === created) desks.delete(key);
+		});
 		desks.set(key, created);
 		desk = created;
-		// Started once this delivery is held (below, synchronously): the loop never sees an empty desk.
-		void Promise.resolve().then(async () => await created.run());
 	}
 	const joining = desk;
 	return await new Promise<Settlement>((settle) =>

@@ -14,7 +14,7 @@ import type { ConversationRead } from '../../shared/conversation/reader';
 import { HOLD_MS, UNGROUPED_PATIENCE_MS } from '../../shared/conversation/deliveryTiming';
 import { mayBeAnswer } from '../../shared/conversation/answers';
 import { takeAnswers, type TakenAnswers, type WaitingQuestion } from '../answers/answerRoute';
-import type { Settlement } from './conversationDesk';
+import type { Settlement } from './settlement';
 import { holdDelivery } from './heldDeliveries';
 import type { DeliveryContext } from '../receive/deliveryContext';
 import type { TakeoverCheck } from '../run/takeoverOutput';

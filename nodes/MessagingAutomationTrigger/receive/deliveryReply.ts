@@ -4,6 +4,9 @@ import type { IDataObject, INodeExecutionData, IWebhookResponseData } from 'n8n-
 export interface RawResponse {
 	writeHead(status: number, headers: Record<string, string>): unknown;
 	end(body: string): unknown;
+	/** Node's ServerResponse events: how n8n answered a run's delivery it answers itself. */
+	once?(event: 'finish' | 'close', listener: () => void): unknown;
+	statusCode?: number;
 }
 
 /**
@@ -22,6 +25,8 @@ export type ReplyState = 'open' | 'answered' | 'handedBack' | 'leftToN8n';
 export class DeliveryReply {
 	private current: ReplyState = 'open';
 	private readonly onBack: Array<() => void> = [];
+	private ended?: boolean;
+	private readonly onEnd: Array<(recorded: boolean) => void> = [];
 
 	constructor(private readonly response: RawResponse) {}
 
@@ -42,11 +47,29 @@ export class DeliveryReply {
 		this.onBack.push(action);
 	}
 
+	/**
+	 * Whether the delivery ended answered 2xx: by this node, or by n8n once it recorded the run it
+	 * was handed (n8n 2.x answers only then). False when it went back, n8n answered otherwise (it
+	 * could not record the run), or the connection closed unanswered: then nobody knows, and a
+	 * delivery waiting on this one's run (conversationDesk.ts) does not count on it.
+	 */
+	async recorded(): Promise<boolean> {
+		if (this.ended !== undefined) return this.ended;
+		return await new Promise<boolean>((resolve) => this.onEnd.push(resolve));
+	}
+
+	private end(recorded: boolean): void {
+		if (this.ended !== undefined) return;
+		this.ended = recorded;
+		for (const resolve of this.onEnd.splice(0)) resolve(recorded);
+	}
+
 	/** Answers now with `status`; later answers do nothing. */
 	answer(status: number, body: IDataObject): void {
 		if (this.current !== 'open') return;
 		this.current = 'answered';
 		this.write(status, body);
+		this.end(status < 300);
 	}
 
 	/** Answers 200: the delivery is received and settled. */
@@ -64,6 +87,7 @@ export class DeliveryReply {
 		for (const action of this.onBack) action();
 		this.current = 'handedBack';
 		this.write(503, { received: false, reason: 'not settled in time; send again' });
+		this.end(false);
 		return true;
 	}
 
@@ -77,10 +101,19 @@ export class DeliveryReply {
 	result(workflowData?: INodeExecutionData[][]): IWebhookResponseData {
 		if (this.current === 'open' && workflowData) {
 			this.current = 'leftToN8n';
+			this.watchN8nAnswer();
 			return { webhookResponse: { received: true }, workflowData };
 		}
 		this.received();
 		return workflowData ? { noWebhookResponse: true, workflowData } : { noWebhookResponse: true };
+	}
+
+	/** n8n's own answer of the run's delivery: 2xx once it recorded the run; anything else, or none. */
+	private watchN8nAnswer(): void {
+		const response = this.response;
+		if (!response.once) return this.end(false);
+		response.once('finish', () => this.end((response.statusCode ?? 500) < 300));
+		response.once('close', () => this.end(false));
 	}
 
 	private write(status: number, body: IDataObject): void {

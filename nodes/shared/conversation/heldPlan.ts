@@ -117,6 +117,31 @@ export function settleByRead(
 }
 
 /**
+ * The run a carried message starts itself when no run holding it was recorded by its deadline
+ * (conversationDesk.ts): its burst as `read` shows it closed, with the same messages whichever
+ * delivery starts it; undefined while the read leaves the burst open (a later message may still
+ * join it, or a late upload's quiet window has not passed).
+ */
+export function carriedRun(
+	read: ReadExtent,
+	known: readonly HeldMessage[],
+	id: string,
+	rules: BurstRules,
+	/** The runs `read` started, by identity: a read that ran the burst found it closed then. */
+	ran: ReadonlyMap<string, string>,
+): Extract<BurstVerdict, { kind: 'last' }> | undefined {
+	const timeline = vouchedTimeline(
+		read,
+		known.map((entry) => entry.message),
+	);
+	const burst = burstThrough(timeline, id, rules, read);
+	if (burst.kind !== 'last') return undefined;
+	if (ran.has(identityOf(burst))) return burst;
+	const openUntil = uploadOpenUntil(burst, known, rules, read.asOf);
+	return openUntil !== undefined && openUntil > read.asOf ? undefined : burst;
+}
+
+/**
  * Of the held messages a read runs one burst for, only one starts it: the message that started it
  * before, if the burst is in `ran`; else the burst's last message if held, else the first held.
  * The others are carried by it.
@@ -231,11 +256,18 @@ export function nextReadAt(
 	let readAt = Number.POSITIVE_INFINITY;
 	for (const entry of held) {
 		const verdict = likelyVerdict(known, held, entry.message.id, rules, now);
+		// One read before the deadline of a message a later one carries: it shows whether its burst
+		// has closed (then it starts the run itself if none holding it is recorded by its deadline),
+		// or the account's message that makes it its burst's last. Once: not again after that read.
+		const confirmAt = entry.deadline - leadMs;
+		const confirmed = knownAsOf !== undefined && knownAsOf >= confirmAt;
 		const due =
 			verdict.kind === 'wait'
 				? verdict.until
 				: verdict.kind === 'notLast'
-					? entry.deadline - leadMs
+					? confirmed
+						? Number.POSITIVE_INFINITY
+						: confirmAt
 					: now;
 		// No read settles a run before a late upload's quiet window has passed; one that confirms a
 		// message its burst's held last one carries comes before its deadline all the same, and so

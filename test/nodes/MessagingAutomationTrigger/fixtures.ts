@@ -3,11 +3,11 @@ import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
-import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 
 import { MessagingAutomationApi } from '../../../credentials/MessagingAutomationApi.credentials';
 import { MessagingAutomationTrigger } from '../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node';
-import { SandboxClock, startSandbox, type SandboxHandle } from '../../sandbox';
+import { DEMO, SandboxClock, startSandbox, type SandboxHandle } from '../../sandbox';
 import { N8nEngine, type TestWorkflow } from '../../support/n8nEngine';
 import { N8nWebhookHost } from '../../support/n8nWebhook';
 
@@ -238,4 +238,27 @@ export function coreLogger(): { warn: (message: string) => void; info: (message:
 	const { Container } = fromCore('@n8n/di') as { Container: { get(type: unknown): unknown } };
 	const { Logger } = fromCore('@n8n/backend-common') as { Logger: unknown };
 	return Container.get(Logger) as ReturnType<typeof coreLogger>;
+}
+
+/** Alice writes `text` now (the sandbox saves it and queues its event): the saved message. */
+export function aliceWrites(sandbox: SandboxHandle, text: string): { id: string } {
+	const result = sandbox.inject.injectMessage({ from: DEMO.alice, text });
+	expect(result.saved).toBe(true);
+	return result.message as { id: string };
+}
+
+/** The delivery attempts of the message `id` to `trigger`. */
+export function attemptsOfMessage(sandbox: SandboxHandle, trigger: N8nWebhookHost, id: string) {
+	return messageDeliveries(sandbox, trigger).filter((attempt) =>
+		attempt.body?.includes(`"id":"${id}"`),
+	);
+}
+
+/** The texts of each grouped run that passed anything on (a copy of a recorded run passes nothing). */
+export function passedRunTexts(trigger: N8nWebhookHost): string[][] {
+	return trigger.executions
+		.filter((execution) => execution.items.length > 0)
+		.map((execution) =>
+			(execution.items[0].json.messages as Array<{ text: string }>).map((message) => message.text),
+		);
 }

@@ -1,12 +1,14 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
-import { DEMO, type SandboxHandle } from '../../../sandbox';
+import type { SandboxHandle } from '../../../sandbox';
 import type { N8nWebhookHost } from '../../../support/n8nWebhook';
 import {
 	activeMessageTrigger,
+	aliceWrites,
+	attemptsOfMessage,
 	longQuietGrouping,
-	messageDeliveries,
+	passedRunTexts,
 	startTriggerHost,
 	useStoppedClock,
 	waitFor,
@@ -27,14 +29,8 @@ useStoppedClock(
 	() => trigger,
 );
 
-function write(text: string) {
-	const result = sandbox.inject.injectMessage({ from: DEMO.alice, text });
-	expect(result.saved).toBe(true);
-	return result.message as { id: string; timestamp: string };
-}
-
-const attemptsOf = (id: string) =>
-	messageDeliveries(sandbox, trigger).filter((attempt) => attempt.body?.includes(`"id":"${id}"`));
+const write = (text: string) => aliceWrites(sandbox, text);
+const attemptsOf = (id: string) => attemptsOfMessage(sandbox, trigger, id);
 const runs = () =>
 	trigger.executions
 		.filter((execution) => execution.items.length > 0)
@@ -173,5 +169,83 @@ describe("the service's first attempt, sent late", () => {
 		} finally {
 			sandbox.faults.clear();
 		}
+	});
+
+	// Review finding 7 (review-43): an earlier message answered 200 as carried by its burst's last was lost
+	// when that last one's run was not recorded and its third attempt ran alone. A carried delivery is
+	// answered only once a recorded run holds it: here it runs the burst itself at its deadline.
+	it('runs every message of a burst whose run n8n could not record, when the rest of it was answered as carried', async () => {
+		trigger = await activeMessageTrigger(sandbox, {
+			groupQuickMessages: true,
+			quietWindowSeconds: 1,
+			longestWaitSeconds: 10,
+		});
+		trigger.failToRecord(1);
+		const first = write('my order 1234');
+		sandbox.clock.advance(300);
+		const last = write('has not arrived');
+		await waitFor(
+			() => attemptsOf(last.id).length >= 1 && attemptsOf(first.id).length >= 1,
+			20_000,
+		);
+		await trigger.settled();
+		expect(attemptsOf(first.id).map((attempt) => attempt.statusCode)).toEqual([200]);
+		expect(attemptsOf(last.id).map((attempt) => attempt.statusCode)).toEqual([500]);
+		// The service's retries reach another webhook process (or n8n restarted), while the service is busy.
+		vi.resetModules();
+		const fresh = await import(
+			'../../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node.js'
+		);
+		trigger.restart(new fresh.MessagingAutomationTrigger());
+		sandbox.faults.add({ tool: 'get_messages', kind: 'rateLimited', times: 1000 });
+		try {
+			sandbox.clock.advance(40_000);
+			await waitFor(() => attemptsOf(last.id).length >= 2, 20_000);
+			sandbox.clock.advance(150_000);
+			await waitFor(() => attemptsOf(last.id).length >= 3, 20_000);
+			await trigger.settled();
+		} finally {
+			sandbox.faults.clear();
+		}
+		expect(runs().flatMap(texts)).toEqual(['my order 1234', 'has not arrived']);
+	});
+});
+
+// Finding G (issue 43's simulator): a carried message is answered 2xx only once a recorded run holds
+// it (carriedDeliveries.ts); its burst's last event lost, nothing after it, the burst ran never.
+describe('a burst whose last event is lost, nothing after it', () => {
+	it('runs once and whole from a carried delivery, each delivery answered only by a recorded run', async () => {
+		trigger = await activeMessageTrigger(sandbox, {
+			groupQuickMessages: true,
+			quietWindowSeconds: 1,
+			longestWaitSeconds: 10,
+		});
+		const first = write('my order 1234');
+		sandbox.clock.advance(300);
+		const second = write('has not arrived');
+		sandbox.clock.advance(300);
+		// Saved, its event never queued (the spec allows it): no delivery will say the burst is over.
+		sandbox.webhooks.faults.loseNext(1);
+		write('can you check?');
+		await waitFor(
+			() => attemptsOf(first.id).length >= 1 && attemptsOf(second.id).length >= 1,
+			20_000,
+		);
+		await waitFor(() => passedRunTexts(trigger).length >= 1, 20_000);
+		await trigger.settled();
+
+		expect(passedRunTexts(trigger)).toEqual([
+			['my order 1234', 'has not arrived', 'can you check?'],
+		]);
+		expect(trigger.executions).toHaveLength(1);
+		// The first delivery's deadline came first: it started the run, n8n answered it once recorded;
+		// the second, carried by that run, was answered once n8n had.
+		const answers = [first, second].map((message) => attemptsOf(message.id));
+		expect(answers.map((attempts) => attempts.map((attempt) => attempt.statusCode))).toEqual([
+			[200],
+			[200],
+		]);
+		expect(answers[1][0].completedAt).toBeGreaterThanOrEqual(answers[0][0].completedAt);
+		expect(trigger.requests.map((request) => request.answeredBy)).toContain('n8n');
 	});
 });

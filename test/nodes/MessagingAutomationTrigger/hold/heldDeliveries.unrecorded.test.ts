@@ -66,9 +66,11 @@ describe('a burst whose run n8n could not record', () => {
 		sandbox.clock.advance(20_000);
 		await settledAfter(sandbox, trigger, 4);
 
+		// The second message's delivery waited for a recorded run holding it; none was, so at its
+		// deadline it started the burst itself. The first one's retry then passes nothing on.
 		const alice = trigger.executions
 			.map((execution) => execution.items.map((item) => textsOf(item.json)))
 			.filter((items) => !items.flat().includes('hi, Bob here'));
-		expect(alice).toEqual([[['hello', 'are you there?']]]);
+		expect(alice).toEqual([[['hello', 'are you there?']], []]);
 	});
 });

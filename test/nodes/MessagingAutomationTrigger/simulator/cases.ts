@@ -163,6 +163,14 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 	],
 	F: [
 		{
+			name: "two processes, a burst of two 1 s apart, the second's run not recorded (n8n answers 500): the first, carried by it, starts the burst itself at its deadline; the second's retry passes nothing on",
+			case: plainCase([1000], { processes: 2, route: [0, 1], recordFails: [0] }),
+		},
+		{
+			name: 'two processes each holding part of a burst of three whose last event is lost, nothing after it: the burst runs once, whole',
+			case: plainCase([300, 300], { processes: 2, route: [0, 1], lost: [2] }),
+		},
+		{
 			name: "two processes, a phone 33 s behind, a burst of four delivered 27 s late: each process's kept read says the other's delivery started the run, neither run is recorded, both retries are answered as carried",
 			case: {
 				phaseMs: 0,
@@ -210,14 +218,14 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 	],
 	G: [
 		{
-			name: "a lost first message, then a burst of five whose last message's event is lost too and nothing follows: the four delivered ones are answered 200 as carried by the last one's delivery, which never comes, so neither burst runs",
+			name: "a lost first message, then (past catch-up's 3 min) a burst of five whose last message's event is lost too and nothing follows: the four delivered ones were answered 200 as carried by the last one's delivery, which never comes, so neither burst ran",
 			case: {
 				...plainCase([], { quietMs: 3000, longestMs: 20_000, readLatencyMs: 5 }),
 				bursts: [
 					{ person: 0, pauseMs: 16_781, gapsMs: [], offlineMs: 0, saveGapMs: 1000 },
 					{
 						person: 0,
-						pauseMs: 24_312,
+						pauseMs: 204_312,
 						gapsMs: [2211, 590, 2002, 806],
 						offlineMs: 0,
 						saveGapMs: 100,

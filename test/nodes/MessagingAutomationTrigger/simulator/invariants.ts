@@ -174,8 +174,13 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 			c.stops,
 			c.stopsAfterRecording,
 		].every((faults) => faults.length === 0);
+	const closes = closeTimes(c, outcome, written);
 	const late = outcome.attempts.filter(
-		(attempt) => attempt.attempt === 1 && !answeredInTime(attempt),
+		(attempt) =>
+			attempt.attempt === 1 &&
+			!answeredInTime(attempt) &&
+			(closes.get(attempt.message) ?? 0) + CLOSE_MARGIN_MS + 2 * c.readLatencyMs <=
+				attempt.sentAt + HOLD_MS,
 	);
 	if (calm && late.length > 0)
 		found.push({
@@ -186,9 +191,10 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 }
 
 /**
- * Whether no delivery of the chat comes at or after the end of `id`'s burst: every delivered
- * message of its person was written before the burst's last one, which was lost. Nothing can run
- * it (out of scope: a chat where nothing follows needs scheduling, docs/conversations.md).
+ * Whether nothing delivered can run `id`: no message of its burst was delivered, and no delivery
+ * of the chat comes at or after the end of its burst (a chat where nothing follows needs
+ * scheduling, docs/conversations.md). A burst whose last event was lost runs from a delivered one
+ * (finding G): a carried delivery is answered only once a recorded run holds it.
  */
 function nothingFollows(
 	c: Case,
@@ -204,6 +210,7 @@ function nothingFollows(
 	const message = byId.get(id);
 	const burst = bursts.find((candidate) => candidate.includes(id)) ?? [id];
 	const end = Math.max(...burst.map((member) => byId.get(member)?.typedAt ?? 0));
+	if (outcome.attempts.some((attempt) => burst.includes(attempt.message))) return false;
 	return !outcome.messages.some(
 		(other) => other.person === message?.person && !lost.has(other.index) && other.typedAt >= end,
 	);
@@ -237,6 +244,29 @@ function answerViolations(outcome: Outcome): Violation[] {
 				detail: `${message} answers ${question}, which it never resumed`,
 			});
 	return found;
+}
+
+/**
+ * A delivery is answered 2xx only once a recorded run holds its message: one whose burst closes
+ * after its 8.5 s hold (a burst typed over more than about 8.5 s less the quiet window) goes back
+ * (503) and its retry is settled. The hold counts from the signed send time, in whole seconds (up
+ * to 1 s earlier); the margin covers that and the read before the deadline (1.05 s before it,
+ * showing what was saved 0.25 s before) that shows a carried message's burst closed.
+ */
+const HOLD_MS = 8500;
+const CLOSE_MARGIN_MS = 2500;
+
+/** When each message's burst closes (its quiet window after its last message, or its longest wait). */
+function closeTimes(c: Case, outcome: Outcome, bursts: readonly string[][]): Map<string, number> {
+	const stamped = new Map(outcome.messages.map((message) => [message.id, message.stampedAt]));
+	const closes = new Map<string, number>();
+	for (const burst of bursts) {
+		const first = stamped.get(burst[0]) ?? 0;
+		const last = stamped.get(burst[burst.length - 1]) ?? 0;
+		const close = Math.min(last + c.quietMs, first + c.longestMs);
+		for (const id of burst) closes.set(id, close);
+	}
+	return closes;
 }
 
 const answeredInTime = (attempt: Outcome['attempts'][number]) =>

@@ -83,6 +83,37 @@ function messageIdsOf(item: INodeExecutionData | undefined): string[] {
 			: [];
 }
 
+/**
+ * The delivery's response as the trigger sees n8n's (a ServerResponse): what the trigger writes,
+ * and n8n's own answer of a run's delivery, once it recorded the run ('finish'), or none ('close').
+ */
+class SimResponse {
+	statusCode?: number;
+	private readonly listeners: Array<{ event: string; listener: () => void }> = [];
+
+	constructor(readonly writeHead: (status: number) => void) {}
+
+	end = noop;
+
+	once(event: 'finish' | 'close', listener: () => void): void {
+		this.listeners.push({ event, listener });
+	}
+
+	n8nAnswers(status: number): void {
+		this.statusCode = status;
+		this.emit('finish');
+	}
+
+	close(): void {
+		this.emit('close');
+	}
+
+	private emit(event: string): void {
+		for (const entry of this.listeners.filter((candidate) => candidate.event === event))
+			entry.listener();
+	}
+}
+
 export class N8nProcess {
 	alive = true;
 	private readonly node: INode;
@@ -117,10 +148,7 @@ export class N8nProcess {
 	async deliver(delivery: Delivery): Promise<Answer | undefined> {
 		const staticData = clone(this.world.database.staticData);
 		let written: number | undefined;
-		const response = {
-			writeHead: (status: number) => void (written ??= status),
-			end: noop,
-		};
+		const response = new SimResponse((status) => void (written ??= status));
 		let result: IWebhookResponseData;
 		try {
 			result = await (
@@ -140,6 +168,7 @@ export class N8nProcess {
 			// n8n could not create the execution: the webhook answers 500 unless the node answered.
 			if (written !== undefined && written < 300)
 				this.world.answeredUnrecorded.push(result.workflowData.flat().flatMap(messageIdsOf));
+			if (written === undefined) response.n8nAnswers(500);
 			return { status: written ?? 500, byNode: written !== undefined };
 		}
 		// Each item is the run of one burst: a caught-up burst's (caughtUp.ts) is a run of its own.
@@ -168,13 +197,18 @@ export class N8nProcess {
 			run.passedOn = ids !== undefined;
 			if (ids) run.messageIds = ids;
 		}
-		return this.alive ? answer : undefined;
+		if (!this.alive) {
+			response.close();
+			return undefined;
+		}
+		if (written === undefined) response.n8nAnswers(answer.status);
+		return answer;
 	}
 
 	private webhookContext(
 		delivery: Delivery,
 		staticData: IDataObject,
-		response: { writeHead: (status: number) => void; end: () => void },
+		response: SimResponse,
 	): IWebhookFunctions {
 		const headers = Object.fromEntries(
 			Object.entries(delivery.headers).map(([k, v]) => [k.toLowerCase(), v]),
