@@ -15,7 +15,7 @@ export interface KnownBreak {
 export const KNOWN_BROKEN: Partial<Record<Family, KnownBreak>> = {
 	answerCopies: {
 		findings:
-			'7 and D (Deduplicate Events off: a copy of an answer\'s delivery, read once the question stopped waiting, runs the answer as a message: an answer is claimed only in the run of the rest of its burst, after the resume, and an answer alone claims nothing (seed 43, 343 cases, shrunk: one process, n8n 2.x, [m1, "1"], the copy 3.3 s later); each copy\'s offer costs a look-up; on n8n 1.x, a burst split over two webhook processes is started by each when the carried one\'s deadline comes before the other\'s run is recorded, and each offers its answer: the question resumes twice, since the answer claim holds within one process)',
+			"7 and D (Deduplicate Events off: a copy of an answer's delivery, read once the question stopped waiting, runs the answer as a message: an answer is claimed only in the run of the rest of its burst, after the resume, and an answer alone claims nothing (seed 43, 343 cases, shrunk: one process, n8n 2.x, [m1, \"1\"], the copy 3.3 s later); each copy's offer costs a look-up; on n8n 1.x, a burst split over two webhook processes is started by each when the carried one's deadline comes before the other's run is recorded, and each offers its answer: the question resumes twice, since the answer claim holds within one process)",
 		rules: ['oneRun', 'reads', 'answers'],
 	},
 	everything: {
