@@ -65,11 +65,15 @@ export function uploadOpenUntil(
 	const lastHeld = Math.max(
 		...burst.messages.map((message, i) => (queuedAt.has(message.id) ? i : -1)),
 	);
+	// A phone whose messages are queued within a quiet window of their timestamps saves as it
+	// writes: its unheld messages were saved by their timestamps plus its lag, so another process's
+	// delivery, or a lost one, lets a carried message start its burst's run by its deadline.
+	const uploading = phoneLag > rules.quietMs;
 	const estimates = burst.messages.map((message, position) => {
 		const savedBy = message.savedBy ?? vouchedAsOf;
 		return (
 			queuedAt.get(message.id) ??
-			(position > lastHeld ? savedBy : Math.min(message.at + phoneLag, savedBy))
+			(uploading && position > lastHeld ? savedBy : Math.min(message.at + phoneLag, savedBy))
 		);
 	});
 	const until = Math.min(
