@@ -3,6 +3,7 @@ import { sleep } from 'n8n-workflow';
 import type { BurstRules, BurstVerdict } from '../../shared/conversation/bursts';
 import {
 	burstStillOpen,
+	carriedByHeldIn,
 	carriedRun,
 	nextReadAt,
 	identityOf,
@@ -197,7 +198,18 @@ export class ConversationDesk {
 
 	private mayCarry(id: string, known: KnownRead): boolean {
 		const handedBack = this.held.get(id)?.handedBack === true;
-		return handedBack || this.carried.holds(id) || this.carriedRun(id, known) !== undefined;
+		return (
+			handedBack ||
+			this.carried.holds(id) ||
+			this.carriedByHeld(id, known) ||
+			this.carriedRun(id, known) !== undefined
+		);
+	}
+
+	/** The read shows `id`'s burst ending in a message held here: its run starts here, by its read. */
+	private carriedByHeld(id: string, known: KnownRead): boolean {
+		const extent = { ...known.read, asOf: known.asOf, complete: known.complete };
+		return carriedByHeldIn(extent, this.heldMessages(), id, this.rules);
 	}
 
 	/** The burst `id` belongs to as `known` shows it closed (heldPlan.ts: carriedRun). */

@@ -200,6 +200,12 @@ function likelyOpenUntil(
 	return burst.kind === 'last' ? uploadOpenUntil(burst, held, rules, knownAsOf) : undefined;
 }
 
+/** Whether `burst`, the burst of `id`, ends in another message of `held`. */
+function endsInHeld(burst: BurstVerdict, held: readonly HeldMessage[], id: string): boolean {
+	const last = burst.kind === 'last' ? burst.messages[burst.messages.length - 1].id : undefined;
+	return last !== undefined && last !== id && held.some((entry) => entry.message.id === last);
+}
+
 /** Whether what the process knows says the burst of `id` ends in another message it holds. */
 function carriedByHeld(
 	known: readonly TimelineMessage[],
@@ -209,8 +215,24 @@ function carriedByHeld(
 	now: number,
 ): boolean {
 	const burst = burstThrough(likelyTimeline(known, held), id, rules, { complete: true, asOf: now });
-	const last = burst.kind === 'last' ? burst.messages[burst.messages.length - 1].id : undefined;
-	return last !== undefined && last !== id && held.some((entry) => entry.message.id === last);
+	return endsInHeld(burst, held, id);
+}
+
+/**
+ * Whether `read` shows the burst of `id` closed in another message of `held`: that message's
+ * delivery starts its run in this process, so `id` is carried by it (conversationDesk.ts).
+ */
+export function carriedByHeldIn(
+	read: ReadExtent,
+	held: readonly HeldMessage[],
+	id: string,
+	rules: BurstRules,
+): boolean {
+	const timeline = vouchedTimeline(
+		read,
+		held.map((entry) => entry.message),
+	);
+	return endsInHeld(burstThrough(timeline, id, rules, read), held, id);
 }
 
 /**
