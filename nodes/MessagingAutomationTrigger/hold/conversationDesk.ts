@@ -3,28 +3,25 @@ import { sleep } from 'n8n-workflow';
 import type { BurstRules, BurstVerdict } from '../../shared/conversation/bursts';
 import {
 	burstStillOpen,
-	carriedByHeldIn,
-	carriedRun,
 	nextReadAt,
 	identityOf,
 	settleByRead,
 	type HeldMessage,
 	type HeldOutcome,
 } from '../../shared/conversation/heldPlan';
-import type { TimelineMessage } from '../../shared/conversation/timeline';
+import { carriedByHeldIn, carriedRun } from '../../shared/conversation/carriedPlan';
 import {
 	OPEN_READ_MS,
 	READ_LEAD_MS,
 	SAVE_SLACK_MS,
 	TIMER_SLACK_MS,
 } from '../../shared/conversation/deliveryTiming';
-import { MessagingApiError } from '../../shared/client/errors';
 import { deadlineIn, monotonicNow } from '../../shared/monotonic';
-import { retryRuleOf } from '../../shared/client/errorRules';
-import { MAX_PAGES, reasonOf, type ConversationRead } from '../../shared/conversation/reader';
-import { recentRead, remember, type KnownRead } from './recentReads';
+import { isPassing } from '../../shared/client/errorRules';
+import { MAX_PAGES, reasonOf } from '../../shared/conversation/reader';
+import { extentOf, recentRead, remember, savedBy, type KnownRead } from './recentReads';
 import { CarriedDeliveries } from './carriedDeliveries';
-import type { Entry, Settlement } from './settlement';
+import { heldMessageOf, type Entry, type Settlement } from './settlement';
 import type { ServiceClock } from '../receive/serviceClock';
 
 /*
@@ -34,23 +31,6 @@ import type { ServiceClock } from '../receive/serviceClock';
  * with no run holding it recorded by its deadline starts its burst's run itself; the run claim
  * (runClaim.ts) narrows a run whose messages another run holds to nothing.
  */
-
-/** Errors a later read may not meet: a busy or unreachable service, not a refused key or scope. */
-function isPassing(error: unknown): boolean {
-	return error instanceof MessagingApiError && retryRuleOf(error) !== 'never';
-}
-
-/**
- * Marks each message of `read` saved by the first read that showed it: the kept read `before`, if
- * it did, else this one (`asOf`). A late upload's burst closes a quiet window after the last of
- * its messages was saved (uploadWindow.ts), which only a read made that long after shows.
- */
-function savedBy(read: ConversationRead, asOf: number, before: KnownRead | undefined): void {
-	const shown = new Map(
-		(before?.read.timeline ?? []).map((entry) => [entry.id, entry.savedBy ?? before?.asOf]),
-	);
-	for (const entry of read.timeline) entry.savedBy ??= shown.get(entry.id) ?? asOf;
-}
 
 export class ConversationDesk {
 	readonly held = new Map<string, Entry>();
@@ -70,11 +50,6 @@ export class ConversationDesk {
 		/** Called the moment nothing is held any more, before any other delivery can join. */
 		private readonly onIdle: () => void,
 	) {}
-
-	/** The last read's messages (recentReads.ts keeps it): with the held ones, when the next read is due. */
-	private knownTimeline(): readonly TimelineMessage[] {
-		return recentRead(this.key)?.read.timeline ?? [];
-	}
 
 	/** Waits `ms`, or less when a delivery joins. */
 	private async pause(ms: number): Promise<void> {
@@ -97,11 +72,7 @@ export class ConversationDesk {
 	}
 
 	private heldMessages(entries: Iterable<Entry> = this.held.values()): HeldMessage[] {
-		return [...entries].map((entry) => ({
-			message: entry.message,
-			deadline: this.clock.at(entry.deadline),
-			queuedAt: entry.queuedAt,
-		}));
+		return [...entries].map((entry) => heldMessageOf(entry, this.clock));
 	}
 
 	private async run(): Promise<void> {
@@ -115,7 +86,7 @@ export class ConversationDesk {
 			// `asOf` runs SAVE_SLACK_MS behind the service's clock: the lead before a deadline counts it too.
 			const lead = READ_LEAD_MS + SAVE_SLACK_MS;
 			const readAt = nextReadAt(
-				this.knownTimeline(),
+				known?.read.timeline ?? [],
 				this.heldMessages(),
 				this.rules,
 				asOf,
@@ -176,8 +147,13 @@ export class ConversationDesk {
 	}
 
 	private settleBy(known: KnownRead): Map<string, HeldOutcome> {
-		const extent = { timeline: known.read.timeline, asOf: known.asOf, complete: known.complete };
-		return settleByRead(extent, this.heldMessages(), this.rules, known.ran, this.settledLag);
+		return settleByRead(
+			extentOf(known),
+			this.heldMessages(),
+			this.rules,
+			known.ran,
+			this.settledLag,
+		);
 	}
 
 	/**
@@ -196,27 +172,20 @@ export class ConversationDesk {
 		return runs.length + carried.length;
 	}
 
+	/** Handed back, held by a run started here, or the read shows the burst ending in a message held here (its run starts here) or closed. */
 	private mayCarry(id: string, known: KnownRead): boolean {
-		const handedBack = this.held.get(id)?.handedBack === true;
 		return (
-			handedBack ||
+			this.held.get(id)?.handedBack === true ||
 			this.carried.holds(id) ||
-			this.carriedByHeld(id, known) ||
+			carriedByHeldIn(extentOf(known), this.heldMessages(), id, this.rules) ||
 			this.carriedRun(id, known) !== undefined
 		);
-	}
-
-	/** The read shows `id`'s burst ending in a message held here: its run starts here, by its read. */
-	private carriedByHeld(id: string, known: KnownRead): boolean {
-		const extent = { ...known.read, asOf: known.asOf, complete: known.complete };
-		return carriedByHeldIn(extent, this.heldMessages(), id, this.rules);
 	}
 
 	/** The burst `id` belongs to as `known` shows it closed (heldPlan.ts: carriedRun). */
 	private carriedRun(id: string, known: KnownRead) {
 		const messages = this.heldMessages([...this.held.values(), ...this.carried.values()]);
-		const extent = { ...known.read, asOf: known.asOf, complete: known.complete };
-		return carriedRun(extent, messages, id, this.rules, known.ran);
+		return carriedRun(extentOf(known), messages, id, this.rules, known.ran);
 	}
 
 	/** `id`'s delivery starts the run of `verdict`; the messages it carries wait for n8n to record it. */
@@ -261,17 +230,12 @@ export class ConversationDesk {
 	private expire(id: string): void {
 		const entry = this.held.get(id);
 		if (!entry) return this.expireCarried(id);
+		const known = recentRead(this.key);
+		const timeline = known?.read.timeline ?? [];
 		const now = this.clock.now();
 		if (
 			!entry.handedBack &&
-			burstStillOpen(
-				this.knownTimeline(),
-				this.heldMessages(),
-				id,
-				this.rules,
-				now,
-				recentRead(this.key)?.asOf,
-			)
+			burstStillOpen(timeline, this.heldMessages(), id, this.rules, now, known?.asOf)
 		) {
 			entry.reply.handBack();
 			entry.handedBack = true;

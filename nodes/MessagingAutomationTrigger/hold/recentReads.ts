@@ -12,6 +12,25 @@ export interface KnownRead {
 	ran: Map<string, string>;
 }
 
+/** What `known` vouches for, as the conversation rules take a read (heldPlan.ts). */
+export const extentOf = ({ read, asOf, complete }: KnownRead) => ({
+	timeline: read.timeline,
+	asOf,
+	complete,
+});
+
+/**
+ * Marks each message of `read` saved by the first read that showed it: the kept read `before`, if
+ * it did, else this one (`asOf`). A late upload's burst closes a quiet window after the last of
+ * its messages was saved (uploadWindow.ts), which only a read made that long after shows.
+ */
+export function savedBy(read: ConversationRead, asOf: number, before: KnownRead | undefined): void {
+	const shown = new Map(
+		(before?.read.timeline ?? []).map((entry) => [entry.id, entry.savedBy ?? before?.asOf]),
+	);
+	for (const entry of read.timeline) entry.savedBy ??= shown.get(entry.id) ?? asOf;
+}
+
 /*
  * Each conversation's last read, the one copy the process keeps: its desk plans with it while
  * deliveries are held, and it settles, for a minute, the deliveries of messages written before it

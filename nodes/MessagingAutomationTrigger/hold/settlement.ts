@@ -1,7 +1,9 @@
 import type { BurstVerdict } from '../../shared/conversation/bursts';
 import type { ConversationRead, ConversationReader } from '../../shared/conversation/reader';
 import type { TimelineMessage } from '../../shared/conversation/timeline';
+import type { HeldMessage } from '../../shared/conversation/heldPlan';
 import type { DeliveryReply } from '../receive/deliveryReply';
+import type { ServiceClock } from '../receive/serviceClock';
 
 /* What a held delivery is, and what settles it (conversationDesk.ts). */
 
@@ -32,3 +34,10 @@ export type Entry = HeldDelivery & {
 	/** Handed back at its deadline, its burst still open: held on until it closes. */
 	handedBack?: boolean;
 };
+
+/** A held delivery as the conversation rules take it: its deadline on the service's clock. */
+export const heldMessageOf = (entry: HeldDelivery, clock: ServiceClock): HeldMessage => ({
+	message: entry.message,
+	deadline: clock.at(entry.deadline),
+	queuedAt: entry.queuedAt,
+});

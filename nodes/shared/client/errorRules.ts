@@ -33,6 +33,11 @@ export function retryRuleOf(error: MessagingApiError): RetryRule {
 	return isUndocumented(error) && GATEWAY_STATUSES.has(error.status ?? 0) ? 'backoff' : 'never';
 }
 
+/** Errors a later attempt may not meet: a busy or unreachable service, not a refused key or scope. */
+export function isPassing(error: unknown): boolean {
+	return error instanceof MessagingApiError && retryRuleOf(error) !== 'never';
+}
+
 /** Whether a write that failed with `error` may still have taken effect. */
 export function mayHaveActed(error: MessagingApiError): boolean {
 	const entry = errorCodeOf(error);

@@ -39,7 +39,10 @@ export type HeldOutcome =
  * delivered message counts even if the service saved it too late for the read). A held message
  * written later is left out: an account's message before it may not be saved yet.
  */
-function vouchedTimeline(read: ReadExtent, held: readonly TimelineMessage[]): TimelineMessage[] {
+export function vouchedTimeline(
+	read: ReadExtent,
+	held: readonly TimelineMessage[],
+): TimelineMessage[] {
 	return mergeTimelines(
 		read.timeline,
 		held.filter((message) => message.at <= read.asOf),
@@ -117,31 +120,6 @@ export function settleByRead(
 }
 
 /**
- * The run a carried message starts itself when no run holding it was recorded by its deadline
- * (conversationDesk.ts): its burst as `read` shows it closed, with the same messages whichever
- * delivery starts it; undefined while the read leaves the burst open (a later message may still
- * join it, or a late upload's quiet window has not passed).
- */
-export function carriedRun(
-	read: ReadExtent,
-	known: readonly HeldMessage[],
-	id: string,
-	rules: BurstRules,
-	/** The runs `read` started, by identity: a read that ran the burst found it closed then. */
-	ran: ReadonlyMap<string, string>,
-): Extract<BurstVerdict, { kind: 'last' }> | undefined {
-	const timeline = vouchedTimeline(
-		read,
-		known.map((entry) => entry.message),
-	);
-	const burst = burstThrough(timeline, id, rules, read);
-	if (burst.kind !== 'last') return undefined;
-	if (ran.has(identityOf(burst))) return burst;
-	const openUntil = uploadOpenUntil(burst, known, rules, read.asOf);
-	return openUntil !== undefined && openUntil > read.asOf ? undefined : burst;
-}
-
-/**
  * Of the held messages a read runs one burst for, only one starts it: the message that started it
  * before, if the burst is in `ran`; else the burst's last message if held, else the first held.
  * The others are carried by it.
@@ -201,7 +179,7 @@ function likelyOpenUntil(
 }
 
 /** Whether `burst`, the burst of `id`, ends in another message of `held`. */
-function endsInHeld(burst: BurstVerdict, held: readonly HeldMessage[], id: string): boolean {
+export function endsInHeld(burst: BurstVerdict, held: readonly HeldMessage[], id: string): boolean {
 	const last = burst.kind === 'last' ? burst.messages[burst.messages.length - 1].id : undefined;
 	return last !== undefined && last !== id && held.some((entry) => entry.message.id === last);
 }
@@ -216,23 +194,6 @@ function carriedByHeld(
 ): boolean {
 	const burst = burstThrough(likelyTimeline(known, held), id, rules, { complete: true, asOf: now });
 	return endsInHeld(burst, held, id);
-}
-
-/**
- * Whether `read` shows the burst of `id` closed in another message of `held`: that message's
- * delivery starts its run in this process, so `id` is carried by it (conversationDesk.ts).
- */
-export function carriedByHeldIn(
-	read: ReadExtent,
-	held: readonly HeldMessage[],
-	id: string,
-	rules: BurstRules,
-): boolean {
-	const timeline = vouchedTimeline(
-		read,
-		held.map((entry) => entry.message),
-	);
-	return endsInHeld(burstThrough(timeline, id, rules, read), held, id);
 }
 
 /**
