@@ -86,6 +86,15 @@ describe('uploadOpenUntil', () => {
 		expect(uploadOpenUntil(lastOf(timeline), held, RULES, at(102.5))).toBe(at(105.5) + 1);
 	});
 
+	it('counts a message after the last held one at its timestamp plus the lag for a phone that saves as it writes (finding F)', () => {
+		// Queued 0.1 s after its timestamp: no upload. Another process holds the third, shown first by
+		// the read at 5.6 s; it was saved by 0.7 s, so the burst closed a quiet window after that,
+		// before the read (not 8.6 s, a quiet window past the read, after the first one's deadline).
+		const timeline = typed(0, 0.3, 0.6).map((message) => ({ ...message, savedBy: at(5.6) }));
+		const held = heldAt(timeline.slice(0, 1), [0.1]);
+		expect(uploadOpenUntil(lastOf(timeline), held, RULES, at(5.6))).toBe(at(3.7) + 1);
+	});
+
 	it("keeps a burst the account's message closed open for the phone's lag past it (simulator findings K, A)", () => {
 		// The account writes at 2.04 s; a phone 0.2 s behind stamps a message 2 s that it saves after.
 		const timeline = [...typed(0, 1), ...ownAt(2.04)];
