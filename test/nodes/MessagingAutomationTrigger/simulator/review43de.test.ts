@@ -1,0 +1,41 @@
+/**
+ * Review of issue 43d/43e's fixes (branch review-43de): cases found on the code under review, as
+ * `it.fails` while they break an invariant, each with a control that holds.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { installProcessedDataStore } from '../../../support/processedData';
+import { plainCase } from './cases';
+import { ProcessPool } from './processPool';
+import { checkCase } from './property';
+import type { Case } from './scenario';
+import { installVirtualTime, uninstallVirtualTime } from './virtualTime';
+
+const pool = new ProcessPool();
+beforeAll(() => {
+	installProcessedDataStore();
+	installVirtualTime();
+});
+afterAll(() => uninstallVirtualTime());
+
+/** A burst of three typed 0.3 s apart on a phone whose clock runs `aheadMs` ahead, delivered at once. */
+const phoneAhead = (aheadMs: number): Case => plainCase([300, 300], { phone: { skewMs: aheadMs } });
+
+const said = (found: Awaited<ReturnType<typeof checkCase>>) =>
+	found.map((violation) => `${violation.rule}: ${violation.detail}`).join('\n');
+
+describe('review 43de', () => {
+	it('control: a phone 160 s ahead: every delivery goes back until the service passes its timestamps, then the burst runs once, whole', async () => {
+		const found = await checkCase(phoneAhead(160_000), pool);
+		expect(found, said(found)).toEqual([]);
+	});
+
+	it.fails(
+		"R43de-1: a phone 5 min ahead (a clock set fast): no read is due before a held message's timestamp and none settles it, so each delivery goes back until its third attempt gives up (2.5 min) and runs alone: [m1], [m2], [m3]",
+		async () => {
+			const found = await checkCase(phoneAhead(300_000), pool);
+			console.log(said(found));
+			expect(found, said(found)).toEqual([]);
+		},
+	);
+});
