@@ -21,6 +21,19 @@ afterAll(() => uninstallVirtualTime());
 /** A burst of three typed 0.3 s apart on a phone whose clock runs `aheadMs` ahead, delivered at once. */
 const phoneAhead = (aheadMs: number): Case => plainCase([300, 300], { phone: { skewMs: aheadMs } });
 
+/**
+ * Two messages typed 0.3 s apart on a phone whose messages reach the service 3 s after they are
+ * typed (a slow network: each is saved, stamped with its typing time, 3 s late), quiet window 2 s;
+ * with `accountReplies`, the account writes 0.1 s after the second was typed, so both come before
+ * its message in the chat and make one burst.
+ */
+const slowNetwork = (accountReplies: boolean): Case =>
+	plainCase([300], {
+		quietMs: 2000,
+		saveJitterMs: [3000, 3000],
+		ownMessages: accountReplies ? [{ afterMessage: 1, delayMs: 100 }] : [],
+	});
+
 const said = (found: Awaited<ReturnType<typeof checkCase>>) =>
 	found.map((violation) => `${violation.rule}: ${violation.detail}`).join('\n');
 
@@ -29,6 +42,20 @@ describe('review 43de', () => {
 		const found = await checkCase(phoneAhead(160_000), pool);
 		expect(found, said(found)).toEqual([]);
 	});
+
+	it('control: the slow phone alone, nobody replying: one run [m1 m2]', async () => {
+		const found = await checkCase(slowNetwork(false), pool);
+		expect(found, said(found)).toEqual([]);
+	});
+
+	it.fails(
+		"R43de-4 (regression of K/A, 43e; holds on 7ef9959): the account replies between the slow phone's message and its save: the burst the account's message closes is read past that message plus the phone's lag capped at 1 s (uploadWindow.ts OWN_MESSAGE_LAG_MS), m2 is saved 3 s after it was typed, and [m1] runs alone, then [m2]",
+		async () => {
+			const found = await checkCase(slowNetwork(true), pool);
+			console.log(said(found));
+			expect(found, said(found)).toEqual([]);
+		},
+	);
 
 	it.fails(
 		"R43de-1: a phone 5 min ahead (a clock set fast): no read is due before a held message's timestamp and none settles it, so each delivery goes back until its third attempt gives up (2.5 min) and runs alone: [m1], [m2], [m3]",
