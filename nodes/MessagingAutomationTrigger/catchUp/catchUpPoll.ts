@@ -150,9 +150,6 @@ async function catchUpChat(
 		maxAgeMs: Number.POSITIVE_INFINITY,
 		since: window.since,
 		now: window.now,
-		// No delivery shows this chat's phone lag to a poll: a late upload still uploading can be
-		// taken for a closed burst (named in conversations.md, The Catch-Up node).
-		phoneLagMs: 0,
 		complete,
 		answers: true,
 	});
