@@ -1,13 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
-import { MessagingAutomationApi } from '../../../../credentials/MessagingAutomationApi.credentials';
-import { MessagingAutomationCatchUp } from '../../../../nodes/MessagingAutomationCatchUp/MessagingAutomationCatchUp.node';
 import { DEMO } from '../../../sandbox/seed';
 import { type SandboxHandle } from '../../../sandbox';
-import { N8nEngine } from '../../../support/n8nEngine';
-import { N8nPollHost } from '../../../support/n8nPoll';
+import type { N8nPollHost } from '../../../support/n8nPoll';
 import { failProcessedData } from '../../../support/processedData';
 import { MessagingAutomationTrigger } from '../../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node';
 import { N8nWebhookHost } from '../../../support/n8nWebhook';
@@ -19,6 +15,7 @@ import {
 	useStoppedClock,
 	waitFor,
 } from '../fixtures';
+import { catchUpBeside, catchUpTestRun, sandboxEngine } from './catchUpFixtures';
 
 /*
  * Review of issue 45's second slice (the Catch-Up poll node), as an attacker. Each `it.fails` is a
@@ -36,39 +33,11 @@ useStoppedClock(
 	(started) => void (sandbox = started),
 	() => trigger,
 );
+beforeEach(() => void (trigger = undefined));
 
-/** n8n's engine with `nodeTypes`, its credential the sandbox's owner key. */
-function sandboxEngine(nodeTypes: ConstructorParameters<typeof N8nEngine>[0]['nodeTypes']) {
-	return new N8nEngine({
-		nodeTypes,
-		credentialTypes: [new MessagingAutomationApi()],
-		credentials: {
-			messagingAutomationApi: {
-				apiKey: sandbox.keys.owner,
-				baseUrl: sandbox.url,
-				authScheme: 'bearer',
-			},
-		},
-	});
-}
-
-function catchUpHost(): N8nPollHost {
-	const { engine, definition } = catchUpWorkflow();
-	return new N8nPollHost(engine, definition, 'Catch-Up');
-}
-
-function catchUpWorkflow() {
-	const engine = sandboxEngine({ messagingAutomationCatchUp: new MessagingAutomationCatchUp() });
-	const node = {
-		id: randomUUID(),
-		name: 'Catch-Up',
-		type: 'messagingAutomationCatchUp',
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		parameters: grouping,
-		credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } },
-	};
-	return { engine, definition: { nodes: [node], connections: {} } };
+/** The Catch-Up poll beside the live trigger, or beside a grouped one (inactive till the poll starts). */
+async function catchUpHost(): Promise<N8nPollHost> {
+	return await catchUpBeside(sandbox, trigger ?? { groupQuickMessages: true, ...grouping });
 }
 
 const person = (n: number) => ({ phone: `49171000${String(2000 + n)}`, name: `Person ${n}` });
@@ -103,51 +72,45 @@ async function pollsAfter(poll: N8nPollHost, deliveries: number) {
 describe('review 45b: the Catch-Up node as an attacker', () => {
 	// R45b-1: the poll knows nothing of the trigger's Filters: a group chat (or a channel) the
 	// trigger filters out runs as a bot turn once nobody answers it, with no event lost at all.
-	it.fails(
-		'R45b-1: leaves a group chat the trigger filters out (Chat Type: one-to-one)',
-		async () => {
-			trigger = await activeMessageTrigger(sandbox, {
-				groupQuickMessages: true,
-				...grouping,
-				filters: { chatType: 'oneToOne' },
-			});
-			const poll = catchUpHost();
-			await poll.activate();
-			say({ from: person(1), group: DEMO.adminGroup.jid, text: 'team: lunch at 12?' }, MINUTE);
-			await pollsAfter(poll, 1);
+	it('R45b-1: leaves a group chat the trigger filters out (Chat Type: one-to-one)', async () => {
+		trigger = await activeMessageTrigger(sandbox, {
+			groupQuickMessages: true,
+			...grouping,
+			filters: { chatType: 'oneToOne' },
+		});
+		const poll = await catchUpHost();
+		await poll.activate();
+		say({ from: person(1), group: DEMO.adminGroup.jid, text: 'team: lunch at 12?' }, MINUTE);
+		await pollsAfter(poll, 1);
 
-			expect(texts(botTurns(poll))).not.toContain('team: lunch at 12?');
-		},
-	);
+		expect(texts(botTurns(poll))).not.toContain('team: lunch at 12?');
+	});
 
 	// R45b-2: the poll builds its item with `takeover: undefined`: in a chat an agent paused with
 	// the pause command, a lost message runs on the bot's output, so the bot talks over the agent.
-	it.fails(
-		'R45b-2: never runs a paused chat as a bot turn (Human Takeover on the trigger)',
-		async () => {
-			trigger = await activeMessageTrigger(sandbox, {
-				groupQuickMessages: true,
-				...grouping,
-				humanTakeover: true,
-			});
-			const poll = catchUpHost();
-			await poll.activate();
-			say({ from: person(2), text: 'I want to talk to a human' }, MINUTE);
-			say({ from: person(2), fromMe: true, text: '/bot off' }, 10_000);
-			await pollsAfter(poll, 1);
-			sandbox.webhooks.faults.loseNext(1);
-			say({ from: person(2), text: 'my card number is 4111…' }, 20_000);
-			await pollsAfter(poll, 0);
+	it('R45b-2: never runs a paused chat as a bot turn (Human Takeover on the trigger)', async () => {
+		trigger = await activeMessageTrigger(sandbox, {
+			groupQuickMessages: true,
+			...grouping,
+			humanTakeover: true,
+		});
+		const poll = await catchUpHost();
+		await poll.activate();
+		say({ from: person(2), text: 'I want to talk to a human' }, MINUTE);
+		say({ from: person(2), fromMe: true, text: '/bot off' }, 10_000);
+		await pollsAfter(poll, 1);
+		sandbox.webhooks.faults.loseNext(1);
+		say({ from: person(2), text: 'my card number is 4111…' }, 20_000);
+		await pollsAfter(poll, 0);
 
-			expect(texts(botTurns(poll))).not.toContain('my card number is 4111…');
-		},
-	);
+		expect(texts(botTurns(poll))).not.toContain('my card number is 4111…');
+	});
 
 	// R45b-3: with the trigger's Group Quick Messages off, its runs claim `event|<id>`, the poll's
 	// `message|<id>`: every message the workflow chose not to answer runs a second time.
 	it('R45b-3: runs once a message the trigger ran ungrouped and the bot did not answer', async () => {
 		trigger = await activeMessageTrigger(sandbox, {});
-		const poll = catchUpHost();
+		const poll = await catchUpHost();
 		await poll.activate();
 		say({ from: person(3), text: 'thanks, bye' }, MINUTE);
 		await pollsAfter(poll, 1);
@@ -159,7 +122,7 @@ describe('review 45b: the Catch-Up node as an attacker', () => {
 	// store fails that once, the claim drops the burst and no later poll lists the chat again.
 	it.fails("R45b-4: a lone lost message still runs after one failure of n8n's store", async () => {
 		trigger = await activeMessageTrigger(sandbox, { groupQuickMessages: true, ...grouping });
-		const poll = catchUpHost();
+		const poll = await catchUpHost();
 		await poll.activate();
 		sandbox.webhooks.faults.loseNext(1);
 		say({ from: person(4), text: 'is anyone there?' }, MINUTE);
@@ -181,7 +144,7 @@ describe('review 45b: the Catch-Up node as an attacker', () => {
 		await waitFor(() => (trigger?.executions.length ?? 0) >= 1, 20_000);
 		await trigger?.settled();
 		sandbox.clock.advance(4 * MINUTE);
-		const { engine, definition } = catchUpWorkflow();
+		const { engine, definition } = await catchUpTestRun(sandbox, trigger as N8nWebhookHost);
 		const run = await engine.run(definition, { node: 'Catch-Up', items: [{ json: {} }] }, 'manual');
 
 		expect(
@@ -196,7 +159,7 @@ describe('review 45b: the Catch-Up node as an attacker', () => {
 	it.fails(
 		'R45b-6: after downtime with more than 300 busy chats, an older missed chat still runs',
 		async () => {
-			const poll = catchUpHost();
+			const poll = await catchUpHost();
 			await poll.activate();
 			poll.deactivate();
 			say({ from: person(6), text: 'hello? anyone?' }, 10 * MINUTE);
@@ -227,7 +190,9 @@ describe('review 45b: the Catch-Up node as an attacker', () => {
 		trigger = await activeMessageTrigger(sandbox, parameters);
 		const definition = triggerWorkflow(parameters);
 		definition.nodes[0].id = 'trigger-2';
-		const engine = sandboxEngine({ messagingAutomationTrigger: new MessagingAutomationTrigger() });
+		const engine = sandboxEngine(sandbox, {
+			messagingAutomationTrigger: new MessagingAutomationTrigger(),
+		});
 		const second = new N8nWebhookHost(engine, definition, TRIGGER);
 		await second.start();
 		try {
