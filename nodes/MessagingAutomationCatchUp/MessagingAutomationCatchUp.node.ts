@@ -21,6 +21,7 @@ export class MessagingAutomationCatchUp implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
+		subtitle: "Missed messages, by the trigger's settings",
 		description:
 			'Works beside the Messaging Automation Trigger, by its settings: runs messages the service saved but never delivered, and those written while the workflow was inactive',
 		defaults: { name: 'Messaging Automation Catch-Up' },

@@ -6,7 +6,7 @@ import { MessagingAutomationCatchUp } from '../../../../nodes/MessagingAutomatio
 import type { SandboxHandle } from '../../../sandbox';
 import { N8nEngine, type TestWorkflow } from '../../../support/n8nEngine';
 import { N8nPollHost } from '../../../support/n8nPoll';
-import type { N8nWebhookHost } from '../../../support/n8nWebhook';
+import { N8nWebhookHost } from '../../../support/n8nWebhook';
 import { startTriggerHost } from '../fixtures';
 
 const clone = (data: unknown): IDataObject => JSON.parse(JSON.stringify(data ?? {})) as IDataObject;
@@ -39,7 +39,7 @@ async function triggerGlobal(
 	sandbox: SandboxHandle,
 	beside: N8nWebhookHost | INodeParameters,
 ): Promise<IDataObject> {
-	if ('savedStaticData' in beside) return clone(beside.savedStaticData.global);
+	if (beside instanceof N8nWebhookHost) return clone(beside.savedStaticData.global);
 	const host = await startTriggerHost({
 		baseUrl: sandbox.url,
 		apiKey: sandbox.keys.owner,
