@@ -76,15 +76,16 @@ interface Window {
 const numberOr = (value: unknown, fallback: number) =>
 	typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 
-/** The poll's window; a test run (manual) looks back to the limit and keeps nothing. */
+/** The poll's window; a test run (manual) looks back to the limit (not before `since`) and keeps nothing. */
 function windowOf(context: PollContext, settings: CatchUpSettings, now: number): Window {
 	const manual = context.getMode() === 'manual';
+	const data = context.getWorkflowStaticData('node');
 	if (manual) {
-		const floor = now - settings.catchUpMs;
+		// Never before the first poll ever, as the polls themselves.
+		const floor = Math.max(now - settings.catchUpMs, numberOr(data.since, 0));
 		return { now, since: floor, activatedAt: now, firstOfActivation: false, listFloor: floor };
 	}
 	const key = `${String(context.getWorkflow().id)}/${context.getNode().id}`;
-	const data = context.getWorkflowStaticData('node');
 	let memory = memories.get(key);
 	const firstOfActivation = memory?.activation !== context;
 	if (firstOfActivation) {

@@ -2,10 +2,10 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { type SandboxHandle } from '../../../sandbox';
-import type { N8nPollHost } from '../../../support/n8nPoll';
+import { N8nPollHost } from '../../../support/n8nPoll';
 import type { N8nWebhookHost } from '../../../support/n8nWebhook';
 import { activeMessageTrigger, messageDeliveries, useStoppedClock, waitFor } from '../fixtures';
-import { catchUpBeside, catchUpWorkflow } from './catchUpFixtures';
+import { catchUpBeside, catchUpTestRun, catchUpWorkflow } from './catchUpFixtures';
 
 /*
  * Messaging Automation Catch-Up (nodes/MessagingAutomationCatchUp): a poll beside the trigger, in
@@ -250,5 +250,25 @@ describe('Messaging Automation Catch-Up', () => {
 		expect(run.nodeError('Catch-Up')?.message).toContain(
 			'no Messaging Automation Trigger in this workflow is active',
 		);
+	});
+	it('a test run shows nothing written before the first poll ever', async () => {
+		say(stranger(21), 'before the workflow was ever active', MINUTE);
+		const { engine, definition } = await catchUpTestRun(sandbox, {
+			groupQuickMessages: true,
+			...grouping,
+		});
+		const poll = new N8nPollHost(engine, definition, 'Catch-Up');
+		poll.savedStaticData = definition.staticData ?? {};
+		sandbox.clock.advance(4 * MINUTE);
+		await poll.activate();
+		say(stranger(22), 'while active, lost', MINUTE);
+		sandbox.clock.advance(4 * MINUTE);
+		const run = await engine.run(
+			{ ...definition, staticData: poll.savedStaticData },
+			{ node: 'Catch-Up', items: [{ json: {} }] },
+			'manual',
+		);
+
+		expect(texts(run.output('Catch-Up'))).toEqual(['while active, lost']);
 	});
 });
