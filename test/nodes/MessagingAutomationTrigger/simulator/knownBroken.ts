@@ -30,6 +30,11 @@ export const KNOWN_BROKEN: Partial<Record<Family, KnownBreak>> = {
  * fixed case): `npm test` holds them to every invariant, the soak skips them until the fix is in.
  */
 export const RARELY_BROKEN: Partial<Record<Family, KnownBreak>> = {
+	accountWrites: {
+		findings:
+			"M (the account writing 1 ms before a person's next message, a read taking 210 ms: the four messages before are answered 200 as carried and never run; seed 43 of CI's soak, once in 502 cases; the same class as G: a carried delivery answered on the promise of a run)",
+		rules: ['oneRun'],
+	},
 	lostEvents: {
 		findings:
 			"G (a burst whose last message's event is lost, nothing after it: its delivered messages were answered 200 as carried by that last delivery, which never comes; issue 45's chats where nothing follows)",
