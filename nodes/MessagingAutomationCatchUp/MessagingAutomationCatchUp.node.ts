@@ -21,9 +21,9 @@ export class MessagingAutomationCatchUp implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"Max age " + $parameter.catchUpHours + " h"}}',
+		subtitle: "Missed messages, by the trigger's settings",
 		description:
-			'Works beside the Messaging Automation Trigger: runs messages the service saved but never delivered, and those written while the workflow was inactive',
+			'Works beside the Messaging Automation Trigger, by its settings: runs messages the service saved but never delivered, and those written while the workflow was inactive',
 		defaults: { name: 'Messaging Automation Catch-Up' },
 		polling: true,
 		inputs: [],
@@ -38,8 +38,8 @@ export class MessagingAutomationCatchUp implements INodeType {
 
 	/**
 	 * n8n's first step of each run a poll starts, once recorded: the trigger's claim (runClaim.ts)
-	 * passes on only messages no run held. A test run (execute() stands in for poll() there) looks
-	 * and claims nothing.
+	 * passes on only messages no run held. A test run (execute() stands in for poll() there) shows
+	 * what a poll would run now, and claims nothing.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		if (this.getMode() === 'manual') return (await pollCatchUp(this)) ?? [[]];

@@ -16,6 +16,7 @@ import { claimRun } from './run/runClaim';
 import { withRunFiles } from './run/runAttachments';
 import { triggerScope } from './receive/scope';
 import { TRIGGER_OUTPUTS } from './run/takeoverOutput';
+import { shareCatchUpSettings, withdrawCatchUpSettings } from './catchUp/sharedSettings';
 import { endpointExists, registerEndpoint, unregisterEndpoint } from './activation/registration';
 
 export class MessagingAutomationTrigger implements INodeType {
@@ -53,12 +54,16 @@ export class MessagingAutomationTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				await checkOwnWebhookUrl(this);
+				// n8n calls it at every activation, before it adds pollers (sharedSettings.ts).
+				if (this.getMode() !== 'manual') shareCatchUpSettings(this);
 				return await endpointExists(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				return await registerEndpoint(this);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
+				// A test webhook's static data is its own copy, never saved: only production's counts.
+				withdrawCatchUpSettings(this);
 				const held = releaseScope(triggerScope(this, this.getNodeWebhookUrl('default') ?? ''));
 				return await unregisterEndpoint(this, held);
 			},

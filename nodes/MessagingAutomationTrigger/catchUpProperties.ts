@@ -14,13 +14,13 @@ export const catchUpProperties = (groupingOn: IDisplayOptions): INodeProperties[
 			"Whether to also run a person's earlier messages that the service saved but never sent to n8n. They are found when the same person writes again, 3 minutes or more later, and come as extra items of that execution, after the new message, with caught_up: {reason, age_seconds}. Each runs once. Left out: messages you replied to, older than the limit below, or written before the workflow was last activated. For a message nothing follows, and for time the workflow was inactive, add the Messaging Automation Catch-Up node beside this trigger.",
 	},
 	{
-		displayName: 'Max Age of Missed Messages (Hours)',
+		displayName: 'Max Age (Hours)',
 		name: 'catchUpHours',
 		type: 'number',
 		typeOptions: { minValue: 0.1, maxValue: MAX_CATCH_UP_HOURS, numberPrecision: 1 },
 		default: DEFAULT_CATCH_UP_HOURS,
 		displayOptions: { show: { ...groupingOn.show, catchUpMissed: [true] } },
 		description:
-			'Missed messages older than this when the person writes again are not run: a bot that answers hours late may do more harm than good',
+			'Missed messages older than this are not run (here when the person writes again; in the Catch-Up node when it polls): a bot that answers hours late may do more harm than good',
 	},
 ];

@@ -62,19 +62,19 @@ describe.runIf(runsHere)('Messaging Automation Catch-Up, in a real n8n', () => {
 			type: CREDENTIAL_TYPE,
 			data: { apiKey: sandbox.keys.owner, baseUrl: sandbox.url, authScheme: 'bearer' },
 		});
-		const grouping = { quietWindowSeconds: 3, longestWaitSeconds: 30 };
 		const trigger = {
 			...workflowNode('Trigger', NODE_TYPES.trigger, 1, [0, 0], {
 				events: ['message.received'],
 				groupQuickMessages: true,
-				...grouping,
+				quietWindowSeconds: 3,
+				longestWaitSeconds: 30,
+				// The Catch-Up node follows these (shared in static data at activation).
+				catchUpHours: 1,
 			}),
 			webhookId: randomUUID(),
 		};
 		const catchUp = workflowNode('Catch-Up', NODE_TYPES.catchUp, 1, [0, 200], {
 			pollTimes: { item: [{ mode: 'everyMinute' }] },
-			catchUpHours: 1,
-			...grouping,
 		});
 		workflow = await api.createWorkflow(
 			withCredential(

@@ -1,14 +1,25 @@
-import type { IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type IPollFunctions,
+} from 'n8n-workflow';
 
 import { listConversationsTool } from '../../shared/catalogue/tools/list_conversations';
-import { CATCH_UP_AFTER_MS, unansweredBursts } from '../../shared/conversation/catchUp';
+import {
+	CATCH_UP_AFTER_MS,
+	unansweredBursts,
+	type MissedBurst,
+} from '../../shared/conversation/catchUp';
 import { ConversationReader, MAX_PAGES, reasonOf } from '../../shared/conversation/reader';
 import { deadlineIn } from '../../shared/monotonic';
 import { createNodeClient } from '../../shared/transport/nodeClient';
 import type { EventEnvelope } from '../../shared/webhooks/events';
+import { pageMinimum } from '../hold/turn';
+import { filterEvent } from '../receive/eventFilter';
 import { caughtUpItem, NEVER_DELIVERED, WHILE_INACTIVE } from '../run/caughtUp';
 import { listedPage, type ListedChat } from './conversationList';
-import { catchUpSettings, type CatchUpSettings } from './pollSettings';
+import { sharedCatchUpSettings, type CatchUpSettings } from './sharedSettings';
 
 /*
  * Messaging Automation Catch-Up: the bursts the trigger beside it never got to run, found by a
@@ -65,15 +76,16 @@ interface Window {
 const numberOr = (value: unknown, fallback: number) =>
 	typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 
-/** The poll's window; a test run (manual) looks back to the limit and keeps nothing. */
+/** The poll's window; a test run (manual) looks back to the limit (not before `since`) and keeps nothing. */
 function windowOf(context: PollContext, settings: CatchUpSettings, now: number): Window {
 	const manual = context.getMode() === 'manual';
+	const data = context.getWorkflowStaticData('node');
 	if (manual) {
-		const floor = now - settings.maxAgeMs;
+		// Never before the first poll ever, as the polls themselves.
+		const floor = Math.max(now - settings.catchUpMs, numberOr(data.since, 0));
 		return { now, since: floor, activatedAt: now, firstOfActivation: false, listFloor: floor };
 	}
 	const key = `${String(context.getWorkflow().id)}/${context.getNode().id}`;
-	const data = context.getWorkflowStaticData('node');
 	let memory = memories.get(key);
 	const firstOfActivation = memory?.activation !== context;
 	if (firstOfActivation) {
@@ -136,8 +148,18 @@ interface ChatOutcome {
 	left: number;
 }
 
-/** One chat's read: its unanswered bursts within the limit as items, and how many older ones it leaves. */
+/** A burst's stand-in event, as the trigger's Filters judge it. */
+const burstEvent = (conversationId: string, burst: MissedBurst): EventEnvelope => ({
+	...baseEnvelope(conversationId),
+	data: { conversation_id: conversationId, message: burst.messages[0].message },
+});
+
+/**
+ * One chat's read: its unanswered bursts within the limit that the trigger's Filters pass, as
+ * items (but none of a chat Human Takeover pauses), and how many older ones it leaves.
+ */
 async function catchUpChat(
+	context: PollContext,
 	reader: ConversationReader,
 	chat: ListedChat,
 	settings: CatchUpSettings,
@@ -150,46 +172,72 @@ async function catchUpChat(
 		maxAgeMs: Number.POSITIVE_INFINITY,
 		since: window.since,
 		now: window.now,
-		// No delivery shows this chat's phone lag to a poll: a late upload still uploading can be
-		// taken for a closed burst (named in conversations.md, The Catch-Up node).
-		phoneLagMs: 0,
 		complete,
-		answers: true,
-	});
-	const recent = (at: number) => window.now - at <= settings.maxAgeMs;
+		answers: settings.answers,
+	}).filter((burst) => filterEvent(burstEvent(chat.conversationId, burst), settings.filters).pass);
+	const recent = (at: number) => window.now - at <= settings.catchUpMs;
 	const within = all.filter((burst) => recent(burst.messages[burst.messages.length - 1].at));
-	const items = within.map((burst) => {
+	const turn = {
+		grouping: rules,
+		historyCount: 0,
+		takeover: settings.takeover,
+		answers: settings.answers,
+	};
+	const caught = within.map((burst) => {
 		const trimmed = { ...burst, messages: burst.messages.filter((entry) => recent(entry.at)) };
 		const reason =
 			trimmed.messages[trimmed.messages.length - 1].at < window.activatedAt
 				? WHILE_INACTIVE
 				: NEVER_DELIVERED;
-		const settingsOfTurn = {
-			turn: { grouping: rules, historyCount: 0, takeover: undefined, answers: true },
-		};
 		return caughtUpItem(
 			baseEnvelope(chat.conversationId),
 			trimmed,
 			read.timeline,
-			settingsOfTurn,
+			{ turn },
 			window.now,
 			reason,
-		).item;
+		);
+	});
+	const items = caught.filter(({ item, takeover }) => {
+		if (!takeover || takeover.paused === false) return true;
+		context.logger.warn(
+			`Messaging Automation Catch-Up: left ${String((item.json.message_ids as string[]).join(','))} in conversation ${chat.conversationId}: ${takeover.paused === true ? `Human Takeover paused the chat (${takeover.by}, since ${takeover.since})` : takeover.error}; a person answers there, not the bot`,
+		);
+		return false;
 	});
 	const left = window.firstOfActivation
 		? all.filter((burst) => !within.includes(burst) && burst.messages[0].at > window.listFloor)
 				.length
 		: 0;
-	return { items, left };
+	return { items: items.map(({ item }) => item), left };
+}
+
+/** Logged once per poll node and reason: why the poll catches nothing up. */
+const toldWhy = new Map<string, string>();
+
+/** The trigger's settings the poll follows; undefined (and why, once) when there are none. */
+function settingsOf(context: PollContext): CatchUpSettings | undefined {
+	const lookup = sharedCatchUpSettings(context);
+	const key = `${String(context.getWorkflow().id)}/${context.getNode().id}`;
+	if ('settings' in lookup) {
+		toldWhy.delete(key);
+		return lookup.settings;
+	}
+	const { why } = lookup;
+	const message = `Messaging Automation Catch-Up: catches up nothing: ${why}`;
+	if (context.getMode() === 'manual') throw new NodeOperationError(context.getNode(), message);
+	if (toldWhy.get(key) !== why) context.logger.warn(message);
+	toldWhy.set(key, why);
+	return undefined;
 }
 
 /**
  * One poll: the caught-up bursts as one output's items (null: none), for the run's first step to
- * claim (runClaim.ts). With Max Age 0 (off) it reads nothing.
+ * claim (runClaim.ts). Without a trigger to follow (sharedSettings.ts) it reads nothing.
  */
 export async function pollCatchUp(context: PollContext): Promise<INodeExecutionData[][] | null> {
-	const settings = catchUpSettings(context);
-	if (settings.maxAgeMs <= 0) return null;
+	const settings = settingsOf(context);
+	if (!settings) return null;
 	const quietMs = settings.grouping.quietMs;
 	let window: Window | undefined;
 	const { chats, now } = await listChats(context, (at) => {
@@ -199,7 +247,7 @@ export async function pollCatchUp(context: PollContext): Promise<INodeExecutionD
 	const current = window ?? windowOf(context, settings, now);
 	const memory = memories.get(`${String(context.getWorkflow().id)}/${context.getNode().id}`);
 	const ready = now - CATCH_UP_AFTER_MS - quietMs - 1;
-	const olderThanLimit = now - settings.maxAgeMs;
+	const olderThanLimit = now - settings.catchUpMs;
 	let leftChats = 0;
 	const due = chats
 		.filter((chat) => chat.lastAt > current.listFloor && chat.lastFromMe !== true)
@@ -210,14 +258,14 @@ export async function pollCatchUp(context: PollContext): Promise<INodeExecutionD
 		})
 		.filter((chat) => chat.lastAt <= ready && memory?.read.get(chat.conversationId) !== chat.lastAt)
 		.sort((a, b) => a.lastAt - b.lastAt);
-	const reader = new ConversationReader(context, 0);
+	const reader = new ConversationReader(context, pageMinimum({ historyCount: 0, ...settings }));
 	const items: INodeExecutionData[] = [];
 	let left = current.firstOfActivation ? leftChats : 0;
 	// The floor moves on only once every chat above it was read: the rest wait above it.
 	let allRead = due.length <= MAX_CHATS;
 	for (const chat of due.slice(0, MAX_CHATS)) {
 		try {
-			const outcome = await catchUpChat(reader, chat, settings, current);
+			const outcome = await catchUpChat(context, reader, chat, settings, current);
 			items.push(...outcome.items);
 			left += outcome.left;
 			memory?.read.set(chat.conversationId, chat.lastAt);
@@ -231,7 +279,7 @@ export async function pollCatchUp(context: PollContext): Promise<INodeExecutionD
 	if (memory && allRead) memory.lastPollAt = now;
 	if (left > 0)
 		context.logger.warn(
-			`Messaging Automation Catch-Up: left ${left} conversation burst(s) written while the workflow was inactive and older than Max Age of Missed Messages (${settings.maxAgeMs / 3_600_000} h): they do not run`,
+			`Messaging Automation Catch-Up: left ${left} conversation burst(s) written while the workflow was inactive and older than the trigger's Max Age (${settings.catchUpMs / 3_600_000} h): they do not run`,
 		);
 	return items.length > 0 ? [items] : null;
 }

@@ -58,14 +58,14 @@ export type Turn =
 	  };
 
 /** What a read serves besides grouping: how much history, whether takeover asks, and answers. */
-interface ReadNeeds {
+export interface ReadNeeds {
 	historyCount: number;
 	takeover?: TakeoverRules;
 	answers: boolean;
 }
 
 /** The newest page must reach as far back as history and takeover look. */
-const pageMinimum = (needs: ReadNeeds) =>
+export const pageMinimum = (needs: ReadNeeds) =>
 	Math.max(needs.historyCount, needs.takeover ? TAKEOVER_LOOKBACK : 0);
 
 /**

@@ -94,9 +94,19 @@ const previousId = (item: INodeExecutionData): string | undefined => {
 	return typeof id === 'string' ? id : undefined;
 };
 
+const deduplicating = (context: IExecuteFunctions) =>
+	context.getNodeParameter('options.deduplicate', 0, true) !== false;
+
+/** The received message of an ungrouped run: claimed like a grouped one's, so the Catch-Up poll never runs it again. */
+const receivedId = (item: INodeExecutionData) =>
+	item.json.event_type === 'message.received' && typeof item.json.message_id === 'string'
+		? item.json.message_id
+		: undefined;
+
 /**
  * What `item` claims: its messages for a grouped run (and the answers it took; for a caught-up
- * burst, the message before it too), else its event with Deduplicate Events on.
+ * burst, the message before it too), else its event with Deduplicate Events on and the message it
+ * received (one `message|<id>` key per message, whichever node runs it).
  */
 function claimKeys(context: IExecuteFunctions, item: INodeExecutionData): string[] {
 	const messageIds = groupedIds(item);
@@ -106,9 +116,11 @@ function claimKeys(context: IExecuteFunctions, item: INodeExecutionData): string
 			(id) => `message|${id}`,
 		);
 	const eventId = typeof item.json.event_id === 'string' ? item.json.event_id : undefined;
-	return context.getNodeParameter('options.deduplicate', 0, true) !== false && eventId
-		? [`event|${eventId}`]
-		: [];
+	const messageId = receivedId(item);
+	return [
+		...(deduplicating(context) && eventId ? [`event|${eventId}`] : []),
+		...(messageId ? [`message|${messageId}`] : []),
+	];
 }
 
 /** `item` as it goes on after the claim: whole, narrowed to the messages no earlier run held, or not at all. */
@@ -120,7 +132,10 @@ function passedOn(
 	const keys = claimKeys(context, item);
 	const messageIds = groupedIds(item);
 	const keep = new Set((messageIds ?? []).filter((id) => fresh.has(`message|${id}`)));
-	const passed = messageIds ? keep.size : keys.filter((key) => fresh.has(key)).length;
+	// A run of one event goes on whole or not at all; with Deduplicate Events off, every delivery
+	// runs (its message's key only tells the Catch-Up poll it ran).
+	const unheld = !deduplicating(context) || keys.every((key) => fresh.has(key));
+	const passed = messageIds ? keep.size : unheld ? keys.length : 0;
 	const whole = passed === (messageIds ?? keys).length;
 	if (isCaughtUp(item)) {
 		if (passed > 0) logCatchUp(context, item, keep);

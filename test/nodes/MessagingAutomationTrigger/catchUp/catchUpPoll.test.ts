@@ -1,14 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
-import { MessagingAutomationApi } from '../../../../credentials/MessagingAutomationApi.credentials';
-import { MessagingAutomationCatchUp } from '../../../../nodes/MessagingAutomationCatchUp/MessagingAutomationCatchUp.node';
 import { type SandboxHandle } from '../../../sandbox';
-import { N8nEngine } from '../../../support/n8nEngine';
 import { N8nPollHost } from '../../../support/n8nPoll';
 import type { N8nWebhookHost } from '../../../support/n8nWebhook';
 import { activeMessageTrigger, messageDeliveries, useStoppedClock, waitFor } from '../fixtures';
+import { catchUpBeside, catchUpTestRun, catchUpWorkflow } from './catchUpFixtures';
 
 /*
  * Messaging Automation Catch-Up (nodes/MessagingAutomationCatchUp): a poll beside the trigger, in
@@ -29,36 +26,14 @@ useStoppedClock(
 	(started) => void (sandbox = started),
 	() => trigger,
 );
+beforeEach(() => void (trigger = undefined));
 
-/** A Catch-Up node in the trigger's workflow (same workflow id: one record of claims). */
-function catchUpHost(parameters: INodeParameters = {}): N8nPollHost {
-	const engine = new N8nEngine({
-		nodeTypes: { messagingAutomationCatchUp: new MessagingAutomationCatchUp() },
-		credentialTypes: [new MessagingAutomationApi()],
-		credentials: {
-			messagingAutomationApi: {
-				apiKey: sandbox.keys.owner,
-				baseUrl: sandbox.url,
-				authScheme: 'bearer',
-			},
-		},
-	});
-	const definition = {
-		nodes: [
-			{
-				// Its own id per test: the node's memory between polls is per workflow and node.
-				id: randomUUID(),
-				name: 'Catch-Up',
-				type: 'messagingAutomationCatchUp',
-				typeVersion: 1,
-				position: [0, 0] as [number, number],
-				parameters: { ...grouping, ...parameters },
-				credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } },
-			},
-		],
-		connections: {},
-	};
-	return new N8nPollHost(engine, definition, 'Catch-Up');
+/** The Catch-Up node beside the live trigger, or beside a grouped one with `parameters` (inactive). */
+async function catchUpHost(parameters: INodeParameters = {}): Promise<N8nPollHost> {
+	return await catchUpBeside(
+		sandbox,
+		trigger ?? { groupQuickMessages: true, ...grouping, ...parameters },
+	);
 }
 
 async function activeTrigger() {
@@ -86,8 +61,8 @@ const ran = (poll: N8nPollHost) => [
 
 describe('Messaging Automation Catch-Up', () => {
 	it("runs a new chat's first message whose event was lost, with nothing after it, once, marked caught up", async () => {
-		const poll = catchUpHost();
 		await activeTrigger();
+		const poll = await catchUpHost();
 		await poll.activate();
 		sandbox.webhooks.faults.loseNext(1);
 		say(stranger(1), 'hi, is this the shop?', MINUTE);
@@ -116,7 +91,7 @@ describe('Messaging Automation Catch-Up', () => {
 	it('never catches up what was written before its first activation', async () => {
 		sandbox.webhooks.faults.loseNext(1);
 		say(stranger(2), 'written before the workflow existed');
-		const poll = catchUpHost();
+		const poll = await catchUpHost();
 		sandbox.clock.advance(4 * MINUTE);
 		await poll.activate();
 		sandbox.clock.advance(MINUTE);
@@ -126,7 +101,7 @@ describe('Messaging Automation Catch-Up', () => {
 	});
 
 	it('after 2 hours inactive runs each burst within the limit once, leaves the older ones and says how many', async () => {
-		const poll = catchUpHost({ catchUpHours: 1 });
+		const poll = await catchUpHost({ catchUpHours: 1 });
 		await poll.activate();
 		poll.deactivate();
 		// Written while the workflow was inactive (no trigger listening), over two hours.
@@ -152,8 +127,8 @@ describe('Messaging Automation Catch-Up', () => {
 	});
 
 	it('runs a burst once when the trigger and the poll take it at the same moment', async () => {
-		const poll = catchUpHost();
 		await activeTrigger();
+		const poll = await catchUpHost();
 		await poll.activate();
 		sandbox.webhooks.faults.loseNext(1);
 		const person = stranger(9);
@@ -177,12 +152,12 @@ describe('Messaging Automation Catch-Up', () => {
 	});
 
 	it('leaves a burst the trigger holds right now', async () => {
-		const poll = catchUpHost({ quietWindowSeconds: 5, longestWaitSeconds: 30 });
 		trigger = await activeMessageTrigger(sandbox, {
 			groupQuickMessages: true,
 			quietWindowSeconds: 5,
 			longestWaitSeconds: 30,
 		});
+		const poll = await catchUpHost();
 		await poll.activate();
 		say(stranger(7), 'one', MINUTE);
 		await waitFor(() => messageDeliveries(sandbox, trigger as N8nWebhookHost).length >= 1);
@@ -201,8 +176,8 @@ describe('Messaging Automation Catch-Up', () => {
 	});
 
 	it('runs nothing for a delivery that comes after the poll caught its message up', async () => {
-		const poll = catchUpHost();
 		await activeTrigger();
+		const poll = await catchUpHost();
 		await poll.activate();
 		sandbox.webhooks.faults.loseNext(1);
 		const message = say(stranger(8), 'anyone?', 30_000);
@@ -220,7 +195,7 @@ describe('Messaging Automation Catch-Up', () => {
 	});
 
 	it('reads at most 50 chats a poll, the oldest first; the next poll reads the rest', async () => {
-		const poll = catchUpHost();
+		const poll = await catchUpHost();
 		await poll.activate();
 		for (let n = 0; n < 52; n++) say(stranger(100 + n), `lone ${n}`, 1_000);
 		// Ten minutes on: past what a poll looks back beyond the one before it (5 min).
@@ -240,7 +215,7 @@ describe('Messaging Automation Catch-Up', () => {
 	});
 
 	it('reads nothing but the chat list when no chat changed (an idle account)', async () => {
-		const poll = catchUpHost();
+		const poll = await catchUpHost();
 		await poll.activate();
 		const before = sandbox.calls().length;
 		sandbox.clock.advance(MINUTE);
@@ -252,5 +227,48 @@ describe('Messaging Automation Catch-Up', () => {
 				.slice(before)
 				.map((call) => call.tool),
 		).toEqual(['list_conversations']);
+	});
+	it('catches up nothing beside a trigger without Group Quick Messages, and says why once', async () => {
+		const poll = await catchUpBeside(sandbox, { groupQuickMessages: false });
+		await poll.activate();
+		say(stranger(20), 'nobody hears me', MINUTE);
+		for (let n = 0; n < 3; n++) {
+			sandbox.clock.advance(4 * MINUTE);
+			await poll.poll();
+		}
+
+		expect(poll.executions).toEqual([]);
+		expect(poll.warnings.filter((line) => line.includes('catches up nothing'))).toEqual([
+			'Messaging Automation Catch-Up: catches up nothing: the Messaging Automation Trigger "Trigger" does not have Message Received, Group Quick Messages and Catch Up Missed Messages all on',
+		]);
+	});
+
+	it('fails a test run in a workflow with no active trigger, saying why', async () => {
+		const { engine, definition } = catchUpWorkflow(sandbox);
+		const run = await engine.run(definition, { node: 'Catch-Up', items: [{ json: {} }] }, 'manual');
+
+		expect(run.nodeError('Catch-Up')?.message).toContain(
+			'no Messaging Automation Trigger in this workflow is active',
+		);
+	});
+	it('a test run shows nothing written before the first poll ever', async () => {
+		say(stranger(21), 'before the workflow was ever active', MINUTE);
+		const { engine, definition } = await catchUpTestRun(sandbox, {
+			groupQuickMessages: true,
+			...grouping,
+		});
+		const poll = new N8nPollHost(engine, definition, 'Catch-Up');
+		poll.savedStaticData = definition.staticData ?? {};
+		sandbox.clock.advance(4 * MINUTE);
+		await poll.activate();
+		say(stranger(22), 'while active, lost', MINUTE);
+		sandbox.clock.advance(4 * MINUTE);
+		const run = await engine.run(
+			{ ...definition, staticData: poll.savedStaticData },
+			{ node: 'Catch-Up', items: [{ json: {} }] },
+			'manual',
+		);
+
+		expect(texts(run.output('Catch-Up'))).toEqual(['while active, lost']);
 	});
 });

@@ -7,6 +7,7 @@ import {
 	settleByRead,
 	type HeldMessage,
 } from '../../../../nodes/shared/conversation/heldPlan';
+import { MAX_PAGES } from '../../../../nodes/shared/conversation/reader';
 import {
 	toTimelineMessage,
 	type TimelineMessage,
@@ -284,4 +285,53 @@ describe('burstStillOpen', () => {
 		]);
 		expect(burstStillOpen([], two, 'a', long, at(HOLD_S))).toBe(false);
 	});
+});
+
+/**
+ * Review of issue 43e (branch review-43de): `firstOfUpload` asks for a read at once for an
+ * upload's first delivery until a read shows its message. A read that cannot show it (a group chat
+ * where more than MAX_PAGES pages of messages are stamped after it: a phone back from a flight
+ * uploads what it wrote hours ago) leaves the message kept, its upload window open, and the next
+ * read due at once again: the desk (conversationDesk.ts run()) reads back to back, four pages
+ * each, until the window closes. Returns how many reads the desk's loop makes.
+ */
+function uploadReads(shown: boolean): number {
+	// Bob's phone uploads, at 7200 s, a message he wrote offline at 0 s; the group wrote 200
+	// messages since, which fill every page a read follows.
+	const [bob] = messages([{ id: 'b1', at: 0, from: 'bob' }]);
+	const newer = messages(
+		Array.from({ length: MAX_PAGES * 50 }, (_, i) => ({ id: `g${i}`, at: 3600 + i * 10 })),
+	);
+	const timeline = shown ? [bob, ...newer] : newer;
+	const queuedAt = at(7200);
+	const bobHeld = [{ message: bob, deadline: queuedAt + 8500, queuedAt }];
+	let asOf = at(7200.1);
+	let reads = 0;
+	// What the desk does: plan, read when due, settle what the read settles.
+	while (asOf < queuedAt + RULES.quietMs + 1000) {
+		const read = { timeline, asOf, complete: true };
+		if (settleByRead(read, bobHeld, RULES).get('b1')?.kind === 'run') break;
+		const readAt = nextReadAt(timeline, bobHeld, RULES, asOf, 1050, asOf);
+		if (readAt > asOf) {
+			asOf = readAt;
+			continue;
+		}
+		reads++;
+		asOf += 100; // a read of four pages, paced: about 100 ms
+	}
+	return reads;
+}
+
+describe('review 43de: firstOfUpload', () => {
+	it('control: an upload whose message is on the pages read: two reads at most', () => {
+		expect(uploadReads(true)).toBeLessThanOrEqual(2);
+	});
+
+	it.fails(
+		"R43de-2: a read that cannot show an upload's first message (beyond MAX_PAGES pages of a busy group) is due again at once, read after read, until its upload window closes",
+		() => {
+			// One read to find the window open, one when it closes: more is a storm (30 today).
+			expect(uploadReads(false)).toBeLessThanOrEqual(2);
+		},
+	);
 });

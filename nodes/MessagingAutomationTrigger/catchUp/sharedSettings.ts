@@ -1,0 +1,102 @@
+import type { IDataObject, IExecuteFunctions, IHookFunctions, IPollFunctions } from 'n8n-workflow';
+
+import type { BurstRules } from '../../shared/conversation/bursts';
+import type { TakeoverRules } from '../../shared/conversation/takeover';
+import type { EventFilters } from '../receive/eventFilter';
+import { readSettings } from '../settings';
+
+/*
+ * The Catch-Up poll node follows the trigger beside it: the trigger's parameters are the one truth.
+ * At activation the trigger writes what the poll needs into the workflow's static data 'global'
+ * under one key, by its node ID, and removes it at deactivation. n8n 2.40 (ActiveWorkflowManager
+ * .add) creates webhooks (the trigger's checkExists/create) before it adds pollers, on the same
+ * Workflow object, and saves its static data in between; a poll's save writes that same object
+ * back, so what the trigger wrote stays. A deactivation (every edit of an active workflow is one)
+ * runs the trigger's delete on the old version, so a trigger since removed leaves nothing behind.
+ */
+
+const KEY = 'messagingAutomationCatchUp';
+
+/** What the poll needs of one trigger. */
+export interface SharedSettings {
+	/** The trigger node's name, for the log. */
+	trigger: string;
+	/** Group Quick Messages; undefined: off. */
+	grouping?: BurstRules;
+	filters: EventFilters;
+	takeover?: TakeoverRules;
+	answers: boolean;
+	/** Catch Up Missed Messages: how old a missed message may be (ms); 0: off. */
+	catchUpMs: number;
+}
+
+type Context = IHookFunctions | IPollFunctions | IExecuteFunctions;
+
+const isRecord = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function entries(context: Context): IDataObject {
+	const stored = context.getWorkflowStaticData('global')[KEY];
+	return isRecord(stored) ? stored : {};
+}
+
+function write(context: IHookFunctions, entry: SharedSettings | undefined): void {
+	const next = { ...entries(context) };
+	const id = context.getNode().id;
+	if (entry) next[id] = entry as unknown as IDataObject;
+	else delete next[id];
+	context.getWorkflowStaticData('global')[KEY] = next;
+}
+
+/** The trigger's activation: its settings, as the Catch-Up node reads them. */
+export function shareCatchUpSettings(context: IHookFunctions): void {
+	const settings = readSettings(context);
+	write(context, {
+		trigger: context.getNode().name,
+		...(settings.turn.grouping ? { grouping: settings.turn.grouping } : {}),
+		filters: settings.filters,
+		...(settings.turn.takeover ? { takeover: settings.turn.takeover } : {}),
+		answers: settings.turn.answers,
+		catchUpMs: settings.catchUpMs,
+	});
+}
+
+/** The trigger's deactivation. */
+export function withdrawCatchUpSettings(context: IHookFunctions): void {
+	write(context, undefined);
+}
+
+const isShared = (value: unknown): value is SharedSettings =>
+	isRecord(value) &&
+	typeof value.trigger === 'string' &&
+	typeof value.catchUpMs === 'number' &&
+	isRecord(value.filters);
+
+/** The settings a poll catches up by: grouping and catching up on. */
+export type CatchUpSettings = SharedSettings & { grouping: BurstRules };
+
+export type SharedLookup = { settings: CatchUpSettings } | { why: string };
+
+/**
+ * The settings of the trigger the poll follows: the first by name of the workflow's active
+ * triggers with Group Quick Messages and Catch Up Missed Messages on; else why there is none.
+ */
+export function sharedCatchUpSettings(context: Context): SharedLookup {
+	const all = Object.values(entries(context))
+		.filter(isShared)
+		.sort((a, b) => a.trigger.localeCompare(b.trigger));
+	if (all.length === 0)
+		return {
+			why: 'no Messaging Automation Trigger in this workflow is active: the Catch-Up node follows its settings, so add one and activate the workflow',
+		};
+	const on = all.find(
+		(entry): entry is CatchUpSettings =>
+			entry.grouping !== undefined &&
+			entry.catchUpMs > 0 &&
+			entry.filters.eventTypes.includes('message.received'),
+	);
+	if (on) return { settings: on };
+	return {
+		why: `the Messaging Automation Trigger "${all[0].trigger}" does not have Message Received, Group Quick Messages and Catch Up Missed Messages all on`,
+	};
+}

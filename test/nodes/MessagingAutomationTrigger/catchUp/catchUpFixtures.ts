@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { MessagingAutomationApi } from '../../../../credentials/MessagingAutomationApi.credentials';
+import { MessagingAutomationCatchUp } from '../../../../nodes/MessagingAutomationCatchUp/MessagingAutomationCatchUp.node';
+import type { SandboxHandle } from '../../../sandbox';
+import { N8nEngine, type TestWorkflow } from '../../../support/n8nEngine';
+import { N8nPollHost } from '../../../support/n8nPoll';
+import { N8nWebhookHost } from '../../../support/n8nWebhook';
+import { startTriggerHost } from '../fixtures';
+
+const clone = (data: unknown): IDataObject => JSON.parse(JSON.stringify(data ?? {})) as IDataObject;
+
+/** n8n's engine with `nodeTypes`, its credential the sandbox's owner key. */
+export function sandboxEngine(
+	sandbox: SandboxHandle,
+	nodeTypes: ConstructorParameters<typeof N8nEngine>[0]['nodeTypes'],
+): N8nEngine {
+	return new N8nEngine({
+		nodeTypes,
+		credentialTypes: [new MessagingAutomationApi()],
+		credentials: {
+			messagingAutomationApi: {
+				apiKey: sandbox.keys.owner,
+				baseUrl: sandbox.url,
+				authScheme: 'bearer',
+			},
+		},
+	});
+}
+
+/**
+ * The static data 'global' of a workflow whose trigger has `beside`'s settings: that trigger's as
+ * it saved it at activation, or, for parameters, a trigger's activated for it and gone again (a
+ * workflow inactive until the poll's activation). n8n activates webhooks before pollers on one
+ * Workflow object, so the poll starts from what the trigger wrote.
+ */
+async function triggerGlobal(
+	sandbox: SandboxHandle,
+	beside: N8nWebhookHost | INodeParameters,
+): Promise<IDataObject> {
+	if (beside instanceof N8nWebhookHost) return clone(beside.savedStaticData.global);
+	const host = await startTriggerHost({
+		baseUrl: sandbox.url,
+		apiKey: sandbox.keys.owner,
+		parameters: { events: ['message.received'], ...beside },
+	});
+	try {
+		await host.activate('production');
+		return clone(host.savedStaticData.global);
+	} finally {
+		await host.deactivate('production');
+		await host.stop();
+	}
+}
+
+/** A Catch-Up node in the trigger's workflow, its own node id per test (its memory is per node). */
+export function catchUpWorkflow(sandbox: SandboxHandle): {
+	engine: N8nEngine;
+	definition: TestWorkflow;
+} {
+	const engine = sandboxEngine(sandbox, {
+		messagingAutomationCatchUp: new MessagingAutomationCatchUp(),
+	});
+	const node = {
+		id: randomUUID(),
+		name: 'Catch-Up',
+		type: 'messagingAutomationCatchUp',
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: {},
+		credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } },
+	};
+	return { engine, definition: { nodes: [node], connections: {} } };
+}
+
+/** The Catch-Up node's poll beside a trigger (a live one, or one with these parameters). */
+export async function catchUpBeside(
+	sandbox: SandboxHandle,
+	beside: N8nWebhookHost | INodeParameters,
+): Promise<N8nPollHost> {
+	const { engine, definition } = catchUpWorkflow(sandbox);
+	const poll = new N8nPollHost(engine, definition, 'Catch-Up');
+	poll.savedStaticData = { global: await triggerGlobal(sandbox, beside) };
+	return poll;
+}
+
+/** A Catch-Up test run's workflow, its static data the trigger's as `catchUpBeside` gives it. */
+export async function catchUpTestRun(
+	sandbox: SandboxHandle,
+	beside: N8nWebhookHost | INodeParameters,
+): Promise<{ engine: N8nEngine; definition: TestWorkflow }> {
+	const { engine, definition } = catchUpWorkflow(sandbox);
+	return {
+		engine,
+		definition: { ...definition, staticData: { global: await triggerGlobal(sandbox, beside) } },
+	};
+}
