@@ -72,6 +72,7 @@ describe.skipIf(skipReason)('install routes: n8n installs the package from a reg
 			);
 			expect(installed.installedNodes.map((node) => node.type).sort()).toEqual([
 				`${PACKAGE_NAME}.messagingAutomation`,
+				`${PACKAGE_NAME}.messagingAutomationCatchUp`,
 				`${PACKAGE_NAME}.messagingAutomationChatMemory`,
 				`${PACKAGE_NAME}.messagingAutomationTrigger`,
 			]);

@@ -148,10 +148,15 @@ describe('trigger node in a real n8n', { tags: ['every-line'] }, () => {
 			deliveries.find((d) => d.endpointId === endpoint.id && d.eventType === 'message.received')
 				?.payload ?? '{}',
 		);
+		// A message of its own per delivery: a run claims its message, so a new event for the
+		// original's message would run nothing.
 		const envelope = (id: string) => ({
 			...original,
 			id,
-			data: { ...original.data, message: { ...original.data.message, text: id } },
+			data: {
+				...original.data,
+				message: { ...original.data.message, id: `msg_${id}`, text: id },
+			},
 		});
 		const tamperedId = `evt_${randomUUID().replaceAll('-', '')}`;
 		const tampered = await deliver(envelope(tamperedId), true);

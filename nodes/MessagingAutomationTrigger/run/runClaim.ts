@@ -221,7 +221,7 @@ function logCatchUp(
 ): void {
 	const caughtUp = item.json.caught_up as { age_seconds?: unknown; reason?: unknown };
 	context.logger.warn(
-		`Messaging Automation Trigger: caught up ${keep.size} message(s) ${[...keep].join(',')} in conversation ${String(item.json.conversation_id)}, ${String(caughtUp.age_seconds)} s old (${String(caughtUp.reason)}): the service saved them but never delivered their event; they run now, once`,
+		`Messaging Automation Trigger: caught up ${keep.size} message(s) ${[...keep].join(',')} in conversation ${String(item.json.conversation_id)}, ${String(caughtUp.age_seconds)} s old, saved by the service but not run (${String(caughtUp.reason)}); they run now, once`,
 	);
 	context.customData.set('messaging_automation_caught_up', [...keep].join(',').slice(0, 250));
 }
