@@ -15,11 +15,15 @@ import type {
 } from 'n8n-workflow';
 import { createHash } from 'node:crypto';
 
-// n8n-core is loaded once per test worker, and its store with it, while this file is evaluated again
-// for every test file: the records live on the global object, so every evaluation shares them.
-const RECORDS = Symbol.for('messaging-automation.test.processedData');
-const records: Map<string, string[]> = ((globalThis as Record<symbol, unknown>)[RECORDS] ??=
-	new Map<string, string[]>()) as Map<string, string[]>;
+// n8n-core is loaded once per test worker, and the store installed with it is the first evaluation's,
+// while this file is evaluated again for every test file: the records and the failures ahead live on
+// the global object, so a later test file's failProcessedData reaches the installed store.
+const SHARED = Symbol.for('messaging-automation.test.processedData');
+const shared = ((globalThis as Record<symbol, unknown>)[SHARED] ??= {
+	records: new Map<string, string[]>(),
+	failuresAhead: 0,
+}) as { records: Map<string, string[]>; failuresAhead: number };
+const records = shared.records;
 
 const recordKey = (scope: DeduplicationScope, data: ICheckProcessedContextData) =>
 	`${String(data.workflow.id)}/${scope === 'node' ? `n:${String(data.node?.id ?? data.node?.name)}` : ''}`;
@@ -28,13 +32,10 @@ const hash = (item: DeduplicationItemTypes) =>
 // A microtask, not a timer: tests that stop the clock must not stop the store.
 const databaseTurn = async () => await Promise.resolve();
 
-/** How many of the next claims fail, as n8n's database does when it is locked or gone. */
-let failuresAhead = 0;
-
 const store: IDataDeduplicator = {
 	async checkProcessedAndRecord(items, scope, data, options: ICheckProcessedOptions) {
-		if (failuresAhead > 0) {
-			failuresAhead--;
+		if (shared.failuresAhead > 0) {
+			shared.failuresAhead--;
 			throw new Error('SQLITE_BUSY: database is locked');
 		}
 		const key = recordKey(scope, data);
@@ -78,12 +79,12 @@ export function installProcessedDataStore(): void {
 /** Forgets every record: each test starts with an n8n that has recorded no run. */
 export function clearProcessedData(): void {
 	records.clear();
-	failuresAhead = 0;
+	shared.failuresAhead = 0;
 }
 
 /** The next `times` claims fail (n8n's database locked). */
 export function failProcessedData(times: number): void {
-	failuresAhead = times;
+	shared.failuresAhead = times;
 }
 
 /**
