@@ -172,6 +172,9 @@ async function catchUpChat(
 		maxAgeMs: Number.POSITIVE_INFINITY,
 		since: window.since,
 		now: window.now,
+		// No delivery shows this chat's phone lag to a poll: a late upload still uploading can be
+		// taken for a closed burst (named in conversations.md, The Catch-Up node).
+		phoneLagMs: 0,
 		complete,
 		answers: settings.answers,
 	}).filter((burst) => filterEvent(burstEvent(chat.conversationId, burst), settings.filters).pass);

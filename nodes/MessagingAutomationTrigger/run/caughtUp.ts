@@ -7,7 +7,7 @@ import {
 } from '../../shared/conversation/catchUp';
 import { MAX_PAGES } from '../../shared/conversation/reader';
 import type { TimelineMessage } from '../../shared/conversation/timeline';
-import type { EventEnvelope } from '../../shared/webhooks/events';
+import { eventMessage, type EventEnvelope } from '../../shared/webhooks/events';
 import type { DeliveryContext } from '../receive/deliveryContext';
 import { burstPauseAt, readFields, type Turn } from '../hold/turn';
 import type { TriggerSettings } from '../settings';
@@ -87,6 +87,17 @@ export function caughtUpItem(
 }
 
 /**
+ * How far behind the service's clock the phone's timestamps run, by the delivered message: its
+ * event's queue time less its timestamp (0 when unknown or ahead). An upload's lag is larger than
+ * the clock's own, so a burst uploaded with the delivered one is judged no older than it is.
+ */
+function phoneLag(envelope: EventEnvelope, delivery: DeliveryContext): number {
+	const writtenAt = Date.parse(eventMessage(envelope)?.timestamp ?? '');
+	if (delivery.queuedAt === undefined || Number.isNaN(writtenAt)) return 0;
+	return Math.max(0, delivery.queuedAt - writtenAt);
+}
+
+/**
  * The missed bursts a grouped burst's run carries: none with Catch Up Missed Messages off, for a
  * test run, or for a trigger not activated since it could catch up (its floor is unknown).
  */
@@ -112,6 +123,7 @@ export function caughtUpItems(
 			maxAgeMs: settings.catchUpMs,
 			since: activatedAt + ACTIVATION_SLACK_MS,
 			now,
+			phoneLagMs: phoneLag(envelope, delivery),
 			complete: read.cursor === undefined || read.reads >= MAX_PAGES,
 			answers: settings.turn.answers,
 		},

@@ -18,6 +18,12 @@ export interface CatchUpWindow {
 	since: number;
 	/** Service time of the catch-up. */
 	now: number;
+	/**
+	 * How far the phone's timestamps run behind the service's clock, as the delivered burst shows it
+	 * (its event's queue time less its message's timestamp, at least 0): a clock behind, or an
+	 * upload of what it wrote offline.
+	 */
+	phoneLagMs: number;
 	/** The read reaches the conversation's first message (or as far back as is followed). */
 	complete: boolean;
 	/** Pass Answers to Send and Wait: a message that could answer a question is left (an answer took it, or may have). */
@@ -38,10 +44,12 @@ export interface MissedBurst {
 export const ACTIVATION_SLACK_MS = 60_000;
 
 /**
- * A burst closed this long ago whose messages no run holds is taken for missed. A younger one may
- * still be on its way: its run held for a late upload or a quiet window, or its delivery handed
- * back and due again at the service's first retry (30 s, ±20 %, after a 10 s time-out). Taking it
- * then would run part of it here and the rest in its own run, split.
+ * A burst closed this long ago on the service's clock (its close by the phone's timestamps plus the
+ * phone's lag) whose messages no run holds is taken for missed. A younger one may still be on its
+ * way: its run held for a late upload or a quiet window, its delivery handed back and due again at
+ * the service's first retry (30 s, ±20 %, after a 10 s time-out), or the rest of it still being
+ * uploaded by a phone that was offline. Taking it then would run part of it here and the rest in
+ * its own run, split.
  */
 export const CATCH_UP_AFTER_MS = 3 * 60_000;
 
@@ -110,7 +118,8 @@ function burstsOf(
 	const bursts = new Map<string, MissedBurst>();
 	for (const entry of candidates.filter(inWindow)) {
 		const verdict = burstThrough(timeline, entry.id, rules, extent);
-		if (verdict.kind !== 'last' || window.now - verdict.closedAt < CATCH_UP_AFTER_MS) continue;
+		const closedAgo = verdict.kind === 'last' && window.now - verdict.closedAt - window.phoneLagMs;
+		if (closedAgo === false || closedAgo < CATCH_UP_AFTER_MS) continue;
 		const messages = verdict.messages.filter(inWindow);
 		const key = messages.map((message) => message.id).join(',');
 		if (messages.length > 0) bursts.set(key, { messages, closedBy: verdict.closedBy });

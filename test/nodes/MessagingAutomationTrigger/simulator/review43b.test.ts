@@ -1,9 +1,8 @@
 /**
  * Review of issue 43's latest fixes (gap E, gap C / finding 8, finding 5): cases the simulator
  * found on the code under review (branch review-43b, as `it.fails`). R43b-2 holds since its fix
- * (handBacks.ts). R43b-1's fix (the catch-up window adding the delivered message's phone lag) was
- * taken back: it left a late upload's carried messages never run (R43de-5, review43de.test.ts), a
- * loss, where R43b-1 is a split; it stays open until a carried delivery waits for the run that holds it.
+ * (handBacks.ts); R43b-1 since the catch-up window adds the delivered message's phone lag, which
+ * holds beside R43de-5 (review43de.test.ts) once a carried delivery waits for the run that holds it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -72,7 +71,7 @@ describe('review 43b', () => {
 		expect(found).toEqual([]);
 	});
 
-	it.fails(
+	it(
 		'R43b-1 (gap C x issue 45 catch-up): a burst uploaded late by a phone 33 s behind is caught up by the read of a later burst while its upload is under way: [m1] runs alone, then [m2 m3 m4]',
 		async () => {
 			const found = await checkCase(SPLIT_UPLOAD, pool);

@@ -1,7 +1,7 @@
 /**
  * Review of issue 43d/43e's fixes (branch review-43de): cases found on the code under review, as
- * `it.fails` while they break an invariant, each with a control that holds. R43de-5 holds since
- * R43b-1's catch-up lag was taken back (review43b.test.ts).
+ * `it.fails` while they break an invariant, each with a control that holds. R43de-5 holds beside
+ * R43b-1's catch-up lag (review43b.test.ts) since a carried delivery waits for its recorded run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -88,7 +88,7 @@ describe('review 43de', () => {
 		},
 	);
 
-	it('R43de-5 (was a regression of 43d, R43b-1, whose catch-up phone lag was taken back for it): a quiet window over the hold and a burst uploaded late: m3, m4 and m5 never run, though their deliveries were answered 200', async () => {
+	it('R43de-5 (a regression of R43b-1 (the catch-up phone lag) until a carried delivery waited for its recorded run): a quiet window over the hold and a burst uploaded late: m3, m4 and m5 never run, though their deliveries were answered 200', async () => {
 		const found = await checkCase(LONG_QUIET_UPLOAD, pool);
 		console.log(said(found));
 		expect(found, said(found)).toEqual([]);

@@ -41,6 +41,7 @@ const window = (extra: Partial<CatchUpWindow> = {}): CatchUpWindow => ({
 	maxAgeMs: HOUR,
 	since: T0 - HOUR,
 	now: T0 + 604_000,
+	phoneLagMs: 0,
 	complete: true,
 	answers: false,
 	...extra,
@@ -82,6 +83,19 @@ describe('missedBursts', () => {
 		const closed = T0 + 400_000 + RULES.quietMs + 1;
 		expect(ids(chat, ['now'], { now: closed + CATCH_UP_AFTER_MS - 1 })).toEqual([]);
 		expect(ids(chat, ['now'], { now: closed + CATCH_UP_AFTER_MS })).toEqual([['recent']]);
+	});
+
+	it("measures CATCH_UP_AFTER_MS on the service's clock: a phone 40 s behind (or uploading) has its burst closed 40 s later", () => {
+		const chat = timeline([
+			{ id: 'recent', at: 400 },
+			{ id: 'now', at: 600 },
+		]);
+		const closed = T0 + 400_000 + RULES.quietMs + 1 + 40_000;
+		const lagging = { phoneLagMs: 40_000 };
+		expect(ids(chat, ['now'], { ...lagging, now: closed + CATCH_UP_AFTER_MS - 1 })).toEqual([]);
+		expect(ids(chat, ['now'], { ...lagging, now: closed + CATCH_UP_AFTER_MS })).toEqual([
+			['recent'],
+		]);
 	});
 
 	it('leaves messages older than the limit or written before the activation, also out of a burst they share', () => {
