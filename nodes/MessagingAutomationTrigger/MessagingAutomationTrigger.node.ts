@@ -79,6 +79,9 @@ export class MessagingAutomationTrigger implements INodeType {
 	 * (runClaim.ts), then the files of what it passes on (runAttachments.ts).
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await withRunFiles(this, await claimRun(this));
+		return await withRunFiles(
+			this,
+			await claimRun(this, { trigger: this.getNode().id, polled: false }),
+		);
 	}
 }
