@@ -14,6 +14,7 @@ import { pageMinimum } from '../hold/turn';
 import { filterEvent } from '../receive/eventFilter';
 import { caughtUpItem, NEVER_DELIVERED, WHILE_INACTIVE } from '../run/caughtUp';
 import { listedPage, type ListedChat } from './conversationList';
+import { endpointReport } from './endpointReport';
 import {
 	emitTracked,
 	memoryOf,
@@ -35,7 +36,8 @@ import { sharedCatchUpSettings, type CatchUpSettings } from './sharedSettings';
  * unanswered messages (after the account's last one) make bursts by the trigger's own rules; each
  * becomes an item like the trigger's, and the run's first step claims it with the trigger's keys
  * (runClaim.ts), so a burst that ran, or that the trigger runs at the same moment, runs once. What
- * the poll keeps between polls, and when it lets a chat go: pollMemory.ts.
+ * the poll keeps between polls, and when it lets a chat go: pollMemory.ts; what it says about the
+ * trigger's endpoint: endpointReport.ts.
  */
 
 /** Chats read in one poll at most; the others wait for the next poll. */
@@ -257,5 +259,8 @@ export async function pollCatchUp(context: PollContext): Promise<INodeExecutionD
 	}
 	if (items.length > 0) emitTracked(context as IPollFunctions, [items], taken, memory);
 	moveFloor(memory, allRead && !listing.cursor ? listing.startedAt : undefined);
+	if (current.firstOfActivation) return null;
+	const report = await endpointReport(context as IPollFunctions, memory, settings.endpointId, now);
+	if (report) throw report;
 	return null;
 }

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, IPollFunctions, IRun } from 'n8n-workflow';
 
 import { CATCH_UP_AFTER_MS } from '../../shared/conversation/catchUp';
+import type { ReportMemory } from './endpointReport';
 import type { CatchUpSettings } from './sharedSettings';
 
 /*
@@ -36,6 +37,8 @@ export interface PollMemory {
 	pending: Map<string, { lastAt: number; state: RunState }>;
 	/** A listing cut short above the floor: where the next poll goes on, and when it began. */
 	sweep?: { cursor: string; startedAt: number };
+	/** When the trigger's endpoint was last read and its problem last reported (endpointReport.ts). */
+	report: ReportMemory;
 }
 
 const memories = new Map<string, PollMemory>();
@@ -88,6 +91,7 @@ export function windowOf(context: PollContext, settings: CatchUpSettings, now: n
 			lastPollAt,
 			read: new Map(),
 			pending: new Map(),
+			report: {},
 		};
 		memories.set(key, memory);
 	}

@@ -4,6 +4,7 @@ import type { BurstRules } from '../../shared/conversation/bursts';
 import type { TakeoverRules } from '../../shared/conversation/takeover';
 import type { EventFilters } from '../receive/eventFilter';
 import { readSettings } from '../settings';
+import { TriggerState } from '../state';
 
 /*
  * The Catch-Up poll node follows the trigger beside it: the trigger's parameters are the one truth.
@@ -28,6 +29,8 @@ export interface SharedSettings {
 	answers: boolean;
 	/** Catch Up Missed Messages: how old a missed message may be (ms); 0: off. */
 	catchUpMs: number;
+	/** The webhook endpoint the trigger registered (none with Registration: dashboard), for the poll's report. */
+	endpointId?: string;
 }
 
 type Context = IHookFunctions | IPollFunctions | IExecuteFunctions;
@@ -59,6 +62,19 @@ export function shareCatchUpSettings(context: IHookFunctions): void {
 		answers: settings.turn.answers,
 		catchUpMs: settings.catchUpMs,
 	});
+}
+
+/**
+ * The trigger's endpoint, once its activation found or registered it: the poll reports what keeps
+ * it from delivering (endpointReport.ts).
+ */
+export function shareEndpoint(context: IHookFunctions): void {
+	const entry = entries(context)[context.getNode().id];
+	const endpoint = new TriggerState(context.getWorkflowStaticData('node')).endpoint(
+		context.getNodeWebhookUrl('default') ?? '',
+	);
+	if (!isShared(entry) || !endpoint || endpoint.test) return;
+	write(context, { ...entry, endpointId: endpoint.id });
 }
 
 /** The trigger's deactivation. */
