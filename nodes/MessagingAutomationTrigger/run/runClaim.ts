@@ -74,7 +74,7 @@ function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
 async function claimed(
 	context: IExecuteFunctions,
 	keys: string[],
-	trigger: string,
+	{ trigger, polled }: Claimant,
 ): Promise<Set<string> | undefined> {
 	const prefix = `${trigger}|`;
 	const attempt = async () =>
@@ -91,8 +91,11 @@ async function claimed(
 		// A second attempt covers another process creating the trigger's record at the same moment.
 		return await oneAtATime(async () => await attempt().catch(attempt));
 	} catch (error) {
+		const what = polled
+			? 'runs none of its caught-up messages; the next Catch-Up poll catches them up again'
+			: 'it runs';
 		context.logger.warn(
-			`Messaging Automation Trigger: could not check whether this run was handed to n8n before; it runs (${(error as Error).message})`,
+			`Messaging Automation Trigger: could not check whether this run was handed to n8n before; ${what} (${(error as Error).message})`,
 		);
 		return undefined;
 	}
@@ -273,7 +276,7 @@ export async function claimRun(
 	const keys = outputs.flat().flatMap((item) => claimKeys(context, item));
 	// 'trigger': a run the Catch-Up poll started; a test run ('manual') claims nothing.
 	if (!['webhook', 'trigger'].includes(context.getMode()) || keys.length === 0) return outputs;
-	const claims = await claimed(context, [...new Set(keys)], claimant.trigger);
+	const claims = await claimed(context, [...new Set(keys)], claimant);
 	if (!claims && claimant.polled) throw unclaimedPoll(context);
 	const fresh = claims && (await vouchedCatchUps(context, outputs.flat(), claims));
 	const passed = outputs.map((list) =>
