@@ -196,6 +196,32 @@ function settingsOf(context: PollContext): CatchUpSettings | undefined {
 }
 
 /**
+ * The listed chats to read, oldest first: changed above the floor, not last written by the account,
+ * within Max Age (`leftChats`: those older), quiet long enough, and not settled at their newest message.
+ */
+function dueChats(
+	chats: readonly ListedChat[],
+	window: Window,
+	settings: CatchUpSettings,
+): { due: ListedChat[]; leftChats: number } {
+	const ready = window.now - CATCH_UP_AFTER_MS - settings.grouping.quietMs - 1;
+	const olderThanLimit = window.now - settings.catchUpMs;
+	let leftChats = 0;
+	const due = chats
+		.filter((chat) => chat.lastAt > window.listFloor && chat.lastFromMe !== true)
+		.filter((chat) => {
+			if (chat.lastAt > olderThanLimit) return true;
+			leftChats++;
+			return false;
+		})
+		.filter(
+			(chat) => chat.lastAt <= ready && unsettled(window.memory, chat.conversationId, chat.lastAt),
+		)
+		.sort((a, b) => a.lastAt - b.lastAt);
+	return { due, leftChats };
+}
+
+/**
  * One poll: the caught-up bursts, for the run's first step to claim (runClaim.ts). An active
  * workflow's poll emits them itself, to learn how the claim went (pollMemory.ts), and returns
  * null; a test run returns them. Without a trigger to follow (sharedSettings.ts) it reads nothing.
@@ -203,7 +229,6 @@ function settingsOf(context: PollContext): CatchUpSettings | undefined {
 export async function pollCatchUp(context: PollContext): Promise<INodeExecutionData[][] | null> {
 	const settings = settingsOf(context);
 	if (!settings) return null;
-	const quietMs = settings.grouping.quietMs;
 	let window: Window | undefined;
 	const windowAt = (at: number) => (window ??= windowOf(context, settings, at));
 	const listing = await listChats(
@@ -211,21 +236,10 @@ export async function pollCatchUp(context: PollContext): Promise<INodeExecutionD
 		(at) => windowAt(at).listFloor,
 		context.getMode() === 'manual' ? undefined : memoryOf(context)?.sweep,
 	);
-	const { chats, now } = listing;
+	const { now } = listing;
 	const current = windowAt(now);
 	const memory = current.memory;
-	const ready = now - CATCH_UP_AFTER_MS - quietMs - 1;
-	const olderThanLimit = now - settings.catchUpMs;
-	let leftChats = 0;
-	const due = chats
-		.filter((chat) => chat.lastAt > current.listFloor && chat.lastFromMe !== true)
-		.filter((chat) => {
-			if (chat.lastAt > olderThanLimit) return true;
-			leftChats++;
-			return false;
-		})
-		.filter((chat) => chat.lastAt <= ready && unsettled(memory, chat.conversationId, chat.lastAt))
-		.sort((a, b) => a.lastAt - b.lastAt);
+	const { due, leftChats } = dueChats(listing.chats, current, settings);
 	const reader = new ConversationReader(context, pageMinimum({ historyCount: 0, ...settings }));
 	const items: INodeExecutionData[] = [];
 	const taken = new Map<string, number>();

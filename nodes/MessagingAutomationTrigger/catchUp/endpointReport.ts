@@ -31,11 +31,6 @@ export const CHECK_EVERY_MS = 5 * MINUTE;
 /** A lasting problem is reported at most this often. */
 export const REPORT_EVERY_MS = 60 * MINUTE;
 
-export interface ReportMemory {
-	checkedAt?: number;
-	reportedAt?: number;
-}
-
 /**
  * The error to throw after this poll's catch-up, when the trigger's endpoint `endpointId` has a
  * problem and it is time to say so; undefined otherwise. `now` is the service's time.

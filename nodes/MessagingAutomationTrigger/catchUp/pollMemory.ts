@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, IPollFunctions, IRun } from 'n8n-workflow';
 
 import { CATCH_UP_AFTER_MS } from '../../shared/conversation/catchUp';
-import type { ReportMemory } from './endpointReport';
 import type { CatchUpSettings } from './sharedSettings';
 
 /*
@@ -26,6 +25,12 @@ export const LOOK_BACK_MS = CATCH_UP_AFTER_MS + 2 * MINUTE;
 
 type RunState = 'running' | 'recorded' | 'failed';
 
+/** When the trigger's endpoint was last read and its problem last reported (endpointReport.ts). */
+export interface ReportMemory {
+	checkedAt?: number;
+	reportedAt?: number;
+}
+
 export interface PollMemory {
 	/** The n8n object of the activation these polls belong to. */
 	activation: object;
@@ -37,7 +42,6 @@ export interface PollMemory {
 	pending: Map<string, { lastAt: number; state: RunState }>;
 	/** A listing cut short above the floor: where the next poll goes on, and when it began. */
 	sweep?: { cursor: string; startedAt: number };
-	/** When the trigger's endpoint was last read and its problem last reported (endpointReport.ts). */
 	report: ReportMemory;
 }
 
