@@ -138,11 +138,17 @@ export function moveFloor(memory: PollMemory, to: number | undefined): void {
 	memory.lastPollAt = Math.max(memory.lastPollAt, next);
 }
 
-/** Whether the run's first step (the claim) ran without error: its chats are then settled. */
+/**
+ * Whether the run's first step (the claim) ran without error: its chats are then settled. In queue
+ * mode n8n may hand back the run without its steps (the job's result: the error and the last node);
+ * a run n8n could not start comes back as nothing. A later step's error settles the chats too.
+ */
 function claimWentThrough(run: IRun | undefined, nodeName: string): boolean {
 	if (!run) return false;
-	const step = run.data.resultData.runData[nodeName]?.[0];
-	return step ? step.error === undefined : run.data.resultData.error === undefined;
+	const { runData, error, lastNodeExecuted } = run.data.resultData;
+	const step = runData[nodeName]?.[0];
+	if (step) return step.error === undefined;
+	return error === undefined || (lastNodeExecuted !== undefined && lastNodeExecuted !== nodeName);
 }
 
 /**
