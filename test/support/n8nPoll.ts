@@ -35,6 +35,9 @@ export class N8nPollHost {
 	readonly warnings: string[] = [];
 	private active?: { workflow: Workflow; context: IPollFunctions };
 	private listening = false;
+	/** Emitted runs wait for releaseRuns() instead of running during the poll. */
+	holdRuns = false;
+	private held: Array<() => Promise<void>> = [];
 	/** Runs emitted during the current poll. */
 	private emitted: Array<Promise<number>> = [];
 
@@ -119,6 +122,25 @@ export class N8nPollHost {
 		done?: Parameters<IPollFunctions['__emit']>[2],
 	): Promise<number> {
 		this.save(workflow);
+		if (this.holdRuns) {
+			// The run waits for releaseRuns(), as a run on a busy worker: the poll ends without it.
+			this.held.push(async () => void (await this.run(data, done)));
+			return data.flat().length;
+		}
+		await this.run(data, done);
+		return data.flat().length;
+	}
+
+	/** Runs the runs held back, in order, and waits for them. */
+	async releaseRuns(): Promise<void> {
+		const held = this.held.splice(0);
+		for (const run of held) await run();
+	}
+
+	private async run(
+		data: INodeExecutionData[][],
+		done?: Parameters<IPollFunctions['__emit']>[2],
+	): Promise<void> {
 		try {
 			const run = await this.engine.run(
 				{ ...this.definition, staticData: clone(this.savedStaticData) },
@@ -130,7 +152,6 @@ export class N8nPollHost {
 		} catch (error) {
 			done?.reject(error as Error);
 		}
-		return data.flat().length;
 	}
 
 	private save(workflow: Workflow): void {

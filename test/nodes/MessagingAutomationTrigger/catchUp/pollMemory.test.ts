@@ -55,4 +55,32 @@ describe('Messaging Automation Catch-Up: what the poll lets go', () => {
 			poll.warnings.filter((line) => line.includes('the next Catch-Up poll catches them up again')),
 		).toHaveLength(3);
 	});
+
+	it('leaves a chat whose run has not ended yet, however long, and reads it again once that run failed', async () => {
+		trigger = await activeMessageTrigger(sandbox, grouping);
+		const poll = await catchUpBeside(sandbox, trigger);
+		await poll.activate();
+		sandbox.webhooks.faults.loseNext(1);
+		sandbox.clock.advance(MINUTE);
+		sandbox.inject.injectMessage({
+			from: { phone: '4917100039102', name: 'Person H' },
+			text: 'my parcel never came',
+		});
+		poll.holdRuns = true;
+		const emitted: number[] = [];
+		for (let n = 0; n < 8; n++) {
+			sandbox.clock.advance(4 * MINUTE);
+			emitted.push(await poll.poll());
+		}
+		expect(emitted).toEqual([1, 0, 0, 0, 0, 0, 0, 0]);
+		failProcessedData(2);
+		await poll.releaseRuns();
+		poll.holdRuns = false;
+		for (let n = 0; n < 2; n++) {
+			sandbox.clock.advance(4 * MINUTE);
+			await poll.poll();
+		}
+
+		expect(texts(poll)).toEqual(['my parcel never came']);
+	});
 });
