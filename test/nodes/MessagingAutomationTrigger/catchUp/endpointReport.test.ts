@@ -1,11 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { type SandboxHandle } from '../../../sandbox';
 import type { N8nPollHost } from '../../../support/n8nPoll';
 import type { N8nWebhookHost } from '../../../support/n8nWebhook';
-import { activeMessageTrigger, useStoppedClock } from '../fixtures';
-import { catchUpBeside } from './catchUpFixtures';
+import { catchUpBeside, quickGrouping, useCatchUpBesideTrigger } from './catchUpFixtures';
 
 /*
  * Seen, not silent (issue 45): while the workflow is active, the Catch-Up poll reads the trigger's
@@ -15,16 +13,7 @@ import { catchUpBeside } from './catchUpFixtures';
  */
 
 const MINUTE = 60_000;
-const grouping = { groupQuickMessages: true, quietWindowSeconds: 0.4, longestWaitSeconds: 10 };
-
-let sandbox: SandboxHandle;
-let trigger: N8nWebhookHost | undefined;
-
-useStoppedClock(
-	(started) => void (sandbox = started),
-	() => trigger,
-);
-beforeEach(() => void (trigger = undefined));
+const pair = useCatchUpBesideTrigger();
 
 const person = { phone: '4917100039001', name: 'Person R' };
 const texts = (poll: N8nPollHost) => poll.executions.flat().map((item) => item.json.text);
@@ -39,17 +28,16 @@ function sharedEndpoint(host: N8nWebhookHost): string | undefined {
 }
 
 async function pollAfter(poll: N8nPollHost, ms: number) {
-	sandbox.clock.advance(ms);
+	pair.sandbox().clock.advance(ms);
 	await poll.poll();
 }
 
 describe('Messaging Automation Catch-Up: the trigger endpoint report', () => {
 	it('reports an endpoint the service disabled while active, with why and what to do, once an hour, and still catches up', async () => {
-		trigger = await activeMessageTrigger(sandbox, grouping);
+		const { trigger, poll } = await pair.start();
+		const sandbox = pair.sandbox();
 		const endpointId = sharedEndpoint(trigger);
 		expect(endpointId).toMatch(/./);
-		const poll = await catchUpBeside(sandbox, trigger);
-		await poll.activate();
 		sandbox.webhooks.disable('gone', endpointId);
 		sandbox.clock.advance(MINUTE);
 		sandbox.inject.injectMessage({ from: person, text: 'hello, anybody?' });
@@ -71,13 +59,14 @@ describe('Messaging Automation Catch-Up: the trigger endpoint report', () => {
 	});
 
 	it('reports nothing while the endpoint delivers, nor when the trigger registered none (Registration: dashboard)', async () => {
-		trigger = await activeMessageTrigger(sandbox, grouping);
-		const poll = await catchUpBeside(sandbox, trigger);
-		await poll.activate();
+		const { poll } = await pair.start();
 		for (let n = 0; n < 3; n++) await pollAfter(poll, 5 * MINUTE);
 		expect(poll.failures).toEqual([]);
 
-		const dashboard = await catchUpBeside(sandbox, { ...grouping, registration: 'dashboard' });
+		const dashboard = await catchUpBeside(pair.sandbox(), {
+			...quickGrouping,
+			registration: 'dashboard',
+		});
 		const shared = (dashboard.savedStaticData.global as IDataObject)
 			.messagingAutomationCatchUp as Record<string, IDataObject>;
 		expect(Object.values(shared)[0]).not.toHaveProperty('endpointId');

@@ -1,11 +1,8 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { type SandboxHandle } from '../../../sandbox';
 import { failProcessedData } from '../../../support/processedData';
 import type { N8nPollHost } from '../../../support/n8nPoll';
-import type { N8nWebhookHost } from '../../../support/n8nWebhook';
-import { activeMessageTrigger, useStoppedClock } from '../fixtures';
-import { catchUpBeside } from './catchUpFixtures';
+import { useCatchUpBesideTrigger } from './catchUpFixtures';
 
 /*
  * When the Catch-Up poll lets a chat go (pollMemory.ts): only once it saw the chat settled, read
@@ -15,40 +12,37 @@ import { catchUpBeside } from './catchUpFixtures';
  */
 
 const MINUTE = 60_000;
-const grouping = { groupQuickMessages: true, quietWindowSeconds: 0.4, longestWaitSeconds: 10 };
-
-let sandbox: SandboxHandle;
-let trigger: N8nWebhookHost | undefined;
-
-useStoppedClock(
-	(started) => void (sandbox = started),
-	() => trigger,
-);
-beforeEach(() => void (trigger = undefined));
+const pair = useCatchUpBesideTrigger();
 
 const texts = (poll: N8nPollHost) => poll.executions.flat().map((item) => item.json.text);
 
+/** The poll beside a live trigger, and a person's message a minute later whose event was lost. */
+async function lostMessage(phone: string, text: string): Promise<N8nPollHost> {
+	const { poll } = await pair.start();
+	const sandbox = pair.sandbox();
+	sandbox.webhooks.faults.loseNext(1);
+	sandbox.clock.advance(MINUTE);
+	sandbox.inject.injectMessage({ from: { phone, name: 'Person' }, text });
+	return poll;
+}
+
+/** Polls `times` times, each 4 minutes of the sandbox's clock after the last; what each emitted. */
+async function polls(poll: N8nPollHost, times: number, before?: () => void): Promise<number[]> {
+	const emitted: number[] = [];
+	for (let n = 0; n < times; n++) {
+		pair.sandbox().clock.advance(4 * MINUTE);
+		before?.();
+		emitted.push(await poll.poll());
+	}
+	return emitted;
+}
+
 describe('Messaging Automation Catch-Up: what the poll lets go', () => {
 	it("runs a lost message once after n8n's record of runs failed three polls in a row, one line each", async () => {
-		trigger = await activeMessageTrigger(sandbox, grouping);
-		const poll = await catchUpBeside(sandbox, trigger);
-		await poll.activate();
-		sandbox.webhooks.faults.loseNext(1);
-		sandbox.clock.advance(MINUTE);
-		sandbox.inject.injectMessage({
-			from: { phone: '4917100039101', name: 'Person F' },
-			text: 'still there?',
-		});
-		for (let n = 0; n < 3; n++) {
-			sandbox.clock.advance(4 * MINUTE);
-			failProcessedData(2);
-			await poll.poll();
-		}
+		const poll = await lostMessage('4917100039101', 'still there?');
+		await polls(poll, 3, () => failProcessedData(2));
 		expect(texts(poll)).toEqual([]);
-		for (let n = 0; n < 3; n++) {
-			sandbox.clock.advance(4 * MINUTE);
-			await poll.poll();
-		}
+		await polls(poll, 3);
 
 		expect(texts(poll)).toEqual(['still there?']);
 		expect(
@@ -57,29 +51,13 @@ describe('Messaging Automation Catch-Up: what the poll lets go', () => {
 	});
 
 	it('leaves a chat whose run has not ended yet, however long, and reads it again once that run failed', async () => {
-		trigger = await activeMessageTrigger(sandbox, grouping);
-		const poll = await catchUpBeside(sandbox, trigger);
-		await poll.activate();
-		sandbox.webhooks.faults.loseNext(1);
-		sandbox.clock.advance(MINUTE);
-		sandbox.inject.injectMessage({
-			from: { phone: '4917100039102', name: 'Person H' },
-			text: 'my parcel never came',
-		});
+		const poll = await lostMessage('4917100039102', 'my parcel never came');
 		poll.holdRuns = true;
-		const emitted: number[] = [];
-		for (let n = 0; n < 8; n++) {
-			sandbox.clock.advance(4 * MINUTE);
-			emitted.push(await poll.poll());
-		}
-		expect(emitted).toEqual([1, 0, 0, 0, 0, 0, 0, 0]);
+		expect(await polls(poll, 8)).toEqual([1, 0, 0, 0, 0, 0, 0, 0]);
 		failProcessedData(2);
 		await poll.releaseRuns();
 		poll.holdRuns = false;
-		for (let n = 0; n < 2; n++) {
-			sandbox.clock.advance(4 * MINUTE);
-			await poll.poll();
-		}
+		await polls(poll, 2);
 
 		expect(texts(poll)).toEqual(['my parcel never came']);
 	});
