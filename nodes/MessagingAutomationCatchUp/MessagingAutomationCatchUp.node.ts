@@ -1,5 +1,6 @@
 import {
 	NodeConnectionTypes,
+	NodeOperationError,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeType,
@@ -10,6 +11,7 @@ import {
 import { claimRun } from '../MessagingAutomationTrigger/run/runClaim';
 import { pollCatchUp } from '../MessagingAutomationTrigger/catchUp/catchUpPoll';
 import { catchUpPollProperties } from '../MessagingAutomationTrigger/catchUp/pollProperties';
+import { sharedCatchUpSettings } from '../MessagingAutomationTrigger/catchUp/sharedSettings';
 
 export class MessagingAutomationCatchUp implements INodeType {
 	description: INodeTypeDescription = {
@@ -37,12 +39,16 @@ export class MessagingAutomationCatchUp implements INodeType {
 	}
 
 	/**
-	 * n8n's first step of each run a poll starts, once recorded: the trigger's claim (runClaim.ts)
-	 * passes on only messages no run held. A test run (execute() stands in for poll() there) shows
+	 * n8n's first step of each run a poll starts, once recorded: the trigger's claim (runClaim.ts),
+	 * made for the trigger the poll follows, passes on only messages no run held; it fails the run
+	 * when n8n's record of runs fails, and the poll reads those chats again. A test run (execute() stands in for poll() there) shows
 	 * what a poll would run now, and claims nothing.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		if (this.getMode() === 'manual') return (await pollCatchUp(this)) ?? [[]];
-		return await claimRun(this);
+		const lookup = sharedCatchUpSettings(this);
+		if (!('trigger' in lookup))
+			throw new NodeOperationError(this.getNode(), `Caught up nothing: ${lookup.why}`);
+		return await claimRun(this, { trigger: lookup.trigger, polled: true });
 	}
 }

@@ -16,7 +16,11 @@ import { claimRun } from './run/runClaim';
 import { withRunFiles } from './run/runAttachments';
 import { triggerScope } from './receive/scope';
 import { TRIGGER_OUTPUTS } from './run/takeoverOutput';
-import { shareCatchUpSettings, withdrawCatchUpSettings } from './catchUp/sharedSettings';
+import {
+	shareCatchUpSettings,
+	shareEndpoint,
+	withdrawCatchUpSettings,
+} from './catchUp/sharedSettings';
 import { endpointExists, registerEndpoint, unregisterEndpoint } from './activation/registration';
 
 export class MessagingAutomationTrigger implements INodeType {
@@ -56,10 +60,14 @@ export class MessagingAutomationTrigger implements INodeType {
 				await checkOwnWebhookUrl(this);
 				// n8n calls it at every activation, before it adds pollers (sharedSettings.ts).
 				if (this.getMode() !== 'manual') shareCatchUpSettings(this);
-				return await endpointExists(this);
+				const exists = await endpointExists(this);
+				if (exists) shareEndpoint(this);
+				return exists;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				return await registerEndpoint(this);
+				const created = await registerEndpoint(this);
+				if (created) shareEndpoint(this);
+				return created;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				// A test webhook's static data is its own copy, never saved: only production's counts.
@@ -79,6 +87,9 @@ export class MessagingAutomationTrigger implements INodeType {
 	 * (runClaim.ts), then the files of what it passes on (runAttachments.ts).
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await withRunFiles(this, await claimRun(this));
+		return await withRunFiles(
+			this,
+			await claimRun(this, { trigger: this.getNode().id, polled: false }),
+		);
 	}
 }

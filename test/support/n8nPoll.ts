@@ -3,9 +3,12 @@
  * trigger-execution-context.factory, 2.40), with n8n-core's own PollContext:
  * - activation builds the Workflow from the saved static data and ONE PollContext, polls once at
  *   once (n8n's "testing" poll, whose error fails the activation) and saves static data after it;
- * - each later poll uses that same context and workflow (n8n keeps them for the activation);
+ * - each later poll uses that same context and workflow (n8n keeps them for the activation); one
+ *   that throws is an error execution (PollTriggerExecutor's __emitError), kept in `failures`;
  * - a poll that returns items "emits": static data is saved when changed, then the items run in
- *   WorkflowExecute, mode 'trigger', the poll node as start node (its execute() runs first).
+ *   WorkflowExecute, mode 'trigger', the poll node as start node (its execute() runs first);
+ * - a poll may emit itself (`this.__emit(data, undefined, done)`, as the CLI's
+ *   trigger-execution-context.factory takes it): the same run, and `done` settles with its IRun.
  * Poll times are the test's: it calls `poll()`.
  */
 import { PollContext } from 'n8n-core';
@@ -26,10 +29,17 @@ export class N8nPollHost {
 	savedStaticData: IDataObject = {};
 	/** Each run a poll started: the poll node's output as its step passed it on. */
 	readonly executions: INodeExecutionData[][] = [];
+	/** The errors later polls threw, each an error execution in n8n. */
+	readonly failures: Error[] = [];
 	/** What the node logged with warn, in order. */
 	readonly warnings: string[] = [];
 	private active?: { workflow: Workflow; context: IPollFunctions };
 	private listening = false;
+	/** Emitted runs wait for releaseRuns() instead of running during the poll. */
+	holdRuns = false;
+	private held: Array<() => Promise<void>> = [];
+	/** Runs emitted during the current poll. */
+	private emitted: Array<Promise<number>> = [];
 
 	constructor(
 		private readonly engine: N8nEngine,
@@ -53,7 +63,7 @@ export class N8nPollHost {
 			createAdditionalData(this.engine.credentialsHelper),
 			'trigger',
 			'activate',
-			() => {},
+			(data, _response, done) => void this.emitted.push(this.emit(workflow, data, done)),
 			() => {},
 			undefined,
 			undefined,
@@ -70,7 +80,7 @@ export class N8nPollHost {
 			this.listening = true;
 		}
 		this.active = { workflow, context };
-		await this.poll();
+		await this.poll(true);
 		this.save(workflow);
 	}
 
@@ -78,26 +88,70 @@ export class N8nPollHost {
 		this.active = undefined;
 	}
 
-	/** One poll; its items (if any) run. Returns how many items the poll emitted. */
-	async poll(): Promise<number> {
+	/**
+	 * One poll; what it emitted (returned, or emitted itself) runs, and the poll ends once those runs
+	 * did. Returns how many items the poll emitted.
+	 */
+	async poll(testing = false): Promise<number> {
 		if (!this.active) throw new Error('The poll node is not active');
 		const { workflow, context } = this.active;
 		const type = this.engine.nodeTypes.getByNameAndVersion(
 			this.node(workflow).type,
 			this.node(workflow).typeVersion,
 		);
-		const data = await (
-			type.poll as (this: IPollFunctions) => Promise<INodeExecutionData[][] | null>
-		).call(context);
-		if (data === null) return 0;
+		this.emitted = [];
+		let data: INodeExecutionData[][] | null;
+		try {
+			data = await (
+				type.poll as (this: IPollFunctions) => Promise<INodeExecutionData[][] | null>
+			).call(context);
+		} catch (error) {
+			if (testing) throw error;
+			this.failures.push(error as Error);
+			data = null;
+		}
+		if (data !== null) this.emitted.push(this.emit(workflow, data));
+		const counts = await Promise.all(this.emitted);
+		return counts.reduce((sum, count) => sum + count, 0);
+	}
+
+	/** n8n's emit: static data saved when changed, then the run; `done` settles with it. */
+	private async emit(
+		workflow: Workflow,
+		data: INodeExecutionData[][],
+		done?: Parameters<IPollFunctions['__emit']>[2],
+	): Promise<number> {
 		this.save(workflow);
-		const run = await this.engine.run(
-			{ ...this.definition, staticData: clone(this.savedStaticData) },
-			{ node: this.nodeName, items: data[0] ?? [], main: data },
-			'trigger',
-		);
-		this.executions.push(run.output(this.nodeName));
+		if (this.holdRuns) {
+			// The run waits for releaseRuns(), as a run on a busy worker: the poll ends without it.
+			this.held.push(async () => void (await this.run(data, done)));
+			return data.flat().length;
+		}
+		await this.run(data, done);
 		return data.flat().length;
+	}
+
+	/** Runs the runs held back, in order, and waits for them. */
+	async releaseRuns(): Promise<void> {
+		const held = this.held.splice(0);
+		for (const run of held) await run();
+	}
+
+	private async run(
+		data: INodeExecutionData[][],
+		done?: Parameters<IPollFunctions['__emit']>[2],
+	): Promise<void> {
+		try {
+			const run = await this.engine.run(
+				{ ...this.definition, staticData: clone(this.savedStaticData) },
+				{ node: this.nodeName, items: data[0] ?? [], main: data },
+				'trigger',
+			);
+			this.executions.push(run.output(this.nodeName));
+			done?.resolve(run.run);
+		} catch (error) {
+			done?.reject(error as Error);
+		}
 	}
 
 	private save(workflow: Workflow): void {

@@ -1,9 +1,4 @@
-import {
-	NodeOperationError,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type IPollFunctions,
-} from 'n8n-workflow';
+import { NodeOperationError, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 
 import { listConversationsTool } from '../../shared/catalogue/tools/list_conversations';
 import {
@@ -19,6 +14,17 @@ import { pageMinimum } from '../hold/turn';
 import { filterEvent } from '../receive/eventFilter';
 import { caughtUpItem, NEVER_DELIVERED, WHILE_INACTIVE } from '../run/caughtUp';
 import { listedPage, type ListedChat } from './conversationList';
+import { endpointReport } from './endpointReport';
+import {
+	emitTracked,
+	memoryOf,
+	moveFloor,
+	pollKey,
+	unsettled,
+	windowOf,
+	type PollContext,
+	type Window,
+} from './pollMemory';
 import { sharedCatchUpSettings, type CatchUpSettings } from './sharedSettings';
 
 /*
@@ -26,17 +32,12 @@ import { sharedCatchUpSettings, type CatchUpSettings } from './sharedSettings';
  * poll. Each poll lists the account's chats once (newest activity first) and reads only chats
  * whose newest message is old enough for every burst in it to have closed CATCH_UP_AFTER_MS ago
  * (catchUp.ts: a younger one may still be held by the trigger), that changed since this poll last
- * read them, at most MAX_CHATS a poll (the rest, the newest, at the next poll). Each read's
+ * settled them, at most MAX_CHATS a poll (the rest, the newest, at the next poll). Each read's
  * unanswered messages (after the account's last one) make bursts by the trigger's own rules; each
  * becomes an item like the trigger's, and the run's first step claims it with the trigger's keys
- * (runClaim.ts), so a burst that ran, or that the trigger runs at the same moment, runs once.
- *
- * What the poll keeps: in the node's static data, `since` (the first poll ever: nothing written
- * before it is caught up) and `lastPollAt`, written only by the first poll of an activation (n8n
- * saves static data right after it, and again only when a poll emits, when the whole workflow's
- * static data it loaded at activation would overwrite what the trigger saved since); between polls
- * of one activation, this process's memory (n8n runs an active workflow's polls in one process,
- * the leader's), which only saves reads: losing it costs a read per chat, never a second run.
+ * (runClaim.ts), so a burst that ran, or that the trigger runs at the same moment, runs once. What
+ * the poll keeps between polls, and when it lets a chat go: pollMemory.ts; what it says about the
+ * trigger's endpoint: endpointReport.ts.
  */
 
 /** Chats read in one poll at most; the others wait for the next poll. */
@@ -44,64 +45,7 @@ export const MAX_CHATS = 50;
 /** list_conversations pages in one poll at most (100 chats each). */
 const MAX_LIST_PAGES = 3;
 const LIST_PAGE_SIZE = 100;
-const MINUTE = 60_000;
-/** A poll lists back to the previous one less this, so a chat not ready then is seen again. */
-const LOOK_BACK_MS = CATCH_UP_AFTER_MS + 2 * MINUTE;
 const READ_BUDGET_MS = 20_000;
-
-interface PollMemory {
-	/** The n8n object of the activation these polls belong to. */
-	activation: object;
-	activatedAt: number;
-	lastPollAt: number;
-	/** Chats read, by the newest message time they were read at. */
-	read: Map<string, number>;
-}
-
-const memories = new Map<string, PollMemory>();
-
-type PollContext = IPollFunctions | IExecuteFunctions;
-
-interface Window {
-	now: number;
-	since: number;
-	/** Service time the activation's first poll ran (written before it: while inactive). */
-	activatedAt: number;
-	/** The first poll of this activation: it also says what it left. */
-	firstOfActivation: boolean;
-	/** Chats whose newest message is older than this were looked at by earlier polls. */
-	listFloor: number;
-}
-
-const numberOr = (value: unknown, fallback: number) =>
-	typeof value === 'number' && Number.isFinite(value) ? value : fallback;
-
-/** The poll's window; a test run (manual) looks back to the limit (not before `since`) and keeps nothing. */
-function windowOf(context: PollContext, settings: CatchUpSettings, now: number): Window {
-	const manual = context.getMode() === 'manual';
-	const data = context.getWorkflowStaticData('node');
-	if (manual) {
-		// Never before the first poll ever, as the polls themselves.
-		const floor = Math.max(now - settings.catchUpMs, numberOr(data.since, 0));
-		return { now, since: floor, activatedAt: now, firstOfActivation: false, listFloor: floor };
-	}
-	const key = `${String(context.getWorkflow().id)}/${context.getNode().id}`;
-	let memory = memories.get(key);
-	const firstOfActivation = memory?.activation !== context;
-	if (firstOfActivation) {
-		const lastPollAt = memory?.lastPollAt ?? numberOr(data.lastPollAt, now);
-		if (typeof data.since !== 'number') data.since = now;
-		data.lastPollAt = now;
-		memory = { activation: context, activatedAt: now, lastPollAt, read: new Map() };
-		memories.set(key, memory);
-	}
-	const active = memory as PollMemory;
-	for (const [chat, at] of active.read)
-		if (at <= active.lastPollAt - LOOK_BACK_MS) active.read.delete(chat);
-	const since = numberOr(data.since, now);
-	const listFloor = Math.max(since, active.lastPollAt - LOOK_BACK_MS);
-	return { now, since, activatedAt: active.activatedAt, firstOfActivation, listFloor };
-}
 
 /** The service's time from an answer's `Date` header; this host's clock when it sent none. */
 const serviceTime = (date: string | undefined) => {
@@ -109,15 +53,31 @@ const serviceTime = (date: string | undefined) => {
 	return Number.isNaN(at) ? Date.now() : at;
 };
 
-/** The chats changed since the floor, newest activity first, and the service's time. */
+interface Listing {
+	chats: ListedChat[];
+	/** The service's time of the first page. */
+	now: number;
+	/** When the listing began: a sweep's first page, maybe polls ago. */
+	startedAt: number;
+	/** Set when the pages ran out above the floor: where the next poll goes on. */
+	cursor?: string;
+}
+
+/**
+ * The chats changed since the floor, newest activity first, at most MAX_LIST_PAGES pages; a
+ * listing cut short above the floor goes on where it stopped at the next poll (`sweep`), so a
+ * chat below the first pages is listed however busy the account (a chat active meanwhile moves to
+ * the top, after the sweep's start: the next listing has it).
+ */
 async function listChats(
 	context: PollContext,
 	floor: (now: number) => number,
-): Promise<{ chats: ListedChat[]; now: number }> {
+	sweep: { cursor: string; startedAt: number } | undefined,
+): Promise<Listing> {
 	const client = await createNodeClient(context, { timeoutMs: 15_000 });
 	const chats: ListedChat[] = [];
 	let now: number | undefined;
-	let cursor: string | undefined;
+	let cursor = sweep?.cursor;
 	for (let page = 0; page < MAX_LIST_PAGES; page++) {
 		const answer = await client.callTool(listConversationsTool.name, {
 			limit: LIST_PAGE_SIZE,
@@ -128,9 +88,13 @@ async function listChats(
 		chats.push(...listed.chats);
 		cursor = listed.cursor;
 		const oldest = listed.chats.at(-1)?.lastAt ?? Number.NEGATIVE_INFINITY;
-		if (!cursor || oldest <= floor(now)) break;
+		if (!cursor || oldest <= floor(now)) {
+			cursor = undefined;
+			break;
+		}
 	}
-	return { chats, now: now ?? Date.now() };
+	const at = now ?? Date.now();
+	return { chats, now: at, startedAt: sweep?.startedAt ?? at, ...(cursor ? { cursor } : {}) };
 }
 
 const baseEnvelope = (conversationId: string): EventEnvelope => ({
@@ -221,7 +185,7 @@ const toldWhy = new Map<string, string>();
 /** The trigger's settings the poll follows; undefined (and why, once) when there are none. */
 function settingsOf(context: PollContext): CatchUpSettings | undefined {
 	const lookup = sharedCatchUpSettings(context);
-	const key = `${String(context.getWorkflow().id)}/${context.getNode().id}`;
+	const key = pollKey(context);
 	if ('settings' in lookup) {
 		toldWhy.delete(key);
 		return lookup.settings;
@@ -235,34 +199,53 @@ function settingsOf(context: PollContext): CatchUpSettings | undefined {
 }
 
 /**
- * One poll: the caught-up bursts as one output's items (null: none), for the run's first step to
- * claim (runClaim.ts). Without a trigger to follow (sharedSettings.ts) it reads nothing.
+ * The listed chats to read, oldest first: changed above the floor, not last written by the account,
+ * within Max Age (`leftChats`: those older), quiet long enough, and not settled at their newest message.
  */
-export async function pollCatchUp(context: PollContext): Promise<INodeExecutionData[][] | null> {
-	const settings = settingsOf(context);
-	if (!settings) return null;
-	const quietMs = settings.grouping.quietMs;
-	let window: Window | undefined;
-	const { chats, now } = await listChats(context, (at) => {
-		window ??= windowOf(context, settings, at);
-		return window.listFloor;
-	});
-	const current = window ?? windowOf(context, settings, now);
-	const memory = memories.get(`${String(context.getWorkflow().id)}/${context.getNode().id}`);
-	const ready = now - CATCH_UP_AFTER_MS - quietMs - 1;
-	const olderThanLimit = now - settings.catchUpMs;
+function dueChats(
+	chats: readonly ListedChat[],
+	window: Window,
+	settings: CatchUpSettings,
+): { due: ListedChat[]; leftChats: number } {
+	const ready = window.now - CATCH_UP_AFTER_MS - settings.grouping.quietMs - 1;
+	const olderThanLimit = window.now - settings.catchUpMs;
 	let leftChats = 0;
 	const due = chats
-		.filter((chat) => chat.lastAt > current.listFloor && chat.lastFromMe !== true)
+		.filter((chat) => chat.lastAt > window.listFloor && chat.lastFromMe !== true)
 		.filter((chat) => {
 			if (chat.lastAt > olderThanLimit) return true;
 			leftChats++;
 			return false;
 		})
-		.filter((chat) => chat.lastAt <= ready && memory?.read.get(chat.conversationId) !== chat.lastAt)
+		.filter(
+			(chat) => chat.lastAt <= ready && unsettled(window.memory, chat.conversationId, chat.lastAt),
+		)
 		.sort((a, b) => a.lastAt - b.lastAt);
+	return { due, leftChats };
+}
+
+/**
+ * One poll: the caught-up bursts, for the run's first step to claim (runClaim.ts). An active
+ * workflow's poll emits them itself, to learn how the claim went (pollMemory.ts), and returns
+ * null; a test run returns them. Without a trigger to follow (sharedSettings.ts) it reads nothing.
+ */
+export async function pollCatchUp(context: PollContext): Promise<INodeExecutionData[][] | null> {
+	const settings = settingsOf(context);
+	if (!settings) return null;
+	let window: Window | undefined;
+	const windowAt = (at: number) => (window ??= windowOf(context, settings, at));
+	const listing = await listChats(
+		context,
+		(at) => windowAt(at).listFloor,
+		context.getMode() === 'manual' ? undefined : memoryOf(context)?.sweep,
+	);
+	const { now } = listing;
+	const current = windowAt(now);
+	const memory = current.memory;
+	const { due, leftChats } = dueChats(listing.chats, current, settings);
 	const reader = new ConversationReader(context, pageMinimum({ historyCount: 0, ...settings }));
 	const items: INodeExecutionData[] = [];
+	const taken = new Map<string, number>();
 	let left = current.firstOfActivation ? leftChats : 0;
 	// The floor moves on only once every chat above it was read: the rest wait above it.
 	let allRead = due.length <= MAX_CHATS;
@@ -271,7 +254,8 @@ export async function pollCatchUp(context: PollContext): Promise<INodeExecutionD
 			const outcome = await catchUpChat(context, reader, chat, settings, current);
 			items.push(...outcome.items);
 			left += outcome.left;
-			memory?.read.set(chat.conversationId, chat.lastAt);
+			if (outcome.items.length > 0) taken.set(chat.conversationId, chat.lastAt);
+			else memory?.read.set(chat.conversationId, chat.lastAt);
 		} catch (error) {
 			allRead = false;
 			context.logger.warn(
@@ -279,10 +263,21 @@ export async function pollCatchUp(context: PollContext): Promise<INodeExecutionD
 			);
 		}
 	}
-	if (memory && allRead) memory.lastPollAt = now;
 	if (left > 0)
 		context.logger.warn(
 			`Messaging Automation Catch-Up: left ${left} conversation burst(s) written while the workflow was inactive and older than the trigger's Max Age (${settings.catchUpMs / 3_600_000} h): they do not run`,
 		);
-	return items.length > 0 ? [items] : null;
+	if (!memory) return items.length > 0 ? [items] : null;
+	// A sweep goes on only past pages whose chats were all read; else they are listed again.
+	if (allRead) {
+		memory.sweep = listing.cursor
+			? { cursor: listing.cursor, startedAt: listing.startedAt }
+			: undefined;
+	}
+	if (items.length > 0) emitTracked(context as IPollFunctions, [items], taken, memory);
+	moveFloor(memory, allRead && !listing.cursor ? listing.startedAt : undefined);
+	if (current.firstOfActivation) return null;
+	const report = await endpointReport(context as IPollFunctions, memory, settings.endpointId, now);
+	if (report) throw report;
+	return null;
 }

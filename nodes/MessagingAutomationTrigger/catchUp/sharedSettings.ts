@@ -4,6 +4,7 @@ import type { BurstRules } from '../../shared/conversation/bursts';
 import type { TakeoverRules } from '../../shared/conversation/takeover';
 import type { EventFilters } from '../receive/eventFilter';
 import { readSettings } from '../settings';
+import { TriggerState } from '../state';
 
 /*
  * The Catch-Up poll node follows the trigger beside it: the trigger's parameters are the one truth.
@@ -28,6 +29,8 @@ export interface SharedSettings {
 	answers: boolean;
 	/** Catch Up Missed Messages: how old a missed message may be (ms); 0: off. */
 	catchUpMs: number;
+	/** The webhook endpoint the trigger registered (none with Registration: dashboard), for the poll's report. */
+	endpointId?: string;
 }
 
 type Context = IHookFunctions | IPollFunctions | IExecuteFunctions;
@@ -61,6 +64,19 @@ export function shareCatchUpSettings(context: IHookFunctions): void {
 	});
 }
 
+/**
+ * The trigger's endpoint, once its activation found or registered it: the poll reports what keeps
+ * it from delivering (endpointReport.ts).
+ */
+export function shareEndpoint(context: IHookFunctions): void {
+	const entry = entries(context)[context.getNode().id];
+	const endpoint = new TriggerState(context.getWorkflowStaticData('node')).endpoint(
+		context.getNodeWebhookUrl('default') ?? '',
+	);
+	if (!isShared(entry) || !endpoint || endpoint.test) return;
+	write(context, { ...entry, endpointId: endpoint.id });
+}
+
 /** The trigger's deactivation. */
 export function withdrawCatchUpSettings(context: IHookFunctions): void {
 	write(context, undefined);
@@ -75,27 +91,32 @@ const isShared = (value: unknown): value is SharedSettings =>
 /** The settings a poll catches up by: grouping and catching up on. */
 export type CatchUpSettings = SharedSettings & { grouping: BurstRules };
 
-export type SharedLookup = { settings: CatchUpSettings } | { why: string };
+/** The settings, with the node id of the trigger they are (whose claims a caught-up run makes). */
+export type SharedLookup = { settings: CatchUpSettings; trigger: string } | { why: string };
 
 /**
  * The settings of the trigger the poll follows: the first by name of the workflow's active
  * triggers with Group Quick Messages and Catch Up Missed Messages on; else why there is none.
  */
 export function sharedCatchUpSettings(context: Context): SharedLookup {
-	const all = Object.values(entries(context))
-		.filter(isShared)
+	const all = Object.entries(entries(context))
+		.filter((entry): entry is [string, SharedSettings] => isShared(entry[1]))
+		.map(([id, entry]) => ({ ...entry, id }))
 		.sort((a, b) => a.trigger.localeCompare(b.trigger));
 	if (all.length === 0)
 		return {
 			why: 'no Messaging Automation Trigger in this workflow is active: the Catch-Up node follows its settings, so add one and activate the workflow',
 		};
 	const on = all.find(
-		(entry): entry is CatchUpSettings =>
+		(entry): entry is CatchUpSettings & { id: string } =>
 			entry.grouping !== undefined &&
 			entry.catchUpMs > 0 &&
 			entry.filters.eventTypes.includes('message.received'),
 	);
-	if (on) return { settings: on };
+	if (on) {
+		const { id, ...settings } = on;
+		return { settings, trigger: id };
+	}
 	return {
 		why: `the Messaging Automation Trigger "${all[0].trigger}" does not have Message Received, Group Quick Messages and Catch Up Missed Messages all on`,
 	};

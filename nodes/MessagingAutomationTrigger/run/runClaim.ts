@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { isCaughtUp } from './caughtUp';
 import { narrowedRun } from './narrowedRun';
@@ -16,11 +16,19 @@ import { narrowedRun } from './narrowedRun';
 const CLAIMS_KEPT = 5000;
 
 /**
- * One record per workflow, not per node: the Catch-Up poll node (nodes/MessagingAutomationCatchUp)
- * claims the same `message|<id>` keys as the trigger beside it, so a message runs once whichever
- * node runs it. Claims an earlier version made per node are not in it (an upgrade forgets them).
+ * One record per workflow, not per node, its keys each the trigger's they run for
+ * (`<trigger node id>|message|<id>`): the Catch-Up poll node (nodes/MessagingAutomationCatchUp)
+ * claims for the trigger whose settings it follows, so a message runs once whichever node runs
+ * it, and two triggers of one workflow each run it. Claims an earlier version made are not in it
+ * (an upgrade forgets them).
  */
 const CLAIM_SCOPE = 'workflow';
+
+/** Whom a run claims for: the trigger's node id; `polled`: a run the Catch-Up poll emitted. */
+export interface Claimant {
+	trigger: string;
+	polled: boolean;
+}
 
 /** The field of the stand-in item on output 0 when only a later output carries the run's item. */
 const CARRIER_FIELD = 'messaging_automation_carrier';
@@ -60,28 +68,34 @@ function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Which of `keys` this run is the first to claim; undefined when the store failed. A delivered run
- * then goes on (twice beats never); a caught-up burst does not (whenUnclaimed).
+ * Which of `keys` this run is the first to claim for `trigger`; undefined when the store failed. A
+ * delivered run then goes on (twice beats never); a caught-up burst does not (whenUnclaimed).
  */
 async function claimed(
 	context: IExecuteFunctions,
 	keys: string[],
+	{ trigger, polled }: Claimant,
 ): Promise<Set<string> | undefined> {
+	const prefix = `${trigger}|`;
 	const attempt = async () =>
 		new Set(
 			(
-				await context.helpers.checkProcessedAndRecord(keys, CLAIM_SCOPE, {
-					mode: 'entries',
-					maxEntries: CLAIMS_KEPT,
-				})
-			).new.map(String),
+				await context.helpers.checkProcessedAndRecord(
+					keys.map((key) => prefix + key),
+					CLAIM_SCOPE,
+					{ mode: 'entries', maxEntries: CLAIMS_KEPT },
+				)
+			).new.map((key) => String(key).slice(prefix.length)),
 		);
 	try {
 		// A second attempt covers another process creating the trigger's record at the same moment.
 		return await oneAtATime(async () => await attempt().catch(attempt));
 	} catch (error) {
+		const what = polled
+			? 'runs none of its caught-up messages; the next Catch-Up poll catches them up again'
+			: 'it runs';
 		context.logger.warn(
-			`Messaging Automation Trigger: could not check whether this run was handed to n8n before; it runs (${(error as Error).message})`,
+			`Messaging Automation Trigger: could not check whether this run was handed to n8n before; ${what} (${(error as Error).message})`,
 		);
 		return undefined;
 	}
@@ -161,7 +175,8 @@ function passedOn(
  * An item when the store could not say what ran before: a delivered run goes on whole (its
  * delivery is the proof it was meant to run, and twice beats never); a caught-up burst goes no
  * further, since in the common case it ran already. A later burst of its chat catches it up once the
- * store answers again.
+ * store answers again; the Catch-Up poll's run fails instead (unclaimedPoll), so the poll reads its
+ * chats again.
  */
 function whenUnclaimed(context: IExecuteFunctions, item: INodeExecutionData): INodeExecutionData[] {
 	if (!isCaughtUp(item)) return [item];
@@ -213,6 +228,17 @@ async function recordNeverFull(context: IExecuteFunctions): Promise<boolean> {
 	}
 }
 
+/**
+ * The Catch-Up poll's run when the store failed: it fails, in the executions list and n8n's log,
+ * and the poll (which learns how its runs ended) leaves those chats to its next poll.
+ */
+const unclaimedPoll = (context: IExecuteFunctions) =>
+	new NodeOperationError(
+		context.getNode(),
+		"n8n's record of runs failed, so this run cannot tell which caught-up messages ran before; it runs none of them, and the next poll catches them up again",
+		{ level: 'warning' },
+	);
+
 /** A caught-up burst that runs: one line in n8n's log, and the execution says so. */
 function logCatchUp(
 	context: IExecuteFunctions,
@@ -238,7 +264,10 @@ function logCatchUp(
  * Events on: with it off, every delivery is meant to run, a resent one too. Only runs a delivery
  * started claim: a test run, or n8n's Retry of a crashed or failed run, is asked for by a person.
  */
-export async function claimRun(context: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function claimRun(
+	context: IExecuteFunctions,
+	claimant: Claimant,
+): Promise<INodeExecutionData[][]> {
 	const outputs = context
 		.getNodeOutputs()
 		.map((_, index) =>
@@ -247,7 +276,8 @@ export async function claimRun(context: IExecuteFunctions): Promise<INodeExecuti
 	const keys = outputs.flat().flatMap((item) => claimKeys(context, item));
 	// 'trigger': a run the Catch-Up poll started; a test run ('manual') claims nothing.
 	if (!['webhook', 'trigger'].includes(context.getMode()) || keys.length === 0) return outputs;
-	const claims = await claimed(context, [...new Set(keys)]);
+	const claims = await claimed(context, [...new Set(keys)], claimant);
+	if (!claims && claimant.polled) throw unclaimedPoll(context);
 	const fresh = claims && (await vouchedCatchUps(context, outputs.flat(), claims));
 	const passed = outputs.map((list) =>
 		list.flatMap((item) => (fresh ? passedOn(context, item, fresh) : whenUnclaimed(context, item))),

@@ -7,7 +7,9 @@ import type { SandboxHandle } from '../../../sandbox';
 import { N8nEngine, type TestWorkflow } from '../../../support/n8nEngine';
 import { N8nPollHost } from '../../../support/n8nPoll';
 import { N8nWebhookHost } from '../../../support/n8nWebhook';
-import { startTriggerHost } from '../fixtures';
+import { beforeEach } from 'vitest';
+
+import { activeMessageTrigger, startTriggerHost, useStoppedClock } from '../fixtures';
 
 const clone = (data: unknown): IDataObject => JSON.parse(JSON.stringify(data ?? {})) as IDataObject;
 
@@ -94,5 +96,39 @@ export async function catchUpTestRun(
 	return {
 		engine,
 		definition: { ...definition, staticData: { global: await triggerGlobal(sandbox, beside) } },
+	};
+}
+
+/** Group Quick Messages with a short quiet window, as the Catch-Up tests' triggers have it. */
+export const quickGrouping: INodeParameters = {
+	groupQuickMessages: true,
+	quietWindowSeconds: 0.4,
+	longestWaitSeconds: 10,
+};
+
+/**
+ * Each test's sandbox (its clock stopped) and, on demand, a live grouped trigger with the
+ * Catch-Up poll beside it, activated; the trigger is stopped after the test.
+ */
+export function useCatchUpBesideTrigger(): {
+	sandbox: () => SandboxHandle;
+	start: () => Promise<{ trigger: N8nWebhookHost; poll: N8nPollHost }>;
+} {
+	let sandbox: SandboxHandle | undefined;
+	let trigger: N8nWebhookHost | undefined;
+	useStoppedClock(
+		(started) => void (sandbox = started),
+		() => trigger,
+	);
+	beforeEach(() => void (trigger = undefined));
+	const current = () => sandbox as SandboxHandle;
+	return {
+		sandbox: current,
+		start: async () => {
+			trigger = await activeMessageTrigger(current(), quickGrouping);
+			const poll = await catchUpBeside(current(), trigger);
+			await poll.activate();
+			return { trigger, poll };
+		},
 	};
 }

@@ -120,7 +120,7 @@ describe('review 45b: the Catch-Up node as an attacker', () => {
 
 	// R45b-4: the poll marks a chat read (and moves its floor on) before the run's claim: when n8n's
 	// store fails that once, the claim drops the burst and no later poll lists the chat again.
-	it.fails("R45b-4: a lone lost message still runs after one failure of n8n's store", async () => {
+	it("R45b-4: a lone lost message still runs after one failure of n8n's store", async () => {
 		trigger = await activeMessageTrigger(sandbox, { groupQuickMessages: true, ...grouping });
 		const poll = await catchUpHost();
 		await poll.activate();
@@ -156,36 +156,33 @@ describe('review 45b: the Catch-Up node as an attacker', () => {
 	// R45b-6: a poll lists at most 3 pages (300 chats, newest activity first) and yet moves its floor
 	// on once every chat it listed was read: a chat further down, written while the workflow was
 	// inactive and within Max Age, is never listed again, run or counted in the "left" line.
-	it.fails(
-		'R45b-6: after downtime with more than 300 busy chats, an older missed chat still runs',
-		async () => {
-			const poll = await catchUpHost();
-			await poll.activate();
-			poll.deactivate();
-			say({ from: person(6), text: 'hello? anyone?' }, 10 * MINUTE);
-			for (let n = 0; n < 300; n++) {
-				const other = { phone: `4917200${String(10_000 + n)}`, name: `Busy ${n}` };
-				say({ from: other, text: 'where is my order' }, 1_000);
-				say({ from: other, fromMe: true, text: 'on its way' }, 200);
-			}
-			sandbox.clock.advance(10 * MINUTE);
-			await poll.activate();
-			for (let n = 0; n < 10; n++) {
-				sandbox.clock.advance(MINUTE);
-				await poll.poll();
-			}
+	it('R45b-6: after downtime with more than 300 busy chats, an older missed chat still runs', async () => {
+		const poll = await catchUpHost();
+		await poll.activate();
+		poll.deactivate();
+		say({ from: person(6), text: 'hello? anyone?' }, 10 * MINUTE);
+		for (let n = 0; n < 300; n++) {
+			const other = { phone: `4917200${String(10_000 + n)}`, name: `Busy ${n}` };
+			say({ from: other, text: 'where is my order' }, 1_000);
+			say({ from: other, fromMe: true, text: 'on its way' }, 200);
+		}
+		sandbox.clock.advance(10 * MINUTE);
+		await poll.activate();
+		for (let n = 0; n < 10; n++) {
+			sandbox.clock.advance(MINUTE);
+			await poll.poll();
+		}
 
-			const left = poll.warnings.filter((line) => line.includes('left '));
-			expect({ ran: texts(poll.executions.flat()), left }).toMatchObject({
-				ran: ['hello? anyone?'],
-			});
-		},
-	);
+		const left = poll.warnings.filter((line) => line.includes('left '));
+		expect({ ran: texts(poll.executions.flat()), left }).toMatchObject({
+			ran: ['hello? anyone?'],
+		});
+	});
 
 	// R45b-7: the claim's scope moved from the node to the workflow for the Catch-Up node's sake, so
 	// two triggers of one account in one workflow (say one for the bot, one feeding a staff log)
 	// now split each message between them: the second trigger's run passes nothing on.
-	it.fails('R45b-7: two triggers of one account in one workflow each run a message', async () => {
+	it('R45b-7: two triggers of one account in one workflow each run a message', async () => {
 		const parameters = { events: ['message.received'], groupQuickMessages: true, ...grouping };
 		trigger = await activeMessageTrigger(sandbox, parameters);
 		const definition = triggerWorkflow(parameters);

@@ -1,0 +1,176 @@
+import type { IExecuteFunctions, IPollFunctions, IRun } from 'n8n-workflow';
+
+import { CATCH_UP_AFTER_MS } from '../../shared/conversation/catchUp';
+import type { CatchUpSettings } from './sharedSettings';
+
+/*
+ * What the Catch-Up poll keeps between polls. In the node's static data, `since` (the first poll
+ * ever: nothing written before it is caught up) and `lastPollAt`, written only by the first poll of
+ * an activation (n8n saves static data right after it, and again only when a poll emits, when the
+ * whole workflow's static data it loaded at activation would overwrite what the trigger saved
+ * since). Between polls of one activation, this process's memory: n8n runs an active workflow's
+ * polls in one process (the leader's), which also holds the runs they emit (n8n's active
+ * executions, in queue mode too). Losing it costs reads, never a run: a new activation looks back to
+ * the saved `lastPollAt`.
+ *
+ * The floor (`lastPollAt` less LOOK_BACK_MS: chats older were looked at) passes a chat only once
+ * the poll has seen it settled: read with nothing to run, or run by a run whose first step (the
+ * claim in n8n's record of runs) went through. A run whose claim failed (n8n's database) leaves its
+ * chats to the next poll; until a run ends its chats wait, and hold the floor.
+ */
+
+const MINUTE = 60_000;
+/** A poll lists back to the previous one less this, so a chat not ready then is seen again. */
+export const LOOK_BACK_MS = CATCH_UP_AFTER_MS + 2 * MINUTE;
+
+type RunState = 'running' | 'recorded' | 'failed';
+
+/** When the trigger's endpoint was last read and its problem last reported (endpointReport.ts). */
+export interface ReportMemory {
+	checkedAt?: number;
+	reportedAt?: number;
+}
+
+export interface PollMemory {
+	/** The n8n object of the activation these polls belong to. */
+	activation: object;
+	activatedAt: number;
+	lastPollAt: number;
+	/** Chats settled, by the newest message time they were settled at. */
+	read: Map<string, number>;
+	/** Chats a run took, by the newest message time they were read at, and how that run went. */
+	pending: Map<string, { lastAt: number; state: RunState }>;
+	/** A listing cut short above the floor: where the next poll goes on, and when it began. */
+	sweep?: { cursor: string; startedAt: number };
+	report: ReportMemory;
+}
+
+const memories = new Map<string, PollMemory>();
+
+export type PollContext = IPollFunctions | IExecuteFunctions;
+
+export interface Window {
+	now: number;
+	since: number;
+	/** Service time the activation's first poll ran (written before it: while inactive). */
+	activatedAt: number;
+	/** The first poll of this activation: it also says what it left. */
+	firstOfActivation: boolean;
+	/** Chats whose newest message is older than this were looked at by earlier polls. */
+	listFloor: number;
+	/** This activation's memory; none for a test run. */
+	memory?: PollMemory;
+}
+
+const numberOr = (value: unknown, fallback: number) =>
+	typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+
+export const pollKey = (context: PollContext) =>
+	`${String(context.getWorkflow().id)}/${context.getNode().id}`;
+
+/** This activation's memory, when an earlier poll of it made one. */
+export function memoryOf(context: PollContext): PollMemory | undefined {
+	const memory = memories.get(pollKey(context));
+	return memory?.activation === context ? memory : undefined;
+}
+
+/** The poll's window; a test run (manual) looks back to the limit (not before `since`) and keeps nothing. */
+export function windowOf(context: PollContext, settings: CatchUpSettings, now: number): Window {
+	const data = context.getWorkflowStaticData('node');
+	if (context.getMode() === 'manual') {
+		// Never before the first poll ever, as the polls themselves.
+		const floor = Math.max(now - settings.catchUpMs, numberOr(data.since, 0));
+		return { now, since: floor, activatedAt: now, firstOfActivation: false, listFloor: floor };
+	}
+	const key = pollKey(context);
+	let memory = memories.get(key);
+	const firstOfActivation = memory?.activation !== context;
+	if (firstOfActivation) {
+		const lastPollAt = memory?.lastPollAt ?? numberOr(data.lastPollAt, now);
+		if (typeof data.since !== 'number') data.since = now;
+		data.lastPollAt = now;
+		memory = {
+			activation: context,
+			activatedAt: now,
+			lastPollAt,
+			read: new Map(),
+			pending: new Map(),
+			report: {},
+		};
+		memories.set(key, memory);
+	}
+	const active = memory as PollMemory;
+	settle(active);
+	for (const [chat, at] of active.read)
+		if (at <= active.lastPollAt - LOOK_BACK_MS) active.read.delete(chat);
+	const since = numberOr(data.since, now);
+	const listFloor = Math.max(since, active.lastPollAt - LOOK_BACK_MS);
+	return {
+		now,
+		since,
+		activatedAt: active.activatedAt,
+		firstOfActivation,
+		listFloor,
+		memory: active,
+	};
+}
+
+/** Chats whose run went through are settled; those whose run failed are due again. */
+function settle(memory: PollMemory): void {
+	for (const [chat, run] of memory.pending) {
+		if (run.state === 'running') continue;
+		if (run.state === 'recorded') memory.read.set(chat, run.lastAt);
+		memory.pending.delete(chat);
+	}
+}
+
+/** Whether a chat needs reading at `lastAt`: not settled at it, and no run of it still going. */
+export const unsettled = (memory: PollMemory | undefined, chat: string, lastAt: number) =>
+	memory?.read.get(chat) !== lastAt && memory?.pending.get(chat)?.state !== 'running';
+
+/**
+ * The floor after a poll: up to `to` (the listing's start) when every chat above the old floor
+ * was listed and read, never past a chat whose run the poll has not seen go through.
+ */
+export function moveFloor(memory: PollMemory, to: number | undefined): void {
+	let next = to ?? memory.lastPollAt;
+	for (const run of memory.pending.values()) next = Math.min(next, run.lastAt + LOOK_BACK_MS - 1);
+	memory.lastPollAt = Math.max(memory.lastPollAt, next);
+}
+
+/**
+ * Whether the run's first step (the claim) ran without error: its chats are then settled. In queue
+ * mode n8n may hand back the run without its steps (the job's result: the error and the last node);
+ * a run n8n could not start comes back as nothing. A later step's error settles the chats too.
+ */
+function claimWentThrough(run: IRun | undefined, nodeName: string): boolean {
+	if (!run) return false;
+	const { runData, error, lastNodeExecuted } = run.data.resultData;
+	const step = runData[nodeName]?.[0];
+	if (step) return step.error === undefined;
+	return error === undefined || (lastNodeExecuted !== undefined && lastNodeExecuted !== nodeName);
+}
+
+/**
+ * The poll's run of `chats`' items: emitted with a promise of its end (n8n's donePromise), so the
+ * next poll knows whether the claim went through. Until then the chats wait.
+ */
+export function emitTracked(
+	context: IPollFunctions,
+	items: Parameters<IPollFunctions['__emit']>[0],
+	chats: ReadonlyMap<string, number>,
+	memory: PollMemory,
+): void {
+	for (const [chat, lastAt] of chats) memory.pending.set(chat, { lastAt, state: 'running' });
+	const done = context.helpers.createDeferredPromise<IRun | undefined>();
+	const mark = (state: RunState) => {
+		for (const [chat, lastAt] of chats)
+			if (memory.pending.get(chat)?.lastAt === lastAt) memory.pending.set(chat, { lastAt, state });
+	};
+	const nodeName = context.getNode().name;
+	void done.promise.then(
+		(run) => mark(claimWentThrough(run, nodeName) ? 'recorded' : 'failed'),
+		() => mark('failed'),
+	);
+	context.__emit(items, undefined, done);
+}

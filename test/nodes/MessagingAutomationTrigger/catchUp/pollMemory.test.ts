@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+
+import { failProcessedData } from '../../../support/processedData';
+import type { N8nPollHost } from '../../../support/n8nPoll';
+import { useCatchUpBesideTrigger } from './catchUpFixtures';
+
+/*
+ * When the Catch-Up poll lets a chat go (pollMemory.ts): only once it saw the chat settled, read
+ * with nothing to run or run by a run whose claim went through. A run whose claim n8n's record of
+ * runs failed fails (visible in the executions list), says so in one line, and its chats are read
+ * and run again by the next poll, however many polls the failure lasts.
+ */
+
+const MINUTE = 60_000;
+const pair = useCatchUpBesideTrigger();
+
+const texts = (poll: N8nPollHost) => poll.executions.flat().map((item) => item.json.text);
+
+/** The poll beside a live trigger, and a person's message a minute later whose event was lost. */
+async function lostMessage(phone: string, text: string): Promise<N8nPollHost> {
+	const { poll } = await pair.start();
+	const sandbox = pair.sandbox();
+	sandbox.webhooks.faults.loseNext(1);
+	sandbox.clock.advance(MINUTE);
+	sandbox.inject.injectMessage({ from: { phone, name: 'Person' }, text });
+	return poll;
+}
+
+/** Polls `times` times, each 4 minutes of the sandbox's clock after the last; what each emitted. */
+async function polls(poll: N8nPollHost, times: number, before?: () => void): Promise<number[]> {
+	const emitted: number[] = [];
+	for (let n = 0; n < times; n++) {
+		pair.sandbox().clock.advance(4 * MINUTE);
+		before?.();
+		emitted.push(await poll.poll());
+	}
+	return emitted;
+}
+
+describe('Messaging Automation Catch-Up: what the poll lets go', () => {
+	it("runs a lost message once after n8n's record of runs failed three polls in a row, one line each", async () => {
+		const poll = await lostMessage('4917100039101', 'still there?');
+		await polls(poll, 3, () => failProcessedData(2));
+		expect(texts(poll)).toEqual([]);
+		await polls(poll, 3);
+
+		expect(texts(poll)).toEqual(['still there?']);
+		expect(
+			poll.warnings.filter((line) => line.includes('the next Catch-Up poll catches them up again')),
+		).toHaveLength(3);
+	});
+
+	it('leaves a chat whose run has not ended yet, however long, and reads it again once that run failed', async () => {
+		const poll = await lostMessage('4917100039102', 'my parcel never came');
+		poll.holdRuns = true;
+		expect(await polls(poll, 8)).toEqual([1, 0, 0, 0, 0, 0, 0, 0]);
+		failProcessedData(2);
+		await poll.releaseRuns();
+		poll.holdRuns = false;
+		await polls(poll, 2);
+
+		expect(texts(poll)).toEqual(['my parcel never came']);
+	});
+});
