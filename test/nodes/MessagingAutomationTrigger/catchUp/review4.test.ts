@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { MessagingAutomationApi } from '../../../../credentials/MessagingAutomationApi.credentials';
+import { MessagingAutomationCatchUp } from '../../../../nodes/MessagingAutomationCatchUp/MessagingAutomationCatchUp.node';
+import type { SandboxHandle } from '../../../sandbox';
+import { N8nEngine } from '../../../support/n8nEngine';
+import { N8nPollHost } from '../../../support/n8nPoll';
+import { startTriggerHost, useStoppedClock } from '../fixtures';
+
+/*
+ * Review 4 (branch review-4): the Catch-Up node follows the settings its trigger shares in static
+ * data (catchUp/sharedSettings.ts). Findings as `it.fails`, each beside a control that holds.
+ */
+
+const MINUTE = 60_000;
+
+let sandbox: SandboxHandle;
+useStoppedClock(
+	(started) => void (sandbox = started),
+	() => undefined,
+);
+
+/** The static data 'global' a trigger with `parameters`, on the demo account's key, saves at activation. */
+async function triggerGlobal(parameters: INodeParameters): Promise<IDataObject> {
+	const host = await startTriggerHost({
+		baseUrl: sandbox.url,
+		apiKey: sandbox.keys.owner,
+		parameters: { events: ['message.received'], ...parameters },
+	});
+	try {
+		await host.activate('production');
+		return JSON.parse(JSON.stringify(host.savedStaticData.global ?? {})) as IDataObject;
+	} finally {
+		await host.deactivate('production');
+		await host.stop();
+	}
+}
+
+/** A Catch-Up node whose credential is `apiKey`'s, beside that trigger. */
+async function catchUpWithKey(apiKey: string, global: IDataObject): Promise<N8nPollHost> {
+	const engine = new N8nEngine({
+		nodeTypes: { messagingAutomationCatchUp: new MessagingAutomationCatchUp() },
+		credentialTypes: [new MessagingAutomationApi()],
+		credentials: {
+			messagingAutomationApi: { apiKey, baseUrl: sandbox.url, authScheme: 'bearer' },
+		},
+	});
+	const node = {
+		id: randomUUID(),
+		name: 'Catch-Up',
+		type: 'messagingAutomationCatchUp',
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: {},
+		credentials: { messagingAutomationApi: { id: 'cred-2', name: 'Other account' } },
+	};
+	const poll = new N8nPollHost(engine, { nodes: [node], connections: {} }, 'Catch-Up');
+	poll.savedStaticData = { global };
+	return poll;
+}
+
+const texts = (items: Array<{ json: IDataObject }>) => items.map((item) => item.json.text);
+
+describe('review 4: the Catch-Up node and the trigger it follows', () => {
+	it('control: beside a trigger of the same account, a lost message runs once', async () => {
+		const global = await triggerGlobal({
+			groupQuickMessages: true,
+			quietWindowSeconds: 0.4,
+			longestWaitSeconds: 10,
+		});
+		const poll = await catchUpWithKey(sandbox.keys.owner, global);
+		await poll.activate();
+		sandbox.clock.advance(MINUTE);
+		sandbox.inject.injectMessage({ from: { phone: '491700009001', name: 'A' }, text: 'lost' });
+		sandbox.clock.advance(4 * MINUTE);
+		await poll.poll();
+
+		expect(poll.executions.map(texts)).toEqual([['lost']]);
+	});
+
+	it.fails(
+		"R4-3 (runs what nobody asked for): a Catch-Up node whose credential is another account's (n8n preselects any credential of the type; a workflow copied for a second shop) follows the trigger of the first account, whose settings carry no account: it catches up the second account's chats by the first one's rules and runs them, though no trigger serves that account",
+		async () => {
+			const global = await triggerGlobal({
+				groupQuickMessages: true,
+				quietWindowSeconds: 0.4,
+				longestWaitSeconds: 10,
+			});
+			// A second shop of the same plan, that gave inbox consent.
+			const other = sandbox.state.accounts.get('acc_noconsent');
+			if (other) other.inboxStorageConsent = true;
+			const poll = await catchUpWithKey(sandbox.keys.noConsent, global);
+			await poll.activate();
+			sandbox.clock.advance(MINUTE);
+			sandbox.inject.injectMessage({
+				accountId: 'acc_noconsent',
+				from: { phone: '491700009002', name: 'B' },
+				text: 'to the other shop',
+			});
+			sandbox.clock.advance(4 * MINUTE);
+			await poll.poll();
+
+			console.log(`R4-3: ran ${JSON.stringify(poll.executions.map(texts))}`);
+			expect(poll.executions.map(texts)).toEqual([]);
+		},
+	);
+});
