@@ -127,7 +127,9 @@ describe('review 4: the Catch-Up node and the trigger it follows', () => {
 			sandbox.clock.advance(4 * MINUTE);
 			await poll.poll();
 
-			console.log(`R4-4: ran ${JSON.stringify(poll.executions.map(texts))}; ${poll.warnings.join(' | ')}`);
+			console.log(
+				`R4-4: ran ${JSON.stringify(poll.executions.map(texts))}; ${poll.warnings.join(' | ')}`,
+			);
 			expect(poll.executions.flat().map((item) => item.json.text)).toEqual(['is anyone there?']);
 		},
 	);
@@ -154,6 +156,31 @@ describe('review 4: the Catch-Up node and the trigger it follows', () => {
 
 			console.log(`R4-5: ran ${JSON.stringify(poll.executions.map(texts))}`);
 			expect(poll.executions.flat().map((item) => item.json.text)).toEqual(['hello?']);
+		},
+	);
+
+	it.fails(
+		"R4-7 (stale settings): n8n 2.40.7 re-publishes only the trigger nodes whose parameters changed (publication/trigger-diff.js, useWorkflowPublicationService on by default): the trigger edited (Catch Up Missed Messages turned off) and the workflow published again re-registers the trigger alone, and its checkExists writes the new settings into that activation's Workflow object and the database; the Catch-Up node, unchanged, keeps polling with the Workflow object of its own activation, whose static data still holds the old settings, so it goes on catching up by the old settings until n8n restarts (the same for a lower Max Age, new Filters, Human Takeover turned on, or the trigger deleted)",
+		async () => {
+			const on = { groupQuickMessages: true, quietWindowSeconds: 0.4, longestWaitSeconds: 10 };
+			const poll = await catchUpWithKey(sandbox.keys.owner, await triggerGlobal(on));
+			await poll.activate();
+			// Edited and published again: only the trigger is registered anew (the database gets its settings).
+			const republished = await triggerGlobal({ ...on, catchUpMissed: false });
+			poll.savedStaticData = { ...poll.savedStaticData, global: republished };
+			sandbox.clock.advance(MINUTE);
+			sandbox.inject.injectMessage({
+				from: { phone: '491700009005', name: 'E' },
+				text: 'after the edit',
+			});
+			sandbox.clock.advance(4 * MINUTE);
+			await poll.poll();
+
+			const saved = (poll.savedStaticData.global as IDataObject).messagingAutomationCatchUp;
+			console.log(
+				`R4-7: ran ${JSON.stringify(poll.executions.map(texts))}; the database's settings say catchUpMs ${JSON.stringify((saved as IDataObject)['trigger-1'] && ((saved as IDataObject)['trigger-1'] as IDataObject).catchUpMs)}`,
+			);
+			expect(poll.executions.flat().map((item) => item.json.text)).toEqual([]);
 		},
 	);
 });
