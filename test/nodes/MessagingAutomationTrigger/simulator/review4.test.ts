@@ -52,6 +52,18 @@ const typedOver18s = (processes: 1 | 2): Case =>
 /** Three messages typed 1 s apart: the burst closes inside every delivery's 8.5 s. */
 const typedOver2s = plainCase([1000, 1000]);
 
+/** n8n's processed-data store locked (SQLITE_BUSY) for the claims numbered `locked` (1: the first). */
+function lockStoreAt(...locked: number[]): void {
+	const store = DataDeduplicationService.getInstance();
+	const claim = store.checkProcessedAndRecord.bind(store);
+	let calls = 0;
+	vi.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (...args) => {
+		calls++;
+		if (locked.includes(calls)) throw new Error('SQLITE_BUSY: database is locked');
+		return await claim(...args);
+	});
+}
+
 describe('review 4: carried deliveries', () => {
 	it('control: a burst typed over 2 s: no delivery goes back, no empty execution, one run', async () => {
 		const outcome = await outcomeOf(typedOver2s);
@@ -79,15 +91,7 @@ describe('review 4: carried deliveries', () => {
 	it.fails(
 		"R4-2 (a message runs twice): the burst of R4-1, one process, n8n's processed-data store locked for one claim (both attempts) just as the first empty run's retry claims: that run goes on whole (runClaim.ts: a delivered run whose claim failed runs, twice beats never), and the burst runs a second time. Before the carried rule a retry of a carried delivery was answered without a run; now each hand-back's retry is a run that is a copy by construction, each one more chance of this. Holds on d71863b",
 		async () => {
-			const store = DataDeduplicationService.getInstance();
-			const claim = store.checkProcessedAndRecord.bind(store);
-			let calls = 0;
-			vi.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (...args) => {
-				calls++;
-				// The first run's claim succeeds; the next claim (the retry's own run) finds the database locked twice.
-				if (calls === 2 || calls === 3) throw new Error('SQLITE_BUSY: database is locked');
-				return await claim(...args);
-			});
+			lockStoreAt(2, 3);
 			const c = typedOver18s(1);
 			const outcome = await outcomeOf(c);
 			console.log(`R4-2: ${said(c, outcome)}`);
@@ -98,14 +102,7 @@ describe('review 4: carried deliveries', () => {
 	it.fails(
 		"R4-2, two webhook processes (queue mode): three lines typed 1 s apart, delivered at once, m2 to the other process: m2 waits its whole 8.5 s (it cannot see the run the first process started), then starts the burst's run itself, an empty execution for nearly every burst of two or more messages; with the store locked at that run's claim, the burst runs twice. Holds on d71863b",
 		async () => {
-			const store = DataDeduplicationService.getInstance();
-			const claim = store.checkProcessedAndRecord.bind(store);
-			let calls = 0;
-			vi.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (...args) => {
-				calls++;
-				if (calls === 2 || calls === 3) throw new Error('SQLITE_BUSY: database is locked');
-				return await claim(...args);
-			});
+			lockStoreAt(2, 3);
 			const c = plainCase([1000, 1000], { processes: 2, route: [0, 1] });
 			const outcome = await outcomeOf(c);
 			console.log(`R4-2 (two processes): ${said(c, outcome)}; ${emptyRuns(outcome)} empty`);
@@ -114,14 +111,7 @@ describe('review 4: carried deliveries', () => {
 	);
 
 	it("control: the store locked at the burst's only claim (nothing handed back): it runs once", async () => {
-		const store = DataDeduplicationService.getInstance();
-		const claim = store.checkProcessedAndRecord.bind(store);
-		let calls = 0;
-		vi.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (...args) => {
-			calls++;
-			if (calls === 1 || calls === 2) throw new Error('SQLITE_BUSY: database is locked');
-			return await claim(...args);
-		});
+		lockStoreAt(1, 2);
 		const outcome = await outcomeOf(typedOver2s);
 		expect(said(typedOver2s, outcome)).toBe('');
 	});
