@@ -28,13 +28,19 @@ const hash = (item: DeduplicationItemTypes) =>
 // A microtask, not a timer: tests that stop the clock must not stop the store.
 const databaseTurn = async () => await Promise.resolve();
 
-/** How many of the next claims fail, as n8n's database does when it is locked or gone. */
-let failuresAhead = 0;
+/**
+ * How many of the next claims fail, as n8n's database does when it is locked or gone: on the global
+ * object too, since the store installed is the first evaluation's, whichever file asks for failures.
+ */
+const FAILURES = Symbol.for('messaging-automation.test.processedDataFailures');
+const failures: { ahead: number } = ((globalThis as Record<symbol, unknown>)[FAILURES] ??= {
+	ahead: 0,
+}) as { ahead: number };
 
 const store: IDataDeduplicator = {
 	async checkProcessedAndRecord(items, scope, data, options: ICheckProcessedOptions) {
-		if (failuresAhead > 0) {
-			failuresAhead--;
+		if (failures.ahead > 0) {
+			failures.ahead--;
 			throw new Error('SQLITE_BUSY: database is locked');
 		}
 		const key = recordKey(scope, data);
@@ -78,12 +84,12 @@ export function installProcessedDataStore(): void {
 /** Forgets every record: each test starts with an n8n that has recorded no run. */
 export function clearProcessedData(): void {
 	records.clear();
-	failuresAhead = 0;
+	failures.ahead = 0;
 }
 
 /** The next `times` claims fail (n8n's database locked). */
 export function failProcessedData(times: number): void {
-	failuresAhead = times;
+	failures.ahead = times;
 }
 
 /**
