@@ -68,7 +68,7 @@ describe('review 4: the Catch-Up node and the trigger it follows', () => {
 	);
 
 	it.fails(
-		"R4-4 (nobody is told): with Human Takeover on, a missed message in a chat the account paused ('/bot off') is left by the Catch-Up node with a log line ('a person answers there, not the bot'), while the trigger's own catch-up sends the same burst to Paused Chats (takeoverOutput.ts), where the workflow tells the staff: the poll's customer is answered by nobody, and nothing reaches a person",
+		"R4-4 (nobody is told): with Human Takeover on, a missed message in a chat the account paused ('/bot off') is left by the Catch-Up node with a log line ('a person answers there, not the bot': R45b-2's fix), while the trigger's own catch-up sends the same burst to Paused Chats (takeoverOutput.ts), where the workflow tells the staff: the poll's customer is answered by nobody, and nothing reaches a person",
 		async () => {
 			const poll = await activePoll({ humanTakeover: true });
 			const person = { phone: '491700009003', name: 'C' };

@@ -58,7 +58,7 @@ describe('review 4: two triggers of one account in one workflow', () => {
 	});
 
 	it.fails(
-		"R4-5 (a trigger silently runs nothing): an ungrouped trigger (say, one that logs every message to a sheet) beside a grouped one (the bot) in the same workflow: the ungrouped run claims message|<id> (45d) in the workflow's one record, so the bot's grouped run of the same message passes nothing on ('handed to n8n again after it was recorded'), and the bot never answers. Holds before the 45d merge (4426c69^1)",
+		"R4-5 (a trigger silently runs nothing; R45b-7 widened by 45d): an ungrouped trigger (say, one that logs every message to a sheet) beside a grouped one (the bot) in the same workflow: the ungrouped run claims message|<id> (45d) in the workflow's one record, so the bot's grouped run of the same message passes nothing on ('handed to n8n again after it was recorded'), and the bot never answers. Holds before the 45d merge (4426c69^1)",
 		async () => {
 			const ran = await both({}, grouped);
 			console.log(`R4-5: ${JSON.stringify(ran)}`);
