@@ -13,17 +13,18 @@ import { activeMessageTrigger, startTriggerHost, useStoppedClock } from '../fixt
 
 const clone = (data: unknown): IDataObject => JSON.parse(JSON.stringify(data ?? {})) as IDataObject;
 
-/** n8n's engine with `nodeTypes`, its credential the sandbox's owner key. */
+/** n8n's engine with `nodeTypes`, its credential `apiKey`'s (the sandbox's owner key unless said). */
 export function sandboxEngine(
 	sandbox: SandboxHandle,
 	nodeTypes: ConstructorParameters<typeof N8nEngine>[0]['nodeTypes'],
+	apiKey = sandbox.keys.owner,
 ): N8nEngine {
 	return new N8nEngine({
 		nodeTypes,
 		credentialTypes: [new MessagingAutomationApi()],
 		credentials: {
 			messagingAutomationApi: {
-				apiKey: sandbox.keys.owner,
+				apiKey,
 				baseUrl: sandbox.url,
 				authScheme: 'bearer',
 			},
@@ -56,14 +57,22 @@ async function triggerGlobal(
 	}
 }
 
-/** A Catch-Up node in the trigger's workflow, its own node id per test (its memory is per node). */
-export function catchUpWorkflow(sandbox: SandboxHandle): {
+/**
+ * A Catch-Up node in the trigger's workflow, its own node id per test (its memory is per node), its
+ * credential `apiKey`'s (the trigger's, the sandbox's owner key, unless said).
+ */
+export function catchUpWorkflow(
+	sandbox: SandboxHandle,
+	apiKey = sandbox.keys.owner,
+): {
 	engine: N8nEngine;
 	definition: TestWorkflow;
 } {
-	const engine = sandboxEngine(sandbox, {
-		messagingAutomationCatchUp: new MessagingAutomationCatchUp(),
-	});
+	const engine = sandboxEngine(
+		sandbox,
+		{ messagingAutomationCatchUp: new MessagingAutomationCatchUp() },
+		apiKey,
+	);
 	const node = {
 		id: randomUUID(),
 		name: 'Catch-Up',
@@ -80,8 +89,9 @@ export function catchUpWorkflow(sandbox: SandboxHandle): {
 export async function catchUpBeside(
 	sandbox: SandboxHandle,
 	beside: N8nWebhookHost | INodeParameters,
+	apiKey = sandbox.keys.owner,
 ): Promise<N8nPollHost> {
-	const { engine, definition } = catchUpWorkflow(sandbox);
+	const { engine, definition } = catchUpWorkflow(sandbox, apiKey);
 	const poll = new N8nPollHost(engine, definition, 'Catch-Up');
 	poll.savedStaticData = { global: await triggerGlobal(sandbox, beside) };
 	return poll;

@@ -1,0 +1,118 @@
+/**
+ * Review 4 (branch review-4, on int-43c): the carried-delivery rule (a carried delivery answered
+ * 2xx only once a recorded run holds its message; with none recorded by its deadline it starts the
+ * burst's run itself) as an attacker sees it. Each finding is `it.fails` while it breaks what the
+ * test asserts, each with a control that holds.
+ */
+import { DataDeduplicationService } from 'n8n-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
+import { installProcessedDataStore } from '../../../support/processedData';
+import { plainCase } from './cases';
+import { violations } from './invariants';
+import { ProcessPool } from './processPool';
+import type { Case } from './scenario';
+import { installVirtualTime, uninstallVirtualTime } from './virtualTime';
+import { runCase, type Outcome } from './world';
+
+const pool = new ProcessPool();
+beforeAll(() => {
+	installProcessedDataStore();
+	installVirtualTime();
+});
+afterAll(() => uninstallVirtualTime());
+afterEach(() => vi.restoreAllMocks());
+
+async function outcomeOf(c: Case): Promise<Outcome> {
+	await pool.nextCase();
+	return await runCase(c, pool);
+}
+
+const said = (c: Case, outcome: Outcome) =>
+	violations(c, outcome)
+		.map((violation) => `${violation.rule}: ${violation.detail}`)
+		.join('\n');
+
+/** First attempts answered 503, and runs that passed nothing on (empty executions). */
+const handedBack = (outcome: Outcome) =>
+	outcome.attempts.filter((attempt) => attempt.attempt === 1 && attempt.status === 503).length;
+const emptyRuns = (outcome: Outcome) => outcome.runs.filter((run) => !run.passedOn).length;
+
+/**
+ * Seven messages typed 3 s apart (18 s, an ordinary person writing in short lines), quiet window
+ * 5 s (the default), Longest Wait 60 s, delivered at once, nothing failing, one or two processes.
+ */
+const typedOver18s = (processes: 1 | 2): Case =>
+	plainCase([3000, 3000, 3000, 3000, 3000, 3000], {
+		longestMs: 60_000,
+		processes,
+		route: processes === 2 ? [0, 1] : [0],
+	});
+
+/** Three messages typed 1 s apart: the burst closes inside every delivery's 8.5 s. */
+const typedOver2s = plainCase([1000, 1000]);
+
+/** n8n's processed-data store locked (SQLITE_BUSY) for the claims numbered `locked` (1: the first). */
+function lockStoreAt(...locked: number[]): void {
+	const store = DataDeduplicationService.getInstance();
+	const claim = store.checkProcessedAndRecord.bind(store);
+	let calls = 0;
+	vi.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (...args) => {
+		calls++;
+		if (locked.includes(calls)) throw new Error('SQLITE_BUSY: database is locked');
+		return await claim(...args);
+	});
+}
+
+describe('review 4: carried deliveries', () => {
+	it('control: a burst typed over 2 s: no delivery goes back, no empty execution, one run', async () => {
+		const outcome = await outcomeOf(typedOver2s);
+		expect(said(typedOver2s, outcome)).toBe('');
+		expect([handedBack(outcome), emptyRuns(outcome)]).toEqual([0, 0]);
+	});
+
+	it.fails(
+		"R4-1 (cost): a burst typed over 18 s (7 lines 3 s apart, quiet 5 s) sends 5 of its 7 first deliveries back (503), not one, and each retry is held up to 8 s and then starts a run of its own that passes nothing on: 2 empty executions with one process, 4 with two (6 of 7 back); every invariant holds. On main before the merge (d71863b): no 503, no empty execution. The retry's process knew (one process) that the run holding it was recorded, but only while the desk lived",
+		async () => {
+			const one = await outcomeOf(typedOver18s(1));
+			const two = await outcomeOf(typedOver18s(2));
+			console.log(
+				`R4-1: one process ${handedBack(one)} × 503, ${emptyRuns(one)} empty; two ${handedBack(two)} × 503, ${emptyRuns(two)} empty`,
+			);
+			expect(said(typedOver18s(1), one)).toBe('');
+			// The cost the change states: the first delivery back once, plus one empty execution, at most.
+			for (const outcome of [one, two]) {
+				expect(handedBack(outcome)).toBeLessThanOrEqual(1);
+				expect(emptyRuns(outcome)).toBeLessThanOrEqual(1);
+			}
+		},
+	);
+
+	it.fails(
+		"R4-2 (a message runs twice): the burst of R4-1, one process, n8n's processed-data store locked for one claim (both attempts) just as the first empty run's retry claims: that run goes on whole (runClaim.ts: a delivered run whose claim failed runs, twice beats never), and the burst runs a second time. Before the carried rule a retry of a carried delivery was answered without a run; now each hand-back's retry is a run that is a copy by construction, each one more chance of this. Holds on d71863b",
+		async () => {
+			lockStoreAt(2, 3);
+			const c = typedOver18s(1);
+			const outcome = await outcomeOf(c);
+			console.log(`R4-2: ${said(c, outcome)}`);
+			expect(said(c, outcome)).toBe('');
+		},
+	);
+
+	it.fails(
+		"R4-2, two webhook processes (queue mode): three lines typed 1 s apart, delivered at once, m2 to the other process: m2 waits its whole 8.5 s (it cannot see the run the first process started), then starts the burst's run itself, an empty execution for nearly every burst of two or more messages; with the store locked at that run's claim, the burst runs twice. Holds on d71863b",
+		async () => {
+			lockStoreAt(2, 3);
+			const c = plainCase([1000, 1000], { processes: 2, route: [0, 1] });
+			const outcome = await outcomeOf(c);
+			console.log(`R4-2 (two processes): ${said(c, outcome)}; ${emptyRuns(outcome)} empty`);
+			expect(said(c, outcome)).toBe('');
+		},
+	);
+
+	it("control: the store locked at the burst's only claim (nothing handed back): it runs once", async () => {
+		lockStoreAt(1, 2);
+		const outcome = await outcomeOf(typedOver2s);
+		expect(said(typedOver2s, outcome)).toBe('');
+	});
+});
