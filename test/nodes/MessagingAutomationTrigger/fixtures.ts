@@ -73,11 +73,13 @@ export async function activeMessageTrigger(
 	sandbox: SandboxHandle,
 	parameters: INodeParameters,
 	apiKey = sandbox.keys.owner,
+	nodeId?: string,
 ): Promise<N8nWebhookHost> {
 	const trigger = await startTriggerHost({
 		baseUrl: sandbox.url,
 		apiKey,
 		parameters: { events: ['message.received'], ...parameters },
+		nodeId,
 	});
 	await trigger.activate('production');
 	return trigger;
@@ -106,6 +108,8 @@ export async function startTriggerHost(options: {
 	baseUrl: string;
 	apiKey: string;
 	parameters?: INodeParameters;
+	/** Another trigger node of the same workflow (its own id; the first is 'trigger-1'). */
+	nodeId?: string;
 }): Promise<N8nWebhookHost> {
 	const engine = new N8nEngine({
 		nodeTypes: { messagingAutomationTrigger: new MessagingAutomationTrigger() },
@@ -118,7 +122,9 @@ export async function startTriggerHost(options: {
 			},
 		},
 	});
-	const host = new N8nWebhookHost(engine, triggerWorkflow(options.parameters), TRIGGER);
+	const definition = triggerWorkflow(options.parameters);
+	if (options.nodeId) definition.nodes[0].id = options.nodeId;
+	const host = new N8nWebhookHost(engine, definition, TRIGGER);
 	await host.start();
 	return host;
 }

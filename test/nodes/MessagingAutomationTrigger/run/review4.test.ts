@@ -26,7 +26,8 @@ const ranTexts = (trigger: N8nWebhookHost) =>
 
 async function both(first: INodeParameters, second: INodeParameters) {
 	const log = await activeMessageTrigger(sandbox, first);
-	const bot = await activeMessageTrigger(sandbox, second);
+	// Two nodes of one workflow: the same workflow id, each its own node id.
+	const bot = await activeMessageTrigger(sandbox, second, sandbox.keys.owner, 'trigger-2');
 	try {
 		sandbox.inject.injectMessage({ from: DEMO.alice, text: 'where is my order?' });
 		await waitFor(() => log.executions.length >= 1 && bot.executions.length >= 1, 20_000);
@@ -57,12 +58,10 @@ describe('review 4: two triggers of one account in one workflow', () => {
 		}
 	});
 
-	it.fails(
-		"R4-5 (a trigger silently runs nothing; R45b-7 widened by 45d): an ungrouped trigger (say, one that logs every message to a sheet) beside a grouped one (the bot) in the same workflow: the ungrouped run claims message|<id> (45d) in the workflow's one record, so the bot's grouped run of the same message passes nothing on ('handed to n8n again after it was recorded'), and the bot never answers. Holds before the 45d merge (4426c69^1)",
-		async () => {
-			const ran = await both({}, grouped);
-			console.log(`R4-5: ${JSON.stringify(ran)}`);
-			expect(ran).toEqual({ log: ['where is my order?'], bot: ['where is my order?'] });
-		},
-	);
+	// Holds since issue-45e keys each claim by the trigger node it runs for (R45b-7's fix).
+	it("R4-5 (a trigger silently runs nothing; R45b-7 widened by 45d): an ungrouped trigger (say, one that logs every message to a sheet) beside a grouped one (the bot) in the same workflow: the ungrouped run claims message|<id> (45d) in the workflow's one record, so the bot's grouped run of the same message passes nothing on ('handed to n8n again after it was recorded'), and the bot never answers. Holds before the 45d merge (4426c69^1)", async () => {
+		const ran = await both({}, grouped);
+		console.log(`R4-5: ${JSON.stringify(ran)}`);
+		expect(ran).toEqual({ log: ['where is my order?'], bot: ['where is my order?'] });
+	});
 });
