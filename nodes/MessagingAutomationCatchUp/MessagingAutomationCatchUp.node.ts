@@ -43,6 +43,6 @@ export class MessagingAutomationCatchUp implements INodeType {
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		if (this.getMode() === 'manual') return (await pollCatchUp(this)) ?? [[]];
-		return await claimRun(this);
+		return await claimRun(this, 1);
 	}
 }

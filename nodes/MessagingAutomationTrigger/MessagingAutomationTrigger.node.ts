@@ -15,7 +15,7 @@ import { checkOwnWebhookUrl } from './activation/ownUrlCheck';
 import { claimRun } from './run/runClaim';
 import { withRunFiles } from './run/runAttachments';
 import { triggerScope } from './receive/scope';
-import { TRIGGER_OUTPUTS } from './run/takeoverOutput';
+import { TRIGGER_OUTPUTS, triggerOutputCount } from './run/takeoverOutput';
 import { shareCatchUpSettings, withdrawCatchUpSettings } from './catchUp/sharedSettings';
 import { endpointExists, registerEndpoint, unregisterEndpoint } from './activation/registration';
 
@@ -79,6 +79,6 @@ export class MessagingAutomationTrigger implements INodeType {
 	 * (runClaim.ts), then the files of what it passes on (runAttachments.ts).
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await withRunFiles(this, await claimRun(this));
+		return await withRunFiles(this, await claimRun(this, triggerOutputCount(this)));
 	}
 }
