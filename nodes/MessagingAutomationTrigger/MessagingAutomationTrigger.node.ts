@@ -28,7 +28,10 @@ export class MessagingAutomationTrigger implements INodeType {
 			dark: 'file:messagingAutomationTrigger.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 1.1 behaves as 1. n8n 2.x evaluates an expression for every delivery to a version-1 webhook
+		// node (its Webhook node's old binary-data option), in a fresh sandbox: milliseconds each.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: EVENTS_SUBTITLE,
 		description:
 			'Starts the workflow on signed Messaging Automation events: messages, statuses, connection changes',
