@@ -171,10 +171,8 @@ export async function triggerRow(withN8n: boolean): Promise<RowResult> {
 	const stack = await startStack({
 		userFolder: join(resolve(__dirname, '../..'), '.cache', 'bench', 'n8n'),
 		fresh: true,
-		// To profile n8n while it serves the row: BENCH_N8N_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=…'.
-		n8nEnv: process.env.BENCH_N8N_NODE_OPTIONS
-			? { NODE_OPTIONS: process.env.BENCH_N8N_NODE_OPTIONS }
-			: {},
+		// More environment for n8n, as JSON: '{"NODE_OPTIONS":"--cpu-prof --cpu-prof-dir=…"}' profiles it.
+		n8nEnv: JSON.parse(process.env.BENCH_N8N_ENV ?? '{}') as Record<string, string>,
 		log: (line: string) => process.stderr.write(`[bench n8n] ${line}\n`),
 	});
 	const agent = new Agent({ connections: IN_FLIGHT, keepAliveTimeout: 10_000 });
