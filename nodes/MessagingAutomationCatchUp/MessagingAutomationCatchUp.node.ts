@@ -49,6 +49,6 @@ export class MessagingAutomationCatchUp implements INodeType {
 		const lookup = sharedCatchUpSettings(this);
 		if (!('trigger' in lookup))
 			throw new NodeOperationError(this.getNode(), `Caught up nothing: ${lookup.why}`);
-		return await claimRun(this, { trigger: lookup.trigger, polled: true });
+		return await claimRun(this, { trigger: lookup.trigger, polled: true }, 1);
 	}
 }

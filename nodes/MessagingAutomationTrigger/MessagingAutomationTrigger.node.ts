@@ -15,7 +15,7 @@ import { checkOwnWebhookUrl } from './activation/ownUrlCheck';
 import { claimRun } from './run/runClaim';
 import { withRunFiles } from './run/runAttachments';
 import { triggerScope } from './receive/scope';
-import { TRIGGER_OUTPUTS } from './run/takeoverOutput';
+import { TRIGGER_OUTPUTS, triggerOutputCount } from './run/takeoverOutput';
 import {
 	shareCatchUpSettings,
 	shareEndpoint,
@@ -32,7 +32,10 @@ export class MessagingAutomationTrigger implements INodeType {
 			dark: 'file:messagingAutomationTrigger.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 1.1 behaves as 1. n8n 2.x evaluates an expression for every delivery to a version-1 webhook
+		// node (its Webhook node's old binary-data option), in a fresh sandbox: milliseconds each.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: EVENTS_SUBTITLE,
 		description:
 			'Starts the workflow on signed Messaging Automation events: messages, statuses, connection changes',
@@ -89,7 +92,7 @@ export class MessagingAutomationTrigger implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await withRunFiles(
 			this,
-			await claimRun(this, { trigger: this.getNode().id, polled: false }),
+			await claimRun(this, { trigger: this.getNode().id, polled: false }, triggerOutputCount(this)),
 		);
 	}
 }

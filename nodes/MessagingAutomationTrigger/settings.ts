@@ -4,6 +4,7 @@ import { DEFAULT_DEDUPE_WINDOW } from './receive/dedupe';
 import { parseStatusList, type ChatTypeFilter, type EventFilters } from './receive/eventFilter';
 import type { TakeoverRules } from '../shared/conversation/takeover';
 import type { TurnSettings } from './hold/turn';
+import { hasPeopleOutput } from './run/takeoverOutput';
 
 export interface TriggerSettings {
 	registration: 'auto' | 'dashboard';
@@ -32,13 +33,13 @@ const wordList = (value: unknown): string[] =>
 		.map((word) => word.trim())
 		.filter((word) => word !== '');
 
-/** Human Takeover's rules, for Message Received only (as the node's outputs are: see TRIGGER_OUTPUTS). */
+/** Human Takeover's rules, for Message Received only (as the node's outputs are: hasPeopleOutput). */
 function takeoverRules(
 	context: IHookFunctions | IWebhookFunctions,
 	eventTypes: readonly string[],
 ): TakeoverRules | undefined {
-	if (context.getNodeParameter('humanTakeover', false) !== true) return undefined;
-	if (!eventTypes.includes('message.received')) return undefined;
+	if (!hasPeopleOutput(context.getNodeParameter('humanTakeover', false), eventTypes))
+		return undefined;
 	const hours = Number(context.getNodeParameter('resumeAfterHours', 12));
 	return {
 		pauseCommand: String(context.getNodeParameter('pauseCommand', '/bot off')),

@@ -171,6 +171,8 @@ export async function triggerRow(withN8n: boolean): Promise<RowResult> {
 	const stack = await startStack({
 		userFolder: join(resolve(__dirname, '../..'), '.cache', 'bench', 'n8n'),
 		fresh: true,
+		// More environment for n8n, as JSON: '{"NODE_OPTIONS":"--cpu-prof --cpu-prof-dir=…"}' profiles it.
+		n8nEnv: JSON.parse(process.env.BENCH_N8N_ENV ?? '{}') as Record<string, string>,
 		log: (line: string) => process.stderr.write(`[bench n8n] ${line}\n`),
 	});
 	const agent = new Agent({ connections: IN_FLIGHT, keepAliveTimeout: 10_000 });

@@ -63,7 +63,7 @@ describe.runIf(runsHere)('Messaging Automation Catch-Up, in a real n8n', () => {
 			data: { apiKey: sandbox.keys.owner, baseUrl: sandbox.url, authScheme: 'bearer' },
 		});
 		const trigger = {
-			...workflowNode('Trigger', NODE_TYPES.trigger, 1, [0, 0], {
+			...workflowNode('Trigger', NODE_TYPES.trigger, 1.1, [0, 0], {
 				events: ['message.received'],
 				groupQuickMessages: true,
 				quietWindowSeconds: 3,

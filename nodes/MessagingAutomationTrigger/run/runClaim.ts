@@ -122,7 +122,7 @@ const receivedId = (item: INodeExecutionData) =>
  * burst, the message before it too), else its event with Deduplicate Events on and the message it
  * received (one `message|<id>` key per message, whichever node runs it).
  */
-function claimKeys(context: IExecuteFunctions, item: INodeExecutionData): string[] {
+function claimKeys(item: INodeExecutionData, deduplicate: boolean): string[] {
 	const messageIds = groupedIds(item);
 	const previous = previousId(item);
 	if (messageIds)
@@ -132,7 +132,7 @@ function claimKeys(context: IExecuteFunctions, item: INodeExecutionData): string
 	const eventId = typeof item.json.event_id === 'string' ? item.json.event_id : undefined;
 	const messageId = receivedId(item);
 	return [
-		...(deduplicating(context) && eventId ? [`event|${eventId}`] : []),
+		...(deduplicate && eventId ? [`event|${eventId}`] : []),
 		...(messageId ? [`message|${messageId}`] : []),
 	];
 }
@@ -142,13 +142,14 @@ function passedOn(
 	context: IExecuteFunctions,
 	item: INodeExecutionData,
 	fresh: ReadonlySet<string>,
+	deduplicate: boolean,
 ): INodeExecutionData[] {
-	const keys = claimKeys(context, item);
+	const keys = claimKeys(item, deduplicate);
 	const messageIds = groupedIds(item);
 	const keep = new Set((messageIds ?? []).filter((id) => fresh.has(`message|${id}`)));
 	// A run of one event goes on whole or not at all; with Deduplicate Events off, every delivery
 	// runs (its message's key only tells the Catch-Up poll it ran).
-	const unheld = !deduplicating(context) || keys.every((key) => fresh.has(key));
+	const unheld = !deduplicate || keys.every((key) => fresh.has(key));
 	const passed = messageIds ? keep.size : unheld ? keys.length : 0;
 	const whole = passed === (messageIds ?? keys).length;
 	if (isCaughtUp(item)) {
@@ -267,20 +268,24 @@ function logCatchUp(
 export async function claimRun(
 	context: IExecuteFunctions,
 	claimant: Claimant,
+	/** The node's outputs (the handed-over data's lists). */
+	outputCount: number,
 ): Promise<INodeExecutionData[][]> {
-	const outputs = context
-		.getNodeOutputs()
-		.map((_, index) =>
-			context.getInputData(index).filter((item) => item.json[CARRIER_FIELD] !== true),
-		);
-	const keys = outputs.flat().flatMap((item) => claimKeys(context, item));
+	const outputs = Array.from({ length: outputCount }, (_, index) =>
+		context.getInputData(index).filter((item) => item.json[CARRIER_FIELD] !== true),
+	);
+	// Read once: n8n resolves every parameter of the node for each read.
+	const deduplicate = deduplicating(context);
+	const keys = outputs.flat().flatMap((item) => claimKeys(item, deduplicate));
 	// 'trigger': a run the Catch-Up poll started; a test run ('manual') claims nothing.
 	if (!['webhook', 'trigger'].includes(context.getMode()) || keys.length === 0) return outputs;
 	const claims = await claimed(context, [...new Set(keys)], claimant);
 	if (!claims && claimant.polled) throw unclaimedPoll(context);
 	const fresh = claims && (await vouchedCatchUps(context, outputs.flat(), claims));
 	const passed = outputs.map((list) =>
-		list.flatMap((item) => (fresh ? passedOn(context, item, fresh) : whenUnclaimed(context, item))),
+		list.flatMap((item) =>
+			fresh ? passedOn(context, item, fresh, deduplicate) : whenUnclaimed(context, item),
+		),
 	);
 	if (passed.every((list) => list.length === 0))
 		context.customData.set('messaging_automation', 'copy of a recorded run');

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { PauseState } from '../../shared/conversation/takeover';
 
@@ -9,9 +9,15 @@ export const BOT_OUTPUT_NAME = 'Bot';
 export const PEOPLE_OUTPUT_NAME = 'Paused Chats';
 
 /**
+ * Whether the trigger has the people's output: Human Takeover on for Message Received. The one
+ * condition `readSettings` and the run claim apply, and TRIGGER_OUTPUTS spells for the editor.
+ */
+export const hasPeopleOutput = (humanTakeover: unknown, events: unknown): boolean =>
+	humanTakeover === true && Array.isArray(events) && events.includes('message.received');
+
+/**
  * The trigger's outputs as an expression over its parameters: one, as without takeover, or the
- * bot's and the people's once Human Takeover is on for Message Received (the same condition
- * `readSettings` applies, so the editor's outputs and the runs' always agree).
+ * bot's and the people's (hasPeopleOutput), so the editor's outputs and the runs' always agree.
  */
 export const TRIGGER_OUTPUTS: `={{${string}}}` = `={{ $parameter.humanTakeover === true && ($parameter.events || []).includes("message.received") ? ${JSON.stringify(
 	[
@@ -19,6 +25,18 @@ export const TRIGGER_OUTPUTS: `={{${string}}}` = `={{ $parameter.humanTakeover =
 		{ type: 'main', displayName: PEOPLE_OUTPUT_NAME },
 	],
 )} : ["main"] }}`;
+
+/**
+ * How many outputs the trigger has in a run, from its parameters: n8n's getNodeOutputs() would
+ * evaluate TRIGGER_OUTPUTS, on n8n 2.x in a fresh expression sandbox, milliseconds per run.
+ */
+export const triggerOutputCount = (context: IExecuteFunctions): number =>
+	hasPeopleOutput(
+		context.getNodeParameter('humanTakeover', 0, false),
+		context.getNodeParameter('events', 0, []),
+	)
+		? 2
+		: 1;
 
 function takeoverJson(check: TakeoverCheck): IDataObject {
 	if (check.paused === true) return { ...check };

@@ -55,7 +55,7 @@ export function triggerWorkflow(
 					id: randomUUID(),
 					name: 'Trigger',
 					type: NODE_TYPES.trigger,
-					typeVersion: 1,
+					typeVersion: 1.1,
 					position: [0, 0],
 					webhookId,
 					parameters,
@@ -91,7 +91,7 @@ export function memoryWorkflow(
 	options: { systemMessage: string; trigger: Record<string, unknown> },
 ): N8nWorkflowInput {
 	const trig = {
-		...workflowNode('On Incoming Messages', NODE_TYPES.trigger, 1, [0, 0], {
+		...workflowNode('On Incoming Messages', NODE_TYPES.trigger, 1.1, [0, 0], {
 			events: ['message.received'],
 			filters: { channels: ['business'], chatType: 'oneToOne', ignoreOwnMessages: true },
 			...options.trigger,

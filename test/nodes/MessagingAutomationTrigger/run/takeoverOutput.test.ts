@@ -1,15 +1,17 @@
-import { NodeHelpers, type INodeParameters } from 'n8n-workflow';
+import { NodeHelpers, type IExecuteFunctions, type INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { MessagingAutomationTrigger } from '../../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node';
-import { takeoverWorkflowData } from '../../../../nodes/MessagingAutomationTrigger/run/takeoverOutput';
+import {
+	takeoverWorkflowData,
+	triggerOutputCount,
+} from '../../../../nodes/MessagingAutomationTrigger/run/takeoverOutput';
 import { N8nEngine } from '../../../support/n8nEngine';
 import { TRIGGER, triggerWorkflow } from '../fixtures';
 
 const nodeType = new MessagingAutomationTrigger();
 
-/** The outputs n8n works out from the node's description for these parameters (as the editor does). */
-function outputsFor(parameters: INodeParameters) {
+function triggerNode(parameters: INodeParameters) {
 	const engine = new N8nEngine({
 		nodeTypes: { messagingAutomationTrigger: nodeType },
 		credentialTypes: [],
@@ -17,7 +19,22 @@ function outputsFor(parameters: INodeParameters) {
 	const workflow = engine.workflow(triggerWorkflow(parameters));
 	const node = workflow.getNode(TRIGGER);
 	if (!node) throw new Error('no trigger');
+	return { workflow, node };
+}
+
+/** The outputs n8n works out from the node's description for these parameters (as the editor does). */
+function outputsFor(parameters: INodeParameters) {
+	const { workflow, node } = triggerNode(parameters);
 	return NodeHelpers.getNodeOutputs(workflow, node, nodeType.description);
+}
+
+/** What a run reads of the node's parameters: n8n's, defaults filled in. */
+function runContext(parameters: INodeParameters): IExecuteFunctions {
+	const { node } = triggerNode(parameters);
+	return {
+		getNodeParameter: (name: string, _item: number, fallback?: unknown) =>
+			node.parameters[name] ?? fallback,
+	} as unknown as IExecuteFunctions;
 }
 
 describe('the trigger outputs', () => {
@@ -25,6 +42,22 @@ describe('the trigger outputs', () => {
 		expect(outputsFor({ events: ['message.received'] })).toEqual(['main']);
 		// The takeover switch is shown for Message Received only; left on for other events it does nothing.
 		expect(outputsFor({ events: ['message.sent'], humanTakeover: true })).toEqual(['main']);
+	});
+
+	it("are as many in a run as n8n's reading of the description gives, for every setting", () => {
+		const settings = [undefined, false, true].flatMap((humanTakeover) =>
+			[
+				undefined,
+				[],
+				['message.sent'],
+				['message.received'],
+				['message.sent', 'message.received'],
+			].map((events) => ({ humanTakeover, events }) as INodeParameters),
+		);
+		const counts = settings.map((parameters) => triggerOutputCount(runContext(parameters)));
+		expect(counts).toEqual(settings.map((parameters) => outputsFor(parameters).length));
+		// Both counts occur: the comparison covers the people's output too.
+		expect(new Set(counts)).toEqual(new Set([1, 2]));
 	});
 
 	it('are the bot and the people, labelled, with takeover on', () => {

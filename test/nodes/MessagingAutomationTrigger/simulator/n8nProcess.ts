@@ -245,7 +245,6 @@ export class N8nProcess {
 			getNodeParameter: (name: string, _item: number, fallback?: unknown) =>
 				parameter(this.world.parameters, name, fallback),
 			getMode: () => 'webhook',
-			getNodeOutputs: () => workflowData.map(() => ({ type: 'main' })),
 			getInputData: (index = 0) => workflowData[index] ?? [],
 			customData: { set: noop, setAll: noop, get: noop, getAll: () => ({}) },
 			helpers: {
