@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { hasOffers, passAnswers } from '../answers/answerPass';
 import { isCaughtUp } from './caughtUp';
 import { narrowedRun } from './narrowedRun';
 
@@ -39,15 +40,6 @@ const strings = (value: unknown): string[] | undefined =>
 
 /** A grouped run's messages, in written order; undefined for a run of one event. */
 const groupedIds = (item: INodeExecutionData | undefined) => strings(item?.json.message_ids);
-
-/**
- * Messages of the run's burst that answered a Send and Wait question: claimed with the run, so a
- * later read of the burst (a copy of its delivery whose question no longer waits) never runs them.
- */
-const answeredIds = (item: INodeExecutionData | undefined) =>
-	strings(
-		(item?.json.burst as { answered_message_ids?: unknown } | undefined)?.answered_message_ids,
-	) ?? [];
 
 // n8n's store reads and rewrites one record per trigger: claims made at once in one process would
 // overwrite each other, so each process makes them one after another.
@@ -104,7 +96,7 @@ const receivedId = (item: INodeExecutionData) =>
 		: undefined;
 
 /**
- * What `item` claims: its messages for a grouped run (and the answers it took; for a caught-up
+ * What `item` claims: its messages for a grouped run (answers to offer among them; for a caught-up
  * burst, the message before it too), else its event with Deduplicate Events on and the message it
  * received (one `message|<id>` key per message, whichever node runs it).
  */
@@ -112,7 +104,7 @@ function claimKeys(context: IExecuteFunctions, item: INodeExecutionData): string
 	const messageIds = groupedIds(item);
 	const previous = previousId(item);
 	if (messageIds)
-		return [...messageIds, ...answeredIds(item), ...(previous ? [previous] : [])].map(
+		return [...messageIds, ...(previous ? [previous] : [])].map(
 			(id) => `message|${id}`,
 		);
 	const eventId = typeof item.json.event_id === 'string' ? item.json.event_id : undefined;
@@ -133,8 +125,10 @@ function passedOn(
 	const messageIds = groupedIds(item);
 	const keep = new Set((messageIds ?? []).filter((id) => fresh.has(`message|${id}`)));
 	// A run of one event goes on whole or not at all; with Deduplicate Events off, every delivery
-	// runs (its message's key only tells the Catch-Up poll it ran).
-	const unheld = !deduplicating(context) || keys.every((key) => fresh.has(key));
+	// runs (its message's key only tells the Catch-Up poll it ran), but a possible answer: its
+	// message's claim is the answer's (answerPass.ts).
+	const unheld =
+		(!deduplicating(context) && !hasOffers(item)) || keys.every((key) => fresh.has(key));
 	const passed = messageIds ? keep.size : unheld ? keys.length : 0;
 	const whole = passed === (messageIds ?? keys).length;
 	if (isCaughtUp(item)) {
@@ -246,13 +240,18 @@ export async function claimRun(context: IExecuteFunctions): Promise<INodeExecuti
 		);
 	const keys = outputs.flat().flatMap((item) => claimKeys(context, item));
 	// 'trigger': a run the Catch-Up poll started; a test run ('manual') claims nothing.
-	if (!['webhook', 'trigger'].includes(context.getMode()) || keys.length === 0) return outputs;
+	if (!['webhook', 'trigger'].includes(context.getMode()) || keys.length === 0)
+		return (await passAnswers(context, outputs, undefined)).outputs;
 	const claims = await claimed(context, [...new Set(keys)]);
 	const fresh = claims && (await vouchedCatchUps(context, outputs.flat(), claims));
-	const passed = outputs.map((list) =>
+	const claimedRun = outputs.map((list) =>
 		list.flatMap((item) => (fresh ? passedOn(context, item, fresh) : whenUnclaimed(context, item))),
 	);
+	const { outputs: passed, answered } = await passAnswers(context, claimedRun, fresh);
 	if (passed.every((list) => list.length === 0))
-		context.customData.set('messaging_automation', 'copy of a recorded run');
+		context.customData.set(
+			'messaging_automation',
+			answered > 0 ? 'answered a Send and Wait question' : 'copy of a recorded run',
+		);
 	return passed;
 }
