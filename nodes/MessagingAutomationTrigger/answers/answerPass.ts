@@ -1,4 +1,9 @@
-import { sleep, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import {
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
 
 import { isRecord } from '../../shared/guards';
 import { answeredTurnJson, OFFERS_FIELD } from '../run/output';

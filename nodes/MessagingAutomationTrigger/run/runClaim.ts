@@ -104,9 +104,7 @@ function claimKeys(context: IExecuteFunctions, item: INodeExecutionData): string
 	const messageIds = groupedIds(item);
 	const previous = previousId(item);
 	if (messageIds)
-		return [...messageIds, ...(previous ? [previous] : [])].map(
-			(id) => `message|${id}`,
-		);
+		return [...messageIds, ...(previous ? [previous] : [])].map((id) => `message|${id}`);
 	const eventId = typeof item.json.event_id === 'string' ? item.json.event_id : undefined;
 	const messageId = receivedId(item);
 	return [
