@@ -110,14 +110,52 @@ function claimKeys(context: IExecuteFunctions, item: INodeExecutionData): string
 	return [
 		...(deduplicating(context) && eventId ? [`event|${eventId}`] : []),
 		...(messageId ? [`message|${messageId}`] : []),
+		// A possible answer says so, for a copy that finds its question no longer waiting (wereAnswers).
+		...(messageId && hasOffers(item) ? [`answer|${messageId}`] : []),
 	];
 }
+
+/**
+ * Which of `ids` a run offered as answers before: the run of a copy with Deduplicate Events off,
+ * whose message an earlier run claimed, runs again unless that run offered it (the question took it,
+ * or it ran there). Asked by claiming `answer|<id>`; a claim this makes is taken back at once.
+ */
+async function wereAnswers(context: IExecuteFunctions, ids: string[]): Promise<Set<string>> {
+	if (ids.length === 0) return new Set();
+	const keys = ids.map((id) => `answer|${id}`);
+	const fresh = await claimed(context, keys);
+	if (!fresh) return new Set();
+	const unmarked = keys.filter((key) => fresh.has(key));
+	if (unmarked.length > 0)
+		await oneAtATime(
+			async () =>
+				await context.helpers.removeProcessed(unmarked, CLAIM_SCOPE, {
+					mode: 'entries',
+					maxEntries: CLAIMS_KEPT,
+				}),
+		).catch(() => undefined);
+	return new Set(ids.filter((id) => !fresh.has(`answer|${id}`)));
+}
+
+/** Runs of one event with Deduplicate Events off, not offered as answers, whose message ran before. */
+const rerunIds = (
+	context: IExecuteFunctions,
+	items: readonly INodeExecutionData[],
+	fresh: ReadonlySet<string>,
+) =>
+	deduplicating(context)
+		? []
+		: items
+				.filter((item) => !groupedIds(item) && !hasOffers(item))
+				.map(receivedId)
+				.filter((id): id is string => id !== undefined && !fresh.has(`message|${id}`));
 
 /** `item` as it goes on after the claim: whole, narrowed to the messages no earlier run held, or not at all. */
 function passedOn(
 	context: IExecuteFunctions,
 	item: INodeExecutionData,
 	fresh: ReadonlySet<string>,
+	answeredBefore: ReadonlySet<string>,
 ): INodeExecutionData[] {
 	const keys = claimKeys(context, item);
 	const messageIds = groupedIds(item);
@@ -125,8 +163,9 @@ function passedOn(
 	// A run of one event goes on whole or not at all; with Deduplicate Events off, every delivery
 	// runs (its message's key only tells the Catch-Up poll it ran), but a possible answer: its
 	// message's claim is the answer's (answerPass.ts).
-	const unheld =
-		(!deduplicating(context) && !hasOffers(item)) || keys.every((key) => fresh.has(key));
+	const rerun =
+		!deduplicating(context) && !hasOffers(item) && !answeredBefore.has(receivedId(item) ?? '');
+	const unheld = rerun || keys.every((key) => fresh.has(key));
 	const passed = messageIds ? keep.size : unheld ? keys.length : 0;
 	const whole = passed === (messageIds ?? keys).length;
 	if (isCaughtUp(item)) {
@@ -242,8 +281,13 @@ export async function claimRun(context: IExecuteFunctions): Promise<INodeExecuti
 		return (await passAnswers(context, outputs, undefined)).outputs;
 	const claims = await claimed(context, [...new Set(keys)]);
 	const fresh = claims && (await vouchedCatchUps(context, outputs.flat(), claims));
+	const answeredBefore = fresh
+		? await wereAnswers(context, rerunIds(context, outputs.flat(), fresh))
+		: new Set<string>();
 	const claimedRun = outputs.map((list) =>
-		list.flatMap((item) => (fresh ? passedOn(context, item, fresh) : whenUnclaimed(context, item))),
+		list.flatMap((item) =>
+			fresh ? passedOn(context, item, fresh, answeredBefore) : whenUnclaimed(context, item),
+		),
 	);
 	const { outputs: passed, answered } = await passAnswers(context, claimedRun, fresh);
 	if (passed.every((list) => list.length === 0))
