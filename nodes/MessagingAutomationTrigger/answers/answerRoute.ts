@@ -16,7 +16,7 @@ import {
 } from '../../shared/conversation/reader';
 import { mergeTimelines, type TimelineMessage } from '../../shared/conversation/timeline';
 import { deadlineIn } from '../../shared/monotonic';
-import { offer, probe, type Probe } from './answerOffers';
+import { probe, type Probe } from './answerOffers';
 
 /*
  * Pass Answers to Send and Wait: the account's incoming messages already reach this trigger, so
@@ -25,9 +25,10 @@ import { offer, probe, type Probe } from './answerOffers';
  * the pause) names the one question each of its messages can answer (questionOf, the rule the
  * Send and Wait node applies too). Each such question is probed through its own signed link, and
  * only when that link is one this n8n builds: a waiting question gives its rules, and the messages
- * that answer it by them (answerOf, again the node's own function) are offered to it in one
- * request. Every question answered in a burst gets its answer; a message that answers nothing costs
- * no look-up.
+ * that answer it by them (answerOf, again the node's own function) become the run's answer offers.
+ * The run's first step offers them (answerPass.ts), once it has claimed their messages in the store
+ * every n8n process shares: a message is offered by one run only, and runs in none once taken. A
+ * message that answers nothing costs no look-up.
  */
 
 /** Questions whose foreign link was already logged, so a chat does not log it per message. */
@@ -43,12 +44,20 @@ export interface WaitingQuestion {
 	how_to_answer: string;
 }
 
-export interface TakenAnswers {
-	/** The messages that answered a question, which resumed: they start no run. */
-	answered: Set<string>;
-	/** A read or an offer failed (n8n unreachable at its own URL, a time-out, the node could not read). */
+/** Messages that answer a waiting question by its rules, as the run's first step offers them. */
+export interface AnswerOffer {
+	question_id: string;
+	/** The question's own signed link (this n8n's). */
+	link: string;
+	/** In written order: the node resumes with the first it accepts. */
+	message_ids: string[];
+}
+
+export interface FoundAnswers {
+	offers: AnswerOffer[];
+	/** A read or a probe failed (n8n unreachable at its own URL, a time-out): the delivery goes back. */
 	failed: boolean;
-	/** The newest question still waiting in the chat after the turn; null: none. */
+	/** The newest question still waiting in the chat after the turn's answers; null: none. */
 	waiting: WaitingQuestion | null;
 }
 
@@ -123,7 +132,7 @@ interface Route {
 	context: IWebhookFunctions;
 	timeline: TimelineMessage[];
 	conversationId: string;
-	taken: TakenAnswers;
+	found: FoundAnswers;
 	probes: Map<string, Probe>;
 }
 
@@ -136,35 +145,30 @@ async function probed(route: Route, question: QuestionCandidate): Promise<Probe>
 	return result;
 }
 
-/** Offers the question the messages that answer it by its rules, if it waits. */
+/** The messages that answer the question by its rules, if it waits: one offer. */
 async function answer(route: Route, question: QuestionCandidate, messages: TimelineMessage[]) {
-	const { context, taken } = route;
+	const { context, found } = route;
 	const status = await probed(route, question);
-	const failed = (why: string) => {
+	if (!status.waiting) {
+		if (status.failed === undefined) return;
 		context.logger.warn(
-			`Messaging Automation Trigger: messages ${messages.map((entry) => entry.id).join(', ')} could not be offered to the Send and Wait question ${question.questionId} (${why})`,
+			`Messaging Automation Trigger: messages ${messages.map((entry) => entry.id).join(', ')} could not be offered to the Send and Wait question ${question.questionId} (${status.failed})`,
 		);
-		taken.failed = true;
-	};
-	if (!status.waiting) return status.failed === undefined ? undefined : failed(status.failed);
+		found.failed = true;
+		return;
+	}
 	const rules = status.rules;
 	if (!rules) return;
 	const answers = messages.filter(
 		(message) => answerOf(route.timeline, question.questionId, message.id, rules) !== undefined,
 	);
 	if (answers.length === 0) return;
-	const verdict = await offer(
-		context,
-		question.link,
-		route.conversationId,
-		answers.map((entry) => entry.id),
-	);
-	if (verdict.failed !== undefined) return failed(verdict.failed);
-	if (verdict.taken === undefined) return;
-	context.logger.info(
-		`Messaging Automation Trigger: message ${verdict.taken} answered the Send and Wait question ${question.questionId}`,
-	);
-	taken.answered.add(verdict.taken);
+	found.offers.push({
+		question_id: question.questionId,
+		link: question.link,
+		message_ids: answers.map((entry) => entry.id),
+	});
+	// Offered, it is taken in the common case: the run's item names an older one as waiting.
 	route.probes.set(question.questionId, { waiting: false });
 }
 
@@ -190,17 +194,18 @@ async function stillWaiting(
 }
 
 /**
- * Offers the turn's messages to the questions they answer, one request per question answered.
- * A read that fails going further back for a quoted question fails the turn's answers (`failed`):
- * the delivery goes back rather than run a possible answer as a message.
+ * The turn's messages that answer waiting questions, one offer per question, for the run's first
+ * step to make. A read that fails going further back for a quoted question, or a probe that fails,
+ * fails the turn's answers (`failed`): the delivery goes back rather than run a possible answer as
+ * a message.
  */
-export async function takeAnswers(
+export async function findAnswers(
 	context: IWebhookFunctions,
 	reader: ConversationReader,
 	read: ConversationRead,
 	messages: readonly TimelineMessage[],
-): Promise<TakenAnswers> {
-	const taken: TakenAnswers = { answered: new Set(), failed: false, waiting: null };
+): Promise<FoundAnswers> {
+	const found: FoundAnswers = { offers: [], failed: false, waiting: null };
 	let timeline: TimelineMessage[];
 	try {
 		timeline = await withQuoted(reader, read, messages);
@@ -208,21 +213,22 @@ export async function takeAnswers(
 		context.logger.warn(
 			`Messaging Automation Trigger: a quoted Send and Wait question not looked up: ${reasonOf(error)}`,
 		);
-		return { ...taken, failed: true };
+		return { ...found, failed: true };
 	}
-	if (questionsInChat(timeline).length === 0) return taken;
+	if (questionsInChat(timeline).length === 0) return found;
 	const base = waitingBase(context);
 	const route: Route = {
 		context,
 		timeline,
 		conversationId: read.conversationId,
-		taken,
+		found,
 		probes: new Map(),
 	};
 	const groups = [...byQuestion(context, timeline, messages, base).values()];
 	await Promise.all(
 		groups.map(async (group) => await answer(route, group.question, group.messages)),
 	);
-	if (taken.answered.size < messages.length) taken.waiting = await stillWaiting(route, base);
-	return taken;
+	// Each offer takes one message at most: the others run.
+	if (found.offers.length < messages.length) found.waiting = await stillWaiting(route, base);
+	return found;
 }

@@ -13,7 +13,12 @@ import { ConversationReader, reasonOf } from '../../shared/conversation/reader';
 import type { ConversationRead } from '../../shared/conversation/reader';
 import { HOLD_MS, UNGROUPED_PATIENCE_MS } from '../../shared/conversation/deliveryTiming';
 import { mayBeAnswer } from '../../shared/conversation/answers';
-import { takeAnswers, type TakenAnswers, type WaitingQuestion } from '../answers/answerRoute';
+import {
+	findAnswers,
+	type AnswerOffer,
+	type FoundAnswers,
+	type WaitingQuestion,
+} from '../answers/answerRoute';
 import type { Settlement } from './settlement';
 import { holdDelivery } from './heldDeliveries';
 import type { DeliveryContext } from '../receive/deliveryContext';
@@ -33,11 +38,10 @@ export interface TurnSettings {
 
 /**
  * What one delivery leads to: nothing (a later message of the burst starts the run; with
- * `answered`, its messages answered Send and Wait questions; with `handBack`, the delivery goes
- * back to the service unsettled to be sent again) or a run.
+ * `handBack`, the delivery goes back to the service unsettled to be sent again) or a run.
  */
 export type Turn =
-	| { run: false; handBack?: true; answered?: true }
+	| { run: false; handBack?: true }
 	| {
 			run: true;
 			/** The turn's messages in the order they were written; undefined when grouping is off. */
@@ -51,8 +55,8 @@ export type Turn =
 			takeover?: TakeoverCheck;
 			/** With Pass Answers: the question still waiting in the chat, null: none. */
 			waitingQuestion?: WaitingQuestion | null;
-			/** Messages of the burst that answered a question: the run claims them too (runClaim.ts). */
-			answeredIds?: string[];
+			/** Messages that answer waiting questions: the run offers them once it claimed them (answerPass.ts). */
+			answerOffers?: AnswerOffer[];
 			/** The grouped burst's read: what it may catch up (run/caughtUp.ts). */
 			read?: ConversationRead;
 	  };
@@ -120,40 +124,18 @@ export async function readTurn(
 	}
 	if (settlement.kind !== 'run' || !needs.answers)
 		return turnOf(context, settlement, message, needs, sentLateMs);
-	const taken = await takeAnswers(context, reader, settlement.read, settlement.verdict.messages);
-	return answeredTurn(context, settlement, taken, message, needs, delivery, sentLateMs);
+	const found = await findAnswers(context, reader, settlement.read, settlement.verdict.messages);
+	if (unoffered(found, delivery)) return { run: false, handBack: true };
+	return withAnswers(turnOf(context, settlement, message, needs, sentLateMs), found);
 }
 
-/**
- * A held burst's turn once its messages were offered to Send and Wait: the messages that answered
- * no question run, the answers are named so the run claims them too (runClaim.ts).
- */
-function answeredTurn(
-	context: IWebhookFunctions,
-	settlement: Extract<Settlement, { kind: 'run' }>,
-	taken: TakenAnswers,
-	message: EventMessage,
-	needs: ReadNeeds,
-	delivery: DeliveryContext,
-	sentLateMs: number | undefined,
-): Turn {
-	const { verdict } = settlement;
-	const rest = verdict.messages.filter((entry) => !taken.answered.has(entry.id));
-	const unanswered = withoutAnswers(taken, rest.length, delivery);
-	if (unanswered) return unanswered;
-	const turn = turnOf(
-		context,
-		{ ...settlement, verdict: { ...verdict, messages: rest } },
-		message,
-		needs,
-		sentLateMs,
-	);
+/** A run's turn with what Pass Answers found: the question still waiting, the offers to make. */
+function withAnswers(turn: Turn, found: FoundAnswers): Turn {
 	if (!turn.run) return turn;
-	const answeredIds = [...taken.answered];
 	return {
 		...turn,
-		waitingQuestion: taken.waiting,
-		...(answeredIds.length ? { answeredIds } : {}),
+		waitingQuestion: found.waiting,
+		...(found.offers.length > 0 ? { answerOffers: found.offers } : {}),
 	};
 }
 
@@ -169,20 +151,12 @@ function handedBackUnread(delivery: DeliveryContext, own: TimelineMessage): Turn
 }
 
 /**
- * What a turn whose messages were offered to Send and Wait comes to before it runs: nothing when
- * every message answered a question; handed back when an offer failed and none was taken (the
- * service sends it again, so a possible answer is not passed to the workflow), until the
- * service's third attempt (a held one gives up then too); otherwise undefined, and the rest run.
+ * Whether the delivery goes back because its answers could not be found (a probe or the read back
+ * to a quoted question failed): nothing is claimed or offered yet, so the service's retry finds
+ * them anew, until its third attempt (a held one gives up then too), which runs the messages.
  */
-function withoutAnswers(
-	taken: TakenAnswers,
-	rest: number,
-	delivery: DeliveryContext,
-): Turn | undefined {
-	if (rest === 0) return { run: false, answered: true };
-	if (taken.failed && taken.answered.size === 0 && !delivery.givesUp && delivery.reply.handBack())
-		return { run: false, handBack: true };
-	return undefined;
+function unoffered(found: FoundAnswers, delivery: DeliveryContext): boolean {
+	return found.failed && !delivery.givesUp && delivery.reply.handBack();
 }
 
 /**
@@ -238,7 +212,7 @@ async function ungroupedTurn(
 ): Promise<Turn> {
 	const id = message.id ?? '';
 	let timeline: TimelineMessage[];
-	let waitingQuestion: WaitingQuestion | null | undefined;
+	let found: FoundAnswers | undefined;
 	try {
 		const reader = new ConversationReader(context, pageMinimum(needs));
 		const read = await reader.read(
@@ -246,17 +220,16 @@ async function ungroupedTurn(
 			deadlineIn(UNGROUPED_PATIENCE_MS),
 		);
 		if (own && needs.answers) {
-			const taken = await takeAnswers(context, reader, read, [own]);
-			const unanswered = withoutAnswers(taken, taken.answered.has(own.id) ? 0 : 1, delivery);
-			if (unanswered) return unanswered;
-			waitingQuestion = taken.waiting;
+			found = await findAnswers(context, reader, read, [own]);
+			if (unoffered(found, delivery)) return { run: false, handBack: true };
 		}
 		timeline = own ? mergeTimelines(read.timeline, [own]) : read.timeline;
 	} catch (error) {
 		const unread = own && needs.answers ? handedBackUnread(delivery, own) : undefined;
 		return unread ?? { run: true, ...unreadFields(context, message, reasonOf(error), needs) };
 	}
-	return { run: true, ...readFields(timeline, [id], id, needs), waitingQuestion };
+	const turn: Turn = { run: true, ...readFields(timeline, [id], id, needs) };
+	return found ? withAnswers(turn, found) : turn;
 }
 
 function turnOf(

@@ -99,9 +99,8 @@ function firstHandBack(
 }
 
 /**
- * The delivery's turn (turn.ts). A turn that starts nothing is answered here: 200 (saying so when
- * its messages answered Send and Wait questions), or 503 when it hands the delivery back to the
- * service. A run's delivery is left unanswered unless it went back with its burst still open at
+ * The delivery's turn (turn.ts). A turn that starts nothing is answered here: 200, or 503 when it
+ * hands the delivery back to the service. A run's delivery is left unanswered unless it went back with its burst still open at
  * the deadline.
  */
 async function answeredTurn(
@@ -112,7 +111,6 @@ async function answeredTurn(
 ): Promise<Turn> {
 	const turn = await readTurn(context, envelope, settings.turn, delivery);
 	if (!turn.run && turn.handBack) delivery.reply.handBack();
-	else if (!turn.run)
-		delivery.reply.received(turn.answered ? { received: true, answered: true } : undefined);
+	else if (!turn.run) delivery.reply.received();
 	return turn;
 }

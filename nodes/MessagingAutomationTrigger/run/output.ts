@@ -5,6 +5,9 @@ import { eventMessage, type EventEnvelope, type EventMessage } from '../../share
 import { statusReason } from './statusReason';
 import type { Turn } from '../hold/turn';
 
+/** The field of a run's item that carries its answer offers to its first step (answerPass.ts), never passed on. */
+export const OFFERS_FIELD = 'answer_offers';
+
 function text(value: unknown): string | null {
 	return typeof value === 'string' && value !== '' ? value : null;
 }
@@ -41,7 +44,10 @@ export function eventItemJson(envelope: EventEnvelope): IDataObject {
  */
 function turnFields(
 	messages: readonly EventMessage[],
-	turn: Pick<Extract<Turn, { run: true }>, 'closedBy' | 'groupingError' | 'answeredIds'>,
+	turn: Pick<Extract<Turn, { run: true }>, 'closedBy' | 'groupingError'> & {
+		/** Messages of the burst that answered a question (answerPass.ts). */
+		answeredIds?: string[];
+	},
 ): IDataObject {
 	const last = messages[messages.length - 1];
 	return {
@@ -79,7 +85,28 @@ export function turnItemJson(
 	}
 	if (turn.waitingQuestion !== undefined)
 		json.waiting_question = turn.waitingQuestion as unknown as IDataObject | null;
+	if (turn.answerOffers) json[OFFERS_FIELD] = turn.answerOffers as unknown as IDataObject[];
 	return json;
+}
+
+const listed = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
+
+/** A grouped run's item JSON with only the messages `keep`, its burst fields made anew. */
+function keptTurnJson(
+	json: IDataObject,
+	keep: ReadonlySet<string>,
+	answeredIds?: string[],
+): IDataObject {
+	const messages = (listed(json.messages) as EventMessage[]).filter((message) =>
+		keep.has(message.id ?? ''),
+	);
+	const burst = (json.burst ?? {}) as IDataObject;
+	const kept = turnFields(messages, {
+		closedBy: (burst.closed_by ?? undefined) as Extract<Turn, { run: true }>['closedBy'],
+		groupingError: typeof burst.error === 'string' ? burst.error : undefined,
+		answeredIds,
+	});
+	return { ...json, ...kept };
 }
 
 /**
@@ -88,21 +115,26 @@ export function turnItemJson(
  * named in `burst.ran_before`.
  */
 export function narrowedTurnJson(json: IDataObject, keep: ReadonlySet<string>): IDataObject {
-	const listed = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
-	const messages = (listed(json.messages) as EventMessage[]).filter((message) =>
-		keep.has(message.id ?? ''),
-	);
-	const burst = (json.burst ?? {}) as IDataObject;
-	const narrowed = turnFields(messages, {
-		closedBy: (burst.closed_by ?? undefined) as Extract<Turn, { run: true }>['closedBy'],
-		groupingError: typeof burst.error === 'string' ? burst.error : undefined,
-	});
+	const narrowed = keptTurnJson(json, keep);
 	const ranBefore = listed(json.message_ids).filter(
 		(id) => typeof id !== 'string' || !keep.has(id),
 	);
-	return {
-		...json,
-		...narrowed,
-		burst: { ...(narrowed.burst as IDataObject), ran_before: ranBefore },
-	};
+	return { ...narrowed, burst: { ...(narrowed.burst as IDataObject), ran_before: ranBefore } };
+}
+
+/**
+ * A grouped run's item JSON without the messages that answered Send and Wait questions
+ * (answerPass.ts), named in `burst.answered_message_ids`; what ran before stays named.
+ */
+export function answeredTurnJson(json: IDataObject, answered: ReadonlySet<string>): IDataObject {
+	const keep = new Set(
+		listed(json.message_ids).filter(
+			(id): id is string => typeof id === 'string' && !answered.has(id),
+		),
+	);
+	const ranBefore = ((json.burst ?? {}) as IDataObject).ran_before;
+	const kept = keptTurnJson(json, keep, [...answered]);
+	return ranBefore === undefined
+		? kept
+		: { ...kept, burst: { ...(kept.burst as IDataObject), ran_before: ranBefore } };
 }

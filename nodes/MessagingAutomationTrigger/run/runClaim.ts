@@ -1,5 +1,6 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
+import { hasOffers, passAnswers } from '../answers/answerPass';
 import { isCaughtUp } from './caughtUp';
 import { narrowedRun } from './narrowedRun';
 
@@ -47,15 +48,6 @@ const strings = (value: unknown): string[] | undefined =>
 
 /** A grouped run's messages, in written order; undefined for a run of one event. */
 const groupedIds = (item: INodeExecutionData | undefined) => strings(item?.json.message_ids);
-
-/**
- * Messages of the run's burst that answered a Send and Wait question: claimed with the run, so a
- * later read of the burst (a copy of its delivery whose question no longer waits) never runs them.
- */
-const answeredIds = (item: INodeExecutionData | undefined) =>
-	strings(
-		(item?.json.burst as { answered_message_ids?: unknown } | undefined)?.answered_message_ids,
-	) ?? [];
 
 // n8n's store reads and rewrites one record per trigger: claims made at once in one process would
 // overwrite each other, so each process makes them one after another.
@@ -118,7 +110,7 @@ const receivedId = (item: INodeExecutionData) =>
 		: undefined;
 
 /**
- * What `item` claims: its messages for a grouped run (and the answers it took; for a caught-up
+ * What `item` claims: its messages for a grouped run (answers to offer among them; for a caught-up
  * burst, the message before it too), else its event with Deduplicate Events on and the message it
  * received (one `message|<id>` key per message, whichever node runs it).
  */
@@ -126,16 +118,55 @@ function claimKeys(item: INodeExecutionData, deduplicate: boolean): string[] {
 	const messageIds = groupedIds(item);
 	const previous = previousId(item);
 	if (messageIds)
-		return [...messageIds, ...answeredIds(item), ...(previous ? [previous] : [])].map(
-			(id) => `message|${id}`,
-		);
+		return [...messageIds, ...(previous ? [previous] : [])].map((id) => `message|${id}`);
 	const eventId = typeof item.json.event_id === 'string' ? item.json.event_id : undefined;
 	const messageId = receivedId(item);
 	return [
 		...(deduplicate && eventId ? [`event|${eventId}`] : []),
 		...(messageId ? [`message|${messageId}`] : []),
+		// A possible answer says so, for a copy that finds its question no longer waiting (wereAnswers).
+		...(messageId && hasOffers(item) ? [`answer|${messageId}`] : []),
 	];
 }
+
+/**
+ * Which of `ids` a run offered as answers before: the run of a copy with Deduplicate Events off,
+ * whose message an earlier run claimed, runs again unless that run offered it (the question took it,
+ * or it ran there). Asked by claiming `answer|<id>`; a claim this makes is taken back at once.
+ */
+async function wereAnswers(
+	context: IExecuteFunctions,
+	ids: string[],
+	claimant: Claimant,
+): Promise<Set<string>> {
+	if (ids.length === 0) return new Set();
+	const keys = ids.map((id) => `answer|${id}`);
+	const fresh = await claimed(context, keys, claimant);
+	if (!fresh) return new Set();
+	const unmarked = keys.filter((key) => fresh.has(key)).map((key) => `${claimant.trigger}|${key}`);
+	if (unmarked.length > 0)
+		await oneAtATime(
+			async () =>
+				await context.helpers.removeProcessed(unmarked, CLAIM_SCOPE, {
+					mode: 'entries',
+					maxEntries: CLAIMS_KEPT,
+				}),
+		).catch(() => undefined);
+	return new Set(ids.filter((id) => !fresh.has(`answer|${id}`)));
+}
+
+/** Runs of one event with Deduplicate Events off, not offered as answers, whose message ran before. */
+const rerunIds = (
+	deduplicate: boolean,
+	items: readonly INodeExecutionData[],
+	fresh: ReadonlySet<string>,
+) =>
+	deduplicate
+		? []
+		: items
+				.filter((item) => !groupedIds(item) && !hasOffers(item))
+				.map(receivedId)
+				.filter((id): id is string => id !== undefined && !fresh.has(`message|${id}`));
 
 /** `item` as it goes on after the claim: whole, narrowed to the messages no earlier run held, or not at all. */
 function passedOn(
@@ -143,13 +174,16 @@ function passedOn(
 	item: INodeExecutionData,
 	fresh: ReadonlySet<string>,
 	deduplicate: boolean,
+	answeredBefore: ReadonlySet<string>,
 ): INodeExecutionData[] {
 	const keys = claimKeys(item, deduplicate);
 	const messageIds = groupedIds(item);
 	const keep = new Set((messageIds ?? []).filter((id) => fresh.has(`message|${id}`)));
 	// A run of one event goes on whole or not at all; with Deduplicate Events off, every delivery
-	// runs (its message's key only tells the Catch-Up poll it ran).
-	const unheld = !deduplicate || keys.every((key) => fresh.has(key));
+	// runs (its message's key only tells the Catch-Up poll it ran), but a possible answer: its
+	// message's claim is the answer's (answerPass.ts).
+	const rerun = !deduplicate && !hasOffers(item) && !answeredBefore.has(receivedId(item) ?? '');
+	const unheld = rerun || keys.every((key) => fresh.has(key));
 	const passed = messageIds ? keep.size : unheld ? keys.length : 0;
 	const whole = passed === (messageIds ?? keys).length;
 	if (isCaughtUp(item)) {
@@ -278,16 +312,26 @@ export async function claimRun(
 	const deduplicate = deduplicating(context);
 	const keys = outputs.flat().flatMap((item) => claimKeys(item, deduplicate));
 	// 'trigger': a run the Catch-Up poll started; a test run ('manual') claims nothing.
-	if (!['webhook', 'trigger'].includes(context.getMode()) || keys.length === 0) return outputs;
+	if (!['webhook', 'trigger'].includes(context.getMode()) || keys.length === 0)
+		return (await passAnswers(context, outputs, undefined)).outputs;
 	const claims = await claimed(context, [...new Set(keys)], claimant);
 	if (!claims && claimant.polled) throw unclaimedPoll(context);
 	const fresh = claims && (await vouchedCatchUps(context, outputs.flat(), claims));
-	const passed = outputs.map((list) =>
+	const answeredBefore = fresh
+		? await wereAnswers(context, rerunIds(deduplicate, outputs.flat(), fresh), claimant)
+		: new Set<string>();
+	const claimedRun = outputs.map((list) =>
 		list.flatMap((item) =>
-			fresh ? passedOn(context, item, fresh, deduplicate) : whenUnclaimed(context, item),
+			fresh
+				? passedOn(context, item, fresh, deduplicate, answeredBefore)
+				: whenUnclaimed(context, item),
 		),
 	);
+	const { outputs: passed, answered } = await passAnswers(context, claimedRun, fresh);
 	if (passed.every((list) => list.length === 0))
-		context.customData.set('messaging_automation', 'copy of a recorded run');
+		context.customData.set(
+			'messaging_automation',
+			answered > 0 ? 'answered a Send and Wait question' : 'copy of a recorded run',
+		);
 	return passed;
 }

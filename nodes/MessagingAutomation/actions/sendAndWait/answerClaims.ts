@@ -1,11 +1,12 @@
 /*
- * One resume per question. n8n 2.x refuses a second resume of one execution itself; n8n 1.x does
- * not, and a reply offered twice at once (two triggers of the account, Deduplicate Events off)
- * would run the approval branch twice. The saved messages name one answer per question (the first
- * decides), so the question is claimed for that answer before the execution resumes, and a copy
- * finds the claim. n8n gives a waiting webhook no shared store (its processed-data store is for
- * executing nodes only), so the claim holds within this process: regular mode, or queue mode with
- * one webhook process.
+ * One resume per question, within this process. n8n 2.x refuses a second resume of one execution
+ * itself; n8n 1.x does not. A trigger's run claims each message in n8n's processed-data store before
+ * it offers it (nodes/MessagingAutomationTrigger/answers/answerPass.ts), so copies, retries and
+ * webhook processes of one trigger offer a reply once. That store is kept per workflow: two triggers
+ * of the account in two workflows each offer it. The saved messages name one answer per question
+ * (the first decides), so the question is claimed here for that answer before the execution
+ * resumes, and the other offer finds the claim. n8n gives a waiting webhook no shared store, so
+ * this claim holds within this process.
  */
 
 /** Questions remembered: far more than are answered within a copy's delay. */

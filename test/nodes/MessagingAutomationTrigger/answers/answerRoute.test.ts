@@ -217,6 +217,24 @@ describe('Pass Answers to Send and Wait', () => {
 		expect(ran()).toEqual([]);
 	});
 
+	it('an offer the node could not decide (503) is made again by the run 3 s later: the answer resumes, never runs, its delivery answered once', async () => {
+		await activeTrigger();
+		question('k1');
+		let offered = 0;
+		verdict = (_key, messageId) =>
+			messageId !== '' && offered++ === 0 ? { status: 503 } : { status: 200, answered: true };
+		const answer = say('1');
+		await settled(1);
+		await waitFor(() => offers.length >= 2, 10_000);
+		await trigger.settled();
+		expect(offers.map((offer) => offer.body.chatAnswer?.messageIds)).toEqual([
+			[answer.id],
+			[answer.id],
+		]);
+		expect(attemptsOf(answer.id).map((attempt) => attempt.statusCode)).toEqual([200]);
+		expect(ran()).toEqual([]);
+	});
+
 	it('an offer that still fails once the message is minutes old lets the message run instead of losing it', async () => {
 		// Written 4 minutes back, so that the third attempt 3 minutes later still carries a signature of now.
 		sandbox.clock.set(Date.now() - 4 * 60_000);
@@ -321,13 +339,13 @@ describe('Pass Answers with Group Quick Messages: one read, and an answer inside
 		expect(burstTexts()).toEqual([['thanks']]);
 	});
 
-	it('a burst that is only an answer starts no run, and costs the burst its one read', async () => {
+	it('a burst that is only an answer passes nothing on (its execution ends at the trigger), and costs the burst its one read', async () => {
 		await activeTrigger(grouped);
 		question('k1');
 		say('1');
 		await settled(1);
 		expect(offers).toHaveLength(1);
-		expect(trigger.executions).toHaveLength(0);
+		expect(trigger.executions.flatMap((execution) => execution.items)).toEqual([]);
 		expect(sandbox.calls().filter((call) => call.tool === 'get_messages')).toHaveLength(1);
 	});
 

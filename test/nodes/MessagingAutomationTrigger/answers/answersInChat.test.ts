@@ -237,8 +237,29 @@ describe('Answers inside the safe path (issue 43)', () => {
 		say('1');
 		await settledAfter(h.sandbox, trigger, 2);
 		expect(resumes.map((resume) => resume.key).sort()).toEqual([a.key, b.key].sort());
-		expect(trigger.executions).toHaveLength(0);
+		expect(ran(trigger)).toEqual([]);
 	});
+
+	it.each([
+		['grouped', grouped],
+		['not grouped', {}],
+	])(
+		'Deduplicate Events off, %s, the service sends the "1" twice: the copy, read once the question stopped waiting, runs nothing (soak finding D)',
+		async (_, grouping) => {
+			const trigger = await activeTrigger({ ...grouping, options: { deduplicate: false } });
+			const { key } = await ask(question());
+			h.sandbox.webhooks.faults.duplicateNext(1);
+			const answer = say('1');
+			await waitFor(
+				() => h.sandbox.webhooks.attempts().filter((a) => a.body?.includes(answer.id)).length >= 2,
+				20_000,
+			);
+			await trigger.settled();
+			expect(resumes.map((resume) => resume.key)).toEqual([key]);
+			expect(trigger.executions.length).toBeGreaterThan(0);
+			expect(texts(trigger)).toEqual([]);
+		},
+	);
 
 	it('one reply offered twice at once resumes once on n8n 1.x: two triggers of the account (finding 7)', async () => {
 		n8nLine = '1.x';

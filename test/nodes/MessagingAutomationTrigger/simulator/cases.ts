@@ -59,6 +59,22 @@ const uploadedOutOfOrder = (phoneSkewMs: number): Case =>
 		phone: { skewMs: phoneSkewMs },
 	});
 
+/**
+ * A message, then "1" `gapMs` later answering the question asked before (quiet window 2 s), with
+ * Deduplicate Events off: the "1" is delivered again 3.3 s after its first attempt.
+ */
+const answerCopiedLater = (gapMs: number): Case =>
+	plainCase([gapMs], {
+		quietMs: 2000,
+		dedupe: false,
+		copies: [{ message: 1, afterMs: 3300 }],
+		answers: {
+			n8nLine: 2,
+			questions: [{ afterMessage: -1, delayMs: 2000 }],
+			replies: [{ message: 1, text: '1' }],
+		},
+	});
+
 /** Each finding: its cases, and the invariants it breaks. */
 export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> = {
 	1: [
@@ -134,6 +150,16 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 					replies: [{ message: 0, text: '1' }],
 				},
 			}),
+		},
+	],
+	D: [
+		{
+			name: 'a message, then "1" alone in its burst 2.5 s later (quiet window 2 s), Deduplicate Events off, the "1" delivered again 3.3 s later, once its question stopped waiting (seed 43, answerCopies, shrunk)',
+			case: answerCopiedLater(2500),
+		},
+		{
+			name: 'a message and "1" in one burst, Deduplicate Events off, the "1" delivered again once the burst ran: the copy runs nothing',
+			case: answerCopiedLater(300),
 		},
 	],
 	10: [

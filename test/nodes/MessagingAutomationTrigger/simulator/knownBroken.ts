@@ -13,11 +13,6 @@ export interface KnownBreak {
 }
 
 export const KNOWN_BROKEN: Partial<Record<Family, KnownBreak>> = {
-	answerCopies: {
-		findings:
-			"7 and D (Deduplicate Events off: a copy of an answer's delivery, read once the question stopped waiting, runs the answer as a message: an answer is claimed only in the run of the rest of its burst, after the resume, and an answer alone claims nothing (seed 43, 343 cases, shrunk: one process, n8n 2.x, [m1, \"1\"], the copy 3.3 s later); each copy's offer costs a look-up; on n8n 1.x, a burst split over two webhook processes is started by each when the carried one's deadline comes before the other's run is recorded, and each offers its answer: the question resumes twice, since the answer claim holds within one process)",
-		rules: ['oneRun', 'reads', 'answers'],
-	},
 	everything: {
 		findings:
 			"C (a message its phone uploads after the rest of its burst ran: two runs, each message once; seen in `late` with SIM_CASES=2000, seeds 20261129 and 20261130, on the code before the carried-delivery change too), C' (an upload's first delivery alone goes back once: 503), A, B (reads) and S (a carried delivery whose burst is still open at its deadline goes back and settles through its retries, each handing n8n a run; with n8n failing to record or stopping at each of them, three in a row in seed 20261140, the chain is still unanswered when the case ends, though every message ran once)",
@@ -78,4 +73,4 @@ export const TOLERATED: Partial<Record<Family, KnownBreak>> = {
  * answered 200 on the promise of a run never recorded: conversationDesk.ts; L, R43b-1's class: the
  * catch-up window adds the delivered message's phone lag, safe once F, G and M were fixed).
  */
-export const KNOWN_FINDINGS: ReadonlySet<string> = new Set(['7', 'B']);
+export const KNOWN_FINDINGS: ReadonlySet<string> = new Set(['B']);

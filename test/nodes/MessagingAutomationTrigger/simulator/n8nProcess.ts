@@ -240,14 +240,17 @@ export class N8nProcess {
 
 	private executeContext(workflowData: INodeExecutionData[][]): IExecuteFunctions {
 		const contextData = { node: this.node, workflow: { id: this.world.workflowId, active: true } };
+		const common = this.commonContext();
 		return {
-			...this.commonContext(),
+			...common,
 			getNodeParameter: (name: string, _item: number, fallback?: unknown) =>
 				parameter(this.world.parameters, name, fallback),
 			getMode: () => 'webhook',
 			getInputData: (index = 0) => workflowData[index] ?? [],
 			customData: { set: noop, setAll: noop, get: noop, getAll: () => ({}) },
 			helpers: {
+				// The run's first step offers its answers (answerPass.ts).
+				...common.helpers,
 				checkProcessedAndRecord: async (items: string[], scope: 'node', options: IDataObject) =>
 					await DataDeduplicationService.getInstance().checkProcessedAndRecord(
 						items,
