@@ -2,6 +2,7 @@ import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } f
 
 import { hasOffers, passAnswers } from '../answers/answerPass';
 import { isCaughtUp } from './caughtUp';
+import { claimed, CLAIMS_KEPT, recordNeverFull, takeBack, type Claimant } from './claimStore';
 import { narrowedRun } from './narrowedRun';
 
 /*
@@ -12,24 +13,6 @@ import { narrowedRun } from './narrowedRun';
  * claims the run in n8n's processed-data store, which every n8n process shares and which outlives
  * restarts; a copy finds the claim and passes nothing on.
  */
-
-/** Claims remembered per workflow (one per message of a grouped run): far more than are handed over within the service's first retries. */
-const CLAIMS_KEPT = 5000;
-
-/**
- * One record per workflow, not per node, its keys each the trigger's they run for
- * (`<trigger node id>|message|<id>`): the Catch-Up poll node (nodes/MessagingAutomationCatchUp)
- * claims for the trigger whose settings it follows, so a message runs once whichever node runs
- * it, and two triggers of one workflow each run it. Claims an earlier version made are not in it
- * (an upgrade forgets them).
- */
-const CLAIM_SCOPE = 'workflow';
-
-/** Whom a run claims for: the trigger's node id; `polled`: a run the Catch-Up poll emitted. */
-export interface Claimant {
-	trigger: string;
-	polled: boolean;
-}
 
 /** The field of the stand-in item on output 0 when only a later output carries the run's item. */
 const CARRIER_FIELD = 'messaging_automation_carrier';
@@ -48,50 +31,6 @@ const strings = (value: unknown): string[] | undefined =>
 
 /** A grouped run's messages, in written order; undefined for a run of one event. */
 const groupedIds = (item: INodeExecutionData | undefined) => strings(item?.json.message_ids);
-
-// n8n's store reads and rewrites one record per trigger: claims made at once in one process would
-// overwrite each other, so each process makes them one after another.
-let claimsInFlight: Promise<unknown> = Promise.resolve();
-
-function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
-	const result = claimsInFlight.then(task, task);
-	claimsInFlight = result.catch(() => undefined);
-	return result;
-}
-
-/**
- * Which of `keys` this run is the first to claim for `trigger`; undefined when the store failed. A
- * delivered run then goes on (twice beats never); a caught-up burst does not (whenUnclaimed).
- */
-async function claimed(
-	context: IExecuteFunctions,
-	keys: string[],
-	{ trigger, polled }: Claimant,
-): Promise<Set<string> | undefined> {
-	const prefix = `${trigger}|`;
-	const attempt = async () =>
-		new Set(
-			(
-				await context.helpers.checkProcessedAndRecord(
-					keys.map((key) => prefix + key),
-					CLAIM_SCOPE,
-					{ mode: 'entries', maxEntries: CLAIMS_KEPT },
-				)
-			).new.map((key) => String(key).slice(prefix.length)),
-		);
-	try {
-		// A second attempt covers another process creating the trigger's record at the same moment.
-		return await oneAtATime(async () => await attempt().catch(attempt));
-	} catch (error) {
-		const what = polled
-			? 'runs none of its caught-up messages; the next Catch-Up poll catches them up again'
-			: 'it runs';
-		context.logger.warn(
-			`Messaging Automation Trigger: could not check whether this run was handed to n8n before; ${what} (${(error as Error).message})`,
-		);
-		return undefined;
-	}
-}
 
 /** The person's message before a caught-up burst, whose claim vouches for the record (vouchedCatchUps). */
 const previousId = (item: INodeExecutionData): string | undefined => {
@@ -143,15 +82,11 @@ async function wereAnswers(
 	const keys = ids.map((id) => `answer|${id}`);
 	const fresh = await claimed(context, keys, claimant);
 	if (!fresh) return new Set();
-	const unmarked = keys.filter((key) => fresh.has(key)).map((key) => `${claimant.trigger}|${key}`);
-	if (unmarked.length > 0)
-		await oneAtATime(
-			async () =>
-				await context.helpers.removeProcessed(unmarked, CLAIM_SCOPE, {
-					mode: 'entries',
-					maxEntries: CLAIMS_KEPT,
-				}),
-		).catch(() => undefined);
+	await takeBack(
+		context,
+		keys.filter((key) => fresh.has(key)),
+		claimant,
+	);
 	return new Set(ids.filter((id) => !fresh.has(`answer|${id}`)));
 }
 
@@ -250,19 +185,6 @@ async function vouchedCatchUps(
 const held = (id: string | undefined, fresh: ReadonlySet<string>) =>
 	id !== undefined && !fresh.has(`message|${id}`);
 
-/** Whether the record has never reached CLAIMS_KEPT, so it has let go of nothing; false when n8n cannot say. */
-async function recordNeverFull(context: IExecuteFunctions): Promise<boolean> {
-	try {
-		const count = await context.helpers.getProcessedDataCount(CLAIM_SCOPE, {
-			mode: 'entries',
-			maxEntries: CLAIMS_KEPT,
-		});
-		return count < CLAIMS_KEPT;
-	} catch {
-		return false;
-	}
-}
-
 /**
  * The Catch-Up poll's run when the store failed: it fails, in the executions list and n8n's log,
  * and the poll (which learns how its runs ended) leaves those chats to its next poll.
@@ -274,6 +196,11 @@ const unclaimedPoll = (context: IExecuteFunctions) =>
 		{ level: 'warning' },
 	);
 
+/** The execution's custom data (Executions list); n8n 1.123's run contexts have none, and go without. */
+function markExecution(context: IExecuteFunctions, key: string, value: string): void {
+	(context as Partial<Pick<IExecuteFunctions, 'customData'>>).customData?.set(key, value);
+}
+
 /** A caught-up burst that runs: one line in n8n's log, and the execution says so. */
 function logCatchUp(
 	context: IExecuteFunctions,
@@ -284,7 +211,7 @@ function logCatchUp(
 	context.logger.warn(
 		`Messaging Automation Trigger: caught up ${keep.size} message(s) ${[...keep].join(',')} in conversation ${String(item.json.conversation_id)}, ${String(caughtUp.age_seconds)} s old, saved by the service but not run (${String(caughtUp.reason)}); they run now, once`,
 	);
-	context.customData.set('messaging_automation_caught_up', [...keep].join(',').slice(0, 250));
+	markExecution(context, 'messaging_automation_caught_up', [...keep].join(',').slice(0, 250));
 }
 
 /**
@@ -329,7 +256,8 @@ export async function claimRun(
 	);
 	const { outputs: passed, answered } = await passAnswers(context, claimedRun, fresh);
 	if (passed.every((list) => list.length === 0))
-		context.customData.set(
+		markExecution(
+			context,
 			'messaging_automation',
 			answered > 0 ? 'answered a Send and Wait question' : 'copy of a recorded run',
 		);

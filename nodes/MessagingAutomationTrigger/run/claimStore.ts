@@ -1,0 +1,98 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+/*
+ * The run claim's store: n8n's processed-data record, which every n8n process shares and which
+ * outlives restarts (runClaim.ts decides what a run claims and what it passes on).
+ */
+
+/** Claims remembered per workflow (one per message of a grouped run): far more than are handed over within the service's first retries. */
+export const CLAIMS_KEPT = 5000;
+
+/**
+ * One record per workflow, not per node, its keys each the trigger's they run for
+ * (`<trigger node id>|message|<id>`): the Catch-Up poll node (nodes/MessagingAutomationCatchUp)
+ * claims for the trigger whose settings it follows, so a message runs once whichever node runs
+ * it, and two triggers of one workflow each run it. Claims an earlier version made are not in it
+ * (an upgrade forgets them).
+ */
+const CLAIM_SCOPE = 'workflow';
+
+/** Whom a run claims for: the trigger's node id; `polled`: a run the Catch-Up poll emitted. */
+export interface Claimant {
+	trigger: string;
+	polled: boolean;
+}
+
+// n8n's store reads and rewrites one record per trigger: claims made at once in one process would
+// overwrite each other, so each process makes them one after another.
+let claimsInFlight: Promise<unknown> = Promise.resolve();
+
+function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
+	const result = claimsInFlight.then(task, task);
+	claimsInFlight = result.catch(() => undefined);
+	return result;
+}
+
+/**
+ * Which of `keys` this run is the first to claim for `trigger`; undefined when the store failed. A
+ * delivered run then goes on (twice beats never); a caught-up burst does not (whenUnclaimed).
+ */
+export async function claimed(
+	context: IExecuteFunctions,
+	keys: string[],
+	{ trigger, polled }: Claimant,
+): Promise<Set<string> | undefined> {
+	const prefix = `${trigger}|`;
+	const attempt = async () =>
+		new Set(
+			(
+				await context.helpers.checkProcessedAndRecord(
+					keys.map((key) => prefix + key),
+					CLAIM_SCOPE,
+					{ mode: 'entries', maxEntries: CLAIMS_KEPT },
+				)
+			).new.map((key) => String(key).slice(prefix.length)),
+		);
+	try {
+		// A second attempt covers another process creating the trigger's record at the same moment.
+		return await oneAtATime(async () => await attempt().catch(attempt));
+	} catch (error) {
+		const what = polled
+			? 'runs none of its caught-up messages; the next Catch-Up poll catches them up again'
+			: 'it runs';
+		context.logger.warn(
+			`Messaging Automation Trigger: could not check whether this run was handed to n8n before; ${what} (${(error as Error).message})`,
+		);
+		return undefined;
+	}
+}
+
+/** Takes back claims this run made only to ask (keys as `claimed` takes them); a failure keeps them. */
+export async function takeBack(
+	context: IExecuteFunctions,
+	keys: string[],
+	{ trigger }: Claimant,
+): Promise<void> {
+	if (keys.length === 0) return;
+	await oneAtATime(
+		async () =>
+			await context.helpers.removeProcessed(
+				keys.map((key) => `${trigger}|${key}`),
+				CLAIM_SCOPE,
+				{ mode: 'entries', maxEntries: CLAIMS_KEPT },
+			),
+	).catch(() => undefined);
+}
+
+/** Whether the record has never reached CLAIMS_KEPT, so it has let go of nothing; false when n8n cannot say. */
+export async function recordNeverFull(context: IExecuteFunctions): Promise<boolean> {
+	try {
+		const count = await context.helpers.getProcessedDataCount(CLAIM_SCOPE, {
+			mode: 'entries',
+			maxEntries: CLAIMS_KEPT,
+		});
+		return count < CLAIMS_KEPT;
+	} catch {
+		return false;
+	}
+}
