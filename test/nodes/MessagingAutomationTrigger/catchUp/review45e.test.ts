@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import type { IDataObject } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import type { N8nPollHost } from '../../../support/n8nPoll';
+import type { N8nWebhookHost } from '../../../support/n8nWebhook';
+import { messageDeliveries, waitFor } from '../fixtures';
+import { useCatchUpBesideTrigger } from './catchUpFixtures';
+
+/*
+ * Review of issue 45e (the Catch-Up poll starts its own runs, holds its floor for a run not yet
+ * ended, claims per trigger, reports the trigger's endpoint), as an attacker. Each `it.fails` is a
+ * finding (R45e-n) that fails on the code as merged.
+ */
+
+const MINUTE = 60_000;
+const pair = useCatchUpBesideTrigger();
+
+const texts = (poll: N8nPollHost) => poll.executions.flat().map((item) => item.json.text);
+
+function say(phone: string, text: string, afterMs = MINUTE) {
+	const sandbox = pair.sandbox();
+	sandbox.clock.advance(afterMs);
+	const result = sandbox.inject.injectMessage({ from: { phone, name: 'Person' }, text });
+	expect(result.saved).toBe(true);
+	return result.message as unknown as IDataObject & { id: string };
+}
+
+async function pollEvery(poll: N8nPollHost, ms: number, times: number): Promise<void> {
+	for (let n = 0; n < times; n++) {
+		pair.sandbox().clock.advance(ms);
+		await poll.poll();
+	}
+}
+
+/** The trigger node ids the trigger shared with the poll (its claims' prefix). */
+const sharedTriggers = (host: N8nWebhookHost) =>
+	Object.keys(
+		(host.savedStaticData.global as IDataObject).messagingAutomationCatchUp as IDataObject,
+	);
+
+/** n8n's record of runs as test/support/processedData.ts keeps it (hashes per workflow and scope). */
+const records = () =>
+	(
+		(globalThis as Record<symbol, unknown>)[
+			Symbol.for('messaging-automation.test.processedData')
+		] as { records: Map<string, string[]> }
+	).records;
+const hash = (key: string) => createHash('md5').update(key).digest('base64');
+
+describe('review 45e: the Catch-Up poll as an attacker', () => {
+	// R45e-1: n8n 1.123's poll __emit settles its done promise only once runWorkflow resolved
+	// (active-workflow-manager.js: `void executePromise.then(...)`, no rejection path): a run n8n
+	// could not start (its database or Redis failing for a moment, the same failure R45b-4 is about)
+	// leaves the chat 'running' in pollMemory for the activation's life. unsettled() never reads it
+	// again and moveFloor() never passes it: the message never runs, and the floor stays stuck
+	// (every later poll lists back to it). Here: a run emitted and never started or settled.
+	it.fails(
+		'R45e-1: a lost message still runs when n8n never settles the run the poll emitted',
+		async () => {
+			const { poll } = await pair.start();
+			pair.sandbox().webhooks.faults.loseNext(1);
+			say('4917100045001', 'hello? my order');
+			poll.holdRuns = true;
+			await pollEvery(poll, 4 * MINUTE, 1);
+			// The run is never released: n8n 1.123 rejected runWorkflow, its done never settles.
+			poll.holdRuns = false;
+			await pollEvery(poll, 5 * MINUTE, 36);
+
+			expect(texts(poll).filter((text) => text === 'hello? my order')).toHaveLength(1);
+		},
+	);
+
+	// R45e-2: claims were `message|<id>` before R45b-7 and are `<trigger id>|message|<id>` now, in
+	// the same record. After an upgrade (a restart: a new activation looks back to its saved
+	// lastPollAt), a message the trigger ran before it and nobody answered is caught up again: its
+	// new key is fresh, and the record, never full, vouches for it.
+	it.fails(
+		'R45e-2: after an upgrade from `message|<id>` claims, a message the trigger ran does not run again',
+		async () => {
+			const { trigger, poll } = await pair.start();
+			const sandbox = pair.sandbox();
+			const message = say('4917100045002', 'just fyi, paid the invoice');
+			await waitFor(() => messageDeliveries(sandbox, trigger).length >= 1, 20_000);
+			await waitFor(() => trigger.executions.length >= 1, 20_000);
+			await trigger.settled();
+			const [triggerId] = sharedTriggers(trigger);
+			// The claim as the version before R45b-7 made it.
+			for (const [key, saved] of records())
+				records().set(
+					key,
+					saved.map((entry) =>
+						entry === hash(`${triggerId}|message|${message.id}`)
+							? hash(`message|${message.id}`)
+							: entry,
+					),
+				);
+			poll.deactivate();
+			await poll.activate();
+			await pollEvery(poll, 4 * MINUTE, 3);
+
+			expect(texts(poll)).not.toContain('just fyi, paid the invoice');
+		},
+	);
+
+	// R45e-4: n8n's processed-data store reads a workflow's one record and writes it back whole
+	// (deduplication-helper.js: findOne, then update, no lock), so with two workers a claim another
+	// chat's run writes at the same moment can drop this one (docs/conversations.md names it and says
+	// it costs a repeat only if the same delivery comes twice). With the Catch-Up poll it costs a
+	// repeat whenever nobody answered in the chat: the poll reads the chat, finds the message
+	// unanswered and its claim gone, and runs it a second time. Here: the trigger's claim of the
+	// message, then the other worker's write of the record it read just before.
+	it.fails(
+		'R45e-4: a message whose claim a concurrent claim dropped does not run a second time',
+		async () => {
+			const { trigger, poll } = await pair.start();
+			const sandbox = pair.sandbox();
+			const before = new Map([...records()].map(([key, saved]) => [key, [...saved]]));
+			say('4917100045004', 'noted, will pay friday');
+			await waitFor(() => messageDeliveries(sandbox, trigger).length >= 1, 20_000);
+			await waitFor(() => trigger.executions.length >= 1, 20_000);
+			await trigger.settled();
+			for (const key of records().keys())
+				records().set(key, [...(before.get(key) ?? []), hash('trigger-1|message|another-chat')]);
+			await pollEvery(poll, 4 * MINUTE, 3);
+
+			expect(texts(poll)).not.toContain('noted, will pay friday');
+		},
+	);
+
+	// R45e-3: the endpoint report is held to one error execution an hour, but a poll whose listing
+	// fails throws on every poll: inbox storage consent withdrawn (or the key's scope, or an outage
+	// longer than the client's retries) makes an error execution, and an error-workflow run, every
+	// poll, 60 an hour at a one-minute poll, for as long as it lasts.
+	it.fails('R45e-3: a lasting listing failure is not an error execution every poll', async () => {
+		const { poll } = await pair.start();
+		const sandbox = pair.sandbox();
+		const accounts = [...sandbox.state.accounts.values()];
+		for (const account of accounts) account.inboxStorageConsent = false;
+		try {
+			await pollEvery(poll, MINUTE, 30);
+		} finally {
+			for (const account of accounts) account.inboxStorageConsent = true;
+		}
+
+		console.log(poll.failures[0].message, (poll.failures[0] as any).description);
+		expect(poll.failures.length).toBeLessThanOrEqual(2);
+	});
+});
