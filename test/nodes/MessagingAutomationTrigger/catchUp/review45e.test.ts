@@ -49,12 +49,16 @@ const records = () =>
 const hash = (key: string) => createHash('md5').update(key).digest('base64');
 
 describe('review 45e: the Catch-Up poll as an attacker', () => {
-	// R45e-1: n8n 1.123's poll __emit settles its done promise only once runWorkflow resolved
-	// (active-workflow-manager.js: `void executePromise.then(...)`, no rejection path): a run n8n
-	// could not start (its database or Redis failing for a moment, the same failure R45b-4 is about)
-	// leaves the chat 'running' in pollMemory for the activation's life. unsettled() never reads it
-	// again and moveFloor() never passes it: the message never runs, and the floor stays stuck
-	// (every later poll lists back to it). Here: a run emitted and never started or settled.
+	// R45e-1: on n8n 1.123 the poll's done promise can stay pending for good, and then the chat is
+	// 'running' in pollMemory for the activation's life: unsettled() never reads it again and
+	// moveFloor() never passes it. Two ways, both in 1.123's dist: (a) __emit settles done only once
+	// runWorkflow resolved (active-workflow-manager.js: `void executePromise.then(...)`, no rejection
+	// path), so a run n8n could not start (database or Redis failing a moment, R45b-4's failure)
+	// leaves the message never run; (b) queue mode with successful executions not saved: the worker
+	// hard-deletes the execution, the main's findSingleExecution finds none and rejects without
+	// finalizeExecution (workflow-runner.js), so every caught-up chat is held and a later lost
+	// message in it never runs. The floor then stays stuck for good (on 2.40.7 too, for a run that
+	// hangs), and every poll lists back to it. Here: a run emitted and never started or settled.
 	it.fails(
 		'R45e-1: a lost message still runs when n8n never settles the run the poll emitted',
 		async () => {
