@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { N8nPollHost } from '../../../support/n8nPoll';
 import type { N8nWebhookHost } from '../../../support/n8nWebhook';
 import { messageDeliveries, waitFor } from '../fixtures';
-import { useCatchUpBesideTrigger } from './catchUpFixtures';
+import { catchUpBeside, quickGrouping, useCatchUpBesideTrigger } from './catchUpFixtures';
 
 /*
  * Review of issue 45e (the Catch-Up poll starts its own runs, holds its floor for a run not yet
@@ -150,4 +150,43 @@ describe('review 45e: the Catch-Up poll as an attacker', () => {
 		console.log(poll.failures[0].message, (poll.failures[0] as any).description);
 		expect(poll.failures.length).toBeLessThanOrEqual(2);
 	});
+
+	// R45e-5: list_conversations pages by an opaque cursor, the sandbox's an offset (inboxReads.ts),
+	// as many services' are. A sweep (R45b-6) goes on from the cursor at the next poll; a chat above
+	// it deleted meanwhile (delete_chat, or a number filter hiding it) moves every chat below up by
+	// one, so the first one below is never listed. The sweep then ends, the floor moves past it, and
+	// its missed message never runs nor is counted as left.
+	it.fails(
+		'R45e-5: a chat deleted above the cursor of a cut listing does not hide the next one from the sweep',
+		async () => {
+			const sandbox = pair.sandbox();
+			const poll = await catchUpBeside(sandbox, quickGrouping);
+			await poll.activate();
+			poll.deactivate();
+			say('4917100045005', 'hello? anyone at all?', 10 * MINUTE);
+			const busy: string[] = [];
+			for (let n = 0; n < 300; n++) {
+				const other = { phone: `4917300${String(10_000 + n)}`, name: `Busy ${n}` };
+				busy.push(say(other.phone, 'where is my order', 1_000).conversation_id as string);
+				sandbox.clock.advance(200);
+				sandbox.inject.injectMessage({ from: other, fromMe: true, text: 'on its way' });
+			}
+			sandbox.clock.advance(10 * MINUTE);
+			await poll.activate();
+			const read = () =>
+				new Set(
+					sandbox
+						.calls()
+						.filter((call) => call.tool === 'get_messages')
+						.map((call) => (call.input as { conversationId?: string }).conversationId),
+				);
+			for (let n = 0; n < 10 && busy.some((id) => !read().has(id)); n++)
+				await pollEvery(poll, MINUTE, 1);
+			// The three pages listed are read; the sweep goes on from its cursor. One of them is deleted.
+			for (const account of sandbox.state.accounts.values()) account.chats.delete(busy[0]);
+			await pollEvery(poll, MINUTE, 5);
+
+			expect(texts(poll)).toContain('hello? anyone at all?');
+		},
+	);
 });
