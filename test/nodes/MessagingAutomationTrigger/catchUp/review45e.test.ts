@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PollContext } from 'n8n-core';
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
@@ -187,6 +188,32 @@ describe('review 45e: the Catch-Up poll as an attacker', () => {
 			await pollEvery(poll, MINUTE, 5);
 
 			expect(texts(poll)).toContain('hello? anyone at all?');
+		},
+	);
+
+	// R45e-6: n8n 1.123's node contexts have no `customData` (2.x added it to NodeExecutionContext):
+	// runClaim.ts sets it after the claim (logCatchUp; 'copy of a recorded run'), so on 1.123 every
+	// Catch-Up run fails with "Cannot read properties of undefined (reading 'set')" once its claim
+	// is recorded. The message never runs; the poll, seeing the run fail at its own step, emits the
+	// chat again at every poll, whose run (nothing fresh) fails the same way: an error execution a
+	// poll for good. Seen in real n8n 1.123.81 (catchUp.test.mts run there: both cases fail, each
+	// execution's error that TypeError). Here: n8n-core's context without customData, as in 1.123.
+	it.fails(
+		'R45e-6: on n8n 1.123 (no customData on node contexts) a lost message runs once, no error every poll',
+		async () => {
+			const base = Object.getPrototypeOf(PollContext.prototype) as object;
+			const own = Object.getOwnPropertyDescriptor(base, 'customData') as PropertyDescriptor;
+			Object.defineProperty(base, 'customData', { configurable: true, get: () => undefined });
+			try {
+				const { poll } = await pair.start();
+				pair.sandbox().webhooks.faults.loseNext(1);
+				say('4917100045006', 'do you ship to vienna?');
+				await pollEvery(poll, 4 * MINUTE, 4);
+
+				expect(texts(poll).filter((text) => text === 'do you ship to vienna?')).toHaveLength(1);
+			} finally {
+				Object.defineProperty(base, 'customData', own);
+			}
 		},
 	);
 });
