@@ -3,10 +3,17 @@ import { PollContext } from 'n8n-core';
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import type { N8nPollHost } from '../../../support/n8nPoll';
 import type { N8nWebhookHost } from '../../../support/n8nWebhook';
 import { messageDeliveries, waitFor } from '../fixtures';
-import { catchUpBeside, quickGrouping, useCatchUpBesideTrigger } from './catchUpFixtures';
+import { MessagingAutomationCatchUp } from '../../../../nodes/MessagingAutomationCatchUp/MessagingAutomationCatchUp.node';
+import { N8nPollHost } from '../../../support/n8nPoll';
+import {
+	catchUpBeside,
+	catchUpWorkflow,
+	quickGrouping,
+	sandboxEngine,
+	useCatchUpBesideTrigger,
+} from './catchUpFixtures';
 
 /*
  * Review of issue 45e (the Catch-Up poll starts its own runs, holds its floor for a run not yet
@@ -214,6 +221,38 @@ describe('review 45e: the Catch-Up poll as an attacker', () => {
 			} finally {
 				Object.defineProperty(base, 'customData', own);
 			}
+		},
+	);
+
+	// R45e-7: the Catch-Up node has a credential of its own, and nothing checks that it is the
+	// trigger's account (staging and production credentials side by side are common). Its hourly
+	// endpoint report then reads the trigger's endpoint id in another account and tells the user,
+	// as an error execution, that the endpoint was deleted and to deactivate and activate the
+	// workflow, which changes nothing; the real mistake (the credential) is never named.
+	it.fails(
+		"R45e-7: a Catch-Up credential of another account than the trigger's is named, not reported as a deleted endpoint",
+		async () => {
+			const { trigger } = await pair.start();
+			const sandbox = pair.sandbox();
+			// Another account of the full plan with its inbox readable (the consentless one, given consent).
+			const account = sandbox.state.accounts.get('acc_noconsent');
+			if (account) account.inboxStorageConsent = true;
+			const { definition } = catchUpWorkflow(sandbox);
+			const other = sandboxEngine(
+				{ ...sandbox, keys: { ...sandbox.keys, owner: sandbox.keys.noConsent } },
+				{ messagingAutomationCatchUp: new MessagingAutomationCatchUp() },
+			);
+			const poll = new N8nPollHost(other, definition, 'Catch-Up');
+			poll.savedStaticData = {
+				global: JSON.parse(JSON.stringify(trigger.savedStaticData.global)) as IDataObject,
+			};
+			await poll.activate();
+			await pollEvery(poll, 6 * MINUTE, 1);
+
+			const said = (poll.failures as Array<Error & { description?: string }>).map(
+				(error) => `${error.message} ${error.description ?? ''}`,
+			);
+			expect(said.join('\n')).not.toMatch(/no longer exists/);
 		},
 	);
 });
