@@ -25,6 +25,14 @@ export const LOOK_BACK_MS = CATCH_UP_AFTER_MS + 2 * MINUTE;
 
 type RunState = 'running' | 'recorded' | 'failed';
 
+/**
+ * Polls after which a run that has not ended is taken for failed (ten minutes at n8n's every
+ * minute): n8n 1.123 never settles the promise of a run it could not start, nor of one a queue-mode
+ * worker ran without saving it (review 45e, R45e-1), and a hung run would hold its chats and the
+ * floor for good. Counted in polls, not time; the claim keeps a run that did go on to one run.
+ */
+const RUN_GIVE_UP_POLLS = 10;
+
 /** When the trigger's endpoint was last read and its problem last reported (endpointReport.ts). */
 export interface ReportMemory {
 	checkedAt?: number;
@@ -39,7 +47,7 @@ export interface PollMemory {
 	/** Chats settled, by the newest message time they were settled at. */
 	read: Map<string, number>;
 	/** Chats a run took, by the newest message time they were read at, and how that run went. */
-	pending: Map<string, { lastAt: number; state: RunState }>;
+	pending: Map<string, { lastAt: number; state: RunState; polls: number }>;
 	/** A listing cut short above the floor: where the next poll goes on, and when it began. */
 	sweep?: { cursor: string; startedAt: number };
 	report: ReportMemory;
@@ -115,10 +123,10 @@ export function windowOf(context: PollContext, settings: CatchUpSettings, now: n
 	};
 }
 
-/** Chats whose run went through are settled; those whose run failed are due again. */
+/** Chats whose run went through are settled; those whose run failed, or never ended, are due again. */
 function settle(memory: PollMemory): void {
 	for (const [chat, run] of memory.pending) {
-		if (run.state === 'running') continue;
+		if (run.state === 'running' && ++run.polls < RUN_GIVE_UP_POLLS) continue;
 		if (run.state === 'recorded') memory.read.set(chat, run.lastAt);
 		memory.pending.delete(chat);
 	}
@@ -161,11 +169,13 @@ export function emitTracked(
 	chats: ReadonlyMap<string, number>,
 	memory: PollMemory,
 ): void {
-	for (const [chat, lastAt] of chats) memory.pending.set(chat, { lastAt, state: 'running' });
+	for (const [chat, lastAt] of chats)
+		memory.pending.set(chat, { lastAt, state: 'running', polls: 0 });
 	const done = context.helpers.createDeferredPromise<IRun | undefined>();
 	const mark = (state: RunState) => {
 		for (const [chat, lastAt] of chats)
-			if (memory.pending.get(chat)?.lastAt === lastAt) memory.pending.set(chat, { lastAt, state });
+			if (memory.pending.get(chat)?.lastAt === lastAt)
+				memory.pending.set(chat, { lastAt, state, polls: 0 });
 	};
 	const nodeName = context.getNode().name;
 	void done.promise.then(
