@@ -14,7 +14,7 @@ import { pageMinimum } from '../hold/turn';
 import { filterEvent } from '../receive/eventFilter';
 import { caughtUpItem, NEVER_DELIVERED, WHILE_INACTIVE } from '../run/caughtUp';
 import { listedPage, type ListedChat } from './conversationList';
-import { endpointReport } from './endpointReport';
+import { endpointReport, listingFailure } from './endpointReport';
 import {
 	emitTracked,
 	memoryOf,
@@ -234,11 +234,15 @@ export async function pollCatchUp(context: PollContext): Promise<INodeExecutionD
 	if (!settings) return null;
 	let window: Window | undefined;
 	const windowAt = (at: number) => (window ??= windowOf(context, settings, at));
-	const listing = await listChats(
-		context,
-		(at) => windowAt(at).listFloor,
-		context.getMode() === 'manual' ? undefined : memoryOf(context)?.sweep,
-	);
+	const before = context.getMode() === 'manual' ? undefined : memoryOf(context);
+	let listing: Listing;
+	try {
+		listing = await listChats(context, (at) => windowAt(at).listFloor, before?.sweep);
+	} catch (error) {
+		const thrown = listingFailure(context, before, error);
+		if (thrown) throw thrown;
+		return null;
+	}
 	const { now } = listing;
 	const current = windowAt(now);
 	const memory = current.memory;

@@ -1,8 +1,10 @@
 import { NodeOperationError, type IPollFunctions } from 'n8n-workflow';
 
+import { monotonicNow } from '../../shared/monotonic';
+import { reasonOf } from '../../shared/conversation/reader';
 import { endpointProblem } from '../../shared/webhooks/endpointProblem';
 import { createNodeClient } from '../../shared/transport/nodeClient';
-import type { PollMemory } from './pollMemory';
+import type { PollContext, PollMemory } from './pollMemory';
 
 /*
  * Seen, not silent: while a workflow is active nothing calls its trigger, so an endpoint the
@@ -58,4 +60,29 @@ export async function endpointReport(
 			description: `${problem} Meanwhile this node runs what the trigger misses, within the trigger's Max Age, once a chat has been quiet 3 minutes. This error comes back at most once an hour while the problem lasts.`,
 		},
 	);
+}
+
+/**
+ * A poll whose listing failed (inbox consent withdrawn, the key's scope, an outage past the
+ * client's retries): the error to throw, at most once every REPORT_EVERY_MS on this process's
+ * clock while it lasts (review 45e, R45e-3: one error execution and error-workflow run a poll
+ * before); undefined when the poll logs one line and ends instead. An activation's first poll and a
+ * test run always throw: n8n shows it where it shows a failed activation, or in the editor.
+ */
+export function listingFailure(
+	context: PollContext,
+	memory: PollMemory | undefined,
+	error: unknown,
+): unknown {
+	if (!memory || context.getMode() === 'manual') return error;
+	const at = monotonicNow();
+	const last = memory.report.listingReportedAt;
+	if (last === undefined || at - last >= REPORT_EVERY_MS) {
+		memory.report.listingReportedAt = at;
+		return error;
+	}
+	context.logger.warn(
+		`Messaging Automation Catch-Up: could not list the conversations (${reasonOf(error)}); the next poll tries again (this comes back as an error at most once an hour)`,
+	);
+	return undefined;
 }

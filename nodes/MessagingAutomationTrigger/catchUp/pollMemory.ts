@@ -37,6 +37,8 @@ const RUN_GIVE_UP_POLLS = 10;
 export interface ReportMemory {
 	checkedAt?: number;
 	reportedAt?: number;
+	/** When a failed listing was last thrown, on this process's monotonic clock (none: no listing failed). */
+	listingReportedAt?: number;
 }
 
 export interface PollMemory {
