@@ -50,7 +50,7 @@ describe('Messaging Automation Catch-Up: what the poll lets go', () => {
 		).toHaveLength(3);
 	});
 
-	it('leaves a chat whose run has not ended yet, however long, and reads it again once that run failed', async () => {
+	it('leaves a chat whose run has not ended yet for up to 10 polls, and reads it again once that run failed', async () => {
 		const poll = await lostMessage('4917100039102', 'my parcel never came');
 		poll.holdRuns = true;
 		expect(await polls(poll, 8)).toEqual([1, 0, 0, 0, 0, 0, 0, 0]);
