@@ -62,7 +62,7 @@ export class MessagingAutomationTrigger implements INodeType {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				await checkOwnWebhookUrl(this);
 				// n8n calls it at every activation, before it adds pollers (sharedSettings.ts).
-				if (this.getMode() !== 'manual') shareCatchUpSettings(this);
+				if (this.getMode() !== 'manual') await shareCatchUpSettings(this);
 				const exists = await endpointExists(this);
 				if (exists) shareEndpoint(this);
 				return exists;

@@ -25,7 +25,7 @@ import {
 	type PollContext,
 	type Window,
 } from './pollMemory';
-import { sharedCatchUpSettings, type CatchUpSettings } from './sharedSettings';
+import { otherCredential, sharedCatchUpSettings, type CatchUpSettings } from './sharedSettings';
 
 /*
  * Messaging Automation Catch-Up: the bursts the trigger beside it never got to run, found by a
@@ -232,6 +232,9 @@ function dueChats(
 export async function pollCatchUp(context: PollContext): Promise<INodeExecutionData[][] | null> {
 	const settings = settingsOf(context);
 	if (!settings) return null;
+	// Once an activation (its first poll), and in a test run.
+	const wrong = memoryOf(context) ? undefined : await otherCredential(context, settings);
+	if (wrong) throw wrong;
 	let window: Window | undefined;
 	const windowAt = (at: number) => (window ??= windowOf(context, settings, at));
 	const before = context.getMode() === 'manual' ? undefined : memoryOf(context);

@@ -1,7 +1,14 @@
-import type { IDataObject, IExecuteFunctions, IHookFunctions, IPollFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHookFunctions,
+	type IPollFunctions,
+} from 'n8n-workflow';
 
 import type { BurstRules } from '../../shared/conversation/bursts';
 import type { TakeoverRules } from '../../shared/conversation/takeover';
+import { credentialFingerprint } from '../../shared/transport/credential';
 import type { EventFilters } from '../receive/eventFilter';
 import { readSettings } from '../settings';
 import { TriggerState } from '../state';
@@ -31,6 +38,8 @@ export interface SharedSettings {
 	catchUpMs: number;
 	/** The webhook endpoint the trigger registered (none with Registration: dashboard), for the poll's report. */
 	endpointId?: string;
+	/** The trigger's credential (its base URL and a hash of its key): the poll must read that account. */
+	credential?: string;
 }
 
 type Context = IHookFunctions | IPollFunctions | IExecuteFunctions;
@@ -52,9 +61,10 @@ function write(context: IHookFunctions, entry: SharedSettings | undefined): void
 }
 
 /** The trigger's activation: its settings, as the Catch-Up node reads them. */
-export function shareCatchUpSettings(context: IHookFunctions): void {
+export async function shareCatchUpSettings(context: IHookFunctions): Promise<void> {
 	const settings = readSettings(context);
 	write(context, {
+		credential: await credentialFingerprint(context),
 		trigger: context.getNode().name,
 		...(settings.turn.grouping ? { grouping: settings.turn.grouping } : {}),
 		filters: settings.filters,
@@ -120,4 +130,26 @@ export function sharedCatchUpSettings(context: Context): SharedLookup {
 	return {
 		why: `the Messaging Automation Trigger "${all[0].trigger}" does not have Message Received, Group Quick Messages and Catch Up Missed Messages all on`,
 	};
+}
+
+/**
+ * Why the poll must not read with its own credential: another than the trigger's, whose settings it
+ * follows (review 45e, R45e-7, and review 4, R4-3: it would catch up another account's chats by this
+ * trigger's rules, and report the trigger's endpoint as deleted). Asked at an activation's first
+ * poll (which fails the activation, shown where n8n shows a failed publish) and in a test run.
+ */
+export async function otherCredential(
+	context: IPollFunctions | IExecuteFunctions,
+	settings: SharedSettings,
+): Promise<NodeOperationError | undefined> {
+	if (!settings.credential || settings.credential === (await credentialFingerprint(context)))
+		return undefined;
+	return new NodeOperationError(
+		context.getNode(),
+		`This node's credential is not the one the Messaging Automation Trigger "${settings.trigger}" uses`,
+		{
+			description:
+				"The Catch-Up node runs what that trigger missed, so it must read the same account with the same key: choose the trigger's credential on this node, then activate the workflow again.",
+		},
+	);
 }
