@@ -21,7 +21,10 @@ export const MAX_DEDUPE_WINDOW = 10_000;
  *   database round trip in between: two concurrent copies both read a window without the id,
  *   and the later save overwrites the earlier one. The claim closes that gap; static data cannot.
  * - The window in static data, which survives restarts and is shared (last writer wins) between
- *   webhook processes: best effort across processes, where the run's claim is the guarantee.
+ *   webhook processes: best effort across processes, where the run's claim is the guarantee. n8n
+ *   2.40.7 does not even save it for a delivery that starts a run (WorkflowRunner wraps the same
+ *   data in a second Workflow, whose changed flag is reset before the save: perf-5, 2026-11-28),
+ *   only for one settled without a run; the claim alone covers a copy of a run's delivery.
  *
  * Both forget by time as well as by count. The service retries a failed delivery for about 23 h
  * (30 s … 12 h, ±20 % jitter), so an id is kept 28 h at most. An id is never dropped for room
