@@ -113,8 +113,11 @@ describe(`Group Quick Messages in a real n8n (${mode} mode)`, () => {
 			`[e2e conversation ${mode}] ${label}: ${answers.length} answers, statuses ${[...new Set(answers.map((a) => a.status))].join(',')}, ms min ${ms[0]} median ${ms[Math.floor(ms.length / 2)]} max ${ms.at(-1)}; under 1 s: ${ms.filter((value) => value < 1000).length}/${ms.length}`,
 		);
 		expect(answers.every((answer) => answer.status === 200)).toBe(true);
-		// A grouped delivery is held until its outcome is settled, and never past the quiet window plus 1 s.
-		expect(Math.max(...ms)).toBeLessThan((QUIET_S + 2) * 1000);
+		// A grouped delivery is held until its outcome is settled: never past the quiet window plus 1 s
+		// in one process; with two webhook processes, a delivery whose burst the other one runs is
+		// answered once a recorded run holds its message, or starts the run itself at its 8.5 s
+		// (docs/conversations.md): inside the service's 10 s either way.
+		expect(Math.max(...ms)).toBeLessThan(mode === 'queue' ? 10_000 : (QUIET_S + 2) * 1000);
 	}
 
 	beforeAll(async () => {

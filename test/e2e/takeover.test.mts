@@ -86,13 +86,20 @@ function takeoverWorkflow(credential: { id: string; name: string }, webhookId: s
 	};
 }
 
-/** The trigger's items per output and whether each downstream node ran. */
-function routeOf(execution: N8nExecution): { route: Route; json: RunJson } | undefined {
+/**
+ * The trigger's items per output and whether each downstream node ran; `passedNothing` for an
+ * execution that passed nothing on (a grouped delivery whose burst another webhook process ran
+ * starts a run of its own at its deadline, which its claim empties: docs/conversations.md).
+ */
+function routeOf(
+	execution: N8nExecution,
+): { route: Route; json: RunJson } | 'passedNothing' | undefined {
 	const runData = (execution.data as { resultData?: { runData?: Record<string, any[]> } })
 		?.resultData?.runData;
 	const outputs = runData?.Trigger?.[0]?.data?.main as Array<Array<{ json: RunJson }>> | undefined;
 	if (!outputs) return undefined;
 	const [bot = [], people = []] = outputs;
+	if (bot.length + people.length === 0) return 'passedNothing';
 	expect(bot.length + people.length).toBe(1);
 	const route: Route = bot.length === 1 ? 'bot' : 'people';
 	// The item reached the node on its output, and only that one.
@@ -161,15 +168,19 @@ describe(`Human Takeover in a real n8n (${mode} mode)`, () => {
 		await deliver(workflow, message, webhookProcess);
 	}
 
-	/** The finished runs of `workflow`, once there are `count`. */
+	/** The finished runs of `workflow` that passed something on, once there are `count`. */
 	async function runs(workflow: { id: string }, count: number) {
 		return await waitFor(`${count} runs`, async () => {
 			const listed = await api.listExecutions(workflow.id);
-			if (listed.length < count) return undefined;
 			const routed = await Promise.all(
 				listed.map(async (execution) => routeOf(await api.getExecution(execution.id))),
 			);
-			return routed.every((run) => run !== undefined) ? routed : undefined;
+			if (routed.some((run) => run === undefined)) return undefined;
+			const passed = routed.filter(
+				(run): run is { route: Route; json: RunJson } =>
+					run !== undefined && run !== 'passedNothing',
+			);
+			return passed.length >= count ? passed : undefined;
 		});
 	}
 
@@ -275,8 +286,8 @@ describe(`Human Takeover in a real n8n (${mode} mode)`, () => {
 		const [run] = await runs(workflow, 1);
 		expect(run?.route).toBe('people');
 		expect(run?.json.messages?.map((message) => message.text)).toEqual(['one', 'two', 'three']);
-		// Another quiet window: the first two messages started nothing.
+		// Another quiet window: the first two messages passed nothing on.
 		await new Promise((resolve) => setTimeout(resolve, (QUIET_S + 2) * 1000));
-		expect(await api.listExecutions(workflow.id)).toHaveLength(1);
+		expect(await runs(workflow, 1)).toHaveLength(1);
 	});
 });
