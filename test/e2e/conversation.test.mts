@@ -171,10 +171,13 @@ describe(`Group Quick Messages in a real n8n (${mode} mode)`, () => {
 			report('7 deliveries', answers);
 			report('7 concurrent redeliveries', copies);
 			expect(copies.every((copy) => copy.duplicate)).toBe(true);
-			// One read per burst in each process that received part of it.
+			// One read per burst in each process that received part of it; with two processes, a process
+			// whose delivery the other's run carries reads once more at that delivery's 8.5 s, to start
+			// the run itself when no recorded run holds it (finding B, docs/conversations.md).
 			const reads = (await readsOf([ALICE, BOB])) - readsBefore;
 			console.log(`[e2e conversation ${mode}] ${reads} get_messages reads for 2 bursts`);
-			expect(reads).toBeLessThanOrEqual(2 * webhookBaseUrls.length);
+			const perBurstAndProcess = webhookBaseUrls.length > 1 ? 2 : 1;
+			expect(reads).toBeLessThanOrEqual(2 * webhookBaseUrls.length * perBurstAndProcess);
 
 			const [first, second] = await runsContaining(2, 'two runs');
 			const byFirstText = new Map([first, second].map((json) => [textsOf(json)[0], json]));
