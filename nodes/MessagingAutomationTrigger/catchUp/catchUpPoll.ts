@@ -232,12 +232,12 @@ function dueChats(
 export async function pollCatchUp(context: PollContext): Promise<INodeExecutionData[][] | null> {
 	const settings = settingsOf(context);
 	if (!settings) return null;
-	// Once an activation (its first poll), and in a test run.
-	const wrong = memoryOf(context) ? undefined : await otherCredential(context, settings);
+	// A test run keeps no memory: its checks are those of an activation's first poll.
+	const before = context.getMode() === 'manual' ? undefined : memoryOf(context);
+	const wrong = before ? undefined : await otherCredential(context, settings);
 	if (wrong) throw wrong;
 	let window: Window | undefined;
 	const windowAt = (at: number) => (window ??= windowOf(context, settings, at));
-	const before = context.getMode() === 'manual' ? undefined : memoryOf(context);
 	let listing: Listing;
 	try {
 		listing = await listChats(context, (at) => windowAt(at).listFloor, before?.sweep);
