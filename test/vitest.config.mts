@@ -17,7 +17,6 @@ const OWN_MODULES = [
 const ENGINE_OWN_MODULES = [
 	'test/nodes/MessagingAutomationTrigger/run/runClaim.test.ts',
 	'test/nodes/MessagingAutomationTrigger/hold/heldDeliveries.unrecorded.test.ts',
-	'test/nodes/MessagingAutomationTrigger/run/review43f.test.ts',
 ];
 /**
  * The conversation simulator: fake timers for the whole file, and the trigger's code loaded afresh

@@ -10,7 +10,8 @@ import { clearProcessedData, installProcessedDataStore } from '../../../support/
  * 1.123.81) reads the workflow's record (findOne), then writes it back whole (update), with no
  * lock or transaction; test/support/processedData.ts keeps that read-await-write. claimStore.ts
  * makes one process's claims one after another (oneAtATime), but two processes share nothing but
- * the record. Each `it.fails` is a finding that fails on the code as merged in eb80d0d.
+ * the record. Each `it.fails` is a finding that fails on the code as merged in eb80d0d. In the
+ * simulator's project: it loads the trigger's modules afresh, as processPool.ts does.
  */
 
 type RunClaimModule = typeof import('../../../../nodes/MessagingAutomationTrigger/run/runClaim.js');
