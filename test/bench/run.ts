@@ -13,7 +13,7 @@ import { groupingRow } from './grouping';
 import { rateLimitedRow } from './rateLimited';
 import { startSandboxProcess, type SandboxProcess } from './sandboxProcess';
 import { signatureRows } from './signature';
-import { triggerRow } from './triggerN8n';
+import { triggerRows } from './triggerN8n';
 import { triggerReadsRow } from './triggerReads';
 import { formatNotes, formatTable, isFailed, type RowResult } from './table';
 
@@ -62,7 +62,7 @@ const ROWS: RowSpec[] = [
 	{
 		id: '5',
 		title: 'Trigger in real n8n',
-		run: async ({ withN8n }) => [await triggerRow(withN8n)],
+		run: async ({ withN8n }) => await triggerRows(withN8n),
 	},
 	{
 		id: '6',
