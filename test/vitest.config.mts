@@ -13,10 +13,14 @@ const OWN_MODULES = [
 	'test/nodes/MessagingAutomationTrigger/hold/recentReads.test.ts',
 	'test/nodes/shared/catalogue/addingATool.test.ts',
 ];
-/** Engine tests that restart n8n with the node's code loaded afresh (`vi.resetModules()`). */
+/**
+ * Engine tests that load the node's code afresh (`vi.resetModules()`: restartN8n, reloadModules),
+ * which must not leave a second copy of it to the files after them.
+ */
 const ENGINE_OWN_MODULES = [
 	'test/nodes/MessagingAutomationTrigger/run/runClaim.test.ts',
 	'test/nodes/MessagingAutomationTrigger/hold/heldDeliveries.unrecorded.test.ts',
+	'test/support/shortBackoff.test.ts',
 ];
 /**
  * The conversation simulator: fake timers for the whole file, and the trigger's code loaded afresh
@@ -58,7 +62,7 @@ export default defineConfig({
 				test: {
 					name: 'unit',
 					include: ['test/**/*.test.ts'],
-					exclude: [...NOT_HERE, ...OWN_MODULES, ...ENGINE_TESTS],
+					exclude: [...NOT_HERE, ...OWN_MODULES, ...ENGINE_TESTS, ...ENGINE_OWN_MODULES],
 					setupFiles: SETUP,
 					isolate: false,
 				},
