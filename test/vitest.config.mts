@@ -20,6 +20,7 @@ const OWN_MODULES = [
 const ENGINE_OWN_MODULES = [
 	'test/nodes/MessagingAutomationTrigger/run/runClaim.test.ts',
 	'test/nodes/MessagingAutomationTrigger/hold/heldDeliveries.unrecorded.test.ts',
+	'test/nodes/MessagingAutomationTrigger/hold/heldDeliveries.handBack.test.ts',
 	'test/support/shortBackoff.test.ts',
 ];
 /**
