@@ -1,6 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-import { common, ENGINE_SETUP, ENGINE_TESTS, SETUP, SOAK_TESTS } from './vitest.shared.mts';
+import {
+	common,
+	ENGINE_SETUP,
+	ENGINE_TESTS,
+	SETUP,
+	SHARED_FORK,
+	SOAK_TESTS,
+} from './vitest.shared.mts';
 
 /**
  * Tests that need modules of their own: a vi.mock of node:crypto or of the catalogue's tool list
@@ -45,7 +52,7 @@ export default defineConfig({
 					name: 'engine',
 					include: ENGINE_TESTS,
 					exclude: [...NOT_HERE, ...OWN_MODULES, ...ENGINE_OWN_MODULES, ...SIMULATOR],
-					setupFiles: ENGINE_SETUP,
+					setupFiles: [...ENGINE_SETUP, SHARED_FORK],
 					isolate: false,
 				},
 			},
@@ -64,7 +71,7 @@ export default defineConfig({
 					name: 'unit',
 					include: ['test/**/*.test.ts'],
 					exclude: [...NOT_HERE, ...OWN_MODULES, ...ENGINE_TESTS, ...ENGINE_OWN_MODULES],
-					setupFiles: SETUP,
+					setupFiles: [...SETUP, SHARED_FORK],
 					isolate: false,
 				},
 			},
