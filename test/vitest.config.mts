@@ -1,6 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-import { common, ENGINE_SETUP, ENGINE_TESTS, SETUP, SOAK_TESTS } from './vitest.shared.mts';
+import {
+	common,
+	ENGINE_SETUP,
+	ENGINE_TESTS,
+	SETUP,
+	SHARED_FORK,
+	SOAK_TESTS,
+} from './vitest.shared.mts';
 
 /**
  * Tests that need modules of their own: a vi.mock of node:crypto or of the catalogue's tool list
@@ -13,10 +20,15 @@ const OWN_MODULES = [
 	'test/nodes/MessagingAutomationTrigger/hold/recentReads.test.ts',
 	'test/nodes/shared/catalogue/addingATool.test.ts',
 ];
-/** Engine tests that restart n8n with the node's code loaded afresh (`vi.resetModules()`). */
+/**
+ * Engine tests that load the node's code afresh (`vi.resetModules()`: restartN8n, reloadModules),
+ * which must not leave a second copy of it to the files after them.
+ */
 const ENGINE_OWN_MODULES = [
 	'test/nodes/MessagingAutomationTrigger/run/runClaim.test.ts',
 	'test/nodes/MessagingAutomationTrigger/hold/heldDeliveries.unrecorded.test.ts',
+	'test/nodes/MessagingAutomationTrigger/hold/heldDeliveries.handBack.test.ts',
+	'test/support/shortBackoff.test.ts',
 ];
 /**
  * The conversation simulator: fake timers for the whole file, and the trigger's code loaded afresh
@@ -40,7 +52,7 @@ export default defineConfig({
 					name: 'engine',
 					include: ENGINE_TESTS,
 					exclude: [...NOT_HERE, ...OWN_MODULES, ...ENGINE_OWN_MODULES, ...SIMULATOR],
-					setupFiles: ENGINE_SETUP,
+					setupFiles: [...ENGINE_SETUP, SHARED_FORK],
 					isolate: false,
 				},
 			},
@@ -58,8 +70,8 @@ export default defineConfig({
 				test: {
 					name: 'unit',
 					include: ['test/**/*.test.ts'],
-					exclude: [...NOT_HERE, ...OWN_MODULES, ...ENGINE_TESTS],
-					setupFiles: SETUP,
+					exclude: [...NOT_HERE, ...OWN_MODULES, ...ENGINE_TESTS, ...ENGINE_OWN_MODULES],
+					setupFiles: [...SETUP, SHARED_FORK],
 					isolate: false,
 				},
 			},

@@ -13,6 +13,8 @@ export const ENGINE_TESTS = [
 ];
 export const SETUP = ['test/support/setupEnv.ts'];
 export const ENGINE_SETUP = [...SETUP, 'test/support/shortBackoff.ts'];
+/** For projects whose files share forks (isolate: false): none of them may reload the modules. */
+export const SHARED_FORK = 'test/support/sharedFork.ts';
 
 /** What every run shares: n8n's own packages, the test root, forks. */
 export const common = defineConfig({

@@ -3,13 +3,14 @@ import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 import { MessagingAutomationApi } from '../../../credentials/MessagingAutomationApi.credentials';
 import { MessagingAutomationTrigger } from '../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node';
 import { DEMO, SandboxClock, startSandbox, type SandboxHandle } from '../../sandbox';
 import { N8nEngine, type TestWorkflow } from '../../support/n8nEngine';
 import { N8nWebhookHost } from '../../support/n8nWebhook';
+import { reloadModules } from '../../support/shortBackoff';
 
 export const TRIGGER = 'Trigger';
 
@@ -134,7 +135,7 @@ export async function startTriggerHost(options: {
  * gone. Only for files that get modules of their own (ENGINE_OWN_MODULES in vitest.config.mts).
  */
 export async function restartN8n(trigger: N8nWebhookHost): Promise<void> {
-	vi.resetModules();
+	await reloadModules();
 	// node16 resolution wants the emitted name for import(); vite maps it to the source.
 	const fresh = await import(
 		'../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node.js'

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { SandboxHandle } from '../../../sandbox';
 import type { N8nWebhookHost } from '../../../support/n8nWebhook';
@@ -9,6 +9,7 @@ import {
 	attemptsOfMessage,
 	longQuietGrouping,
 	passedRunTexts,
+	restartN8n,
 	startTriggerHost,
 	useStoppedClock,
 	waitFor,
@@ -192,11 +193,7 @@ describe("the service's first attempt, sent late", () => {
 		expect(attemptsOf(first.id).map((attempt) => attempt.statusCode)).toEqual([200]);
 		expect(attemptsOf(last.id).map((attempt) => attempt.statusCode)).toEqual([500]);
 		// The service's retries reach another webhook process (or n8n restarted), while the service is busy.
-		vi.resetModules();
-		const fresh = await import(
-			'../../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node.js'
-		);
-		trigger.restart(new fresh.MessagingAutomationTrigger());
+		await restartN8n(trigger);
 		sandbox.faults.add({ tool: 'get_messages', kind: 'rateLimited', times: 1000 });
 		try {
 			sandbox.clock.advance(40_000);
