@@ -199,7 +199,7 @@ export async function triggerRows(withN8n: boolean): Promise<RowResult[]> {
 			target: row.held ? `>= ${TARGET.toFixed(1)}x` : 'stated',
 			met: row.held ? relative >= TARGET : null,
 			notes: [
-				`${row.id}: n8n ${install.N8N_VERSION} on Node ${install.NODE_VERSION}, ${
+				`n8n ${install.N8N_VERSION} on Node ${install.NODE_VERSION}, ${
 					Object.keys(row.env).length > 0
 						? `defaults but ${Object.entries(row.env)
 								.map(([name, value]) => `${name}=${value}`)
