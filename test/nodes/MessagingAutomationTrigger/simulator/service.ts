@@ -72,7 +72,8 @@ export const credentialFor = (apiKey: string) => ({
 
 const noop = () => undefined;
 /** The nodes' logger in the simulator: cases log a lot and nobody reads it. */
-export const QUIET_LOGGER = { debug: noop, info: noop, warn: noop, error: noop, verbose: noop };
+const dbg = (m: string) => process.env.SIM_DEBUG && console.log(m);
+export const QUIET_LOGGER = { debug: noop, info: dbg, warn: dbg, error: dbg, verbose: noop };
 
 interface FullResponse {
 	body: unknown;
