@@ -10,11 +10,11 @@ import { offerUntilDecided, settle } from './offerTries';
  * The run's first step makes the answer offers its delivery found (answerRoute.ts), after the run
  * claimed its messages in n8n's processed-data store (runClaim.ts), which every n8n process shares:
  * so one claim per answer. A copy of the delivery, a second webhook process holding part of the
- * burst, or the service's retry finds the message claimed and offers it nowhere, whatever n8n line
- * (1.x resumes as often as asked) and whether Deduplicate Events is on or off; a message a question
- * took runs in no run. The offer comes after n8n answered the delivery, so a failed one cannot go
- * back to the service: it is tried again here, as the service would send it again, and only then
- * does the message run as an ordinary one.
+ * burst, or the service's retry finds the message claimed and runs it nowhere, whatever n8n line
+ * (1.x resumes as often as asked) and whether Deduplicate Events is on or off; it offers it again
+ * only when no run ended that offer (answerReoffer.ts). A message a question took runs in no run.
+ * The offer comes after n8n answered the delivery, so a failed one cannot go back to the service:
+ * it is tried again (offerTries.ts), and only then does the message run as an ordinary one.
  */
 
 const offersOf = (item: INodeExecutionData): AnswerOffer[] => {

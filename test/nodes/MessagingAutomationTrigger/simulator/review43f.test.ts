@@ -45,25 +45,19 @@ async function answersBroken(name: string, c: Case) {
 	return found.filter((violation) => violation.rule === 'answers');
 }
 
-it(
-	'R43f-3: n8n stops once it recorded the run of a "1" that answers the waiting question, after the run claimed it and before its offer: the retry finds the message claimed and offers it nowhere, so the answer never reaches the question and never runs (lost for good)',
-	async () => {
-		const c = answerCase({ stopsAfterRecording: [0] });
-		// Whatever else the case breaks, the answer must reach its question.
-		expect(await answersBroken('R43f-3', c)).toEqual([]);
-	},
-);
+it('R43f-3: n8n stops once it recorded the run of a "1" that answers the waiting question, after the run claimed it and before its offer: the retry finds the message claimed and offers it nowhere, so the answer never reaches the question and never runs (lost for good)', async () => {
+	const c = answerCase({ stopsAfterRecording: [0] });
+	// Whatever else the case breaks, the answer must reach its question.
+	expect(await answersBroken('R43f-3', c)).toEqual([]);
+});
 
-it(
-	'R43f-4: the service\'s reads fail (503) for about 35 s once the trigger read the "1": the run\'s offer, made again 3 s and 30 s later, never gets a verdict, and the "1" runs the bot while its question still waits (finding 8 back, from the node\'s side, after 33 s instead of the service\'s 2.4 min)',
-	async () => {
-		// The trigger's read succeeds; the 14 reads after it (the node's, four or five for each of
-		// the offers at 0, 3 and 33 s: about 35 s) fail. The simulator's n8n answers a delivery once
-		// it recorded the run, as n8n does, so no retry of the delivery reads in between.
-		const c = answerCase({
-			readFaults: [undefined, ...Array.from({ length: 14 }, () => 503 as const)],
-		});
-		// Whatever else the case breaks, the answer must reach its question.
-		expect(await answersBroken('R43f-4', c)).toEqual([]);
-	},
-);
+it('R43f-4: the service\'s reads fail (503) for about 35 s once the trigger read the "1": the run\'s offer, made again 3 s and 30 s later, never gets a verdict, and the "1" runs the bot while its question still waits (finding 8 back, from the node\'s side, after 33 s instead of the service\'s 2.4 min)', async () => {
+	// The trigger's read succeeds; the 14 reads after it (the node's, four or five for each of
+	// the offers at 0, 3 and 33 s: about 35 s) fail. The simulator's n8n answers a delivery once
+	// it recorded the run, as n8n does, so no retry of the delivery reads in between.
+	const c = answerCase({
+		readFaults: [undefined, ...Array.from({ length: 14 }, () => 503 as const)],
+	});
+	// Whatever else the case breaks, the answer must reach its question.
+	expect(await answersBroken('R43f-4', c)).toEqual([]);
+});
