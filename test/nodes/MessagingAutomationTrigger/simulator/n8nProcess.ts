@@ -257,6 +257,16 @@ export class N8nProcess {
 
 	private executeContext(workflowData: INodeExecutionData[][]): IExecuteFunctions {
 		const contextData = { node: this.node, workflow: { id: this.world.workflowId, active: true } };
+		/** n8n's processed-data helper for `items`, every process's store shared. */
+		const onItems =
+			(call: 'checkProcessedAndRecord' | 'removeProcessed') =>
+			async (items: string[], scope: 'node', options: IDataObject) =>
+				await DataDeduplicationService.getInstance()[call](
+					items,
+					scope,
+					contextData as never,
+					options as never,
+				);
 		const common = this.commonContext();
 		return {
 			...common,
@@ -268,20 +278,9 @@ export class N8nProcess {
 			helpers: {
 				// The run's first step offers its answers (answerPass.ts).
 				...common.helpers,
-				checkProcessedAndRecord: async (items: string[], scope: 'node', options: IDataObject) =>
-					await DataDeduplicationService.getInstance().checkProcessedAndRecord(
-						items,
-						scope,
-						contextData as never,
-						options as never,
-					),
-				removeProcessed: async (items: string[], scope: 'node', options: IDataObject) =>
-					await DataDeduplicationService.getInstance().removeProcessed(
-						items,
-						scope,
-						contextData as never,
-						options as never,
-					),
+				checkProcessedAndRecord: onItems('checkProcessedAndRecord'),
+				// A run takes back the claims it made only to ask (claimStore.ts).
+				removeProcessed: onItems('removeProcessed'),
 				getProcessedDataCount: async (scope: 'node', options: IDataObject) =>
 					await DataDeduplicationService.getInstance().getProcessedDataCount(
 						scope,
