@@ -72,8 +72,7 @@ export const credentialFor = (apiKey: string) => ({
 
 const noop = () => undefined;
 /** The nodes' logger in the simulator: cases log a lot and nobody reads it. */
-const dbg = (m: string) => process.env.SIM_DEBUG && console.log(m);
-export const QUIET_LOGGER = { debug: noop, info: dbg, warn: dbg, error: dbg, verbose: noop };
+export const QUIET_LOGGER = { debug: noop, info: noop, warn: noop, error: noop, verbose: noop };
 
 interface FullResponse {
 	body: unknown;
