@@ -20,7 +20,12 @@ export type Probe =
 export interface Offer {
 	/** The message the question took. */
 	taken?: string;
+	/** Why the offer reached no verdict. */
 	failed?: string;
+	/** With `failed`: the node said it resumed nothing (it could not look up or read in time). */
+	resumedNothing?: boolean;
+	/** n8n answered itself, not the node: the execution no longer waits (answered, timed out). */
+	notWaiting?: boolean;
 }
 
 /** The webhook probes (receive), the run's first step offers (answerPass.ts). */
@@ -76,7 +81,10 @@ export async function probe(
 	}
 }
 
-/** The message the question took, or why the offer reached no verdict (`failed`); neither: none taken. */
+/**
+ * The message the question took, or why the offer reached no verdict (`failed`); neither: none
+ * taken (`notWaiting`: n8n refused it, 404 or 409 or its "no action required" page).
+ */
 export async function offer(
 	context: Requester,
 	link: string,
@@ -85,8 +93,14 @@ export async function offer(
 ): Promise<Offer> {
 	try {
 		const { status, body } = await post(context, link, { conversationId, messageIds });
-		if (status >= 500) return { failed: failure(status, body) };
-		if (!isRecord(body) || body.answered !== true) return {};
+		const fromNode = isRecord(body) && typeof body.answered === 'boolean';
+		if (status >= 500)
+			return {
+				failed: failure(status, body),
+				resumedNothing: fromNode && typeof body.unchecked === 'string',
+			};
+		if (!fromNode) return { notWaiting: true };
+		if (body.answered !== true) return {};
 		return { taken: typeof body.messageId === 'string' ? body.messageId : messageIds[0] };
 	} catch (error) {
 		return { failed: reasonOf(error) };

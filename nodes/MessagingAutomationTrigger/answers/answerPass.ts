@@ -1,28 +1,21 @@
-import {
-	sleep,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-} from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { isRecord } from '../../shared/guards';
 import { answeredTurnJson, OFFERS_FIELD } from '../run/output';
-import { offer } from './answerOffers';
+import type { Claimant } from '../run/claimStore';
 import type { AnswerOffer } from './answerRoute';
+import { offerUntilDecided, settle } from './offerTries';
 
 /*
  * The run's first step makes the answer offers its delivery found (answerRoute.ts), after the run
  * claimed its messages in n8n's processed-data store (runClaim.ts), which every n8n process shares:
  * so one claim per answer. A copy of the delivery, a second webhook process holding part of the
- * burst, or the service's retry finds the message claimed and offers it nowhere, whatever n8n line
- * (1.x resumes as often as asked) and whether Deduplicate Events is on or off; a message a question
- * took runs in no run. The offer comes after n8n answered the delivery, so a failed one cannot go
- * back to the service: it is tried again here, as the service would send it again, and only then
- * does the message run as an ordinary one.
+ * burst, or the service's retry finds the message claimed and runs it nowhere, whatever n8n line
+ * (1.x resumes as often as asked) and whether Deduplicate Events is on or off; it offers it again
+ * only when no run ended that offer (answerReoffer.ts). A message a question took runs in no run.
+ * The offer comes after n8n answered the delivery, so a failed one cannot go back to the service:
+ * it is tried again (offerTries.ts), and only then does the message run as an ordinary one.
  */
-
-/** Pauses before an offer that reached no verdict is made again (the node could not look up or read). */
-const OFFER_RETRY_PAUSES_MS = [3000, 30_000];
 
 const offersOf = (item: INodeExecutionData): AnswerOffer[] => {
 	const value = item.json[OFFERS_FIELD];
@@ -32,23 +25,23 @@ const offersOf = (item: INodeExecutionData): AnswerOffer[] => {
 /** Whether the item's delivery found messages to offer: its message claim decides strictly. */
 export const hasOffers = (item: INodeExecutionData) => offersOf(item).length > 0;
 
-/** The message the question took, if any, trying again while the offer reaches no verdict. */
-async function taken(
-	context: IExecuteFunctions,
-	entry: AnswerOffer,
-	conversationId: string | undefined,
-	messageIds: string[],
-): Promise<string | undefined> {
-	for (let attempt = 0; ; attempt++) {
-		const verdict = await offer(context, entry.link, conversationId, messageIds);
-		if (verdict.failed === undefined) return verdict.taken;
-		const pause = OFFER_RETRY_PAUSES_MS[attempt];
-		context.logger.warn(
-			`Messaging Automation Trigger: messages ${messageIds.join(', ')} could not be offered to the Send and Wait question ${entry.question_id} (${verdict.failed})${pause === undefined ? '; they run as messages' : `; offered again in ${pause / 1000} s`}`,
-		);
-		if (pause === undefined) return undefined;
-		await sleep(pause);
-	}
+/** An item's offers with the messages `offered` lets this run offer, and its conversation. */
+export function offersIn(
+	item: INodeExecutionData,
+	offered: (id: string) => boolean,
+): Array<{ entry: AnswerOffer; conversationId: string | undefined; messageIds: string[] }> {
+	const conversationId =
+		typeof item.json.conversation_id === 'string' ? item.json.conversation_id : undefined;
+	return offersOf(item).flatMap((entry) => {
+		const messageIds = entry.message_ids.filter(offered);
+		return messageIds.length === 0 ? [] : [{ entry, conversationId, messageIds }];
+	});
+}
+
+/** What the item's offers ended in: the messages the questions took, and those a later run offers. */
+interface Passed {
+	answered: Set<string>;
+	takenOver: Set<string>;
 }
 
 /** The messages of `item` its questions took; only those this run claimed are offered. */
@@ -56,23 +49,26 @@ async function answeredIn(
 	context: IExecuteFunctions,
 	item: INodeExecutionData,
 	claimedHere: (id: string) => boolean,
-): Promise<Set<string>> {
-	const conversationId =
-		typeof item.json.conversation_id === 'string' ? item.json.conversation_id : undefined;
-	const answered = new Set<string>();
+	claimant: Claimant | undefined,
+): Promise<Passed> {
+	const passed: Passed = { answered: new Set(), takenOver: new Set() };
 	await Promise.all(
-		offersOf(item).map(async (entry) => {
-			const ids = entry.message_ids.filter(claimedHere);
-			if (ids.length === 0) return;
-			const id = await taken(context, entry, conversationId, ids);
-			if (id === undefined) return;
+		offersIn(item, claimedHere).map(async (offering) => {
+			const run = { context, claimant, ...offering };
+			const end = await offerUntilDecided(run);
+			if (end.takenOver) {
+				for (const id of offering.messageIds) passed.takenOver.add(id);
+				return;
+			}
+			await settle(run);
+			if (end.taken === undefined) return;
 			context.logger.info(
-				`Messaging Automation Trigger: message ${id} answered the Send and Wait question ${entry.question_id}`,
+				`Messaging Automation Trigger: message ${end.taken} answered the Send and Wait question ${offering.entry.question_id}`,
 			);
-			answered.add(id);
+			passed.answered.add(end.taken);
 		}),
 	);
-	return answered;
+	return passed;
 }
 
 function withoutOffers(item: INodeExecutionData): INodeExecutionData {
@@ -95,14 +91,16 @@ function rest(item: INodeExecutionData, answered: ReadonlySet<string>): INodeExe
 
 /**
  * The run's items once their offers are made: a message a question took is taken out (a grouped
- * run names it in `burst.answered_message_ids`), an item left with none goes no further. `fresh`:
- * the keys this run claimed first (runClaim.ts); undefined when nothing was claimed (a test run,
- * or the store failed), and every offer is made.
+ * run names it in `burst.answered_message_ids`, as it names one a later run offers now), an item
+ * left with none goes no further. `fresh`: the keys this run claimed first for `claimant`
+ * (runClaim.ts); undefined when nothing was claimed (a test run, or the store failed), and every
+ * offer is made.
  */
 export async function passAnswers(
 	context: IExecuteFunctions,
 	outputs: INodeExecutionData[][],
 	fresh: ReadonlySet<string> | undefined,
+	claimant?: Claimant,
 ): Promise<{ outputs: INodeExecutionData[][]; answered: number }> {
 	let answered = 0;
 	const claimedHere = (id: string) => fresh === undefined || fresh.has(`message|${id}`);
@@ -112,9 +110,9 @@ export async function passAnswers(
 				await Promise.all(
 					list.map(async (item) => {
 						if (!hasOffers(item)) return [item];
-						const taken = await answeredIn(context, item, claimedHere);
-						answered += taken.size;
-						return rest(item, taken);
+						const ended = await answeredIn(context, item, claimedHere, fresh && claimant);
+						answered += ended.answered.size;
+						return rest(item, new Set([...ended.answered, ...ended.takenOver]));
 					}),
 				),
 		),

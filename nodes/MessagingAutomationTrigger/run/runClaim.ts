@@ -1,6 +1,7 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { hasOffers, passAnswers } from '../answers/answerPass';
+import { reofferUnsettled } from '../answers/answerReoffer';
 import { isCaughtUp } from './caughtUp';
 import { claimed, CLAIMS_KEPT, recordNeverFull, takeBack, type Claimant } from './claimStore';
 import { narrowedRun } from './narrowedRun';
@@ -254,12 +255,15 @@ export async function claimRun(
 				: whenUnclaimed(context, item),
 		),
 	);
-	const { outputs: passed, answered } = await passAnswers(context, claimedRun, fresh);
+	const [{ outputs: passed, answered }, answeredAgain] = await Promise.all([
+		passAnswers(context, claimedRun, fresh, claimant),
+		fresh ? reofferUnsettled(context, outputs.flat(), fresh, claimant) : 0,
+	]);
 	if (passed.every((list) => list.length === 0))
 		markExecution(
 			context,
 			'messaging_automation',
-			answered > 0 ? 'answered a Send and Wait question' : 'copy of a recorded run',
+			answered + answeredAgain > 0 ? 'answered a Send and Wait question' : 'copy of a recorded run',
 		);
 	return passed;
 }

@@ -86,27 +86,23 @@ const ran = () =>
 	trigger.executions.flatMap((execution) => execution.items.map((item) => item.json.text));
 
 describe('review 43f: answers offered by the run', () => {
-	it.fails(
-		'R43f-1: an offer that resumed its question but was answered after the 5 s time-out is made again 3 s later, refused (409, n8n 2.x): the "1" resumes the refund AND runs the bot (finding 9 back)',
-		async () => {
-			trigger = await activeMessageTrigger(sandbox, { answersToSendAndWait: true });
-			trigger.waitingBaseUrl = `${origin}/webhook-waiting`;
-			sandbox.clock.advance(1000);
-			sandbox.inject.injectMessage({
-				from: DEMO.alice,
-				fromMe: true,
-				text: `May we refund?\n\nReply 1 to Approve\n\nApprove: ${origin}/webhook-waiting/7/node-1?q=k1&chat=1&approved=true&signature=${'0'.repeat(64)}`,
-			});
-			sandbox.clock.advance(1000);
-			sandbox.inject.injectMessage({ from: DEMO.alice, text: '1' });
-			await settledAfter(sandbox, trigger, 1);
-			await waitFor(() => offers.length >= 2, 20_000);
-			await trigger.settled();
-			expect(resumes).toBe(1);
-			// The second offer was refused: the question had taken the "1" already.
-			expect(offers).toEqual([200, 409]);
-			expect(ran()).toEqual([]);
-		},
-		30_000,
-	);
+	it('R43f-1: an offer that resumed its question but was answered after the 5 s time-out is made again 3 s later, refused (409, n8n 2.x): the "1" resumes the refund AND runs the bot (finding 9 back)', async () => {
+		trigger = await activeMessageTrigger(sandbox, { answersToSendAndWait: true });
+		trigger.waitingBaseUrl = `${origin}/webhook-waiting`;
+		sandbox.clock.advance(1000);
+		sandbox.inject.injectMessage({
+			from: DEMO.alice,
+			fromMe: true,
+			text: `May we refund?\n\nReply 1 to Approve\n\nApprove: ${origin}/webhook-waiting/7/node-1?q=k1&chat=1&approved=true&signature=${'0'.repeat(64)}`,
+		});
+		sandbox.clock.advance(1000);
+		sandbox.inject.injectMessage({ from: DEMO.alice, text: '1' });
+		await settledAfter(sandbox, trigger, 1);
+		await waitFor(() => offers.length >= 2, 20_000);
+		await trigger.settled();
+		expect(resumes).toBe(1);
+		// The second offer was refused: the question had taken the "1" already.
+		expect(offers).toEqual([200, 409]);
+		expect(ran()).toEqual([]);
+	}, 30_000);
 });

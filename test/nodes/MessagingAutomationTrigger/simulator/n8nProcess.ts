@@ -116,6 +116,8 @@ class SimResponse {
 
 export class N8nProcess {
 	alive = true;
+	/** Runs whose first step (the trigger's execute(): claims, answer offers) has not returned yet. */
+	firstSteps = 0;
 	private readonly node: INode;
 
 	constructor(
@@ -185,24 +187,39 @@ export class N8nProcess {
 		const answer = { status: written ?? 200, byNode: written !== undefined };
 		if (this.world.stopsAfterRecording(index)) this.stop();
 		else save();
-		const outputs = await (
-			this.nodes.trigger.execute as (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>
-		).call(this.executeContext(result.workflowData));
-		// What each run passed on: a run whose messages an earlier run held passes on only the others.
-		const passed = outputs.flat().map(messageIdsOf);
-		for (const run of runs) {
-			const ids = passed.find(
-				(item) => item.length > 0 && item.every((id) => run.messageIds.includes(id)),
-			);
-			run.passedOn = ids !== undefined;
-			if (ids) run.messageIds = ids;
-		}
+		// n8n answers once it recorded the run; the run's first step goes on after (answer offers
+		// may take minutes), and a process stopped by then never finishes it.
+		void this.firstStep(result.workflowData, runs);
 		if (!this.alive) {
 			response.close();
 			return undefined;
 		}
 		if (written === undefined) response.n8nAnswers(answer.status);
 		return answer;
+	}
+
+	/** The trigger's execute() as the run's first step (runClaim.ts), and what each run passed on. */
+	private async firstStep(
+		workflowData: INodeExecutionData[][],
+		runs: readonly RecordedRun[],
+	): Promise<void> {
+		this.firstSteps++;
+		try {
+			const outputs = await (
+				this.nodes.trigger.execute as (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>
+			).call(this.executeContext(workflowData));
+			// A run whose messages an earlier run held passes on only the others.
+			const passed = outputs.flat().map(messageIdsOf);
+			for (const run of runs) {
+				const ids = passed.find(
+					(item) => item.length > 0 && item.every((id) => run.messageIds.includes(id)),
+				);
+				run.passedOn = ids !== undefined;
+				if (ids) run.messageIds = ids;
+			}
+		} finally {
+			this.firstSteps--;
+		}
 	}
 
 	private webhookContext(
@@ -240,6 +257,16 @@ export class N8nProcess {
 
 	private executeContext(workflowData: INodeExecutionData[][]): IExecuteFunctions {
 		const contextData = { node: this.node, workflow: { id: this.world.workflowId, active: true } };
+		/** n8n's processed-data helper for `items`, every process's store shared. */
+		const onItems =
+			(call: 'checkProcessedAndRecord' | 'removeProcessed') =>
+			async (items: string[], scope: 'node', options: IDataObject) =>
+				await DataDeduplicationService.getInstance()[call](
+					items,
+					scope,
+					contextData as never,
+					options as never,
+				);
 		const common = this.commonContext();
 		return {
 			...common,
@@ -251,13 +278,9 @@ export class N8nProcess {
 			helpers: {
 				// The run's first step offers its answers (answerPass.ts).
 				...common.helpers,
-				checkProcessedAndRecord: async (items: string[], scope: 'node', options: IDataObject) =>
-					await DataDeduplicationService.getInstance().checkProcessedAndRecord(
-						items,
-						scope,
-						contextData as never,
-						options as never,
-					),
+				checkProcessedAndRecord: onItems('checkProcessedAndRecord'),
+				// A run takes back the claims it made only to ask (claimStore.ts).
+				removeProcessed: onItems('removeProcessed'),
 				getProcessedDataCount: async (scope: 'node', options: IDataObject) =>
 					await DataDeduplicationService.getInstance().getProcessedDataCount(
 						scope,

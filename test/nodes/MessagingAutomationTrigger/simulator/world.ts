@@ -197,7 +197,9 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 	}
 	const lastFirst = Math.max(...messages.map((message) => message.firstAttemptAt)) + 12_000;
 	const horizon = lastFirst + HORIZON_AFTER_MS;
-	while (time.elapsed() < horizon && (open.size > 0 || time.elapsed() < lastFirst))
+	// A run's first step may offer an answer again for minutes (answerPass.ts): the case waits for it.
+	const busy = () => open.size > 0 || slots.some((slot) => slot.alive && slot.firstSteps > 0);
+	while (time.elapsed() < horizon && (busy() || time.elapsed() < lastFirst))
 		await time.runUntil(Math.min(horizon, time.elapsed() + 60_000));
 	// Runs handed over in the last moments finish their first step.
 	await time.runUntil(time.elapsed() + 1000);

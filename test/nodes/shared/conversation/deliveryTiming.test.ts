@@ -8,6 +8,7 @@ import {
 	HOLD_MS,
 	isRetried,
 	KEEP_READ_MS,
+	OFFER_RETRY_PAUSES_MS,
 	READ_LEAD_MS,
 	RECEIVER_TIMEOUT_MS,
 	RETRIED_AFTER_MS,
@@ -43,6 +44,13 @@ describe('the delivery timing', () => {
 		expect(givesUp(180_000, 180_000)).toBe(false);
 		// No attempt handed back before: a first attempt, however late the service sends it.
 		expect(givesUp(180_000, undefined)).toBe(false);
+	});
+
+	it("makes an answer offer that got no verdict again until the service's third attempt would give up, not sooner", () => {
+		const lastTry = OFFER_RETRY_PAUSES_MS.reduce((sum, pause) => sum + pause, 0);
+		expect(lastTry).toBeGreaterThanOrEqual(GIVE_UP_AFTER_MS);
+		// Its last try comes when the service's third attempt comes without jitter: 30 s + 2 min.
+		expect(lastTry - OFFER_RETRY_PAUSES_MS[0]).toBe(150_000);
 	});
 
 	it('is what docs/conversations.md says', () => {

@@ -1,0 +1,90 @@
+import { sleep, type IExecuteFunctions } from 'n8n-workflow';
+
+import { OFFER_RETRY_PAUSES_MS } from '../../shared/conversation/deliveryTiming';
+import { claimed, takeBack, type Claimant } from '../run/claimStore';
+import { offer } from './answerOffers';
+import type { AnswerOffer } from './answerRoute';
+
+/*
+ * One offer of a run, made until it reaches a verdict. The offer comes after n8n answered the
+ * delivery, so one without a verdict cannot go back to the service: it is made again on the
+ * service's own schedule (deliveryTiming.ts), and only then do its messages run as ordinary ones.
+ * Once it ends, the run records it (`settled|<id>`): a later run of the same delivery, after n8n
+ * stopped between the claim and the offer, makes the offer only while that record is missing
+ * (answerReoffer.ts).
+ */
+
+export interface OfferRun {
+	context: IExecuteFunctions;
+	entry: AnswerOffer;
+	conversationId: string | undefined;
+	/** The messages offered, in written order: the node resumes with the first it accepts. */
+	messageIds: string[];
+	/** Whom the run claims for; undefined: it claims nothing (a test run, or the store failed). */
+	claimant?: Claimant;
+	/** A later run's offer (answerReoffer.ts): it holds the record already, and runs no message. */
+	later?: boolean;
+}
+
+export interface OfferEnd {
+	/** The message the question took. */
+	taken?: string;
+	/** A later run of the delivery offers these messages now: they run in no run here. */
+	takenOver?: boolean;
+}
+
+export const settledKeys = (ids: readonly string[]) => ids.map((id) => `settled|${id}`);
+
+/** Records that the offer reached its end, so no later run makes it again. */
+export async function settle(run: OfferRun): Promise<void> {
+	if (run.claimant && !run.later)
+		await claimed(run.context, settledKeys(run.messageIds), run.claimant);
+}
+
+/**
+ * Whether no later run has taken the offer over (it claims `settled|<id>`): asked by claiming the
+ * same keys, a claim this makes taken back at once. A failed store says yes: the run goes on.
+ */
+async function stillOurs(run: OfferRun): Promise<boolean> {
+	if (!run.claimant || run.later) return true;
+	const keys = settledKeys(run.messageIds);
+	const fresh = await claimed(run.context, keys, run.claimant);
+	if (!fresh) return true;
+	await takeBack(run.context, [...fresh], run.claimant);
+	return fresh.size === keys.length;
+}
+
+/**
+ * The offer made until it reaches a verdict. n8n refusing it (the execution no longer waits) after
+ * an attempt that ended without a verdict where the node may have resumed (a time-out, not the
+ * node's own 503, which resumes nothing) means in the common case that attempt resumed it: n8n
+ * answered after the time-out. The first message offered then counts as taken, and runs no bot.
+ */
+export async function offerUntilDecided(run: OfferRun): Promise<OfferEnd> {
+	const { context, entry, messageIds } = run;
+	const what = `messages ${messageIds.join(', ')}`;
+	let mayHaveResumed = false;
+	for (let attempt = 0; ; attempt++) {
+		if (attempt > 0 && !(await stillOurs(run))) {
+			context.logger.warn(
+				`Messaging Automation Trigger: ${what} are offered to the Send and Wait question ${entry.question_id} by a later run of their delivery now; they run in no run here`,
+			);
+			return { takenOver: true };
+		}
+		const verdict = await offer(context, entry.link, run.conversationId, messageIds);
+		if (verdict.failed === undefined) {
+			if (!verdict.notWaiting || !mayHaveResumed) return { taken: verdict.taken };
+			context.logger.warn(
+				`Messaging Automation Trigger: message ${messageIds[0]} counted as the answer to the Send and Wait question ${entry.question_id}: an earlier offer got no answer in time and the question no longer waits, so that offer most likely resumed it; the message runs no workflow`,
+			);
+			return { taken: messageIds[0] };
+		}
+		mayHaveResumed ||= verdict.resumedNothing !== true;
+		const pause = OFFER_RETRY_PAUSES_MS[attempt];
+		context.logger.warn(
+			`Messaging Automation Trigger: ${what} could not be offered to the Send and Wait question ${entry.question_id} (${verdict.failed})${pause === undefined ? (run.later ? '; they run in no run' : '; they run as messages') : `; offered again in ${pause / 1000} s`}`,
+		);
+		if (pause === undefined) return {};
+		await sleep(pause);
+	}
+}
