@@ -33,7 +33,7 @@ export function tryContext({ sandboxUrl, n8nUrl, webhookBaseUrl = n8nUrl, progre
 	/** Polls `probe` until it returns something; after `seconds`, fails saying what did not happen. */
 	async function until(what, probe, seconds = 60) {
 		const started = Date.now();
-		let nextLine = 2000;
+		let nextLine = 10_000;
 		for (;;) {
 			const value = await probe();
 			if (value !== undefined) return value;

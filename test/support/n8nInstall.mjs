@@ -152,7 +152,7 @@ async function install(log) {
 			2,
 		),
 	);
-	log(`done in ${secondsSince(started)} s`);
+	log(`n8n ${N8N_VERSION} on Node ${NODE_VERSION} installed in ${secondsSince(started)} s`);
 }
 
 /** A build that silently did nothing must not be cached as complete: load the addon with the pinned Node. */

@@ -241,7 +241,8 @@ export async function startN8n({
 	}
 	if (command === 'start') await setUpOwner(handle.url);
 	handle.startSeconds = (Date.now() - started) / 1000;
-	log(`${command} ready on ${handle.url} in ${handle.startSeconds.toFixed(1)} s (log: ${logFile})`);
+	const what = command === 'start' ? 'n8n' : `n8n's ${command} process`;
+	log(`${what} ready on ${handle.url} in ${handle.startSeconds.toFixed(1)} s (log: ${logFile})`);
 	return handle;
 }
 

@@ -70,6 +70,8 @@ export function processWork(pid) {
 }
 
 const count = (n) => n.toLocaleString('en-US');
+/** `1 package`, `2,344 packages`. */
+const packagesCount = (n) => `${count(n)} package${n === 1 ? '' : 's'}`;
 const megabytes = (bytes) => `${count(Math.round(bytes / 1e6))} MB`;
 
 /**
@@ -87,7 +89,7 @@ export function describeJob({ phase, packuments, tarballs, cached, installed, wo
 	const done = work
 		? `${megabytes(work.read)} read, ${megabytes(work.written)} written, ${count(installed)}${of} complete (npm: ${Math.round(work.cpuSeconds)} s of CPU)`
 		: `${count(installed)}${of} complete`;
-	return `unpacking ${count(packages)} packages (${count(tarballs)} downloaded, ${count(cached)} from npm's cache): ${done}`;
+	return `unpacking ${packagesCount(packages)} (${count(tarballs)} downloaded, ${count(cached)} from npm's cache): ${done}`;
 }
 
 /** The one progress line for every npm run in flight, oldest first: `label s: where it is; …`. */
@@ -176,7 +178,7 @@ export function npmWithProgress(args, { cwd, env, log, label, phase = 'install',
 			untrack();
 			if (code === 0) {
 				log(
-					`${label}: finished in ${seconds()} s${phase === 'build' ? '' : `, ${countInstalled(cwd)} packages`}`,
+					`${label}: finished in ${seconds()} s${phase === 'build' ? '' : `, ${packagesCount(countInstalled(cwd))}`}`,
 				);
 				resolvePromise(seconds());
 			} else {

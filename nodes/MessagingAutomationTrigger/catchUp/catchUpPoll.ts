@@ -192,7 +192,8 @@ function settingsOf(context: PollContext): CatchUpSettings | undefined {
 	}
 	const { why } = lookup;
 	const message = `Messaging Automation Catch-Up: catches up nothing: ${why}`;
-	if (context.getMode() === 'manual') throw new NodeOperationError(context.getNode(), message);
+	if (context.getMode() === 'manual')
+		throw new NodeOperationError(context.getNode(), `Catches up nothing: ${why}`);
 	if (toldWhy.get(key) !== why) context.logger.warn(message);
 	toldWhy.set(key, why);
 	return undefined;

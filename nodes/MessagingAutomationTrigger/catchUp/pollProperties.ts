@@ -7,7 +7,7 @@ import type { INodeProperties } from 'n8n-workflow';
 export const catchUpPollProperties: INodeProperties[] = [
 	{
 		displayName:
-			"Add it beside a Messaging Automation Trigger that has Group Quick Messages on, give it the trigger's credential, and connect both to the same next node. Every poll it runs the messages the trigger never received: a person's last message whose event the service lost, and those written while the workflow was inactive. It waits until a chat has been quiet 3 minutes, and follows the trigger's settings: Filters, Human Takeover, Max Age. Each message runs once.",
+			"Runs the messages the Messaging Automation Trigger in this workflow never received: a person's last message whose event the service lost, and messages written while the workflow was inactive. Choose the trigger's credential above, and connect this node and the trigger to the same next node. The trigger needs Message Received, Group Quick Messages and Catch Up Missed Messages on; this node follows its settings (Filters, Human Takeover, Max Age). At each Poll Time it checks the chats quiet for 3 minutes or more. A message runs once, whichever of the two nodes finds it.",
 		name: 'notice',
 		type: 'notice',
 		default: '',

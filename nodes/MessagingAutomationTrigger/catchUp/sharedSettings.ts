@@ -115,7 +115,7 @@ export function sharedCatchUpSettings(context: Context): SharedLookup {
 		.sort((a, b) => a.trigger.localeCompare(b.trigger));
 	if (all.length === 0)
 		return {
-			why: 'no Messaging Automation Trigger in this workflow is active: the Catch-Up node follows its settings, so add one and activate the workflow',
+			why: "no Messaging Automation Trigger in this workflow is active. This node follows the trigger's settings, which the trigger shares once the workflow is active: add one with Group Quick Messages on, then activate the workflow (publish it on n8n 2.x)",
 		};
 	const on = all.find(
 		(entry): entry is CatchUpSettings & { id: string } =>
@@ -132,11 +132,19 @@ export function sharedCatchUpSettings(context: Context): SharedLookup {
 	};
 }
 
+/** The name of the node's credential, as its Credential field shows it. */
+function named(context: IPollFunctions | IExecuteFunctions): string {
+	const name = context.getNode().credentials?.messagingAutomationApi?.name;
+	return name ? `, "${name}",` : '';
+}
+
 /**
  * Why the poll must not read with its own credential: another than the trigger's, whose settings it
  * follows (review 45e, R45e-7, and review 4, R4-3: it would catch up another account's chats by this
  * trigger's rules, and report the trigger's endpoint as deleted). Asked at an activation's first
- * poll (which fails the activation, shown where n8n shows a failed publish) and in a test run.
+ * poll that finds the trigger's settings, and in a test run. On n8n 2.40.7 that is not the poll n8n
+ * runs at activation (it finds none yet: measured with `npm run dev`), so the workflow publishes
+ * and every later poll fails, an error execution each.
  */
 export async function otherCredential(
 	context: IPollFunctions | IExecuteFunctions,
@@ -146,10 +154,10 @@ export async function otherCredential(
 		return undefined;
 	return new NodeOperationError(
 		context.getNode(),
-		`This node's credential is not the one the Messaging Automation Trigger "${settings.trigger}" uses`,
+		`This node's credential${named(context)} is not the one the Messaging Automation Trigger "${settings.trigger}" uses`,
 		{
 			description:
-				"The Catch-Up node runs what that trigger missed, so it must read the same account with the same key: choose the trigger's credential on this node, then activate the workflow again.",
+				"The Catch-Up node runs what that trigger missed, so it must read the same account with the same key: in this node's Credential field, choose the trigger's credential, then activate the workflow again (publish it on n8n 2.x).",
 		},
 	);
 }

@@ -97,12 +97,16 @@ export async function catchUpBeside(
 	return poll;
 }
 
-/** A Catch-Up test run's workflow, its static data the trigger's as `catchUpBeside` gives it. */
+/**
+ * A Catch-Up test run's workflow, its static data the trigger's as `catchUpBeside` gives it, its
+ * credential `apiKey`'s (the trigger's unless said).
+ */
 export async function catchUpTestRun(
 	sandbox: SandboxHandle,
 	beside: N8nWebhookHost | INodeParameters,
+	apiKey = sandbox.keys.owner,
 ): Promise<{ engine: N8nEngine; definition: TestWorkflow }> {
-	const { engine, definition } = catchUpWorkflow(sandbox);
+	const { engine, definition } = catchUpWorkflow(sandbox, apiKey);
 	return {
 		engine,
 		definition: { ...definition, staticData: { global: await triggerGlobal(sandbox, beside) } },
@@ -117,12 +121,18 @@ export const quickGrouping: INodeParameters = {
 };
 
 /**
- * Each test's sandbox (its clock stopped) and, on demand, a live grouped trigger with the
- * Catch-Up poll beside it, activated; the trigger is stopped after the test.
+ * Each test's sandbox (its clock stopped) and, on demand, a live trigger (grouped with a short quiet
+ * window unless said) with the Catch-Up poll beside it; the trigger is stopped after the test.
  */
 export function useCatchUpBesideTrigger(): {
 	sandbox: () => SandboxHandle;
-	start: () => Promise<{ trigger: N8nWebhookHost; poll: N8nPollHost }>;
+	/** The test's live trigger, once started. */
+	trigger: () => N8nWebhookHost | undefined;
+	startTrigger: (parameters?: INodeParameters) => Promise<N8nWebhookHost>;
+	/** The poll beside the live trigger, or beside a grouped one with `parameters` (inactive till the poll starts). */
+	catchUp: (parameters?: INodeParameters) => Promise<N8nPollHost>;
+	/** A live trigger and the poll beside it, activated. */
+	start: (parameters?: INodeParameters) => Promise<{ trigger: N8nWebhookHost; poll: N8nPollHost }>;
 } {
 	let sandbox: SandboxHandle | undefined;
 	let trigger: N8nWebhookHost | undefined;
@@ -132,13 +142,20 @@ export function useCatchUpBesideTrigger(): {
 	);
 	beforeEach(() => void (trigger = undefined));
 	const current = () => sandbox as SandboxHandle;
+	const startTrigger = async (parameters: INodeParameters = quickGrouping) =>
+		(trigger = await activeMessageTrigger(current(), parameters));
+	const catchUp = async (parameters: INodeParameters = {}) =>
+		await catchUpBeside(current(), trigger ?? { ...quickGrouping, ...parameters });
 	return {
 		sandbox: current,
-		start: async () => {
-			trigger = await activeMessageTrigger(current(), quickGrouping);
-			const poll = await catchUpBeside(current(), trigger);
+		trigger: () => trigger,
+		startTrigger,
+		catchUp,
+		start: async (parameters?: INodeParameters) => {
+			const live = await startTrigger(parameters);
+			const poll = await catchUp();
 			await poll.activate();
-			return { trigger, poll };
+			return { trigger: live, poll };
 		},
 	};
 }

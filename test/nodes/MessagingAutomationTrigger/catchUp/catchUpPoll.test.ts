@@ -1,11 +1,15 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { type SandboxHandle } from '../../../sandbox';
 import { N8nPollHost } from '../../../support/n8nPoll';
-import type { N8nWebhookHost } from '../../../support/n8nWebhook';
-import { activeMessageTrigger, messageDeliveries, useStoppedClock, waitFor } from '../fixtures';
-import { catchUpBeside, catchUpTestRun, catchUpWorkflow } from './catchUpFixtures';
+import { messageDeliveries, waitFor } from '../fixtures';
+import {
+	catchUpTestRun,
+	catchUpWorkflow,
+	quickGrouping,
+	useCatchUpBesideTrigger,
+} from './catchUpFixtures';
 
 /*
  * Messaging Automation Catch-Up (nodes/MessagingAutomationCatchUp): a poll beside the trigger, in
@@ -17,29 +21,11 @@ import { catchUpBeside, catchUpTestRun, catchUpWorkflow } from './catchUpFixture
  */
 
 const MINUTE = 60_000;
-const grouping: INodeParameters = { quietWindowSeconds: 0.4, longestWaitSeconds: 10 };
 
+const pair = useCatchUpBesideTrigger();
 let sandbox: SandboxHandle;
-let trigger: N8nWebhookHost | undefined;
-
-useStoppedClock(
-	(started) => void (sandbox = started),
-	() => trigger,
-);
-beforeEach(() => void (trigger = undefined));
-
-/** The Catch-Up node beside the live trigger, or beside a grouped one with `parameters` (inactive). */
-async function catchUpHost(parameters: INodeParameters = {}): Promise<N8nPollHost> {
-	return await catchUpBeside(
-		sandbox,
-		trigger ?? { groupQuickMessages: true, ...grouping, ...parameters },
-	);
-}
-
-async function activeTrigger() {
-	trigger = await activeMessageTrigger(sandbox, { groupQuickMessages: true, ...grouping });
-	return trigger;
-}
+beforeEach(() => void (sandbox = pair.sandbox()));
+const { catchUp: catchUpHost, start } = pair;
 
 function say(from: { phone: string; name: string }, text: string, afterMs = 0) {
 	sandbox.clock.advance(afterMs);
@@ -55,15 +41,13 @@ const texts = (items: Array<{ json: IDataObject }>) => items.map((item) => item.
 const reasonOf = (item: { json: IDataObject }) => (item.json.caught_up as IDataObject).reason;
 /** Every message text that ran, in either node's runs. */
 const ran = (poll: N8nPollHost) => [
-	...(trigger?.executions ?? []).flatMap((execution) => texts(execution.outputs.flat())),
+	...(pair.trigger()?.executions ?? []).flatMap((execution) => texts(execution.outputs.flat())),
 	...poll.executions.flatMap(texts),
 ];
 
 describe('Messaging Automation Catch-Up', () => {
 	it("runs a new chat's first message whose event was lost, with nothing after it, once, marked caught up", async () => {
-		await activeTrigger();
-		const poll = await catchUpHost();
-		await poll.activate();
+		const { trigger, poll } = await start();
 		sandbox.webhooks.faults.loseNext(1);
 		say(stranger(1), 'hi, is this the shop?', MINUTE);
 
@@ -84,7 +68,7 @@ describe('Messaging Automation Catch-Up', () => {
 		});
 		// Four minutes on the service's clock, as its Date header says it (whole seconds).
 		expect((item.json.caught_up as IDataObject).age_seconds).toBeOneOf([239, 240]);
-		expect(trigger?.executions).toHaveLength(0);
+		expect(trigger.executions).toHaveLength(0);
 		expect(poll.warnings.filter((line) => line.includes('caught up 1 message'))).toHaveLength(1);
 	});
 
@@ -127,9 +111,7 @@ describe('Messaging Automation Catch-Up', () => {
 	});
 
 	it('runs a burst once when the trigger and the poll take it at the same moment', async () => {
-		await activeTrigger();
-		const poll = await catchUpHost();
-		await poll.activate();
+		const { trigger, poll } = await start();
 		sandbox.webhooks.faults.loseNext(1);
 		const person = stranger(9);
 		// Past the trigger's activation slack (60 s), so its own catch-up may take it too.
@@ -140,9 +122,9 @@ describe('Messaging Automation Catch-Up', () => {
 		const polled = poll.poll();
 		say(person, 'hello??');
 		await polled;
-		await waitFor(() => messageDeliveries(sandbox, trigger as N8nWebhookHost).length >= 1, 20_000);
-		await waitFor(() => (trigger?.executions.length ?? 0) >= 1, 20_000);
-		await trigger?.settled();
+		await waitFor(() => messageDeliveries(sandbox, trigger).length >= 1, 20_000);
+		await waitFor(() => trigger.executions.length >= 1, 20_000);
+		await trigger.settled();
 		sandbox.clock.advance(4 * MINUTE);
 		await poll.poll();
 
@@ -152,33 +134,29 @@ describe('Messaging Automation Catch-Up', () => {
 	});
 
 	it('leaves a burst the trigger holds right now', async () => {
-		trigger = await activeMessageTrigger(sandbox, {
+		const { trigger, poll } = await start({
 			groupQuickMessages: true,
 			quietWindowSeconds: 5,
 			longestWaitSeconds: 30,
 		});
-		const poll = await catchUpHost();
-		await poll.activate();
 		say(stranger(7), 'one', MINUTE);
-		await waitFor(() => messageDeliveries(sandbox, trigger as N8nWebhookHost).length >= 1);
+		await waitFor(() => messageDeliveries(sandbox, trigger).length >= 1);
 		// The trigger holds the delivery: the burst's quiet window has not passed (clock stopped).
 		expect(await poll.poll()).toBe(0);
 		sandbox.clock.advance(6_000);
-		await waitFor(() => (trigger?.executions.length ?? 0) >= 1, 20_000);
-		await trigger?.settled();
+		await waitFor(() => trigger.executions.length >= 1, 20_000);
+		await trigger.settled();
 		sandbox.clock.advance(4 * MINUTE);
 		await poll.poll();
 
 		expect(ran(poll).filter((text) => text === 'one')).toHaveLength(1);
-		expect(trigger?.executions.flatMap((execution) => texts(execution.outputs.flat()))).toEqual([
+		expect(trigger.executions.flatMap((execution) => texts(execution.outputs.flat()))).toEqual([
 			'one',
 		]);
 	});
 
 	it('runs nothing for a delivery that comes after the poll caught its message up', async () => {
-		await activeTrigger();
-		const poll = await catchUpHost();
-		await poll.activate();
+		const { trigger, poll } = await start();
 		sandbox.webhooks.faults.loseNext(1);
 		const message = say(stranger(8), 'anyone?', 30_000);
 		sandbox.clock.advance(4 * MINUTE);
@@ -187,11 +165,11 @@ describe('Messaging Automation Catch-Up', () => {
 
 		// The service repairs the gap: the message's event comes late.
 		sandbox.webhooks.emit('acc_demo', 'message.received', { message });
-		await waitFor(() => messageDeliveries(sandbox, trigger as N8nWebhookHost).length >= 1, 20_000);
-		await waitFor(() => (trigger?.executions.length ?? 0) >= 1, 20_000);
-		await trigger?.settled();
+		await waitFor(() => messageDeliveries(sandbox, trigger).length >= 1, 20_000);
+		await waitFor(() => trigger.executions.length >= 1, 20_000);
+		await trigger.settled();
 
-		expect(trigger?.executions.map((execution) => texts(execution.outputs.flat()))).toEqual([[]]);
+		expect(trigger.executions.map((execution) => texts(execution.outputs.flat()))).toEqual([[]]);
 	});
 
 	it('reads at most 50 chats a poll, the oldest first; the next poll reads the rest', async () => {
@@ -229,7 +207,7 @@ describe('Messaging Automation Catch-Up', () => {
 		).toEqual(['list_conversations']);
 	});
 	it('catches up nothing beside a trigger without Group Quick Messages, and says why once', async () => {
-		const poll = await catchUpBeside(sandbox, { groupQuickMessages: false });
+		const poll = await catchUpHost({ groupQuickMessages: false });
 		await poll.activate();
 		say(stranger(20), 'nobody hears me', MINUTE);
 		for (let n = 0; n < 3; n++) {
@@ -251,12 +229,25 @@ describe('Messaging Automation Catch-Up', () => {
 			'no Messaging Automation Trigger in this workflow is active',
 		);
 	});
+	it("fails a test run on another credential than the trigger's, naming the node's Credential field", async () => {
+		const { engine, definition } = await catchUpTestRun(
+			sandbox,
+			quickGrouping,
+			sandbox.keys.member,
+		);
+		const run = await engine.run(definition, { node: 'Catch-Up', items: [{ json: {} }] }, 'manual');
+
+		const error = run.nodeError('Catch-Up');
+		expect(error?.message).toBe(
+			'This node\'s credential, "Sandbox", is not the one the Messaging Automation Trigger "Trigger" uses',
+		);
+		expect(error?.description).toContain(
+			"in this node's Credential field, choose the trigger's credential, then activate the workflow again",
+		);
+	});
 	it('a test run shows nothing written before the first poll ever', async () => {
 		say(stranger(21), 'before the workflow was ever active', MINUTE);
-		const { engine, definition } = await catchUpTestRun(sandbox, {
-			groupQuickMessages: true,
-			...grouping,
-		});
+		const { engine, definition } = await catchUpTestRun(sandbox, quickGrouping);
 		const poll = new N8nPollHost(engine, definition, 'Catch-Up');
 		poll.savedStaticData = definition.staticData ?? {};
 		sandbox.clock.advance(4 * MINUTE);

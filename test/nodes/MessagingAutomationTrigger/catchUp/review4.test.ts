@@ -61,7 +61,7 @@ describe('review 4: the Catch-Up node and the trigger it follows', () => {
 		const poll = await catchUpBeside(sandbox, grouping, sandbox.keys.noConsent);
 
 		// The activation's first poll fails, naming the credential; nothing runs.
-		await expect(poll.activate()).rejects.toThrow(/credential is not the one/);
+		await expect(poll.activate()).rejects.toThrow(/credential, "Sandbox", is not the one/);
 		expect(poll.executions).toEqual([]);
 	});
 

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { DEMO } from '../../../sandbox/seed';
@@ -7,15 +7,13 @@ import type { N8nPollHost } from '../../../support/n8nPoll';
 import { failProcessedData } from '../../../support/processedData';
 import { MessagingAutomationTrigger } from '../../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node';
 import { N8nWebhookHost } from '../../../support/n8nWebhook';
+import { messageDeliveries, TRIGGER, triggerWorkflow, waitFor } from '../fixtures';
 import {
-	activeMessageTrigger,
-	messageDeliveries,
-	TRIGGER,
-	triggerWorkflow,
-	useStoppedClock,
-	waitFor,
-} from '../fixtures';
-import { catchUpBeside, catchUpTestRun, sandboxEngine } from './catchUpFixtures';
+	catchUpTestRun,
+	quickGrouping,
+	sandboxEngine,
+	useCatchUpBesideTrigger,
+} from './catchUpFixtures';
 
 /*
  * Review of issue 45's second slice (the Catch-Up poll node), as an attacker. Each `it.fails` is a
@@ -24,21 +22,11 @@ import { catchUpBeside, catchUpTestRun, sandboxEngine } from './catchUpFixtures'
  */
 
 const MINUTE = 60_000;
-const grouping: INodeParameters = { quietWindowSeconds: 0.4, longestWaitSeconds: 10 };
 
+const pair = useCatchUpBesideTrigger();
 let sandbox: SandboxHandle;
-let trigger: N8nWebhookHost | undefined;
-
-useStoppedClock(
-	(started) => void (sandbox = started),
-	() => trigger,
-);
-beforeEach(() => void (trigger = undefined));
-
-/** The Catch-Up poll beside the live trigger, or beside a grouped one (inactive till the poll starts). */
-async function catchUpHost(): Promise<N8nPollHost> {
-	return await catchUpBeside(sandbox, trigger ?? { groupQuickMessages: true, ...grouping });
-}
+beforeEach(() => void (sandbox = pair.sandbox()));
+const { catchUp: catchUpHost, startTrigger, start } = pair;
 
 const person = (n: number) => ({ phone: `49171000${String(2000 + n)}`, name: `Person ${n}` });
 
@@ -52,16 +40,16 @@ function say(input: Parameters<SandboxHandle['inject']['injectMessage']>[0], aft
 const texts = (items: INodeExecutionData[]) => items.map((item) => item.json.text);
 /** Items either node handed on as an ordinary bot turn (not to Paused Chats). */
 const botTurns = (poll: N8nPollHost) => [
-	...(trigger?.executions ?? []).flatMap((execution) => execution.outputs[0] ?? []),
+	...(pair.trigger()?.executions ?? []).flatMap((execution) => execution.outputs[0] ?? []),
 	...poll.executions.flat(),
 ];
 
 /** Both nodes live, the trigger's delivered runs settled, and the poll past the catch-up delay. */
 async function pollsAfter(poll: N8nPollHost, deliveries: number) {
 	if (deliveries > 0) {
-		const host = trigger as N8nWebhookHost;
-		await waitFor(() => messageDeliveries(sandbox, host).length >= deliveries, 20_000);
-		await trigger?.settled();
+		const trigger = pair.trigger() as N8nWebhookHost;
+		await waitFor(() => messageDeliveries(sandbox, trigger).length >= deliveries, 20_000);
+		await trigger.settled();
 	}
 	for (let n = 0; n < 3; n++) {
 		sandbox.clock.advance(4 * MINUTE);
@@ -73,13 +61,10 @@ describe('review 45b: the Catch-Up node as an attacker', () => {
 	// R45b-1: the poll knows nothing of the trigger's Filters: a group chat (or a channel) the
 	// trigger filters out runs as a bot turn once nobody answers it, with no event lost at all.
 	it('R45b-1: leaves a group chat the trigger filters out (Chat Type: one-to-one)', async () => {
-		trigger = await activeMessageTrigger(sandbox, {
-			groupQuickMessages: true,
-			...grouping,
+		const { poll } = await start({
+			...quickGrouping,
 			filters: { chatType: 'oneToOne' },
 		});
-		const poll = await catchUpHost();
-		await poll.activate();
 		say({ from: person(1), group: DEMO.adminGroup.jid, text: 'team: lunch at 12?' }, MINUTE);
 		await pollsAfter(poll, 1);
 
@@ -89,13 +74,10 @@ describe('review 45b: the Catch-Up node as an attacker', () => {
 	// R45b-2: the poll builds its item with `takeover: undefined`: in a chat an agent paused with
 	// the pause command, a lost message runs on the bot's output, so the bot talks over the agent.
 	it('R45b-2: never runs a paused chat as a bot turn (Human Takeover on the trigger)', async () => {
-		trigger = await activeMessageTrigger(sandbox, {
-			groupQuickMessages: true,
-			...grouping,
+		const { poll } = await start({
+			...quickGrouping,
 			humanTakeover: true,
 		});
-		const poll = await catchUpHost();
-		await poll.activate();
 		say({ from: person(2), text: 'I want to talk to a human' }, MINUTE);
 		say({ from: person(2), fromMe: true, text: '/bot off' }, 10_000);
 		await pollsAfter(poll, 1);
@@ -109,9 +91,7 @@ describe('review 45b: the Catch-Up node as an attacker', () => {
 	// R45b-3: with the trigger's Group Quick Messages off, its runs claim `event|<id>`, the poll's
 	// `message|<id>`: every message the workflow chose not to answer runs a second time.
 	it('R45b-3: runs once a message the trigger ran ungrouped and the bot did not answer', async () => {
-		trigger = await activeMessageTrigger(sandbox, {});
-		const poll = await catchUpHost();
-		await poll.activate();
+		const { poll } = await start({});
 		say({ from: person(3), text: 'thanks, bye' }, MINUTE);
 		await pollsAfter(poll, 1);
 
@@ -121,9 +101,7 @@ describe('review 45b: the Catch-Up node as an attacker', () => {
 	// R45b-4: the poll marks a chat read (and moves its floor on) before the run's claim: when n8n's
 	// store fails that once, the claim drops the burst and no later poll lists the chat again.
 	it("R45b-4: a lone lost message still runs after one failure of n8n's store", async () => {
-		trigger = await activeMessageTrigger(sandbox, { groupQuickMessages: true, ...grouping });
-		const poll = await catchUpHost();
-		await poll.activate();
+		const { poll } = await start();
 		sandbox.webhooks.faults.loseNext(1);
 		say({ from: person(4), text: 'is anyone there?' }, MINUTE);
 		sandbox.clock.advance(4 * MINUTE);
@@ -138,18 +116,18 @@ describe('review 45b: the Catch-Up node as an attacker', () => {
 	// record of runs nor keeps `since`: it shows, as "event never delivered", every unanswered message
 	// of the last hour, those the trigger ran too; "Test workflow" would then answer them again.
 	it.fails('R45b-5: a test run shows as missed only what the trigger never ran', async () => {
-		trigger = await activeMessageTrigger(sandbox, { groupQuickMessages: true, ...grouping });
+		const trigger = await startTrigger();
 		say({ from: person(5), text: 'ok thanks' }, MINUTE);
-		await waitFor(() => messageDeliveries(sandbox, trigger as N8nWebhookHost).length >= 1, 20_000);
-		await waitFor(() => (trigger?.executions.length ?? 0) >= 1, 20_000);
-		await trigger?.settled();
+		await waitFor(() => messageDeliveries(sandbox, trigger).length >= 1, 20_000);
+		await waitFor(() => trigger.executions.length >= 1, 20_000);
+		await trigger.settled();
 		sandbox.clock.advance(4 * MINUTE);
-		const { engine, definition } = await catchUpTestRun(sandbox, trigger as N8nWebhookHost);
+		const { engine, definition } = await catchUpTestRun(sandbox, trigger);
 		const run = await engine.run(definition, { node: 'Catch-Up', items: [{ json: {} }] }, 'manual');
 
-		expect(
-			texts(trigger?.executions.flatMap((execution) => execution.outputs[0] ?? []) ?? []),
-		).toEqual(['ok thanks']);
+		expect(texts(trigger.executions.flatMap((execution) => execution.outputs[0] ?? []))).toEqual([
+			'ok thanks',
+		]);
 		expect(texts(run.output('Catch-Up'))).toEqual([]);
 	});
 
@@ -183,8 +161,8 @@ describe('review 45b: the Catch-Up node as an attacker', () => {
 	// two triggers of one account in one workflow (say one for the bot, one feeding a staff log)
 	// now split each message between them: the second trigger's run passes nothing on.
 	it('R45b-7: two triggers of one account in one workflow each run a message', async () => {
-		const parameters = { events: ['message.received'], groupQuickMessages: true, ...grouping };
-		trigger = await activeMessageTrigger(sandbox, parameters);
+		const parameters = { events: ['message.received'], ...quickGrouping };
+		const trigger = await startTrigger(parameters);
 		const definition = triggerWorkflow(parameters);
 		definition.nodes[0].id = 'trigger-2';
 		const engine = sandboxEngine(sandbox, {
@@ -196,14 +174,14 @@ describe('review 45b: the Catch-Up node as an attacker', () => {
 			await second.activate('production');
 			say({ from: person(7), text: 'both should see me' }, MINUTE);
 			await waitFor(() => messageDeliveries(sandbox, second).length >= 1, 20_000);
-			await waitFor(() => (trigger?.executions.length ?? 0) >= 1, 20_000);
+			await waitFor(() => trigger.executions.length >= 1, 20_000);
 			await waitFor(() => second.executions.length >= 1, 20_000);
-			await trigger?.settled();
+			await trigger.settled();
 			await second.settled();
 			const ranIn = (host: N8nWebhookHost) =>
 				texts(host.executions.flatMap((execution) => execution.outputs.flat()));
 
-			expect([ranIn(trigger as N8nWebhookHost), ranIn(second)]).toEqual([
+			expect([ranIn(trigger), ranIn(second)]).toEqual([
 				['both should see me'],
 				['both should see me'],
 			]);

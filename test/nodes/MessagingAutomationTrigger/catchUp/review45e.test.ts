@@ -243,7 +243,7 @@ describe('review 45e: the Catch-Up poll as an attacker', () => {
 			global: JSON.parse(JSON.stringify(trigger.savedStaticData.global)) as IDataObject,
 		};
 		// The activation's first poll fails, naming the credential; nothing is read or reported.
-		await expect(poll.activate()).rejects.toThrow(/credential is not the one/);
+		await expect(poll.activate()).rejects.toThrow(/credential, "Sandbox", is not the one/);
 		expect(poll.executions).toEqual([]);
 	});
 });
