@@ -34,6 +34,10 @@ export interface SharedWorld {
 	apiKey: string;
 	/** Whether n8n fails to record the n-th run handed to it (database locked, Redis down). */
 	recordFails: (index: number) => boolean;
+	/** Whether n8n's processed-data store fails a claim now (an outage: a locked database, say). */
+	claimFails: () => boolean;
+	/** First steps of recorded runs still going on. */
+	firstSteps: number;
 	/** Whether n8n is stopped right after recording the n-th run, before answering it. */
 	stopsAfterRecording: (index: number) => boolean;
 	runsHandedOver: number;
@@ -51,6 +55,8 @@ export interface RecordedRun {
 	messageIds: string[];
 	/** What the trigger's first step passed on: nothing for a copy of a recorded run. */
 	passedOn: boolean;
+	/** Why its first step failed the execution (it passed nothing on). */
+	failed?: string;
 	groupingError?: string;
 	at: number;
 }
@@ -185,9 +191,30 @@ export class N8nProcess {
 		const answer = { status: written ?? 200, byNode: written !== undefined };
 		if (this.world.stopsAfterRecording(index)) this.stop();
 		else save();
-		const outputs = await (
-			this.nodes.trigger.execute as (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>
-		).call(this.executeContext(result.workflowData));
+		// n8n 2.40.7 answers once WorkflowRunner.run has created the execution (webhook-helpers.js,
+		// onReceived), while the run's first step goes on: a claim that waits out a store fault
+		// delays no answer.
+		this.world.firstSteps++;
+		void this.firstStep(result.workflowData, runs).finally(() => this.world.firstSteps--);
+		if (!this.alive) {
+			response.close();
+			return undefined;
+		}
+		if (written === undefined) response.n8nAnswers(answer.status);
+		return answer;
+	}
+
+	/** The run's first step: the trigger's execute() (runClaim.ts); a throw fails the execution. */
+	private async firstStep(workflowData: INodeExecutionData[][], runs: RecordedRun[]) {
+		let outputs: INodeExecutionData[][];
+		try {
+			outputs = await (
+				this.nodes.trigger.execute as (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>
+			).call(this.executeContext(workflowData));
+		} catch (error) {
+			for (const run of runs) run.failed = (error as Error).message;
+			return;
+		}
 		// What each run passed on: a run whose messages an earlier run held passes on only the others.
 		const passed = outputs.flat().map(messageIdsOf);
 		for (const run of runs) {
@@ -197,12 +224,6 @@ export class N8nProcess {
 			run.passedOn = ids !== undefined;
 			if (ids) run.messageIds = ids;
 		}
-		if (!this.alive) {
-			response.close();
-			return undefined;
-		}
-		if (written === undefined) response.n8nAnswers(answer.status);
-		return answer;
 	}
 
 	private webhookContext(
@@ -251,13 +272,15 @@ export class N8nProcess {
 			helpers: {
 				// The run's first step offers its answers (answerPass.ts).
 				...common.helpers,
-				checkProcessedAndRecord: async (items: string[], scope: 'node', options: IDataObject) =>
-					await DataDeduplicationService.getInstance().checkProcessedAndRecord(
+				checkProcessedAndRecord: async (items: string[], scope: 'node', options: IDataObject) => {
+					if (this.world.claimFails()) throw new Error('SQLITE_BUSY: database is locked');
+					return await DataDeduplicationService.getInstance().checkProcessedAndRecord(
 						items,
 						scope,
 						contextData as never,
 						options as never,
-					),
+					);
+				},
 				getProcessedDataCount: async (scope: 'node', options: IDataObject) =>
 					await DataDeduplicationService.getInstance().getProcessedDataCount(
 						scope,
