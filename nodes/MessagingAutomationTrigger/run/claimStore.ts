@@ -36,15 +36,15 @@ function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
 /**
  * Waits between a delivered run's claim attempts: n8n's store fails for moments (a locked SQLite
  * database, a database restarting), and the run's delivery is answered already, so its first step
- * can wait 25.5 s in all (9 attempts) before it decides without the store (runClaim.ts:
- * whenUnclaimed). The Catch-Up poll's run tries twice at once: its next poll asks again.
+ * can wait 25.5 s in all (9 attempts) before it decides without the store (unclaimedRun.ts).
+ * The Catch-Up poll's run tries twice at once: its next poll asks again.
  */
 export const CLAIM_WAITS_MS = [100, 200, 400, 800, 1600, 3200, 6400, 12_800];
 
 /**
  * Which of `keys` this run is the first to claim for `trigger`; undefined when the store still
- * failed: a delivered run then goes on only if it is its burst's own (whenUnclaimed); a caught-up
- * burst does not.
+ * failed: a delivered run then goes on only if no carried delivery started it, and a caught-up
+ * burst never does (unclaimedRun.ts).
  */
 export async function claimed(
 	context: IExecuteFunctions,
