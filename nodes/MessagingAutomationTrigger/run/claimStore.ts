@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import { sleep, type IExecuteFunctions } from 'n8n-workflow';
 
 /*
  * The run claim's store: n8n's processed-data record, which every n8n process shares and which
@@ -34,8 +34,17 @@ function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Which of `keys` this run is the first to claim for `trigger`; undefined when the store failed. A
- * delivered run then goes on (twice beats never); a caught-up burst does not (whenUnclaimed).
+ * Waits between a delivered run's claim attempts: n8n's store fails for moments (a locked SQLite
+ * database, a database restarting), and the run's delivery is answered already, so its first step
+ * can wait 25.5 s in all (9 attempts) before it decides without the store (unclaimedRun.ts).
+ * The Catch-Up poll's run tries twice at once: its next poll asks again.
+ */
+export const CLAIM_WAITS_MS = [100, 200, 400, 800, 1600, 3200, 6400, 12_800];
+
+/**
+ * Which of `keys` this run is the first to claim for `trigger`; undefined when the store still
+ * failed: a delivered run then goes on only if no carried delivery started it, and a caught-up
+ * burst never does (unclaimedRun.ts).
  */
 export async function claimed(
 	context: IExecuteFunctions,
@@ -53,18 +62,25 @@ export async function claimed(
 				)
 			).new.map((key) => String(key).slice(prefix.length)),
 		);
-	try {
-		// A second attempt covers another process creating the trigger's record at the same moment.
-		return await oneAtATime(async () => await attempt().catch(attempt));
-	} catch (error) {
-		const what = polled
-			? 'runs none of its caught-up messages; the next Catch-Up poll catches them up again'
-			: 'it runs';
-		context.logger.warn(
-			`Messaging Automation Trigger: could not check whether this run was handed to n8n before; ${what} (${(error as Error).message})`,
-		);
-		return undefined;
+	// A second attempt at once covers another process creating the trigger's record at the same moment.
+	const waits = polled ? [0] : CLAIM_WAITS_MS;
+	let failure: unknown;
+	for (let index = 0; index <= waits.length; index++) {
+		if (index > 0 && waits[index - 1] > 0) await sleep(waits[index - 1]);
+		try {
+			// The waits are outside the queue: this process's other claims go on meanwhile.
+			return await oneAtATime(attempt);
+		} catch (error) {
+			failure = error;
+		}
 	}
+	const what = polled
+		? 'runs none of its caught-up messages; the next Catch-Up poll catches them up again'
+		: `tried ${waits.length + 1} times over ${waits.reduce((sum, wait) => sum + wait, 0) / 1000} s`;
+	context.logger.warn(
+		`Messaging Automation Trigger: could not check whether this run was handed to n8n before; ${what} (${(failure as Error).message})`,
+	);
+	return undefined;
 }
 
 /** Takes back claims this run made only to ask (keys as `claimed` takes them); a failure keeps them. */

@@ -1,10 +1,11 @@
-import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { hasOffers, passAnswers } from '../answers/answerPass';
 import { reofferUnsettled } from '../answers/answerReoffer';
 import { isCaughtUp } from './caughtUp';
 import { claimed, CLAIMS_KEPT, recordNeverFull, takeBack, type Claimant } from './claimStore';
 import { narrowedRun } from './narrowedRun';
+import { groupedIds, refuseUnclaimed, whenUnclaimed } from './unclaimedRun';
 
 /*
  * A run's delivery is answered by n8n once it has recorded the run (deliveryReply.ts), so n8n stopped
@@ -26,12 +27,6 @@ export function withCarrier(workflowData: INodeExecutionData[][]): INodeExecutio
 	if ((workflowData[0]?.length ?? 0) > 0) return workflowData;
 	return [[{ json: { [CARRIER_FIELD]: true } }], ...workflowData.slice(1)];
 }
-
-const strings = (value: unknown): string[] | undefined =>
-	Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : undefined;
-
-/** A grouped run's messages, in written order; undefined for a run of one event. */
-const groupedIds = (item: INodeExecutionData | undefined) => strings(item?.json.message_ids);
 
 /** The person's message before a caught-up burst, whose claim vouches for the record (vouchedCatchUps). */
 const previousId = (item: INodeExecutionData): string | undefined => {
@@ -143,21 +138,6 @@ function passedOn(
 }
 
 /**
- * An item when the store could not say what ran before: a delivered run goes on whole (its
- * delivery is the proof it was meant to run, and twice beats never); a caught-up burst goes no
- * further, since in the common case it ran already. A later burst of its chat catches it up once the
- * store answers again; the Catch-Up poll's run fails instead (unclaimedPoll), so the poll reads its
- * chats again.
- */
-function whenUnclaimed(context: IExecuteFunctions, item: INodeExecutionData): INodeExecutionData[] {
-	if (!isCaughtUp(item)) return [item];
-	context.logger.warn(
-		`Messaging Automation Trigger: did not catch up ${String(groupedIds(item)?.join(','))} in conversation ${String(item.json.conversation_id)}: n8n could not say whether they ran before`,
-	);
-	return [];
-}
-
-/**
  * `fresh` without a caught-up burst's messages when n8n's record of runs may have let go of their
  * claims: it keeps the last CLAIMS_KEPT across all chats, so an unclaimed message that ran long
  * enough ago looks like one that never ran, and would run twice. The record vouches for a burst
@@ -185,17 +165,6 @@ async function vouchedCatchUps(
 
 const held = (id: string | undefined, fresh: ReadonlySet<string>) =>
 	id !== undefined && !fresh.has(`message|${id}`);
-
-/**
- * The Catch-Up poll's run when the store failed: it fails, in the executions list and n8n's log,
- * and the poll (which learns how its runs ended) leaves those chats to its next poll.
- */
-const unclaimedPoll = (context: IExecuteFunctions) =>
-	new NodeOperationError(
-		context.getNode(),
-		"n8n's record of runs failed, so this run cannot tell which caught-up messages ran before; it runs none of them, and the next poll catches them up again",
-		{ level: 'warning' },
-	);
 
 /** The execution's custom data (Executions list); n8n 1.123's run contexts have none, and go without. */
 function markExecution(context: IExecuteFunctions, key: string, value: string): void {
@@ -226,6 +195,7 @@ function logCatchUp(
  * event that happened to close it). A run of one event claims the event, only with Deduplicate
  * Events on: with it off, every delivery is meant to run, a resent one too. Only runs a delivery
  * started claim: a test run, or n8n's Retry of a crashed or failed run, is asked for by a person.
+ * When n8n's store fails the claim for CLAIM_WAITS_MS, unclaimedRun.ts decides what goes on.
  */
 export async function claimRun(
 	context: IExecuteFunctions,
@@ -243,7 +213,7 @@ export async function claimRun(
 	if (!['webhook', 'trigger'].includes(context.getMode()) || keys.length === 0)
 		return (await passAnswers(context, outputs, undefined)).outputs;
 	const claims = await claimed(context, [...new Set(keys)], claimant);
-	if (!claims && claimant.polled) throw unclaimedPoll(context);
+	if (!claims) refuseUnclaimed(context, claimant, outputs.flat());
 	const fresh = claims && (await vouchedCatchUps(context, outputs.flat(), claims));
 	const answeredBefore = fresh
 		? await wereAnswers(context, rerunIds(deduplicate, outputs.flat(), fresh), claimant)

@@ -34,6 +34,10 @@ export interface SharedWorld {
 	apiKey: string;
 	/** Whether n8n fails to record the n-th run handed to it (database locked, Redis down). */
 	recordFails: (index: number) => boolean;
+	/** Whether n8n's processed-data store fails a claim now (an outage: a locked database, say). */
+	claimFails: () => boolean;
+	/** First steps of recorded runs still going on. */
+	firstSteps: number;
 	/** Whether n8n is stopped right after recording the n-th run, before answering it. */
 	stopsAfterRecording: (index: number) => boolean;
 	runsHandedOver: number;
@@ -51,6 +55,8 @@ export interface RecordedRun {
 	messageIds: string[];
 	/** What the trigger's first step passed on: nothing for a copy of a recorded run. */
 	passedOn: boolean;
+	/** Why its first step failed the execution (it passed nothing on). */
+	failed?: string;
 	groupingError?: string;
 	at: number;
 }
@@ -187,9 +193,11 @@ export class N8nProcess {
 		const answer = { status: written ?? 200, byNode: written !== undefined };
 		if (this.world.stopsAfterRecording(index)) this.stop();
 		else save();
-		// n8n answers once it recorded the run; the run's first step goes on after (answer offers
-		// may take minutes), and a process stopped by then never finishes it.
-		void this.firstStep(result.workflowData, runs);
+		// n8n 2.40.7 answers once WorkflowRunner.run has created the execution (webhook-helpers.js,
+		// onReceived), while the run's first step goes on (answer offers may take minutes, a claim
+		// may wait out a store fault); a process stopped by then never finishes it.
+		this.world.firstSteps++;
+		void this.firstStep(result.workflowData, runs).finally(() => this.world.firstSteps--);
 		if (!this.alive) {
 			response.close();
 			return undefined;
@@ -201,13 +209,20 @@ export class N8nProcess {
 	/** The trigger's execute() as the run's first step (runClaim.ts), and what each run passed on. */
 	private async firstStep(
 		workflowData: INodeExecutionData[][],
-		runs: readonly RecordedRun[],
+		runs: RecordedRun[],
 	): Promise<void> {
 		this.firstSteps++;
 		try {
-			const outputs = await (
-				this.nodes.trigger.execute as (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>
-			).call(this.executeContext(workflowData));
+			let outputs: INodeExecutionData[][];
+			try {
+				outputs = await (
+					this.nodes.trigger.execute as (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>
+				).call(this.executeContext(workflowData));
+			} catch (error) {
+				// A throw fails the execution.
+				for (const run of runs) run.failed = (error as Error).message;
+				return;
+			}
 			// A run whose messages an earlier run held passes on only the others.
 			const passed = outputs.flat().map(messageIdsOf);
 			for (const run of runs) {
@@ -260,13 +275,15 @@ export class N8nProcess {
 		/** n8n's processed-data helper for `items`, every process's store shared. */
 		const onItems =
 			(call: 'checkProcessedAndRecord' | 'removeProcessed') =>
-			async (items: string[], scope: 'node', options: IDataObject) =>
-				await DataDeduplicationService.getInstance()[call](
+			async (items: string[], scope: 'node', options: IDataObject) => {
+				if (this.world.claimFails()) throw new Error('SQLITE_BUSY: database is locked');
+				return await DataDeduplicationService.getInstance()[call](
 					items,
 					scope,
 					contextData as never,
 					options as never,
 				);
+			};
 		const common = this.commonContext();
 		return {
 			...common,

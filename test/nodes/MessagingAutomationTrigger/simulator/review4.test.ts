@@ -2,11 +2,14 @@
  * Review 4 (branch review-4, on int-43c): the carried-delivery rule (a carried delivery answered
  * 2xx only once a recorded run holds its message; with none recorded by its deadline it starts the
  * burst's run itself) as an attacker sees it. Each finding is `it.fails` while it breaks what the
- * test asserts, each with a control that holds.
+ * test asserts, each with a control that holds. R4-2 is fixed: a delivered run's claim waits out
+ * a store fault (claimStore.ts), and past that a run a carried delivery started fails rather than
+ * going on (unclaimedRun.ts).
  */
 import { DataDeduplicationService } from 'n8n-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
+import { CLAIM_WAITS_MS } from '../../../../nodes/MessagingAutomationTrigger/run/claimStore';
 import { installProcessedDataStore } from '../../../support/processedData';
 import { plainCase } from './cases';
 import { violations } from './invariants';
@@ -64,6 +67,23 @@ function lockStoreAt(...locked: number[]): void {
 	});
 }
 
+/** The store locked (SQLITE_BUSY) from the claim numbered `first` on, for `ms` of virtual time. */
+function lockStoreFrom(first: number, ms: number): void {
+	const store = DataDeduplicationService.getInstance();
+	const claim = store.checkProcessedAndRecord.bind(store);
+	let calls = 0;
+	let until: number | undefined;
+	vi.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (...args) => {
+		if (++calls === first) until = performance.now() + ms;
+		if (until !== undefined && performance.now() < until)
+			throw new Error('SQLITE_BUSY: database is locked');
+		return await claim(...args);
+	});
+}
+
+/** Longer than a delivered run's claim waits for the store (25.5 s). */
+const PAST_WAITS_MS = CLAIM_WAITS_MS.reduce((sum, wait) => sum + wait, 0) + 1000;
+
 describe('review 4: carried deliveries', () => {
 	it('control: a burst typed over 2 s: no delivery goes back, no empty execution, one run', async () => {
 		const outcome = await outcomeOf(typedOver2s);
@@ -88,27 +108,38 @@ describe('review 4: carried deliveries', () => {
 		},
 	);
 
-	it.fails(
-		"R4-2 (a message runs twice): the burst of R4-1, one process, n8n's processed-data store locked for one claim (both attempts) just as the first empty run's retry claims: that run goes on whole (runClaim.ts: a delivered run whose claim failed runs, twice beats never), and the burst runs a second time. Before the carried rule a retry of a carried delivery was answered without a run; now each hand-back's retry is a run that is a copy by construction, each one more chance of this. Holds on d71863b",
-		async () => {
-			lockStoreAt(2, 3);
-			const c = typedOver18s(1);
-			const outcome = await outcomeOf(c);
-			console.log(`R4-2: ${said(c, outcome)}`);
-			expect(said(c, outcome)).toBe('');
-		},
-	);
+	it("R4-2 (a message ran twice, fixed): the burst of R4-1, one process, n8n's processed-data store locked for two claim attempts just as the first empty run's retry claims: that run waited for the store (claimStore.ts: CLAIM_WAITS_MS) and passes nothing on; before, it went on whole (twice beats never) and the burst ran a second time", async () => {
+		lockStoreAt(2, 3);
+		const c = typedOver18s(1);
+		const outcome = await outcomeOf(c);
+		expect(said(c, outcome)).toBe('');
+	});
 
-	it.fails(
-		"R4-2, two webhook processes (queue mode): three lines typed 1 s apart, delivered at once, m2 to the other process: m2 waits its whole 8.5 s (it cannot see the run the first process started), then starts the burst's run itself, an empty execution for nearly every burst of two or more messages; with the store locked at that run's claim, the burst runs twice. Holds on d71863b",
-		async () => {
-			lockStoreAt(2, 3);
-			const c = plainCase([1000, 1000], { processes: 2, route: [0, 1] });
+	it("R4-2, two webhook processes (queue mode, fixed): three lines typed 1 s apart, delivered at once, m2 to the other process, which starts the burst's run itself at m2's 8.5 s; the store locked for two attempts at that run's claim: the burst runs once", async () => {
+		lockStoreAt(2, 3);
+		const c = plainCase([1000, 1000], { processes: 2, route: [0, 1] });
+		const outcome = await outcomeOf(c);
+		expect(said(c, outcome)).toBe('');
+	});
+
+	it("R4-2's class past the claim's waits: the store locked for 26.5 s from a carried delivery's run's claim on, past its 9 attempts (one process: a hand-back's retry; two: m2's own start): that execution fails, naming the messages, and the burst runs once", async () => {
+		for (const c of [typedOver18s(1), plainCase([1000, 1000], { processes: 2, route: [0, 1] })]) {
+			vi.restoreAllMocks();
+			lockStoreFrom(2, PAST_WAITS_MS);
 			const outcome = await outcomeOf(c);
-			console.log(`R4-2 (two processes): ${said(c, outcome)}; ${emptyRuns(outcome)} empty`);
 			expect(said(c, outcome)).toBe('');
-		},
-	);
+			const failed = outcome.runs.filter((run) => run.failed !== undefined);
+			expect(failed).toHaveLength(1);
+			expect(failed[0].failed).toMatch(/^Not run: messages m1, m2, m3/);
+		}
+	});
+
+	it("control past the claim's waits: the store locked for 26.5 s from the burst's own run's claim on (its last message's delivery): it goes on whole (twice beats never), once", async () => {
+		lockStoreFrom(1, PAST_WAITS_MS);
+		const outcome = await outcomeOf(typedOver2s);
+		expect(said(typedOver2s, outcome)).toBe('');
+		expect(outcome.runs.filter((run) => run.passedOn)).toHaveLength(1);
+	});
 
 	it("control: the store locked at the burst's only claim (nothing handed back): it runs once", async () => {
 		lockStoreAt(1, 2);

@@ -54,6 +54,11 @@ export interface Case {
 	readLatencyMs: number;
 	/** Runs (by hand-over index) n8n fails to record, and after which it is stopped before answering. */
 	recordFails: number[];
+	/**
+	 * n8n's processed-data store failing every claim (a locked database) for `forMs`, from this
+	 * long after a message's first delivery attempt; shorter than the claim's waits (claimStore.ts).
+	 */
+	claimOutages?: Array<{ afterMessage: number; delayMs: number; forMs: number }>;
 	stopsAfterRecording: number[];
 	/** The account writes in the chat (from its phone) this long after a person's message was typed: it ends a burst. */
 	ownMessages: Array<{ afterMessage: number; delayMs: number; nearNextMs?: number }>;
@@ -86,6 +91,8 @@ export interface Knobs {
 }
 
 const QUIET_WINDOWS = [2000, 3000, 5000];
+/** The longest store outage generated: within the claim's waits (25.5 s), with a margin. */
+const CLAIM_OUTAGE_MAX_MS = 24_000;
 const LONG_QUIET_WINDOWS = [9000, 12_000];
 
 /**
@@ -170,6 +177,17 @@ export function caseArb(knobs: Knobs): fc.Arbitrary<Case> {
 						: fc.constant([]),
 					readLatencyMs: fc.integer({ min: 5, max: 400 }),
 					recordFails: knobs.unrecorded ? fc.array(fc.nat(4), { maxLength: 2 }) : fc.constant([]),
+					claimOutages: knobs.unrecorded
+						? fc.array(
+								fc.record({
+									afterMessage: index,
+									delayMs: fc.integer({ min: 0, max: 45_000 }),
+									forMs: fc.integer({ min: 0, max: CLAIM_OUTAGE_MAX_MS }),
+								}),
+								// One: two outages in a row could outlast the claim's waits.
+								{ maxLength: 1 },
+							)
+						: fc.constant([]),
 					ownMessages: knobs.ownMessages
 						? fc.array(
 								fc.record({

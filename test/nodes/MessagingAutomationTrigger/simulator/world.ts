@@ -108,6 +108,10 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 			savedAt: start + message.at,
 			fromMe: true,
 		});
+	const outages = (c.claimOutages ?? []).map((outage) => {
+		const from = (messages[outage.afterMessage]?.firstAttemptAt ?? 0) + outage.delayMs;
+		return [from, from + outage.forMs];
+	});
 	const world: SharedWorld = {
 		workflowId: id,
 		parameters: parametersOf(c),
@@ -118,6 +122,8 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 		service,
 		apiKey: `key_${id}_000000`,
 		recordFails: (index) => c.recordFails.includes(index),
+		claimFails: () => outages.some(([from, to]) => time.elapsed() >= from && time.elapsed() < to),
+		firstSteps: 0,
 		stopsAfterRecording: (index) => c.stopsAfterRecording.includes(index),
 		runsHandedOver: 0,
 		runs: [],
@@ -201,8 +207,10 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 	const busy = () => open.size > 0 || slots.some((slot) => slot.alive && slot.firstSteps > 0);
 	while (time.elapsed() < horizon && (busy() || time.elapsed() < lastFirst))
 		await time.runUntil(Math.min(horizon, time.elapsed() + 60_000));
-	// Runs handed over in the last moments finish their first step.
-	await time.runUntil(time.elapsed() + 1000);
+	// Runs handed over in the last moments finish their first step (a claim may wait out an outage).
+	const stepsBy = time.elapsed() + 60_000;
+	do await time.runUntil(time.elapsed() + 1000);
+	while (world.firstSteps > 0 && time.elapsed() < stepsBy);
 	return {
 		messages,
 		own,
