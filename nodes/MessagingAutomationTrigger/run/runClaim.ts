@@ -2,6 +2,7 @@ import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } f
 
 import { hasOffers, passAnswers } from '../answers/answerPass';
 import { reofferUnsettled } from '../answers/answerReoffer';
+import { afterOfferKeys, claimedAfterOffers } from './afterOffers';
 import { isCaughtUp } from './caughtUp';
 import { claimed, CLAIMS_KEPT, recordNeverFull, takeBack, type Claimant } from './claimStore';
 import { narrowedRun } from './narrowedRun';
@@ -242,9 +243,16 @@ export async function claimRun(
 	// 'trigger': a run the Catch-Up poll started; a test run ('manual') claims nothing.
 	if (!['webhook', 'trigger'].includes(context.getMode()) || keys.length === 0)
 		return (await passAnswers(context, outputs, undefined)).outputs;
-	const claims = await claimed(context, [...new Set(keys)], claimant);
+	// A burst's messages besides its answers are claimed once the offers ended (afterOffers.ts).
+	const later = afterOfferKeys(outputs.flat());
+	const claims = await claimed(
+		context,
+		[...new Set(keys)].filter((key) => !later.has(key)),
+		claimant,
+	);
 	if (!claims && claimant.polled) throw unclaimedPoll(context);
-	const fresh = claims && (await vouchedCatchUps(context, outputs.flat(), claims));
+	const fresh =
+		claims && (await vouchedCatchUps(context, outputs.flat(), new Set([...claims, ...later])));
 	const answeredBefore = fresh
 		? await wereAnswers(context, rerunIds(deduplicate, outputs.flat(), fresh), claimant)
 		: new Set<string>();
@@ -255,10 +263,11 @@ export async function claimRun(
 				: whenUnclaimed(context, item),
 		),
 	);
-	const [{ outputs: passed, answered }, answeredAgain] = await Promise.all([
+	const [{ outputs: offered, answered }, answeredAgain] = await Promise.all([
 		passAnswers(context, claimedRun, fresh, claimant),
 		fresh ? reofferUnsettled(context, outputs.flat(), fresh, claimant) : 0,
 	]);
+	const passed = fresh ? await claimedAfterOffers(context, offered, later, claimant) : offered;
 	if (passed.every((list) => list.length === 0))
 		markExecution(
 			context,
