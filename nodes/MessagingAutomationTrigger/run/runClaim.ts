@@ -222,7 +222,8 @@ function logCatchUp(
  * recorded run); nothing when none is left. A caught-up burst's item (caughtUp.ts) is claimed the
  * same way: in the common case its messages ran already and it goes no further.
  *
- * Every grouped run claims each of its messages, whatever Deduplicate Events says: a message is
+ * Every grouped run claims each of its messages (those besides its answer offers once the offers
+ * ended, afterOffers.ts), whatever Deduplicate Events says: a message is
  * in exactly one run however its deliveries came (a burst's identity is its messages, never the
  * event that happened to close it). A run of one event claims the event, only with Deduplicate
  * Events on: with it off, every delivery is meant to run, a resent one too. Only runs a delivery
