@@ -1,9 +1,9 @@
-import { DataDeduplicationService } from 'n8n-core';
-import type { IExecuteFunctions, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
+import type { IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
 import { clearProcessedData, installProcessedDataStore } from '../../../support/processedData';
+import { firstStepContext, offeredIds, TRIGGER_CLAIMANT } from './firstStepContext';
 
 /*
  * A burst with an answer in it is claimed in two steps (run/afterOffers.ts): the answer before its
@@ -13,17 +13,6 @@ import { clearProcessedData, installProcessedDataStore } from '../../../support/
  * stopped during the offer: the simulator's review43f.test.ts, R43f-5.)
  */
 
-const node = {
-	id: 'trigger-1',
-	name: 'Trigger',
-	type: 'messagingAutomationTrigger',
-	typeVersion: 1.1,
-	parameters: {},
-	position: [0, 0],
-};
-const contextData = { node, workflow: { id: 'wf-after-offers', active: true } };
-const claimant = { trigger: node.id, polled: false };
-const noop = () => undefined;
 const LINK = 'http://n8n.test/webhook-waiting/7/node-1?q=k1&chat=1&signature=0';
 
 const message = (id: string, text: string, second: number) => ({
@@ -60,38 +49,19 @@ function burstRun(messages: Array<typeof WHY>, offered: boolean): INodeExecution
 const verdicts: Array<(answered: boolean) => void> = [];
 const offers: string[] = [];
 
-function runContext(item: INodeExecutionData): IExecuteFunctions {
-	const store = () => DataDeduplicationService.getInstance();
+/** The question's answer to the offers: each waits for its verdict, given by the test. */
+async function question(options: IHttpRequestOptions) {
+	const ids = offeredIds(options);
+	offers.push(ids.join(','));
+	const answered = await new Promise<boolean>((resolve) => verdicts.push(resolve));
 	return {
-		getInputData: (index = 0) => (index === 0 ? [item] : []),
-		getNodeParameter: (_name: string, _index: number, fallback?: unknown) => fallback,
-		getMode: () => 'webhook',
-		getNode: () => node,
-		getWorkflow: () => contextData.workflow,
-		logger: { info: noop, warn: noop, debug: noop, error: noop },
-		customData: { set: noop, setAll: noop, get: noop, getAll: () => ({}) },
-		helpers: {
-			checkProcessedAndRecord: async (items: string[], scope: 'workflow', options: object) =>
-				await store().checkProcessedAndRecord(items, scope, contextData as never, options as never),
-			removeProcessed: async (items: string[], scope: 'workflow', options: object) =>
-				await store().removeProcessed(items, scope, contextData as never, options as never),
-			getProcessedDataCount: async (scope: 'workflow', options: object) =>
-				await store().getProcessedDataCount(scope, contextData as never, options as never),
-			httpRequest: async (options: IHttpRequestOptions) => {
-				const ids = (options.body as { chatAnswer: { messageIds: string[] } }).chatAnswer
-					.messageIds;
-				offers.push(ids.join(','));
-				const answered = await new Promise<boolean>((resolve) => verdicts.push(resolve));
-				return {
-					statusCode: 200,
-					body: answered ? { answered: true, messageId: ids[0] } : { answered: false },
-				};
-			},
-		},
-	} as unknown as IExecuteFunctions;
+		statusCode: 200,
+		body: answered ? { answered: true, messageId: ids[0] } : { answered: false },
+	};
 }
 
-const run = async (item: INodeExecutionData) => await claimRun(runContext(item), claimant, 1);
+const run = async (item: INodeExecutionData) =>
+	await claimRun(firstStepContext('wf-after-offers', item, question), TRIGGER_CLAIMANT, 1);
 
 /** The first run of the burst, held at its offer: the offer is made, its verdict not yet in. */
 async function offerInFlight(item: INodeExecutionData) {
