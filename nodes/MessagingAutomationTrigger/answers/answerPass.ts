@@ -8,8 +8,8 @@ import { offerUntilDecided, settle } from './offerTries';
 
 /*
  * The run's first step makes the answer offers its delivery found (answerRoute.ts), after the run
- * claimed its messages in n8n's processed-data store (runClaim.ts), which every n8n process shares:
- * so one claim per answer. A copy of the delivery, a second webhook process holding part of the
+ * claimed the messages it offers in n8n's processed-data store (runClaim.ts), which every n8n
+ * process shares: so one claim per answer (the burst's others are claimed after, afterOffers.ts). A copy of the delivery, a second webhook process holding part of the
  * burst, or the service's retry finds the message claimed and runs it nowhere, whatever n8n line
  * (1.x resumes as often as asked) and whether Deduplicate Events is on or off; it offers it again
  * only when no run ended that offer (answerReoffer.ts). A message a question took runs in no run.

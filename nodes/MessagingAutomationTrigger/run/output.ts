@@ -111,14 +111,22 @@ function keptTurnJson(
 
 /**
  * A grouped run's item JSON narrowed to the messages `keep` (narrowedRun.ts: the others ran
- * before, in an earlier run of the same burst read before a late-saved message of it); they are
- * named in `burst.ran_before`.
+ * before, in an earlier run of the same burst read before a late-saved message of it, or in
+ * another run of it while this one made its answer offers); they are named in `burst.ran_before`,
+ * after those named there already, and the answers named stay named.
  */
 export function narrowedTurnJson(json: IDataObject, keep: ReadonlySet<string>): IDataObject {
-	const narrowed = keptTurnJson(json, keep);
-	const ranBefore = listed(json.message_ids).filter(
-		(id) => typeof id !== 'string' || !keep.has(id),
+	const burst = (json.burst ?? {}) as IDataObject;
+	const answered = burst.answered_message_ids;
+	const narrowed = keptTurnJson(
+		json,
+		keep,
+		answered === undefined ? undefined : (listed(answered) as string[]),
 	);
+	const ranBefore = [
+		...listed(burst.ran_before),
+		...listed(json.message_ids).filter((id) => typeof id !== 'string' || !keep.has(id)),
+	];
 	return { ...narrowed, burst: { ...(narrowed.burst as IDataObject), ran_before: ranBefore } };
 }
 

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { hasOffers, passAnswers } from '../answers/answerPass';
 import { reofferUnsettled } from '../answers/answerReoffer';
+import { afterOfferKeys, claimedAfterOffers } from './afterOffers';
 import { isCaughtUp } from './caughtUp';
 import { claimed, CLAIMS_KEPT, recordNeverFull, takeBack, type Claimant } from './claimStore';
 import { narrowedRun } from './narrowedRun';
@@ -190,7 +191,8 @@ function logCatchUp(
  * recorded run); nothing when none is left. A caught-up burst's item (caughtUp.ts) is claimed the
  * same way: in the common case its messages ran already and it goes no further.
  *
- * Every grouped run claims each of its messages, whatever Deduplicate Events says: a message is
+ * Every grouped run claims each of its messages (those besides its answer offers once the offers
+ * ended, afterOffers.ts), whatever Deduplicate Events says: a message is
  * in exactly one run however its deliveries came (a burst's identity is its messages, never the
  * event that happened to close it). A run of one event claims the event, only with Deduplicate
  * Events on: with it off, every delivery is meant to run, a resent one too. Only runs a delivery
@@ -212,9 +214,16 @@ export async function claimRun(
 	// 'trigger': a run the Catch-Up poll started; a test run ('manual') claims nothing.
 	if (!['webhook', 'trigger'].includes(context.getMode()) || keys.length === 0)
 		return (await passAnswers(context, outputs, undefined)).outputs;
-	const claims = await claimed(context, [...new Set(keys)], claimant);
+	// A burst's messages besides its answers are claimed once the offers ended (afterOffers.ts).
+	const later = afterOfferKeys(outputs.flat());
+	const claims = await claimed(
+		context,
+		[...new Set(keys)].filter((key) => !later.has(key)),
+		claimant,
+	);
 	if (!claims) refuseUnclaimed(context, claimant, outputs.flat());
-	const fresh = claims && (await vouchedCatchUps(context, outputs.flat(), claims));
+	const fresh =
+		claims && (await vouchedCatchUps(context, outputs.flat(), new Set([...claims, ...later])));
 	const answeredBefore = fresh
 		? await wereAnswers(context, rerunIds(deduplicate, outputs.flat(), fresh), claimant)
 		: new Set<string>();
@@ -225,10 +234,11 @@ export async function claimRun(
 				: whenUnclaimed(context, item),
 		),
 	);
-	const [{ outputs: passed, answered }, answeredAgain] = await Promise.all([
+	const [{ outputs: offered, answered }, answeredAgain] = await Promise.all([
 		passAnswers(context, claimedRun, fresh, claimant),
 		fresh ? reofferUnsettled(context, outputs.flat(), fresh, claimant) : 0,
 	]);
+	const passed = fresh ? await claimedAfterOffers(context, offered, later, claimant) : offered;
 	if (passed.every((list) => list.length === 0))
 		markExecution(
 			context,

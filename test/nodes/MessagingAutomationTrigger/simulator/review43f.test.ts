@@ -64,31 +64,32 @@ it('R43f-4: the service\'s reads fail (503) for about 35 s once the trigger read
 
 /*
  * Found by issue-43g's trial family (Pass Answers with process stops, read failures, copies, two
- * processes; seed 20261201, shrunk): open, so `it.fails`. The run's first step claims the whole
- * burst before its offers, and passes its other messages on only once they end; n8n stopped in
- * between leaves them claimed and never run, and only the answer is offered again.
+ * processes; seed 20261201, shrunk). The run's first step claimed the whole burst before its
+ * offers, and passed its other messages on only once they ended; n8n stopped in between left them
+ * claimed and never run, and only the answer was offered again. Now those others are claimed only
+ * once the offers ended (run/afterOffers.ts), so the retry's run runs them.
  */
-it.fails(
-	'open: a burst of four, its second message a "1", n8n stopped once it recorded the run and while its offer is made: the retry offers the "1" again, but the burst\'s other messages run in no run',
-	async () => {
-		// The shrunk case as found: the question, written after the first message, ends its burst,
-		// so m1 runs alone and m2 ("1"), m3 and m4 together; n8n stops once it recorded that run.
-		// m3 and m4 run 0 times.
-		const c = plainCase([50, 778, 50], {
-			longestMs: 20_000,
-			bursts: [{ person: 0, pauseMs: 6000, gapsMs: [50, 778, 50], offlineMs: 0, saveGapMs: 20 }],
-			saveJitterMs: [0, 0, 1, 0],
-			delivery: { shape: 'prompt', lateMs: 0, trickleMs: 20, scatterMs: [0, 0, 0, 0] },
-			readLatencyMs: 5,
-			answers: {
-				n8nLine: 1,
-				questions: [{ afterMessage: 0, delayMs: 10 }],
-				replies: [{ message: 1, text: '1' }],
-			},
-			stopsAfterRecording: [1],
-		});
-		await pool.nextCase();
-		const outcome = await runCase(c, pool);
-		expect(violations(c, outcome).filter((violation) => violation.rule === 'oneRun')).toEqual([]);
-	},
-);
+it('R43f-5: a burst of four, its second message a "1", n8n stopped once it recorded the run and while its offer is made: the retry offers the "1" again and runs the burst\'s other messages', async () => {
+	// The shrunk case as found: the question, written after the first message, ends its burst,
+	// so m1 runs alone and m2 ("1"), m3 and m4 together; n8n stops once it recorded that run.
+	// m3 and m4 ran 0 times before the fix.
+	const c = plainCase([50, 778, 50], {
+		longestMs: 20_000,
+		bursts: [{ person: 0, pauseMs: 6000, gapsMs: [50, 778, 50], offlineMs: 0, saveGapMs: 20 }],
+		saveJitterMs: [0, 0, 1, 0],
+		delivery: { shape: 'prompt', lateMs: 0, trickleMs: 20, scatterMs: [0, 0, 0, 0] },
+		readLatencyMs: 5,
+		answers: {
+			n8nLine: 1,
+			questions: [{ afterMessage: 0, delayMs: 10 }],
+			replies: [{ message: 1, text: '1' }],
+		},
+		stopsAfterRecording: [1],
+	});
+	await pool.nextCase();
+	const outcome = await runCase(c, pool);
+	expect(violations(c, outcome)).toEqual([]);
+	const ran = outcome.runs.filter((run) => run.passedOn).flatMap((run) => run.messageIds);
+	expect(ran.sort()).toEqual(['m1', 'm3', 'm4']);
+	expect(outcome.resumes.map((resume) => resume.messageId)).toEqual(['m2']);
+});

@@ -1,8 +1,8 @@
-import { DataDeduplicationService } from 'n8n-core';
-import type { IExecuteFunctions, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { clearProcessedData, installProcessedDataStore } from '../../../support/processedData';
+import { firstStepContext, offeredIds, TRIGGER_CLAIMANT } from '../run/firstStepContext';
 
 /*
  * Review of issue-43f (branch review-43f): "one claim per answer" rests on n8n's processed-data
@@ -21,17 +21,6 @@ async function workerProcess(): Promise<RunClaimModule> {
 	vi.resetModules();
 	return await import('../../../../nodes/MessagingAutomationTrigger/run/runClaim.js');
 }
-
-const node = {
-	id: 'trigger-1',
-	name: 'Trigger',
-	type: 'messagingAutomationTrigger',
-	typeVersion: 1.1,
-	parameters: {},
-	position: [0, 0],
-};
-const contextData = { node, workflow: { id: 'wf-review43f', active: true } };
-const noop = () => undefined;
 
 /** The run a webhook process started for the "1", its offer to the question's link found. */
 const answerRun = (): INodeExecutionData => ({
@@ -54,32 +43,12 @@ const answerRun = (): INodeExecutionData => ({
 /** Every offer any run made (n8n 1.x: each one that reaches a waiting webhook resumes it). */
 const offers: string[] = [];
 
-function runContext(item: INodeExecutionData): IExecuteFunctions {
-	const store = () => DataDeduplicationService.getInstance();
-	return {
-		getInputData: (index = 0) => (index === 0 ? [item] : []),
-		getNodeParameter: (_name: string, _index: number, fallback?: unknown) => fallback,
-		getMode: () => 'webhook',
-		getNode: () => node,
-		getWorkflow: () => contextData.workflow,
-		logger: { info: noop, warn: noop, debug: noop, error: noop },
-		customData: { set: noop, setAll: noop, get: noop, getAll: () => ({}) },
-		helpers: {
-			checkProcessedAndRecord: async (items: string[], scope: 'workflow', options: object) =>
-				await store().checkProcessedAndRecord(items, scope, contextData as never, options as never),
-			removeProcessed: async (items: string[], scope: 'workflow', options: object) =>
-				await store().removeProcessed(items, scope, contextData as never, options as never),
-			getProcessedDataCount: async (scope: 'workflow', options: object) =>
-				await store().getProcessedDataCount(scope, contextData as never, options as never),
-			httpRequest: async (options: IHttpRequestOptions) => {
-				const ids = (options.body as { chatAnswer: { messageIds: string[] } }).chatAnswer
-					.messageIds;
-				offers.push(ids.join(','));
-				return { statusCode: 200, body: { answered: true, messageId: ids[0] } };
-			},
-		},
-	} as unknown as IExecuteFunctions;
-}
+const runContext = (item: INodeExecutionData) =>
+	firstStepContext('wf-review43f', item, async (options) => {
+		const ids = offeredIds(options);
+		offers.push(ids.join(','));
+		return { statusCode: 200, body: { answered: true, messageId: ids[0] } };
+	});
 
 beforeAll(() => installProcessedDataStore());
 beforeEach(() => {
@@ -91,8 +60,8 @@ describe('review 43f: one claim per answer across processes', () => {
 	it('control: two runs of the "1" one after another, in two workers: offered once', async () => {
 		const first = await workerProcess();
 		const second = await workerProcess();
-		await first.claimRun(runContext(answerRun()), { trigger: node.id, polled: false }, 1);
-		await second.claimRun(runContext(answerRun()), { trigger: node.id, polled: false }, 1);
+		await first.claimRun(runContext(answerRun()), TRIGGER_CLAIMANT, 1);
+		await second.claimRun(runContext(answerRun()), TRIGGER_CLAIMANT, 1);
 		expect(offers).toEqual(['msg-1']);
 	});
 
@@ -102,8 +71,8 @@ describe('review 43f: one claim per answer across processes', () => {
 			const first = await workerProcess();
 			const second = await workerProcess();
 			await Promise.all([
-				first.claimRun(runContext(answerRun()), { trigger: node.id, polled: false }, 1),
-				second.claimRun(runContext(answerRun()), { trigger: node.id, polled: false }, 1),
+				first.claimRun(runContext(answerRun()), TRIGGER_CLAIMANT, 1),
+				second.claimRun(runContext(answerRun()), TRIGGER_CLAIMANT, 1),
 			]);
 			expect(offers).toEqual(['msg-1']);
 		},

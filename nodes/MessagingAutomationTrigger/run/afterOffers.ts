@@ -1,0 +1,66 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { hasOffers, offersIn } from '../answers/answerPass';
+import { claimed, type Claimant } from './claimStore';
+import { narrowedRun } from './narrowedRun';
+
+/*
+ * A burst with answers in it ("why?" then "1") is claimed in two steps. The answers it offers are
+ * claimed before the offers (one claim per answer, answerPass.ts); its other messages only once
+ * the offers ended, just before the step passes them on. n8n stopped while the offers are made
+ * (their tries take up to 2.5 minutes) leaves those others unclaimed, so the service's retry of the
+ * delivery runs them; a run of the same burst that claims them meanwhile runs them, and this run
+ * passes on only what is left.
+ */
+
+const PREFIX = 'message|';
+
+const burstIds = (item: INodeExecutionData): string[] =>
+	Array.isArray(item.json.message_ids)
+		? item.json.message_ids.filter((id): id is string => typeof id === 'string')
+		: [];
+
+/** The claim keys of the grouped runs' messages that no offer of the run names: claimed after the offers. */
+export function afterOfferKeys(items: readonly INodeExecutionData[]): Set<string> {
+	const offering = items.filter(hasOffers);
+	const offered = new Set(
+		offering.flatMap((item) => offersIn(item, () => true).flatMap((entry) => entry.messageIds)),
+	);
+	return new Set(
+		offering
+			.flatMap(burstIds)
+			.filter((id) => !offered.has(id))
+			.map((id) => PREFIX + id),
+	);
+}
+
+/**
+ * The run's items once it claimed `keys` (afterOfferKeys), its offers ended: the messages another
+ * run claimed meanwhile are taken out (that run runs them), an item left with none goes no further.
+ * A failed store lets them go on, as a delivered run does when the store cannot say (twice beats never).
+ */
+export async function claimedAfterOffers(
+	context: IExecuteFunctions,
+	outputs: INodeExecutionData[][],
+	keys: ReadonlySet<string>,
+	claimant: Claimant,
+): Promise<INodeExecutionData[][]> {
+	if (keys.size === 0) return outputs;
+	const fresh = await claimed(context, [...keys], claimant);
+	if (!fresh) return outputs;
+	const elsewhere = new Set(
+		[...keys].filter((key) => !fresh.has(key)).map((key) => key.slice(PREFIX.length)),
+	);
+	if (elsewhere.size === 0) return outputs;
+	return outputs.map((list) =>
+		list.flatMap((item) => {
+			const ids = burstIds(item);
+			if (!ids.some((id) => elsewhere.has(id))) return [item];
+			const keep = new Set(ids.filter((id) => !elsewhere.has(id)));
+			context.logger.info(
+				`Messaging Automation Trigger: messages ${ids.filter((id) => elsewhere.has(id)).join(',')} of the run of messages ${ids.join(',')} were run by another run of their burst while this one made its answer offers${keep.size === 0 ? '; this run passes nothing on' : `; it runs with ${[...keep].join(',')}`}`,
+			);
+			return keep.size === 0 ? [] : [narrowedRun(item, keep)];
+		}),
+	);
+}

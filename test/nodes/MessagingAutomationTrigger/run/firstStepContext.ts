@@ -1,0 +1,53 @@
+import { DataDeduplicationService } from 'n8n-core';
+import type { IExecuteFunctions, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
+
+/*
+ * The trigger's first step in a run (runClaim.ts) called as n8n calls it, without an engine: its
+ * item, n8n's processed-data store (test/support/processedData.ts) and the question's link
+ * answered by the test, so that two runs of one delivery can be interleaved at will.
+ */
+
+export const TRIGGER_NODE = {
+	id: 'trigger-1',
+	name: 'Trigger',
+	type: 'messagingAutomationTrigger',
+	typeVersion: 1.1,
+	parameters: {},
+	position: [0, 0],
+};
+
+export const TRIGGER_CLAIMANT = { trigger: TRIGGER_NODE.id, polled: false };
+
+const noop = () => undefined;
+
+/** The message ids an offer to a question's link names. */
+export const offeredIds = (options: IHttpRequestOptions) =>
+	(options.body as { chatAnswer: { messageIds: string[] } }).chatAnswer.messageIds;
+
+/** The step's context for `item` in workflow `workflowId`; `link` answers the question's link. */
+export function firstStepContext(
+	workflowId: string,
+	item: INodeExecutionData,
+	link: (options: IHttpRequestOptions) => Promise<{ statusCode: number; body: unknown }>,
+): IExecuteFunctions {
+	const contextData = { node: TRIGGER_NODE, workflow: { id: workflowId, active: true } };
+	const store = () => DataDeduplicationService.getInstance();
+	return {
+		getInputData: (index = 0) => (index === 0 ? [item] : []),
+		getNodeParameter: (_name: string, _index: number, fallback?: unknown) => fallback,
+		getMode: () => 'webhook',
+		getNode: () => TRIGGER_NODE,
+		getWorkflow: () => contextData.workflow,
+		logger: { info: noop, warn: noop, debug: noop, error: noop },
+		customData: { set: noop, setAll: noop, get: noop, getAll: () => ({}) },
+		helpers: {
+			checkProcessedAndRecord: async (items: string[], scope: 'workflow', options: object) =>
+				await store().checkProcessedAndRecord(items, scope, contextData as never, options as never),
+			removeProcessed: async (items: string[], scope: 'workflow', options: object) =>
+				await store().removeProcessed(items, scope, contextData as never, options as never),
+			getProcessedDataCount: async (scope: 'workflow', options: object) =>
+				await store().getProcessedDataCount(scope, contextData as never, options as never),
+			httpRequest: link,
+		},
+	} as unknown as IExecuteFunctions;
+}
