@@ -187,6 +187,55 @@ describe("review s5: the later run's re-offer (answerReoffer.ts)", () => {
 	);
 });
 
+describe('review s5: two later runs of the "1" (answerReoffer.ts)', () => {
+	type RunClaimModule =
+		typeof import('../../../../nodes/MessagingAutomationTrigger/run/runClaim.js');
+
+	/** A webhook process's memory: the trigger's run code loaded afresh (processPool.ts). */
+	async function workerProcess(): Promise<RunClaimModule> {
+		vi.resetModules();
+		return await import('../../../../nodes/MessagingAutomationTrigger/run/runClaim.js');
+	}
+
+	/** n8n stopped after the earlier run claimed the "1"; two copies of its delivery then run at once. */
+	async function laterRuns(workers: RunClaimModule[]) {
+		const link: Link = async (options) => ({
+			statusCode: 200,
+			body: { answered: true, messageId: offeredIds(options)[0] },
+		});
+		const workflow = `wf-r5-7-${workers.length}`;
+		await claimed(
+			step(workflow, answerRun(), link),
+			['event|evt-one', 'message|msg-one', 'answer|msg-one'],
+			TRIGGER_CLAIMANT,
+		);
+		const runs = workers.map((worker) =>
+			worker.claimRun(step(workflow, answerRun(), link), TRIGGER_CLAIMANT, 1),
+		);
+		await vi.advanceTimersByTimeAsync(0);
+		// Both runs' 6 s waits end at the same moment (copies that arrived together): their claims of
+		// the settled record meet in n8n's store, as two processes' claims do.
+		vi.advanceTimersByTime(6000);
+		await vi.runAllTimersAsync();
+		await Promise.all(runs);
+		return offers;
+	}
+
+	it('control: two later runs in one process: one takes the record, the "1" is offered once', async () => {
+		const worker = await workerProcess();
+		expect(await laterRuns([worker, worker])).toEqual([11_000]);
+	});
+
+	it.fails(
+		'R5-7: two later runs in two webhook processes (copies after n8n stopped) take the settled record at the same moment (both after 6 s): both offer the "1" at 11 s, at once, so n8n 1.x resumes the question twice (R43f-2\'s race, now on the re-offer path)',
+		async () => {
+			const first = await workerProcess();
+			const second = await workerProcess();
+			expect(await laterRuns([first, second])).toEqual([11_000]);
+		},
+	);
+});
+
 describe("review s5: a burst's others claimed after its offers (afterOffers.ts) meet a store failure", () => {
 	/**
 	 * What the run a carried delivery started ("why?"'s) passes on: its offer of the "1" is in flight
