@@ -236,6 +236,34 @@ describe('review s5: two later runs of the "1" (answerReoffer.ts)', () => {
 	);
 });
 
+describe("review s5: an answer in a run whose claim n8n's store failed past 25.5 s (unclaimedRun.ts)", () => {
+	/** Two runs of the "1" started together (a copy: two webhook processes, or Deduplicate Events off). */
+	async function twoRunsOfTheOne(failures: number) {
+		failProcessedData(failures);
+		const link: Link = async (options) => ({
+			statusCode: 200,
+			body: { answered: true, messageId: offeredIds(options)[0] },
+		});
+		const runs = [1, 2].map(
+			async () => await claimRun(step('wf-r5-8', answerRun(), link), TRIGGER_CLAIMANT, 1),
+		);
+		await vi.runAllTimersAsync();
+		await Promise.all(runs);
+		return offers;
+	}
+
+	it('control: the store answers: the "1" is offered once', async () => {
+		expect(await twoRunsOfTheOne(0)).toEqual([0]);
+	});
+
+	it.fails(
+		'R5-8: the store fails both runs\' claims: each goes on unclaimed ("twice beats never") and offers the "1", both at 25.5 s, at once: n8n 1.x resumes the question twice (the refund twice), where never (the question keeps waiting for its link) was the safe side',
+		async () => {
+			expect(await twoRunsOfTheOne(18)).toHaveLength(1);
+		},
+	);
+});
+
 describe("review s5: a burst's others claimed after its offers (afterOffers.ts) meet a store failure", () => {
 	/**
 	 * What the run a carried delivery started ("why?"'s) passes on: its offer of the "1" is in flight
