@@ -167,6 +167,22 @@ describe("review s5: the later run's re-offer (answerReoffer.ts)", () => {
 		expect(offers).toEqual([11_000]);
 	});
 
+	it('held: the earlier run alive in its 30 s pause (the node could not read) while a copy re-offers: the copy takes the record and resumes the question, the earlier run stops at its next try', async () => {
+		let resumes = 0;
+		const link: Link = async (options) => {
+			if (Date.now() - started < 20_000) return await nodeCouldNotRead();
+			if (resumes > 0) return await notWaiting();
+			resumes++;
+			return { statusCode: 200, body: { answered: true, messageId: offeredIds(options)[0] } };
+		};
+		const earlier = claimRun(step('wf-r5-2h', answerRun(), link), TRIGGER_CLAIMANT, 1);
+		await vi.advanceTimersByTimeAsync(20_000);
+		const copy = claimRun(step('wf-r5-2h', answerRun(), link), TRIGGER_CLAIMANT, 1);
+		await vi.runAllTimersAsync();
+		expect([passedIds(await earlier), passedIds(await copy)]).toEqual([[], []]);
+		expect({ offers, resumes }).toEqual({ offers: [0, 3000, 31_000], resumes: 1 });
+	});
+
 	it.fails(
 		'R5-2: n8n stopped after a run claimed the "1" and before its offer ended; the retry\'s run offers it again and every try fails (the node cannot read the chat for 2.5 min): the "1" is in no run and no answer',
 		async () => {
