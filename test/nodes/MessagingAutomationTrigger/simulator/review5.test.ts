@@ -11,7 +11,12 @@ import {
 	failProcessedData,
 	installProcessedDataStore,
 } from '../../../support/processedData';
-import { firstStepContext, offeredIds, TRIGGER_CLAIMANT } from '../run/firstStepContext';
+import {
+	chatMessage as message,
+	firstStepContext,
+	offeredIds,
+	TRIGGER_CLAIMANT,
+} from '../run/firstStepContext';
 
 /*
  * Review of this session's changes (branch review-s5, on main as merged in 118e5df): issue-43g
@@ -38,12 +43,6 @@ const answerRun = (): INodeExecutionData => ({
 	},
 });
 
-const message = (id: string, text: string, second: number) => ({
-	id,
-	text,
-	timestamp: `2026-11-28T10:00:0${second}.000Z`,
-	conversation_id: 'conv-1',
-});
 const WHY = message('msg-why', 'why?', 1);
 const ONE = message('msg-one', '1', 2);
 
