@@ -345,27 +345,33 @@ describe('review s5: an execution held by an undecided offer, stopped by n8n', (
 describe('review s5: the "Not run" execution\'s promise (unclaimedRun.ts)', () => {
 	const T0 = Date.UTC(2026, 10, 28, 10, 0, 0);
 	const RULES: BurstRules = { quietMs: 5000, longestMs: 60_000 };
-	const chat = timelineOf({
-		messages: [
-			{ id: 'bot-earlier', at: 0, me: true },
-			// The burst whose carried run failed visibly (no other run held it).
-			{ id: 'a1', at: 100 },
-			{ id: 'a2', at: 101 },
-			// The person, met by silence, writes again a minute later; the bot answers that.
-			{ id: 'hello', at: 160 },
-			{ id: 'bot-reply', at: 170, me: true },
-			{ id: 'later', at: 900 },
-		]
-			.map(({ id, at, me = false }) => ({
-				id,
-				conversation_id: 'conv-1',
-				from: { phone: 'alice' },
-				from_me: me,
-				text: id,
-				timestamp: new Date(T0 + at * 1000).toISOString(),
-			}))
-			.reverse(),
-	});
+	const chatOf = (entries: Array<{ id: string; at: number; me?: boolean }>) =>
+		timelineOf({
+			messages: entries
+				.map(({ id, at, me = false }) => ({
+					id,
+					conversation_id: 'conv-1',
+					from: { phone: 'alice' },
+					from_me: me,
+					text: id,
+					timestamp: new Date(T0 + at * 1000).toISOString(),
+				}))
+				.reverse(),
+		});
+	const BEFORE = [
+		{ id: 'bot-earlier', at: 0, me: true },
+		// The burst whose carried run failed visibly (no other run held it).
+		{ id: 'a1', at: 100 },
+		{ id: 'a2', at: 101 },
+	];
+	const LATER = { id: 'later', at: 900 };
+	// The person, met by silence, writes again a minute later; the bot answers that.
+	const chat = chatOf([
+		...BEFORE,
+		{ id: 'hello', at: 160 },
+		{ id: 'bot-reply', at: 170, me: true },
+		LATER,
+	]);
 	const window = (nowSeconds: number) => ({
 		maxAgeMs: 24 * 3_600_000,
 		since: T0 - 3_600_000,
@@ -376,6 +382,12 @@ describe('review s5: the "Not run" execution\'s promise (unclaimedRun.ts)', () =
 	});
 	const ids = (bursts: Array<{ messages: Array<{ id: string }> }>) =>
 		bursts.map((burst) => burst.messages.map((entry) => entry.id));
+
+	it('control: the next message comes 13 minutes later, nothing between: it catches the burst up', () => {
+		expect(ids(missedBursts(chatOf([...BEFORE, LATER]), ['later'], RULES, window(905)))).toEqual([
+			['a1', 'a2'],
+		]);
+	});
 
 	it.fails(
 		'R5-4: "the person\'s next message (or the Catch-Up node) catches these messages up": a next message a minute later does not (3 min rule), and once the bot answered it neither a later message nor the Catch-Up poll ever does',
