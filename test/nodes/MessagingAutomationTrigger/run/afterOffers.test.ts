@@ -3,7 +3,12 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
 import { clearProcessedData, installProcessedDataStore } from '../../../support/processedData';
-import { firstStepContext, offeredIds, TRIGGER_CLAIMANT } from './firstStepContext';
+import {
+	chatMessage as message,
+	firstStepContext,
+	offeredIds,
+	TRIGGER_CLAIMANT,
+} from './firstStepContext';
 
 /*
  * A burst with an answer in it is claimed in two steps (run/afterOffers.ts): the answer before its
@@ -15,12 +20,6 @@ import { firstStepContext, offeredIds, TRIGGER_CLAIMANT } from './firstStepConte
 
 const LINK = 'http://n8n.test/webhook-waiting/7/node-1?q=k1&chat=1&signature=0';
 
-const message = (id: string, text: string, second: number) => ({
-	id,
-	text,
-	timestamp: `2026-11-28T10:00:0${second}.000Z`,
-	conversation_id: 'conv-1',
-});
 const WHY = message('msg-why', 'why?', 1);
 const ONE = message('msg-one', '1', 2);
 const THANKS = message('msg-thanks', 'thanks', 3);

@@ -20,6 +20,14 @@ export const TRIGGER_CLAIMANT = { trigger: TRIGGER_NODE.id, polled: false };
 
 const noop = () => undefined;
 
+/** A message of conversation conv-1 as a run's item lists it, written `second` s after 10:00. */
+export const chatMessage = (id: string, text: string, second: number) => ({
+	id,
+	text,
+	timestamp: `2026-11-28T10:00:0${second}.000Z`,
+	conversation_id: 'conv-1',
+});
+
 /** The message ids an offer to a question's link names. */
 export const offeredIds = (options: IHttpRequestOptions) =>
 	(options.body as { chatAnswer: { messageIds: string[] } }).chatAnswer.messageIds;
