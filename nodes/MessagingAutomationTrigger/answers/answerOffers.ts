@@ -22,7 +22,10 @@ export interface Offer {
 	taken?: string;
 	/** Why the offer reached no verdict. */
 	failed?: string;
-	/** With `failed`: the node said it resumed nothing (it could not look up or read in time). */
+	/**
+	 * With `failed`: nothing was resumed, the node said so (it could not look up or read in time) or
+	 * no connection to n8n was made.
+	 */
 	resumedNothing?: boolean;
 	/** n8n answered itself, not the node: the execution no longer waits (answered, timed out). */
 	notWaiting?: boolean;
@@ -103,6 +106,23 @@ export async function offer(
 		if (body.answered !== true) return {};
 		return { taken: typeof body.messageId === 'string' ? body.messageId : messageIds[0] };
 	} catch (error) {
-		return { failed: reasonOf(error) };
+		return { failed: reasonOf(error), resumedNothing: neverConnected(error) };
 	}
+}
+
+/** Errors of a connection never made: the offer reached nothing, so it resumed nothing. */
+const NOT_CONNECTED = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
+
+function neverConnected(error: unknown): boolean {
+	for (let cause = error, depth = 0; isRecord(cause) && depth < 4; depth++) {
+		if (typeof cause.code === 'string' && NOT_CONNECTED.has(cause.code)) return true;
+		cause = cause.cause;
+	}
+	return false;
 }

@@ -119,3 +119,26 @@ export async function passAnswers(
 	);
 	return { outputs: passed.map((list) => list.flat()), answered };
 }
+
+/**
+ * The run's items when n8n's store failed at its claim: nothing is offered, since every copy of the
+ * delivery would offer too, at the same moment, and n8n 1.x resumes as often as asked (a refund
+ * twice). The answers are taken out of the run, so they run no bot either; their questions keep
+ * waiting for a reply that quotes them, or their links.
+ */
+export function withheldAnswers(
+	context: IExecuteFunctions,
+	outputs: INodeExecutionData[][],
+): INodeExecutionData[][] {
+	return outputs.map((list) =>
+		list.flatMap((item) => {
+			const offerings = offersIn(item, () => true);
+			if (offerings.length === 0) return [withoutOffers(item)];
+			const ids = new Set(offerings.flatMap((offering) => offering.messageIds));
+			context.logger.warn(
+				`Messaging Automation Trigger: messages ${[...ids].join(', ')} answer the Send and Wait question ${offerings.map((offering) => offering.entry.question_id).join(', ')}, but n8n's record of runs failed, so this run cannot tell whether a copy of it offers them too: they are neither offered nor run, and the question keeps waiting for a reply that quotes it, or its links`,
+			);
+			return rest(item, ids);
+		}),
+	);
+}

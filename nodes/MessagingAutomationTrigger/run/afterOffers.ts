@@ -3,6 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { hasOffers, offersIn } from '../answers/answerPass';
 import { claimed, type Claimant } from './claimStore';
 import { narrowedRun } from './narrowedRun';
+import { refuseUnclaimed } from './unclaimedRun';
 
 /*
  * A burst with answers in it ("why?" then "1") is claimed in two steps. The answers it offers are
@@ -37,16 +38,21 @@ export function afterOfferKeys(items: readonly INodeExecutionData[]): Set<string
 /**
  * The run's items once it claimed `keys` (afterOfferKeys), its offers ended: the messages another
  * run claimed meanwhile are taken out (that run runs them), an item left with none goes no further.
- * A failed store lets them go on, as a delivered run does when the store cannot say (twice beats never).
+ * A failed store lets them go on, as a burst's own run does when the store cannot say (twice beats
+ * never); a run a carried delivery started fails visibly instead (unclaimedRun.ts).
  */
 export async function claimedAfterOffers(
 	context: IExecuteFunctions,
 	outputs: INodeExecutionData[][],
 	keys: ReadonlySet<string>,
 	claimant: Claimant,
+	/** The run's items as handed over, before the answers were taken out (unclaimedRun.ts reads them). */
+	delivered: readonly INodeExecutionData[],
 ): Promise<INodeExecutionData[][]> {
 	if (keys.size === 0) return outputs;
 	const fresh = await claimed(context, [...keys], claimant);
+	// A run a carried delivery started fails visibly here too (R5-3): most often a copy ran them.
+	if (!fresh) refuseUnclaimed(context, claimant, delivered);
 	if (!fresh) return outputs;
 	const elsewhere = new Set(
 		[...keys].filter((key) => !fresh.has(key)).map((key) => key.slice(PREFIX.length)),

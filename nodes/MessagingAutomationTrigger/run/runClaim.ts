@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { hasOffers, passAnswers } from '../answers/answerPass';
+import { hasOffers, passAnswers, withheldAnswers } from '../answers/answerPass';
 import { reofferUnsettled } from '../answers/answerReoffer';
 import { afterOfferKeys, claimedAfterOffers } from './afterOffers';
 import { isCaughtUp } from './caughtUp';
@@ -234,11 +234,15 @@ export async function claimRun(
 				: whenUnclaimed(context, item),
 		),
 	);
-	const [{ outputs: offered, answered }, answeredAgain] = await Promise.all([
-		passAnswers(context, claimedRun, fresh, claimant),
-		fresh ? reofferUnsettled(context, outputs.flat(), fresh, claimant) : 0,
-	]);
-	const passed = fresh ? await claimedAfterOffers(context, offered, later, claimant) : offered;
+	const [{ outputs: offered, answered }, answeredAgain] = fresh
+		? await Promise.all([
+				passAnswers(context, claimedRun, fresh, claimant),
+				reofferUnsettled(context, outputs.flat(), fresh, claimant),
+			])
+		: [{ outputs: withheldAnswers(context, claimedRun), answered: 0 }, 0];
+	const passed = fresh
+		? await claimedAfterOffers(context, offered, later, claimant, outputs.flat())
+		: offered;
 	if (passed.every((list) => list.length === 0))
 		markExecution(
 			context,

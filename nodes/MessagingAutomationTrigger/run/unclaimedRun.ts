@@ -35,9 +35,10 @@ const patience = `${CLAIM_WAITS_MS.reduce((sum, wait) => sum + wait, 0) / 1000} 
  * Throws when the run must not go on unclaimed. The Catch-Up poll's run fails, in the executions
  * list and n8n's log, and the poll (which learns how its runs ended) leaves those chats to its
  * next poll. A run a carried delivery started (carriedStart) fails too, passing nothing on: in the
- * common case the burst's own run was recorded. Its messages stay unclaimed, so if no run held
- * them (the last message's event lost, or its run not recorded), the person's next message or
- * the Catch-Up node catches them up once the store answers again.
+ * common case the burst's own run was recorded. Its messages stay unclaimed; if no run held them
+ * (the last message's event lost, or its run not recorded), the error execution is where the user
+ * sees it: the person's next message catches them up only when it comes 3 minutes or more later
+ * and the bot has not answered in between (review s5, R5-4).
  */
 export function refuseUnclaimed(
 	context: IExecuteFunctions,
@@ -59,7 +60,7 @@ export function refuseUnclaimed(
 	);
 	throw new NodeOperationError(
 		context.getNode(),
-		`Not run: messages ${ids} (conversation ${conversation}). n8n's record of runs failed for ${patience}, and this run was started by the delivery of an earlier message of the burst, not its last, so most often another execution ran the burst already. If none did, the person's next message (or the Catch-Up node) catches these messages up once n8n's record answers again; Retry this execution only if neither happened`,
+		`Not run: messages ${ids} (conversation ${conversation}). n8n's record of runs failed for ${patience}, so this execution could not tell whether another one already ran these messages; most often one did. If the bot did not answer them in the chat, retry this execution`,
 		{ level: 'warning' },
 	);
 }
