@@ -306,13 +306,10 @@ describe("review s5: a burst's others claimed after its offers (afterOffers.ts) 
 		expect(await carriedRunAfterCopy(0)).toEqual([]);
 	});
 
-	it(
-		'R5-3: the store fails past 25.5 s at the after-offer claim (9 attempts for the settle record, 9 for the claim): the carried run passes "why?" on again (twice), where fix-r42 fails such a run visibly',
-		async () => {
-			// The run fails visibly (unclaimedRun.ts), passing nothing on.
-			expect(await carriedRunAfterCopy(18)).toMatch(/^Not run: messages msg-why/);
-		},
-	);
+	it('R5-3: the store fails past 25.5 s at the after-offer claim (9 attempts for the settle record, 9 for the claim): the carried run passes "why?" on again (twice), where fix-r42 fails such a run visibly', async () => {
+		// The run fails visibly (unclaimedRun.ts), passing nothing on.
+		expect(await carriedRunAfterCopy(18)).toMatch(/^Not run: messages msg-why/);
+	});
 });
 
 describe('review s5: an execution held by an undecided offer, stopped by n8n', () => {
