@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { hasOffers, offersIn } from '../answers/answerPass';
 import { claimed, type Claimant } from './claimStore';
 import { narrowedRun } from './narrowedRun';
-import { refuseUnclaimed } from './unclaimedRun';
+import { groupedIds, refuseUnclaimed } from './unclaimedRun';
 
 /*
  * A burst with answers in it ("why?" then "1") is claimed in two steps. The answers it offers are
@@ -16,10 +16,7 @@ import { refuseUnclaimed } from './unclaimedRun';
 
 const PREFIX = 'message|';
 
-const burstIds = (item: INodeExecutionData): string[] =>
-	Array.isArray(item.json.message_ids)
-		? item.json.message_ids.filter((id): id is string => typeof id === 'string')
-		: [];
+const burstIds = (item: INodeExecutionData): string[] => groupedIds(item) ?? [];
 
 /** The claim keys of the grouped runs' messages that no offer of the run names: claimed after the offers. */
 export function afterOfferKeys(items: readonly INodeExecutionData[]): Set<string> {
