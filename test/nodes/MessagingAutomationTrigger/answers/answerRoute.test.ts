@@ -1,11 +1,15 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { DEMO, type SandboxHandle } from '../../../sandbox';
 import type { N8nWebhookHost } from '../../../support/n8nWebhook';
 import { activeMessageTrigger, settledAfter, useStoppedClock, waitFor } from '../fixtures';
+import {
+	APPROVAL_RULES,
+	startWaitingWebhook,
+	type WaitingRequest,
+	type WaitingWebhook,
+} from './waitingWebhook';
 
 /*
  * Pass Answers to Send and Wait through n8n's webhook machinery, against the sandbox: a person's
@@ -17,30 +21,18 @@ import { activeMessageTrigger, settledAfter, useStoppedClock, waitFor } from '..
 
 interface Offer {
 	key: string;
-	body: { chatAnswer?: { messageIds?: string[]; conversationId?: string } };
+	body: WaitingRequest['body'];
 }
-
-/** The rules the stand-in's questions take answers by, as the node's probe gives them. */
-const RULES = {
-	rules: {
-		kind: 'approval',
-		choices: [
-			{ approved: true, number: '1', words: ['Approve', 'yes'] },
-			{ approved: false, number: '2', words: ['Decline', 'no'] },
-		],
-	},
-	groupNumbers: [],
-};
 
 let sandbox: SandboxHandle;
 let trigger: N8nWebhookHost;
-let resumeServer: Server;
+let resumeServer: WaitingWebhook;
 let resumeOrigin = '';
 const offers: Offer[] = [];
 /** The keys of the questions probed (a request naming no message), in order. */
 const probes: string[] = [];
 /** Another host, where no n8n of ours waits: it must never be asked anything. */
-let foreignServer: Server;
+let foreignServer: WaitingWebhook;
 let foreignOrigin = '';
 let foreignRequests = 0;
 /** How the stand-in answers an offer to the question with key `key`. */
@@ -52,37 +44,26 @@ useStoppedClock(
 );
 
 beforeAll(async () => {
-	resumeServer = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			const key = new URL(req.url ?? '', resumeOrigin).searchParams.get('q') ?? '';
-			const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Offer['body'];
-			const named = body.chatAnswer?.messageIds ?? [];
-			if (named.length === 0) probes.push(key);
-			else offers.push({ key, body });
-			const { status, answered } = verdict(key, named[0] ?? '');
-			res.writeHead(status, { 'Content-Type': 'application/json' });
-			if (answered === undefined) res.end(JSON.stringify({ message: 'not waiting' }));
-			else if (named.length === 0)
-				res.end(JSON.stringify({ answered: false, waiting: true, rules: RULES }));
-			else res.end(JSON.stringify(answered ? { answered, messageId: named[0] } : { answered }));
-		});
+	resumeServer = await startWaitingWebhook(({ key, messageIds, body }, reply) => {
+		if (messageIds.length === 0) probes.push(key);
+		else offers.push({ key, body });
+		const { status, answered } = verdict(key, messageIds[0] ?? '');
+		if (answered === undefined) reply(status, { message: 'not waiting' });
+		else if (messageIds.length === 0)
+			reply(status, { answered: false, waiting: true, rules: APPROVAL_RULES });
+		else reply(status, answered ? { answered, messageId: messageIds[0] } : { answered });
 	});
-	await new Promise<void>((resolve) => resumeServer.listen(0, '127.0.0.1', resolve));
-	resumeOrigin = `http://127.0.0.1:${(resumeServer.address() as AddressInfo).port}`;
-	foreignServer = createServer((_req, res) => {
+	resumeOrigin = resumeServer.origin;
+	foreignServer = await startWaitingWebhook((_request, reply) => {
 		foreignRequests++;
-		res.writeHead(200, { 'Content-Type': 'application/json' });
-		res.end(JSON.stringify({ answered: true }));
+		reply(200, { answered: true });
 	});
-	await new Promise<void>((resolve) => foreignServer.listen(0, '127.0.0.1', resolve));
-	foreignOrigin = `http://127.0.0.1:${(foreignServer.address() as AddressInfo).port}`;
+	foreignOrigin = foreignServer.origin;
 });
 
 afterAll(async () => {
-	await new Promise<void>((resolve) => resumeServer.close(() => resolve()));
-	await new Promise<void>((resolve) => foreignServer.close(() => resolve()));
+	await resumeServer.close();
+	await foreignServer.close();
 });
 
 beforeEach(() => {

@@ -1,10 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { DEMO, type SandboxHandle } from '../../../sandbox';
 import type { N8nWebhookHost } from '../../../support/n8nWebhook';
 import { activeMessageTrigger, settledAfter, useStoppedClock, waitFor } from '../fixtures';
+import { APPROVAL_RULES, startWaitingWebhook, type WaitingWebhook } from './waitingWebhook';
 
 /*
  * Review of issue-43f (branch review-43f): the offer moved into the run's first step, which makes
@@ -18,22 +17,12 @@ import { activeMessageTrigger, settledAfter, useStoppedClock, waitFor } from '..
  * refuses an execution that no longer waits.
  */
 
-const RULES = {
-	rules: {
-		kind: 'approval',
-		choices: [
-			{ approved: true, number: '1', words: ['Approve', 'yes'] },
-			{ approved: false, number: '2', words: ['Decline', 'no'] },
-		],
-	},
-	groupNumbers: [],
-};
 /** Past the trigger's offer time-out (ANSWER_OFFER_TIMEOUT_MS, 5 s). */
 const SLOW_ANSWER_MS = 5600;
 
 let sandbox: SandboxHandle;
 let trigger: N8nWebhookHost;
-let server: Server;
+let server: WaitingWebhook;
 let origin = '';
 let resumed = false;
 /** The executions resumed (each offer that resumed one). */
@@ -47,34 +36,22 @@ useStoppedClock(
 );
 
 beforeAll(async () => {
-	server = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
-				chatAnswer?: { messageIds?: string[] };
-			};
-			const named = body.chatAnswer?.messageIds ?? [];
-			const reply = (status: number, json: unknown) => {
-				if (named.length > 0) offers.push(status);
-				res.writeHead(status, { 'Content-Type': 'application/json' });
-				res.end(JSON.stringify(json));
-			};
-			if (resumed) return reply(409, { message: 'The execution is not waiting' });
-			if (named.length === 0) return reply(200, { answered: false, waiting: true, rules: RULES });
-			resumed = true;
-			resumes++;
-			setTimeout(() => reply(200, { answered: true, messageId: named[0] }), SLOW_ANSWER_MS);
-		});
+	server = await startWaitingWebhook(({ messageIds }, respond) => {
+		const reply = (status: number, json: unknown) => {
+			if (messageIds.length > 0) offers.push(status);
+			respond(status, json);
+		};
+		if (resumed) return reply(409, { message: 'The execution is not waiting' });
+		if (messageIds.length === 0)
+			return reply(200, { answered: false, waiting: true, rules: APPROVAL_RULES });
+		resumed = true;
+		resumes++;
+		setTimeout(() => reply(200, { answered: true, messageId: messageIds[0] }), SLOW_ANSWER_MS);
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	origin = server.origin;
 });
 
-afterAll(async () => {
-	server.closeAllConnections();
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => server.close());
 
 beforeEach(() => {
 	resumed = false;
