@@ -41,7 +41,17 @@ async function attachmentOf(
 		return { error: result.reason };
 	}
 	const { data, fileName, mimeType } = result.file;
-	return { binary: await context.helpers.prepareBinaryData(data, fileName, mimeType) };
+	try {
+		return { binary: await context.helpers.prepareBinaryData(data, fileName, mimeType) };
+	} catch (error) {
+		// The run is recorded and its delivery answered: nothing would send the message again, so it
+		// goes on without its file rather than not at all.
+		const reason = `n8n could not store the file (${error instanceof Error ? error.message : String(error)}); fetch it later with get_attachment_link`;
+		context.logger.warn(
+			`Messaging Automation Trigger: attachment of message ${String(message.id)} not stored: ${reason}`,
+		);
+		return { error: reason };
+	}
 }
 
 /** The messages of a run's item: a grouped turn's `messages`, else its event's message. */
