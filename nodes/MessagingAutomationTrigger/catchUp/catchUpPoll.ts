@@ -200,8 +200,10 @@ function settingsOf(context: PollContext): CatchUpSettings | undefined {
 }
 
 /**
- * The listed chats to read, oldest first: changed above the floor, not last written by the account,
- * within Max Age (`leftChats`: those older), quiet long enough, and not settled at their newest message.
+ * The listed chats to read, oldest first: changed above the floor, within Max Age (`leftChats`:
+ * those older), quiet long enough, and not settled at their newest message. A chat the account wrote
+ * last is read too: the bot's answer to the person's latest burst leaves an earlier one unanswered
+ * (catchUp.ts, R5-4).
  */
 function dueChats(
 	chats: readonly ListedChat[],
@@ -212,7 +214,7 @@ function dueChats(
 	const olderThanLimit = window.now - settings.catchUpMs;
 	let leftChats = 0;
 	const due = chats
-		.filter((chat) => chat.lastAt > window.listFloor && chat.lastFromMe !== true)
+		.filter((chat) => chat.lastAt > window.listFloor)
 		.filter((chat) => {
 			if (chat.lastAt > olderThanLimit) return true;
 			leftChats++;
