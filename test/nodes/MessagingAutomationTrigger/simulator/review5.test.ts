@@ -391,7 +391,11 @@ describe('review s5: the "Not run" execution\'s promise (unclaimedRun.ts)', () =
 	});
 
 	it('R5-4, each path: a next message within 3 minutes of the close leaves them (it may still be on its way: J, L); a later one and the poll take them, without the answered "hello"', () => {
-		const poll = chatOf([...BEFORE, { id: 'hello', at: 160 }, { id: 'bot-reply', at: 170, me: true }]);
+		const poll = chatOf([
+			...BEFORE,
+			{ id: 'hello', at: 160 },
+			{ id: 'bot-reply', at: 170, me: true },
+		]);
 		expect({
 			next: ids(missedBursts(chat, ['hello'], RULES, window(165))),
 			later: ids(missedBursts(chat, ['later'], RULES, window(905))),
@@ -399,7 +403,7 @@ describe('review s5: the "Not run" execution\'s promise (unclaimedRun.ts)', () =
 		}).toEqual({ next: [], later: [['a1', 'a2']], poll: [['a1', 'a2']] });
 	});
 
-	it('control: a burst the account answered (its next message in the chat is the account\'s) is no candidate, before a later burst or in the poll', () => {
+	it("control: a burst the account answered (its next message in the chat is the account's) is no candidate, before a later burst or in the poll", () => {
 		const answered = chatOf([
 			...BEFORE,
 			{ id: 'bot-a', at: 110, me: true },
