@@ -163,6 +163,9 @@ function triggerBeside(context: IPollFunctions | IExecuteFunctions): boolean {
  */
 const SHARE_WAITS_MS = [250, 500, 1000, 2000, 4000, 8000, 8000];
 
+/** Activations (their poll context) whose first poll waited already: later polls do not wait. */
+const waited = new WeakSet<object>();
+
 /**
  * The settings a poll follows (sharedCatchUpSettings). An activation's first poll (`first`) that
  * finds none shared yet while the node list shows a trigger beside this node waits until that
@@ -172,14 +175,15 @@ export async function pollLookup(
 	context: IPollFunctions | IExecuteFunctions,
 	first: boolean,
 ): Promise<SharedLookup> {
-	if (!first || shared(context).length > 0 || !triggerBeside(context))
+	if (!first || waited.has(context) || shared(context).length > 0 || !triggerBeside(context))
 		return sharedCatchUpSettings(context);
+	waited.add(context);
 	for (const wait of SHARE_WAITS_MS) {
 		await sleep(wait);
 		if (shared(context).length > 0) return sharedCatchUpSettings(context);
 	}
 	return {
-		why: `the Messaging Automation Trigger beside it did not share its settings within ${SHARE_WAITS_MS.reduce((sum, wait) => sum + wait, 0) / 1000} s of the activation: its activation failed or is still running (see the workflow's publication status, or its activation error on n8n 1.x); the next activation tries again`,
+		why: `the Messaging Automation Trigger beside it did not share its settings within ${SHARE_WAITS_MS.reduce((sum, wait) => sum + wait, 0) / 1000} s of the activation: its activation failed or is still running (see the workflow's publication status, or its activation error on n8n 1.x); the next poll follows it once it has`,
 	};
 }
 
@@ -193,7 +197,7 @@ function named(context: IPollFunctions | IExecuteFunctions): string {
  * Why the poll must not read with its own credential: another than the trigger's, whose settings it
  * follows (review 45e, R45e-7, and review 4, R4-3: it would catch up another account's chats by this
  * trigger's rules, and report the trigger's endpoint as deleted). Asked at an activation's first
- * poll, once the trigger's activation shared its settings (catchUpSettingsAtActivation), so the
+ * poll, once the trigger's activation shared its settings (pollLookup), so the
  * activation fails naming the credential (n8n 2.x: publishing fails), and in a test run.
  */
 export async function otherCredential(
