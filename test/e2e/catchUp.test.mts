@@ -17,7 +17,8 @@ import { workflowNode } from './support/workflows.mjs';
  * the suite's sandbox signs deliveries with its clock, which n8n checks against its own, and its
  * clock never goes back. Polls every minute; the first case waits for one or two polls (up to
  * 2 minutes), the second for none (n8n polls at activation). The third publishes a Catch-Up node on
- * another credential than the trigger's in the editor (review s6, R6-1): publishing fails, naming it.
+ * another credential than the trigger's in the editor (review s6, R6-1): its activation fails,
+ * naming the credential, where n8n 2.40.7 shows a trigger that could not be activated.
  */
 
 const { mode, n8nVersion } = e2e();
@@ -181,7 +182,7 @@ describe.runIf(runsHere)('Messaging Automation Catch-Up, in a real n8n', () => {
 
 	const executablePath = findChromium();
 	it.runIf(executablePath)(
-		"fails publishing a Catch-Up node on another credential than the trigger's, naming it",
+		"fails the activation of a Catch-Up node on another credential than the trigger's when publishing, naming it",
 		async () => {
 			const owner = await credentialOf(`e2e shop A ${randomUUID()}`, sandbox.keys.owner);
 			const other = await credentialOf('Shop B (second account)', sandbox.keys.noConsent);
@@ -216,13 +217,14 @@ describe.runIf(runsHere)('Messaging Automation Catch-Up, in a real n8n', () => {
 				const told = page.locator('.el-notification').filter({ hasText: 'Shop B' });
 				await told.first().waitFor({ timeout: 60_000 });
 				await screenshot(page, 'k-catch-up-other-credential');
+				// n8n 2.40.7 publishes the rest (the trigger serves) and says which trigger failed, and why.
 				expect(await told.first().innerText()).toMatch(
-					/credential, "Shop B \(second account\)", is not the one/,
+					/Some triggers could not be activated[\s\S]*"Catch-Up"[\s\S]*credential, "Shop B \(second account\)", is not the one the Messaging Automation Trigger "Trigger" uses/,
 				);
 			} finally {
 				await browser.close();
+				await api.deactivateWorkflow(copied.id).catch(() => undefined);
 			}
-			expect((await api.getWorkflow(copied.id)).active).toBe(false);
 		},
 		120_000,
 	);
