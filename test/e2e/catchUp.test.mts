@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREDENTIAL_TYPE, NODE_TYPES, withCredential } from '../dev/stack.mjs';
 import { startSandboxProcess, type SandboxProcess } from '../bench/sandboxProcess.js';
 import { DEFAULT_N8N_VERSION } from '../support/n8nInstall.mjs';
 import { nodeOutput, type N8nRestApi, type N8nWorkflow } from '../support/n8nRestApi.mjs';
+import { findChromium, launchEditorBrowser, screenshot, signIn } from './support/browser.mjs';
 import { e2e, n8nApi, waitFor } from './support/context.mjs';
 import { workflowNode } from './support/workflows.mjs';
 
@@ -14,7 +16,9 @@ import { workflowNode } from './support/workflows.mjs';
  * Max Age once, leaving the older ones. Its own sandbox, whose clock the cases move ahead freely:
  * the suite's sandbox signs deliveries with its clock, which n8n checks against its own, and its
  * clock never goes back. Polls every minute; the first case waits for one or two polls (up to
- * 2 minutes), the second for none (n8n polls at activation).
+ * 2 minutes), the second for none (n8n polls at activation). The third publishes a Catch-Up node on
+ * another credential than the trigger's in the editor (review s6, R6-1): its activation fails,
+ * naming the credential, where n8n 2.40.7 shows a trigger that could not be activated.
  */
 
 const { mode, n8nVersion } = e2e();
@@ -26,6 +30,8 @@ describe.runIf(runsHere)('Messaging Automation Catch-Up, in a real n8n', () => {
 	let api: N8nRestApi;
 	let workflow: N8nWorkflow;
 	let phones = 0;
+	/** Where n8n's log stood before the activation. */
+	let logFrom = 0;
 	const person = (name: string) => ({
 		phone: `4917${String(Date.now() % 1e6).padStart(6, '0')}${String(++phones).padStart(2, '0')}`,
 		name,
@@ -54,14 +60,27 @@ describe.runIf(runsHere)('Messaging Automation Catch-Up, in a real n8n', () => {
 			.map((items) => items as Array<{ text: string; caught_up?: { reason: string } }>);
 	};
 
+	const credentialOf = async (name: string, apiKey: string) =>
+		await api.createCredential({
+			name,
+			type: CREDENTIAL_TYPE,
+			data: { apiKey, baseUrl: sandbox.url, authScheme: 'bearer' },
+		});
+	/** The trigger and the Catch-Up node, both leading to one next node, as the README sets them up. */
+	const besideEachOther = (
+		nodes: Array<Record<string, unknown> & { name: string; type: string }>,
+	) => ({
+		nodes: [...nodes, workflowNode('Reply', 'n8n-nodes-base.noOp', 1, [300, 100], {})],
+		connections: Object.fromEntries(
+			nodes.map((node) => [node.name, { main: [[{ node: 'Reply', type: 'main', index: 0 }]] }]),
+		),
+		settings: { executionOrder: 'v1' },
+	});
+
 	beforeAll(async () => {
 		sandbox = await startSandboxProcess();
 		api = await n8nApi();
-		const credential = await api.createCredential({
-			name: `e2e catch-up ${randomUUID()}`,
-			type: CREDENTIAL_TYPE,
-			data: { apiKey: sandbox.keys.owner, baseUrl: sandbox.url, authScheme: 'bearer' },
-		});
+		const credential = await credentialOf(`e2e catch-up ${randomUUID()}`, sandbox.keys.owner);
 		const trigger = {
 			...workflowNode('Trigger', NODE_TYPES.trigger, 1.1, [0, 0], {
 				events: ['message.received'],
@@ -78,19 +97,20 @@ describe.runIf(runsHere)('Messaging Automation Catch-Up, in a real n8n', () => {
 		});
 		workflow = await api.createWorkflow(
 			withCredential(
-				{
-					name: `e2e catch-up ${randomUUID()}`,
-					nodes: [trigger, catchUp],
-					connections: {},
-					settings: { executionOrder: 'v1' },
-				},
+				{ name: `e2e catch-up ${randomUUID()}`, ...besideEachOther([trigger, catchUp]) },
 				{ id: credential.id, name: credential.name },
 			),
 		);
+		logFrom = statSync(e2e().n8nLog).size;
 		await api.activateWorkflow(workflow.id);
 		// n8n 2.x may answer before its activation's poll ran: that poll sets the node's floor (what
 		// was written before it is never caught up).
 		await waitFor('the activation poll', async () => ((await listReads()) > 0 ? true : undefined));
+	});
+
+	it('publishes beside its trigger without saying that no trigger is active (R6-1)', () => {
+		const log = readFileSync(e2e().n8nLog).subarray(logFrom).toString();
+		expect(log.split('\n').filter((line) => line.includes('catches up nothing'))).toEqual([]);
 	});
 
 	afterAll(async () => {
@@ -159,4 +179,53 @@ describe.runIf(runsHere)('Messaging Automation Catch-Up, in a real n8n', () => {
 			],
 		]);
 	}, 120_000);
+
+	const executablePath = findChromium();
+	it.runIf(executablePath)(
+		"fails the activation of a Catch-Up node on another credential than the trigger's when publishing, naming it",
+		async () => {
+			const owner = await credentialOf(`e2e shop A ${randomUUID()}`, sandbox.keys.owner);
+			const other = await credentialOf('Shop B (second account)', sandbox.keys.noConsent);
+			const uses = (credential: { id: string; name: string }) => ({
+				messagingAutomationApi: { id: credential.id, name: credential.name },
+			});
+			const copied = await api.createWorkflow({
+				name: `e2e catch-up on another credential ${randomUUID()}`,
+				...besideEachOther([
+					{
+						...workflowNode('Trigger', NODE_TYPES.trigger, 1.1, [0, 0], {
+							events: ['message.received'],
+							groupQuickMessages: true,
+						}),
+						webhookId: randomUUID(),
+						credentials: uses(owner),
+					},
+					{
+						...workflowNode('Catch-Up', NODE_TYPES.catchUp, 1, [0, 200], {
+							pollTimes: { item: [{ mode: 'everyMinute' }] },
+						}),
+						credentials: uses(other),
+					},
+				]),
+			});
+			const { browser, page } = await launchEditorBrowser(executablePath as string);
+			try {
+				await signIn(page, e2e().n8nUrl, e2e().owner);
+				await page.goto(`${e2e().n8nUrl}/workflow/${copied.id}`);
+				await page.locator('[data-test-id="workflow-open-publish-modal-button"]').click();
+				await page.locator('[data-test-id="workflow-publish-button"]').click();
+				const told = page.locator('.el-notification').filter({ hasText: 'Shop B' });
+				await told.first().waitFor({ timeout: 60_000 });
+				await screenshot(page, 'k-catch-up-other-credential');
+				// n8n 2.40.7 publishes the rest (the trigger serves) and says which trigger failed, and why.
+				expect(await told.first().innerText()).toMatch(
+					/Some triggers could not be activated[\s\S]*"Catch-Up"[\s\S]*credential, "Shop B \(second account\)", is not the one the Messaging Automation Trigger "Trigger" uses/,
+				);
+			} finally {
+				await browser.close();
+				await api.deactivateWorkflow(copied.id).catch(() => undefined);
+			}
+		},
+		120_000,
+	);
 });

@@ -40,6 +40,11 @@ export class N8nPollHost {
 	private held: Array<() => Promise<void>> = [];
 	/** Runs emitted during the current poll. */
 	private emitted: Array<Promise<number>> = [];
+	/**
+	 * What activates beside the poll, on the same Workflow, while its first poll runs: n8n 2.40.7's
+	 * publication registers webhook triggers and polls at once (WorkflowTriggerActivator).
+	 */
+	besideActivation?: (workflow: Workflow) => Promise<void>;
 
 	constructor(
 		private readonly engine: N8nEngine,
@@ -80,7 +85,7 @@ export class N8nPollHost {
 			this.listening = true;
 		}
 		this.active = { workflow, context };
-		await this.poll(true);
+		await Promise.all([this.poll(true), this.besideActivation?.(workflow)]);
 		this.save(workflow);
 	}
 

@@ -25,7 +25,7 @@ import {
 	type PollContext,
 	type Window,
 } from './pollMemory';
-import { otherCredential, sharedCatchUpSettings, type CatchUpSettings } from './sharedSettings';
+import { otherCredential, pollLookup, type CatchUpSettings } from './sharedSettings';
 
 /*
  * Messaging Automation Catch-Up: the bursts the trigger beside it never got to run, found by a
@@ -183,8 +183,8 @@ async function catchUpChat(
 const toldWhy = new Map<string, string>();
 
 /** The trigger's settings the poll follows; undefined (and why, once) when there are none. */
-function settingsOf(context: PollContext): CatchUpSettings | undefined {
-	const lookup = sharedCatchUpSettings(context);
+async function settingsOf(context: PollContext): Promise<CatchUpSettings | undefined> {
+	const lookup = await pollLookup(context, context.getMode() !== 'manual' && !memoryOf(context));
 	const key = pollKey(context);
 	if ('settings' in lookup) {
 		toldWhy.delete(key);
@@ -200,8 +200,10 @@ function settingsOf(context: PollContext): CatchUpSettings | undefined {
 }
 
 /**
- * The listed chats to read, oldest first: changed above the floor, not last written by the account,
- * within Max Age (`leftChats`: those older), quiet long enough, and not settled at their newest message.
+ * The listed chats to read, oldest first: changed above the floor, within Max Age (`leftChats`:
+ * those older), quiet long enough, and not settled at their newest message. A chat the account wrote
+ * last is read too: the bot's answer to the person's latest burst leaves an earlier one unanswered
+ * (catchUp.ts, R5-4).
  */
 function dueChats(
 	chats: readonly ListedChat[],
@@ -212,7 +214,7 @@ function dueChats(
 	const olderThanLimit = window.now - settings.catchUpMs;
 	let leftChats = 0;
 	const due = chats
-		.filter((chat) => chat.lastAt > window.listFloor && chat.lastFromMe !== true)
+		.filter((chat) => chat.lastAt > window.listFloor)
 		.filter((chat) => {
 			if (chat.lastAt > olderThanLimit) return true;
 			leftChats++;
@@ -231,7 +233,7 @@ function dueChats(
  * null; a test run returns them. Without a trigger to follow (sharedSettings.ts) it reads nothing.
  */
 export async function pollCatchUp(context: PollContext): Promise<INodeExecutionData[][] | null> {
-	const settings = settingsOf(context);
+	const settings = await settingsOf(context);
 	if (!settings) return null;
 	// A test run keeps no memory: its checks are those of an activation's first poll.
 	const before = context.getMode() === 'manual' ? undefined : memoryOf(context);

@@ -2,17 +2,15 @@
  * One page of list_conversations, whose answer the spec does not show (docs/assumptions.md): the
  * list under `conversations` (the sandbox's), `items` or `data`, or the answer itself; each chat's
  * id as `conversation_id`, `conversationId` or `id`; its newest message's time as
- * `last_message_at`, `last_message.timestamp`, `last_activity_at` or `updated_at`; and, when the
- * service says it, whether the account wrote that message (`last_message_from_me` or
- * `last_message.from_me`). A chat without an id or a readable time is left out.
+ * `last_message_at`, `last_message.timestamp`, `last_activity_at` or `updated_at`. Who wrote that
+ * message is not asked: a chat the account wrote last can still hold a burst nobody answered
+ * (catchUp.ts, R5-4). A chat without an id or a readable time is left out.
  */
 
 export interface ListedChat {
 	conversationId: string;
 	/** Service time of the chat's newest message. */
 	lastAt: number;
-	/** The account wrote the newest message (nothing to catch up); undefined when not said. */
-	lastFromMe?: boolean;
 }
 
 export interface ListedPage {
@@ -47,12 +45,7 @@ function chatOf(entry: unknown): ListedChat | undefined {
 		firstText(chat.last_message_at, last?.timestamp, chat.last_activity_at, chat.updated_at) ?? '',
 	);
 	if (!conversationId || Number.isNaN(at)) return undefined;
-	const fromMe = chat.last_message_from_me ?? last?.from_me;
-	return {
-		conversationId,
-		lastAt: at,
-		...(typeof fromMe === 'boolean' ? { lastFromMe: fromMe } : {}),
-	};
+	return { conversationId, lastAt: at };
 }
 
 export function listedPage(answer: unknown): ListedPage {

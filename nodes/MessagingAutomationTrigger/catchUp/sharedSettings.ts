@@ -1,5 +1,6 @@
 import {
 	NodeOperationError,
+	sleep,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHookFunctions,
@@ -104,15 +105,18 @@ export type CatchUpSettings = SharedSettings & { grouping: BurstRules };
 /** The settings, with the node id of the trigger they are (whose claims a caught-up run makes). */
 export type SharedLookup = { settings: CatchUpSettings; trigger: string } | { why: string };
 
+const shared = (context: Context) =>
+	Object.entries(entries(context))
+		.filter((entry): entry is [string, SharedSettings] => isShared(entry[1]))
+		.map(([id, entry]) => ({ ...entry, id }))
+		.sort((a, b) => a.trigger.localeCompare(b.trigger));
+
 /**
  * The settings of the trigger the poll follows: the first by name of the workflow's active
  * triggers with Group Quick Messages and Catch Up Missed Messages on; else why there is none.
  */
 export function sharedCatchUpSettings(context: Context): SharedLookup {
-	const all = Object.entries(entries(context))
-		.filter((entry): entry is [string, SharedSettings] => isShared(entry[1]))
-		.map(([id, entry]) => ({ ...entry, id }))
-		.sort((a, b) => a.trigger.localeCompare(b.trigger));
+	const all = shared(context);
 	if (all.length === 0)
 		return {
 			why: "no Messaging Automation Trigger in this workflow is active. This node follows the trigger's settings, which the trigger shares once the workflow is active: add one with Group Quick Messages on, then activate the workflow (publish it on n8n 2.x)",
@@ -132,6 +136,57 @@ export function sharedCatchUpSettings(context: Context): SharedLookup {
 	};
 }
 
+/**
+ * Whether an enabled Messaging Automation Trigger is beside this node in the workflow, as n8n's node
+ * list (the published version's nodes and connections, not static data) shows it: a trigger that
+ * shares a next node with it, as the README sets the two up.
+ */
+function triggerBeside(context: IPollFunctions | IExecuteFunctions): boolean {
+	return context
+		.getChildNodes(context.getNode().name)
+		.some((next) =>
+			context
+				.getParentNodes(next.name, { depth: 1 })
+				.some(
+					(node) => !node.disabled && node.type.split('.').pop() === 'messagingAutomationTrigger',
+				),
+		);
+}
+
+/**
+ * How long an activation's first poll waits for the trigger beside it to share its settings: 23.75 s
+ * at most. n8n 2.40.7 publishes a workflow's webhook triggers and its polls at once, on one Workflow
+ * (`WorkflowTriggerActivator.activateInternal`: `Promise.allSettled` of both registrations), so the
+ * first poll runs while the trigger's activation still talks to the service (review s6, R6-1: it
+ * found no settings, logged that no trigger was active, and a credential other than the trigger's
+ * published; each later poll then failed).
+ */
+const SHARE_WAITS_MS = [250, 500, 1000, 2000, 4000, 8000, 8000];
+
+/** Activations (their poll context) whose first poll waited already: later polls do not wait. */
+const waited = new WeakSet<object>();
+
+/**
+ * The settings a poll follows (sharedCatchUpSettings). An activation's first poll (`first`) that
+ * finds none shared yet while the node list shows a trigger beside this node waits until that
+ * trigger's activation shared them; a trigger that never does (its activation failed) is the reason.
+ */
+export async function pollLookup(
+	context: IPollFunctions | IExecuteFunctions,
+	first: boolean,
+): Promise<SharedLookup> {
+	if (!first || waited.has(context) || shared(context).length > 0 || !triggerBeside(context))
+		return sharedCatchUpSettings(context);
+	waited.add(context);
+	for (const wait of SHARE_WAITS_MS) {
+		await sleep(wait);
+		if (shared(context).length > 0) return sharedCatchUpSettings(context);
+	}
+	return {
+		why: `the Messaging Automation Trigger beside it did not share its settings within ${SHARE_WAITS_MS.reduce((sum, wait) => sum + wait, 0) / 1000} s of the activation: its activation failed or is still running (see the workflow's publication status, or its activation error on n8n 1.x); the next poll follows it once it has`,
+	};
+}
+
 /** The name of the node's credential, as its Credential field shows it. */
 function named(context: IPollFunctions | IExecuteFunctions): string {
 	const name = context.getNode().credentials?.messagingAutomationApi?.name;
@@ -142,9 +197,8 @@ function named(context: IPollFunctions | IExecuteFunctions): string {
  * Why the poll must not read with its own credential: another than the trigger's, whose settings it
  * follows (review 45e, R45e-7, and review 4, R4-3: it would catch up another account's chats by this
  * trigger's rules, and report the trigger's endpoint as deleted). Asked at an activation's first
- * poll that finds the trigger's settings, and in a test run. On n8n 2.40.7 that is not the poll n8n
- * runs at activation (it finds none yet: measured with `npm run dev`), so the workflow publishes
- * and every later poll fails, an error execution each.
+ * poll, once the trigger's activation shared its settings (pollLookup), so the
+ * activation fails naming the credential (n8n 2.x: publishing fails), and in a test run.
  */
 export async function otherCredential(
 	context: IPollFunctions | IExecuteFunctions,

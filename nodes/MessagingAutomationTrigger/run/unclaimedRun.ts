@@ -37,8 +37,8 @@ const patience = `${CLAIM_WAITS_MS.reduce((sum, wait) => sum + wait, 0) / 1000} 
  * next poll. A run a carried delivery started (carriedStart) fails too, passing nothing on: in the
  * common case the burst's own run was recorded. Its messages stay unclaimed; if no run held them
  * (the last message's event lost, or its run not recorded), the error execution is where the user
- * sees it: the person's next message catches them up only when it comes 3 minutes or more later
- * and the bot has not answered in between (review s5, R5-4).
+ * sees it, and they run once at the person's next message 3 minutes or more after them, or at the
+ * Catch-Up node's poll, whatever the bot answered in between (catchUp.ts, review s5, R5-4).
  */
 export function refuseUnclaimed(
 	context: IExecuteFunctions,
@@ -60,7 +60,7 @@ export function refuseUnclaimed(
 	);
 	throw new NodeOperationError(
 		context.getNode(),
-		`Not run: messages ${ids} (conversation ${conversation}). n8n's record of runs failed for ${patience}, so this execution could not tell whether another one already ran these messages; most often one did. If the bot did not answer them in the chat, retry this execution`,
+		`Not run: messages ${ids} (conversation ${conversation}). n8n's record of runs failed for ${patience}, so this execution could not tell whether another one already ran these messages; most often one did. If none did, the person's next message 3 minutes or more after them, or the Catch-Up node, runs them once; to run them now, retry this execution`,
 		{ level: 'warning' },
 	);
 }

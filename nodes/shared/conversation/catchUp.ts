@@ -54,27 +54,11 @@ export const ACTIVATION_SLACK_MS = 60_000;
 export const CATCH_UP_AFTER_MS = 3 * 60_000;
 
 /**
- * The person's messages before the burst `runIds` that no later account message answered: the
- * messages after the account's last message before the burst's first one.
- */
-function unansweredBefore(
-	timeline: readonly TimelineMessage[],
-	runIds: ReadonlySet<string>,
-): TimelineMessage[] {
-	const first = timeline.findIndex((entry) => runIds.has(entry.id));
-	if (first < 0) return [];
-	const before = timeline.slice(0, first);
-	let start = before.length;
-	while (start > 0 && !before[start - 1].fromMe) start--;
-	return before.slice(start);
-}
-
-/**
  * The bursts of the chat a burst run (`runIds`) may catch up, oldest first: each person's
- * messages written before the burst, after the account's last message before it, within the
- * window, grouped by the trigger's rules (bursts.ts) as their deliveries would have been. A burst
- * still open or closed too recently, or that reaches further back than the read, is left;
- * messages of a burst outside the window are left out of it. The claim keeps each message to one run.
+ * messages written before the burst, within the window, that the account did not answer, grouped
+ * by the trigger's rules (bursts.ts) as their deliveries would have been. A burst still open or
+ * closed too recently, or that reaches further back than the read, is left; messages of a burst
+ * outside the window are left out of it. The claim keeps each message to one run.
  */
 export function missedBursts(
 	timeline: readonly TimelineMessage[],
@@ -83,21 +67,38 @@ export function missedBursts(
 	window: CatchUpWindow,
 ): MissedBurst[] {
 	const inRun = new Set(runIds);
-	return burstsOf(timeline, unansweredBefore(timeline, inRun), inRun, rules, window);
+	const first = timeline.findIndex((entry) => inRun.has(entry.id));
+	if (first < 0) return [];
+	return burstsOf(timeline, timeline.slice(0, first), inRun, rules, window);
 }
 
 /**
- * The bursts of a chat nothing followed (the Catch-Up poll's read): the person's messages after
- * the account's last message, by the same rules as missedBursts, oldest first.
+ * The bursts of a chat nothing followed (the Catch-Up poll's read): the person's messages the
+ * account did not answer, by the same rules as missedBursts, oldest first.
  */
 export function unansweredBursts(
 	timeline: readonly TimelineMessage[],
 	rules: BurstRules,
 	window: CatchUpWindow,
 ): MissedBurst[] {
-	let start = timeline.length;
-	while (start > 0 && !timeline[start - 1].fromMe) start--;
-	return burstsOf(timeline, timeline.slice(start), new Set(), rules, window);
+	return burstsOf(timeline, timeline, new Set(), rules, window);
+}
+
+/**
+ * Whether the account answered the burst `messages`: after its last message, the next one by the
+ * account or by its author is the account's (a reply typed on the phone, or the bot's). An account
+ * message answers the burst it follows, never one its author wrote before that: a burst the person
+ * followed with another, met by silence, stays a candidate once the bot answered the later one
+ * (review s5, R5-4: a carried run that failed past the claim's waits, "Not run", left it
+ * unclaimed, and the bot's answer to the next burst hid it for good). Which candidates ran is the
+ * claim's to know.
+ */
+function answered(timeline: readonly TimelineMessage[], messages: readonly TimelineMessage[]) {
+	const last = messages[messages.length - 1];
+	const next = timeline
+		.slice(timeline.indexOf(last) + 1)
+		.find((entry) => entry.fromMe || entry.author === last.author);
+	return next?.fromMe === true;
 }
 
 /** `candidates` grouped into their closed bursts within the window, oldest first. */
@@ -120,6 +121,7 @@ function burstsOf(
 		const verdict = burstThrough(timeline, entry.id, rules, extent);
 		const closedAgo = verdict.kind === 'last' && window.now - verdict.closedAt - window.phoneLagMs;
 		if (closedAgo === false || closedAgo < CATCH_UP_AFTER_MS) continue;
+		if (answered(timeline, verdict.messages)) continue;
 		const messages = verdict.messages.filter(inWindow);
 		const key = messages.map((message) => message.id).join(',');
 		if (messages.length > 0) bursts.set(key, { messages, closedBy: verdict.closedBy });

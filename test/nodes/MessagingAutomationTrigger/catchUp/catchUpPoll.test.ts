@@ -27,9 +27,9 @@ let sandbox: SandboxHandle;
 beforeEach(() => void (sandbox = pair.sandbox()));
 const { catchUp: catchUpHost, start } = pair;
 
-function say(from: { phone: string; name: string }, text: string, afterMs = 0) {
+function say(from: { phone: string; name: string }, text: string, afterMs = 0, fromMe = false) {
 	sandbox.clock.advance(afterMs);
-	const result = sandbox.inject.injectMessage({ from, text });
+	const result = sandbox.inject.injectMessage({ from, text, fromMe });
 	expect(result.saved).toBe(true);
 	return result.message as unknown as IDataObject & { id: string };
 }
@@ -70,6 +70,28 @@ describe('Messaging Automation Catch-Up', () => {
 		expect((item.json.caught_up as IDataObject).age_seconds).toBeOneOf([239, 240]);
 		expect(trigger.executions).toHaveLength(0);
 		expect(poll.warnings.filter((line) => line.includes('caught up 1 message'))).toHaveLength(1);
+	});
+
+	// Review s5, R5-4: a burst left unclaimed, then the person's next message a minute later, which
+	// the trigger ran and the bot answered; nothing more. The chat's newest message is the account's.
+	it('runs a missed burst once that the person followed within 3 minutes, after the bot answered the later message', async () => {
+		const { trigger, poll } = await start();
+		const person = stranger(10);
+		sandbox.webhooks.faults.loseNext(1);
+		say(person, 'my order never came', 70_000);
+		say(person, 'hello??', MINUTE);
+		await waitFor(() => messageDeliveries(sandbox, trigger).length >= 1, 20_000);
+		await waitFor(() => trigger.executions.length >= 1, 20_000);
+		await trigger.settled();
+		say(person, 'hi! let me check', 10_000, true);
+		sandbox.clock.advance(4 * MINUTE);
+		await poll.poll();
+		await poll.poll();
+
+		expect(trigger.executions.map((execution) => texts(execution.outputs.flat()))).toEqual([
+			['hello??'],
+		]);
+		expect(poll.executions.map(texts)).toEqual([['my order never came']]);
 	});
 
 	it('never catches up what was written before its first activation', async () => {

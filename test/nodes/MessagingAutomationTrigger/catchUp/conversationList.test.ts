@@ -18,16 +18,16 @@ describe('a page of list_conversations', () => {
 		});
 	});
 
-	it('takes items, data or a bare list, the id and the time under their other names, and who wrote last', () => {
+	it('takes items, data or a bare list, the id and the time under their other names; who wrote last is not asked (R5-4)', () => {
 		expect(
 			listedPage({ items: [{ id: 'a', last_message: { timestamp: at, from_me: true } }] }),
 		).toEqual({
-			chats: [{ conversationId: 'a', lastAt: Date.parse(at), lastFromMe: true }],
+			chats: [{ conversationId: 'a', lastAt: Date.parse(at) }],
 		});
 		expect(
 			listedPage({ data: [{ conversationId: 'b', updated_at: at, last_message_from_me: false }] }),
 		).toEqual({
-			chats: [{ conversationId: 'b', lastAt: Date.parse(at), lastFromMe: false }],
+			chats: [{ conversationId: 'b', lastAt: Date.parse(at) }],
 		});
 		expect(listedPage([{ conversation_id: 'c', last_activity_at: at }]).chats).toHaveLength(1);
 	});

@@ -189,6 +189,42 @@ describe('catching up a message the service saved but never delivered', () => {
 		expect(runs()).toEqual([[{ text: 'hello?' }]]);
 	});
 
+	// Review s5, R5-4: a burst left unclaimed (a lost event here; a "Not run" execution alike) and
+	// followed within 3 minutes by the person's next message, which the bot answered: the account's
+	// answer was taken to answer the burst before it too, so nothing ever caught it up.
+	it('catches up a missed message at a later message though the bot answered the message after it', async () => {
+		await activeTrigger();
+		sandbox.webhooks.faults.loseNext(1);
+		say('lost');
+		say('hello?', MINUTE);
+		await settledAfter(1);
+		say('hi! how can I help?', 10_000, { fromMe: true });
+		say('thanks', LATER);
+		await settledAfter(2, 2);
+
+		expect(runs()).toEqual([
+			[{ text: 'hello?' }],
+			[{ text: 'thanks' }, { text: 'lost', caught_up: expect.any(Object) as unknown }],
+		]);
+	});
+
+	it('control: runs no message twice that ran before the bot answered a later one', async () => {
+		await activeTrigger();
+		say('first question');
+		await settledAfter(1);
+		say('second question', MINUTE);
+		await settledAfter(2, 2);
+		say('here you go', 10_000, { fromMe: true });
+		say('thanks', LATER);
+		await settledAfter(3, 3);
+
+		expect(runs()).toEqual([
+			[{ text: 'first question' }],
+			[{ text: 'second question' }],
+			[{ text: 'thanks' }],
+		]);
+	});
+
 	it('leaves a missed message the account wrote after (a reply typed on the phone answered it)', async () => {
 		await activeTrigger();
 		sandbox.webhooks.faults.loseNext(1);

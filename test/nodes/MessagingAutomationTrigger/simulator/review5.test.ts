@@ -381,17 +381,49 @@ describe('review s5: the "Not run" execution\'s promise (unclaimedRun.ts)', () =
 		]);
 	});
 
-	it.fails(
-		'R5-4: "the person\'s next message (or the Catch-Up node) catches these messages up": a next message a minute later does not (3 min rule), and once the bot answered it neither a later message nor the Catch-Up poll ever does',
-		() => {
-			const caught = [
-				...ids(missedBursts(chat, ['hello'], RULES, window(165))),
-				...ids(missedBursts(chat, ['later'], RULES, window(905))),
-				...ids(unansweredBursts(chat, RULES, window(905))),
-			];
-			expect(caught).toContainEqual(['a1', 'a2']);
-		},
-	);
+	it('R5-4: "the person\'s next message (or the Catch-Up node) catches these messages up": once the bot answered the next message, a later message and the Catch-Up poll still do', () => {
+		const caught = [
+			...ids(missedBursts(chat, ['hello'], RULES, window(165))),
+			...ids(missedBursts(chat, ['later'], RULES, window(905))),
+			...ids(unansweredBursts(chat, RULES, window(905))),
+		];
+		expect(caught).toContainEqual(['a1', 'a2']);
+	});
+
+	it('R5-4, each path: a next message within 3 minutes of the close leaves them (it may still be on its way: J, L); a later one and the poll take them, without the answered "hello"', () => {
+		const poll = chatOf([
+			...BEFORE,
+			{ id: 'hello', at: 160 },
+			{ id: 'bot-reply', at: 170, me: true },
+		]);
+		expect({
+			next: ids(missedBursts(chat, ['hello'], RULES, window(165))),
+			later: ids(missedBursts(chat, ['later'], RULES, window(905))),
+			poll: ids(unansweredBursts(poll, RULES, window(905))),
+		}).toEqual({ next: [], later: [['a1', 'a2']], poll: [['a1', 'a2']] });
+	});
+
+	it("control: a burst the account answered (its next message in the chat is the account's) is no candidate, before a later burst or in the poll", () => {
+		const answered = chatOf([
+			...BEFORE,
+			{ id: 'bot-a', at: 110, me: true },
+			{ id: 'hello', at: 160 },
+			{ id: 'bot-reply', at: 170, me: true },
+			LATER,
+		]);
+		expect([
+			...ids(missedBursts(answered, ['later'], RULES, window(905))),
+			...ids(unansweredBursts(answered, RULES, window(905))),
+		]).toEqual([]);
+	});
+
+	it('control: a burst older than Max Age is no candidate, however the bot answered after it', () => {
+		const maxAge = { ...window(905), maxAgeMs: 600_000 };
+		expect([
+			...ids(missedBursts(chat, ['later'], RULES, maxAge)),
+			...ids(unansweredBursts(chat, RULES, maxAge)),
+		]).toEqual([]);
+	});
 });
 
 describe('review s5: the cost of an undecided offer, as the docs state it', () => {

@@ -130,6 +130,33 @@ describe('missedBursts', () => {
 		expect(ids(chat, ['now'], { answers: true })).toEqual([]);
 	});
 
+	it('takes an account message for the answer to the burst it follows, not to one the person wrote before that (R5-4)', () => {
+		const chat = timeline([
+			{ id: 'a1', at: 100 },
+			{ id: 'a2', at: 101 },
+			// Met by silence, the person writes again; the bot answers that.
+			{ id: 'b', at: 160 },
+			{ id: 'reply', at: 170, me: true },
+			{ id: 'c', at: 300 },
+			{ id: 'reply-c', at: 310, me: true },
+			{ id: 'now', at: 600 },
+		]);
+		expect(ids(chat, ['now'])).toEqual([['a1', 'a2']]);
+	});
+
+	it("in a group, takes an account message for the answer to each member's burst it follows", () => {
+		const chat = timeline([
+			{ id: 'bob', at: 100, from: 'bob' },
+			{ id: 'dana', at: 101, from: 'dana' },
+			{ id: 'reply', at: 110, me: true },
+			{ id: 'bob2', at: 200, from: 'bob' },
+			{ id: 'bob3', at: 300, from: 'bob' },
+			{ id: 'reply3', at: 310, me: true },
+			{ id: 'now', at: 600 },
+		]);
+		expect(ids(chat, ['now'])).toEqual([['bob2']]);
+	});
+
 	it('names nothing when the run is not in the read', () => {
 		expect(ids(timeline([{ id: 'a', at: 100 }]), ['elsewhere'])).toEqual([]);
 	});
@@ -154,7 +181,16 @@ describe('unansweredBursts (the Catch-Up poll)', () => {
 		expect(tail(chat)).toEqual([['a1', 'a2'], ['b']]);
 	});
 
-	it('names nothing when the account wrote last, or before the floor', () => {
+	it('names a burst the person followed with another before the account answered, though the account wrote last (R5-4)', () => {
+		const chat = timeline([
+			{ id: 'a1', at: 100 },
+			{ id: 'b', at: 160 },
+			{ id: 'reply', at: 170, me: true },
+		]);
+		expect(tail(chat)).toEqual([['a1']]);
+	});
+
+	it('names nothing when the account answered last, or before the floor', () => {
 		expect(
 			tail(
 				timeline([
