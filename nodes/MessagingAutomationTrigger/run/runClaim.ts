@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { hasOffers, passAnswers, withheldAnswers } from '../answers/answerPass';
-import { reofferUnsettled } from '../answers/answerReoffer';
+import { takeOverUnsettled } from '../answers/answerReoffer';
+import { cancelled } from '../answers/runCancel';
 import { afterOfferKeys, claimedAfterOffers } from './afterOffers';
 import { isCaughtUp } from './caughtUp';
 import { claimed, CLAIMS_KEPT, recordNeverFull, takeBack, type Claimant } from './claimStore';
@@ -167,6 +168,24 @@ async function vouchedCatchUps(
 const held = (id: string | undefined, fresh: ReadonlySet<string>) =>
 	id !== undefined && !fresh.has(`message|${id}`);
 
+/** `fresh` with the keys of the messages whose offer this run took over (answerReoffer.ts): they are this run's now. */
+function withReoffered(
+	items: readonly INodeExecutionData[],
+	fresh: ReadonlySet<string>,
+	reoffered: ReadonlySet<string>,
+	deduplicate: boolean,
+): ReadonlySet<string> {
+	if (reoffered.size === 0) return fresh;
+	const keys = items.flatMap((item) =>
+		groupedIds(item)
+			? [...reoffered].map((id) => `message|${id}`)
+			: reoffered.has(receivedId(item) ?? '')
+				? claimKeys(item, deduplicate)
+				: [],
+	);
+	return new Set([...fresh, ...keys]);
+}
+
 /** The execution's custom data (Executions list); n8n 1.123's run contexts have none, and go without. */
 function markExecution(context: IExecuteFunctions, key: string, value: string): void {
 	(context as Partial<Pick<IExecuteFunctions, 'customData'>>).customData?.set(key, value);
@@ -222,8 +241,12 @@ export async function claimRun(
 		claimant,
 	);
 	if (!claims) refuseUnclaimed(context, claimant, outputs.flat());
-	const fresh =
+	const vouched =
 		claims && (await vouchedCatchUps(context, outputs.flat(), new Set([...claims, ...later])));
+	const reoffered = vouched
+		? await takeOverUnsettled(context, outputs.flat(), vouched, claimant)
+		: new Set<string>();
+	const fresh = vouched && withReoffered(outputs.flat(), vouched, reoffered, deduplicate);
 	const answeredBefore = fresh
 		? await wereAnswers(context, rerunIds(deduplicate, outputs.flat(), fresh), claimant)
 		: new Set<string>();
@@ -234,12 +257,11 @@ export async function claimRun(
 				: whenUnclaimed(context, item),
 		),
 	);
-	const [{ outputs: offered, answered }, answeredAgain] = fresh
-		? await Promise.all([
-				passAnswers(context, claimedRun, fresh, claimant),
-				reofferUnsettled(context, outputs.flat(), fresh, claimant),
-			])
-		: [{ outputs: withheldAnswers(context, claimedRun), answered: 0 }, 0];
+	const { outputs: offered, answered } = fresh
+		? await passAnswers(context, claimedRun, fresh, claimant, reoffered)
+		: { outputs: withheldAnswers(context, claimedRun), answered: 0 };
+	// Cancelled by n8n, which drops what the step passes on: the burst's others stay unclaimed.
+	if (cancelled(context)) return outputs.map(() => []);
 	const passed = fresh
 		? await claimedAfterOffers(context, offered, later, claimant, outputs.flat())
 		: offered;
@@ -247,7 +269,7 @@ export async function claimRun(
 		markExecution(
 			context,
 			'messaging_automation',
-			answered + answeredAgain > 0 ? 'answered a Send and Wait question' : 'copy of a recorded run',
+			answered > 0 ? 'answered a Send and Wait question' : 'copy of a recorded run',
 		);
 	return passed;
 }
