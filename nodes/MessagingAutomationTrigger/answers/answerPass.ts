@@ -91,13 +91,16 @@ function withoutOffers(item: INodeExecutionData): INodeExecutionData {
 /** `item` without the messages a question took: nothing when they were all it held. */
 function rest(item: INodeExecutionData, answered: ReadonlySet<string>): INodeExecutionData[] {
 	const plain = withoutOffers(item);
-	if (answered.size === 0) return [plain];
 	const grouped = Array.isArray(item.json.message_ids)
 		? item.json.message_ids.filter((id): id is string => typeof id === 'string')
 		: undefined;
+	// An earlier message offered again with it (answerRoute.ts) is no message of this item.
+	const own = grouped ?? [String(item.json.message_id)];
+	if (!own.some((id) => answered.has(id))) return [plain];
 	if (!grouped) return [];
 	if (grouped.every((id) => answered.has(id))) return [];
-	return [{ ...plain, json: answeredTurnJson(plain.json, answered) }];
+	const taken = new Set(grouped.filter((id) => answered.has(id)));
+	return [{ ...plain, json: answeredTurnJson(plain.json, taken) }];
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { ANSWER_OFFER_TIMEOUT_MS } from '../../shared/conversation/deliveryTiming';
-import { claimed, type Claimant } from '../run/claimStore';
+import { claimed, takeBack, type Claimant } from '../run/claimStore';
 import { offersIn } from './answerPass';
 import { settledKeys } from './offerTries';
 import { paused } from './runCancel';
@@ -23,6 +23,23 @@ import { paused } from './runCancel';
 const EARLIER_OFFER_ENDS_MS = ANSWER_OFFER_TIMEOUT_MS + 1000;
 
 /**
+ * Which of `ids` a run claimed as answers (`answer|<id>`, runClaim.ts): an earlier answer the
+ * trigger never offered (it was inactive then) stays unoffered. Asked by claiming; a claim this
+ * makes is taken back at once.
+ */
+async function claimedBefore(
+	context: IExecuteFunctions,
+	ids: string[],
+	claimant: Claimant,
+): Promise<string[]> {
+	const keys = ids.map((id) => `answer|${id}`);
+	const fresh = await claimed(context, keys, claimant);
+	if (!fresh) return [];
+	await takeBack(context, [...fresh], claimant);
+	return ids.filter((id) => !fresh.has(`answer|${id}`));
+}
+
+/**
  * The messages of `items`' offers that an earlier run claimed (not in `fresh`) and never settled,
  * whose offer this run now holds (it took their `settled|<id>` record), once it may make it.
  */
@@ -36,8 +53,10 @@ export async function takeOverUnsettled(
 		offersIn(item, (id) => !fresh.has(`message|${id}`)).flatMap((entry) => entry.messageIds),
 	);
 	if (ids.length === 0 || !(await paused(context, EARLIER_OFFER_ENDS_MS))) return new Set();
-	const unsettled = await claimed(context, settledKeys(ids), claimant);
-	const mine = new Set(ids.filter((id) => unsettled?.has(`settled|${id}`)));
+	const answers = await claimedBefore(context, ids, claimant);
+	if (answers.length === 0) return new Set();
+	const unsettled = await claimed(context, settledKeys(answers), claimant);
+	const mine = new Set(answers.filter((id) => unsettled?.has(`settled|${id}`)));
 	if (mine.size === 0) return mine;
 	context.logger.warn(
 		`Messaging Automation Trigger: messages ${[...mine].join(', ')} were claimed by an earlier run of their delivery that never ended its offer (n8n stopped?), and their Send and Wait question still waits: offered again`,

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { hasOffers, passAnswers, withheldAnswers } from '../answers/answerPass';
+import { hasOffers, offersIn, passAnswers, withheldAnswers } from '../answers/answerPass';
 import { takeOverUnsettled } from '../answers/answerReoffer';
 import { cancelled } from '../answers/runCancel';
 import { afterOfferKeys, claimedAfterOffers } from './afterOffers';
@@ -54,15 +54,21 @@ const receivedId = (item: INodeExecutionData) =>
 function claimKeys(item: INodeExecutionData, deduplicate: boolean): string[] {
 	const messageIds = groupedIds(item);
 	const previous = previousId(item);
+	// A possible answer says so: for a copy that finds its question no longer waiting (wereAnswers),
+	// and for a later run that offers it again (answerReoffer.ts).
+	const offered = new Set(offersIn(item, () => true).flatMap((entry) => entry.messageIds));
+	const answers = (ids: string[]) =>
+		ids.filter((id) => offered.has(id)).map((id) => `answer|${id}`);
 	if (messageIds)
-		return [...messageIds, ...(previous ? [previous] : [])].map((id) => `message|${id}`);
+		return [
+			...[...messageIds, ...(previous ? [previous] : [])].map((id) => `message|${id}`),
+			...answers(messageIds),
+		];
 	const eventId = typeof item.json.event_id === 'string' ? item.json.event_id : undefined;
 	const messageId = receivedId(item);
 	return [
 		...(deduplicate && eventId ? [`event|${eventId}`] : []),
-		...(messageId ? [`message|${messageId}`] : []),
-		// A possible answer says so, for a copy that finds its question no longer waiting (wereAnswers).
-		...(messageId && hasOffers(item) ? [`answer|${messageId}`] : []),
+		...(messageId ? [`message|${messageId}`, ...answers([messageId])] : []),
 	];
 }
 
@@ -176,14 +182,13 @@ function withReoffered(
 	deduplicate: boolean,
 ): ReadonlySet<string> {
 	if (reoffered.size === 0) return fresh;
-	const keys = items.flatMap((item) =>
-		groupedIds(item)
-			? [...reoffered].map((id) => `message|${id}`)
-			: reoffered.has(receivedId(item) ?? '')
-				? claimKeys(item, deduplicate)
-				: [],
-	);
-	return new Set([...fresh, ...keys]);
+	// A run of one event goes on only with all its keys: the item of the message offered again.
+	const own = items.filter((item) => !groupedIds(item) && reoffered.has(receivedId(item) ?? ''));
+	return new Set([
+		...fresh,
+		...[...reoffered].map((id) => `message|${id}`),
+		...own.flatMap((item) => claimKeys(item, deduplicate)),
+	]);
 }
 
 /** The execution's custom data (Executions list); n8n 1.123's run contexts have none, and go without. */

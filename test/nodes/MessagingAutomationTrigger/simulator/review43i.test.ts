@@ -29,31 +29,28 @@ const single = (pauseMs: number) => ({
 	saveGapMs: 0,
 });
 
-it.fails(
-	'a "1" whose offer is undecided (the node cannot read the chat) when n8n stops, after n8n answered its delivery: the person\'s next message, a minute later, offers it again and the question takes it',
-	async () => {
-		const c = plainCase([], {
-			bursts: [single(6000), single(60_000)],
-			saveJitterMs: [0, 0],
-			delivery: { shape: 'prompt', lateMs: 0, trickleMs: 0, scatterMs: [0, 0] },
-			// The trigger's read of the "1" succeeds; the node's reads for the offers at 0 and 3 s fail.
-			readFaults: [undefined, ...Array.from({ length: 8 }, () => 503 as const)],
-			answers: {
-				n8nLine: 2,
-				questions: [{ afterMessage: -1, delayMs: 2000 }],
-				replies: [{ message: 0, text: '1' }],
-			},
-			// n8n stopped 20 s after the "1" was delivered: its run was recorded and its delivery answered.
-			stops: [{ afterMessage: 0, delayMs: 20_000, process: 0 }],
-		});
-		await pool.nextCase();
-		const outcome = await runCase(c, pool);
-		const ran = outcome.runs.filter((run) => run.passedOn).flatMap((run) => run.messageIds);
-		expect({
-			ran,
-			resumed: outcome.resumes.map((resume) => resume.messageId),
-			// Each try the node could not decide cost its look-up: the reads rule is not this case's.
-			violations: violations(c, outcome).filter((violation) => violation.rule !== 'reads'),
-		}).toEqual({ ran: ['m2'], resumed: ['m1'], violations: [] });
-	},
-);
+it('a "1" whose offer is undecided (the node cannot read the chat) when n8n stops, after n8n answered its delivery: the person\'s next message, a minute later, offers it again and the question takes it', async () => {
+	const c = plainCase([], {
+		bursts: [single(6000), single(60_000)],
+		saveJitterMs: [0, 0],
+		delivery: { shape: 'prompt', lateMs: 0, trickleMs: 0, scatterMs: [0, 0] },
+		// The trigger's read of the "1" succeeds; the node's reads for the offers at 0 and 3 s fail.
+		readFaults: [undefined, ...Array.from({ length: 8 }, () => 503 as const)],
+		answers: {
+			n8nLine: 2,
+			questions: [{ afterMessage: -1, delayMs: 2000 }],
+			replies: [{ message: 0, text: '1' }],
+		},
+		// n8n stopped 20 s after the "1" was delivered: its run was recorded and its delivery answered.
+		stops: [{ afterMessage: 0, delayMs: 20_000, process: 0 }],
+	});
+	await pool.nextCase();
+	const outcome = await runCase(c, pool);
+	const ran = outcome.runs.filter((run) => run.passedOn).flatMap((run) => run.messageIds);
+	expect({
+		ran,
+		resumed: outcome.resumes.map((resume) => resume.messageId),
+		// Each try the node could not decide cost its look-up: the reads rule is not this case's.
+		violations: violations(c, outcome).filter((violation) => violation.rule !== 'reads'),
+	}).toEqual({ ran: ['m2'], resumed: ['m1'], violations: [] });
+});
