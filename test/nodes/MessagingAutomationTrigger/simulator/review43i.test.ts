@@ -29,9 +29,9 @@ const single = (pauseMs: number) => ({
 	saveGapMs: 0,
 });
 
-it('a "1" whose offer is undecided (the node cannot read the chat) when n8n stops, after n8n answered its delivery: the person\'s next message, a minute later, offers it again and the question takes it', async () => {
+it('a "1" whose offer is undecided (the node cannot read the chat) when n8n stops, after n8n answered its delivery: the person\'s next message, a minute and a half later, offers it again and the question takes it', async () => {
 	const c = plainCase([], {
-		bursts: [single(6000), single(60_000)],
+		bursts: [single(6000), single(90_000)],
 		saveJitterMs: [0, 0],
 		delivery: { shape: 'prompt', lateMs: 0, trickleMs: 0, scatterMs: [0, 0] },
 		// The trigger's read of the "1" succeeds; the node's reads for the offers at 0 and 3 s fail.
