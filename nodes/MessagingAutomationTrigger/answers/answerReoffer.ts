@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { ANSWER_OFFER_TIMEOUT_MS } from '../../shared/conversation/deliveryTiming';
 import { claimed, takeBack, type Claimant } from '../run/claimStore';
+import { groupedIds } from '../run/unclaimedRun';
 import { offersIn } from './answerPass';
 import { settledKeys } from './offerTries';
 import { paused } from './runCancel';
@@ -49,9 +50,15 @@ export async function takeOverUnsettled(
 	fresh: ReadonlySet<string>,
 	claimant: Claimant,
 ): Promise<Set<string>> {
-	const ids = items.flatMap((item) =>
-		offersIn(item, (id) => !fresh.has(`message|${id}`)).flatMap((entry) => entry.messageIds),
-	);
+	const ids = items.flatMap((item) => {
+		const own = groupedIds(item) ?? [String(item.json.message_id)];
+		// An earlier message is asked about only by the run that holds the item's own: not by its copies.
+		const holds = own.some((id) => fresh.has(`message|${id}`));
+		return offersIn(
+			item,
+			(id) => !fresh.has(`message|${id}`) && (holds || own.includes(id)),
+		).flatMap((entry) => entry.messageIds);
+	});
 	if (ids.length === 0 || !(await paused(context, EARLIER_OFFER_ENDS_MS))) return new Set();
 	const answers = await claimedBefore(context, ids, claimant);
 	if (answers.length === 0) return new Set();
