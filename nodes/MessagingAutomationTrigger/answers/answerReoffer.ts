@@ -9,9 +9,11 @@ import { paused } from './runCancel';
 
 /*
  * n8n stopped (or cancelled the run) after a run claimed an answer and before its offer ended: the
- * service's retry finds the message claimed, so no run would ever offer or run it. Its run takes
- * the offer over when this delivery's probe found the question still waiting (its item names the
- * offer) and no run recorded the offer's end (`settled|<id>`, offerTries.ts): it takes that record
+ * service's retry finds the message claimed, so no run would ever offer or run it. Its run, or
+ * when n8n had answered the delivery already (no retry comes) the run of the person's next message
+ * (answerRoute.ts: earlierAnswer), takes the offer over when its delivery's probe found the
+ * question still waiting (its item names the offer), a run claimed the message as an answer, and
+ * no run recorded the offer's end (`settled|<id>`, offerTries.ts): it takes that record
  * first, so one later run at most makes the offer again, and the earlier run, when it only paused
  * between tries, stops offering at its next try. The offer is then this run's, made and ended by
  * the one rule of a first offer (answerPass.ts: taken, or run as a message). The wait before
@@ -66,9 +68,9 @@ export async function takeOverUnsettled(
 	const mine = new Set(answers.filter((id) => unsettled?.has(`settled|${id}`)));
 	if (mine.size === 0) return mine;
 	context.logger.warn(
-		`Messaging Automation Trigger: messages ${[...mine].join(', ')} were claimed by an earlier run of their delivery that never ended its offer (n8n stopped?), and their Send and Wait question still waits: offered again`,
+		`Messaging Automation Trigger: messages ${[...mine].join(', ')} were claimed as answers by an earlier run that never ended their offer (n8n stopped or cancelled it), and their Send and Wait question still waits: offered again`,
 	);
-	// Cancelled meanwhile: offersIn's offer then ends at once, cancelled, and gives the record back.
+	// Cancelled meanwhile: the offer then ends at its first try, cancelled, and gives the record back (answerPass.ts).
 	await paused(context, ANSWER_OFFER_TIMEOUT_MS);
 	return mine;
 }
