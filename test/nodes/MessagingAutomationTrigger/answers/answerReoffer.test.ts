@@ -1,10 +1,15 @@
 import type { IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { claimed } from '../../../../nodes/MessagingAutomationTrigger/run/claimStore';
 import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
-import { clearProcessedData, installProcessedDataStore } from '../../../support/processedData';
-import { firstStepContext, offeredIds, TRIGGER_CLAIMANT } from '../run/firstStepContext';
+import {
+	firstStepContext,
+	offeredIds,
+	takesFirst,
+	TRIGGER_CLAIMANT,
+	useStoreOnFakeTimers,
+} from '../run/firstStepContext';
 
 /*
  * An answer written before the turn, offered with the person's next message (answerRoute.ts:
@@ -32,7 +37,7 @@ let started = 0;
 
 const taken = async (options: IHttpRequestOptions) => {
 	offers.push({ at: Date.now() - started, ids: offeredIds(options) });
-	return { statusCode: 200, body: { answered: true, messageId: offeredIds(options)[0] } };
+	return await takesFirst(options);
 };
 
 async function runHello(workflow: string) {
@@ -41,14 +46,10 @@ async function runHello(workflow: string) {
 	return (await run).flat().map((item) => item.json.message_id);
 }
 
-beforeAll(() => installProcessedDataStore());
-beforeEach(() => {
-	clearProcessedData();
+useStoreOnFakeTimers(() => {
 	offers.length = 0;
-	vi.useFakeTimers();
 	started = Date.now();
 });
-afterEach(() => vi.useRealTimers());
 
 describe('an earlier answer offered with the next message (answerReoffer.ts)', () => {
 	it('claimed as an answer by a run that never ended its offer (n8n stopped): offered again 11 s on, taken, and "hello" runs', async () => {

@@ -1,21 +1,18 @@
 import type { IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { claimed } from '../../../../nodes/MessagingAutomationTrigger/run/claimStore';
 import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
 import type { BurstRules } from '../../../../nodes/shared/conversation/bursts';
 import { missedBursts, unansweredBursts } from '../../../../nodes/shared/conversation/catchUp';
 import { timelineOf } from '../../../../nodes/shared/conversation/timeline';
-import {
-	clearProcessedData,
-	failProcessedData,
-	installProcessedDataStore,
-} from '../../../support/processedData';
+import { failProcessedData } from '../../../support/processedData';
 import {
 	chatMessage as message,
 	firstStepContext,
 	offeredIds,
 	TRIGGER_CLAIMANT,
+	useStoreOnFakeTimers,
 } from '../run/firstStepContext';
 
 /*
@@ -120,14 +117,10 @@ const neverAnswers: Link = async (options) =>
 		),
 	);
 
-beforeAll(() => installProcessedDataStore());
-beforeEach(() => {
-	clearProcessedData();
+useStoreOnFakeTimers(() => {
 	offers.length = 0;
-	vi.useFakeTimers();
 	started = Date.now();
 });
-afterEach(() => vi.useRealTimers());
 
 describe('review s5: R43f-1, an undecided try then a refusal counts as taken', () => {
 	it('control: the question no longer waiting at the first try (409): the "1" runs as a message', async () => {
