@@ -58,17 +58,22 @@ export function uploadOpenUntil(
 ): number | undefined {
 	const queued = queueLags(held, new Set(burst.messages.map((message) => message.id)));
 	const phoneLag = queued.length === 0 ? 0 : Math.min(...queued.map((entry) => entry.lag));
-	if (burst.closedBy === 'own_message')
-		return burst.closedAt + Math.min(Math.max(0, phoneLag), OWN_MESSAGE_LAG_MS);
+	// A phone queued within a quiet window of their timestamps saves as it writes: its unheld
+	// messages were saved by their timestamps plus its lag, so another process's delivery, or a
+	// lost one, lets a carried message start its burst's run by its deadline.
+	const uploading = phoneLag > rules.quietMs;
+	const ownClose =
+		burst.closedBy === 'own_message'
+			? burst.closedAt + Math.min(Math.max(0, phoneLag), OWN_MESSAGE_LAG_MS)
+			: undefined;
+	// An uploading phone may still save a message stamped before the account's: like any upload,
+	// its burst waits a quiet window past the latest of its messages saved (finding C).
+	if (ownClose !== undefined && !uploading) return ownClose;
 	if (queued.length === 0) return undefined;
 	const queuedAt = new Map(queued.map((entry) => [entry.id, entry.queuedAt]));
 	const lastHeld = Math.max(
 		...burst.messages.map((message, i) => (queuedAt.has(message.id) ? i : -1)),
 	);
-	// A phone whose messages are queued within a quiet window of their timestamps saves as it
-	// writes: its unheld messages were saved by their timestamps plus its lag, so another process's
-	// delivery, or a lost one, lets a carried message start its burst's run by its deadline.
-	const uploading = phoneLag > rules.quietMs;
 	const estimates = burst.messages.map((message, position) => {
 		const savedBy = message.savedBy ?? vouchedAsOf;
 		return (
@@ -80,6 +85,7 @@ export function uploadOpenUntil(
 		Math.max(...estimates) + rules.quietMs + 1,
 		estimates[0] + rules.longestMs,
 	);
+	if (ownClose !== undefined) return Math.max(ownClose, until);
 	return until > burst.closedAt ? until : undefined;
 }
 

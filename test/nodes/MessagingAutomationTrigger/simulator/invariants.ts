@@ -175,10 +175,12 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 			c.stopsAfterRecording,
 		].every((faults) => faults.length === 0);
 	const closes = closeTimes(c, outcome, written);
+	const unseen = uploadTailsUnseen(c, outcome, written);
 	const late = outcome.attempts.filter(
 		(attempt) =>
 			attempt.attempt === 1 &&
 			!answeredInTime(attempt) &&
+			!unseen(attempt) &&
 			(closes.get(attempt.message) ?? 0) + CLOSE_MARGIN_MS + 2 * c.readLatencyMs <=
 				attempt.sentAt + HOLD_MS,
 	);
@@ -256,17 +258,59 @@ function answerViolations(outcome: Outcome): Violation[] {
 const HOLD_MS = 8500;
 const CLOSE_MARGIN_MS = 2500;
 
-/** When each message's burst closes (its quiet window after its last message, or its longest wait). */
+/**
+ * When each message's burst closes (its quiet window after its last message, or its longest wait),
+ * on the service's clock: no read shows a message before the service saved it, so a burst whose
+ * phone runs behind or uploads late closes a quiet window after its last message was saved, not
+ * after its timestamp (the trigger keeps the service's time, docs/conversations.md).
+ */
 function closeTimes(c: Case, outcome: Outcome, bursts: readonly string[][]): Map<string, number> {
-	const stamped = new Map(outcome.messages.map((message) => [message.id, message.stampedAt]));
+	const byId = new Map(outcome.messages.map((message) => [message.id, message]));
+	const closeBy = (members: readonly string[], time: (message: PlannedMessage) => number) => {
+		const times = members.map((id) => {
+			const message = byId.get(id);
+			return message ? time(message) : 0;
+		});
+		return Math.min(Math.max(...times) + c.quietMs, times[0] + c.longestMs);
+	};
 	const closes = new Map<string, number>();
 	for (const burst of bursts) {
-		const first = stamped.get(burst[0]) ?? 0;
-		const last = stamped.get(burst[burst.length - 1]) ?? 0;
-		const close = Math.min(last + c.quietMs, first + c.longestMs);
+		const close = Math.max(
+			closeBy(burst, (message) => message.stampedAt),
+			closeBy(burst, (message) => message.savedAt),
+		);
 		for (const id of burst) closes.set(id, close);
 	}
 	return closes;
+}
+
+/**
+ * Finding C', the limit a read's granularity sets: a burst a phone uploads (saved more than a
+ * quiet window after it was typed) closes a quiet window after its last message was saved, which
+ * the trigger learns from that message's delivery or from the first read made after the save. When
+ * that delivery comes later than the hold less the margin after another delivery of the burst, only
+ * reads tell, one a quiet window apart at most (the bound), so that other delivery may go back
+ * (503) once; its retry settles it and the burst runs once and whole (the other rules hold it).
+ */
+function uploadTailsUnseen(c: Case, outcome: Outcome, bursts: readonly string[][]) {
+	const byId = new Map(outcome.messages.map((message) => [message.id, message]));
+	const firstSent = (id: string) =>
+		Math.min(
+			...outcome.attempts
+				.filter((attempt) => attempt.message === id)
+				.map((attempt) => attempt.sentAt),
+		);
+	return (attempt: Outcome['attempts'][number]) => {
+		const burst = bursts.find((candidate) => candidate.includes(attempt.message)) ?? [];
+		const uploaded = burst.some((id) => {
+			const message = byId.get(id);
+			return message !== undefined && message.savedAt - message.typedAt > c.quietMs;
+		});
+		const last = burst[burst.length - 1];
+		return (
+			uploaded && last !== undefined && firstSent(last) > attempt.sentAt + HOLD_MS - CLOSE_MARGIN_MS
+		);
+	};
 }
 
 const answeredInTime = (attempt: Outcome['attempts'][number]) =>
