@@ -91,10 +91,14 @@ function personBursts(
 }
 
 /**
- * The bound docs/conversations.md states, per burst: one read, one more for about every 8.5 s the
- * burst spans, in each process incarnation that received part of it; every further delivery of it
- * (a copy, a retry) may need one more once the process's kept read is gone. Reads the case made
- * fail (429, 503) are not counted; reads the trigger gave up on are.
+ * The bound docs/conversations.md states, per burst. A process learns that a burst went on only
+ * from a delivery it holds or from a read, so each webhook process incarnation that received part
+ * of it reads once whenever the quiet window after a message it received passes before it received
+ * a later one of the burst (with one process that is once, at the close; with two taking turns,
+ * once per delivery), and once more for every 8.5 s hold the burst spans (a carried message's
+ * read before its deadline); every further delivery of it (a copy, a retry) may need one more once
+ * the process's kept read is gone. Reads the case made fail (429, 503) are not counted; reads the
+ * trigger gave up on are.
  */
 function readBound(c: Case, outcome: Outcome, bursts: string[][]): number {
 	const stamped = new Map(outcome.messages.map((message) => [message.id, message.stampedAt]));
@@ -102,9 +106,22 @@ function readBound(c: Case, outcome: Outcome, bursts: string[][]): number {
 	for (const burst of bursts) {
 		const span = (stamped.get(burst[burst.length - 1]) ?? 0) - (stamped.get(burst[0]) ?? 0);
 		const deliveries = outcome.attempts.filter((attempt) => burst.includes(attempt.message));
-		const processes = new Set(deliveries.map((attempt) => attempt.process)).size;
+		const firsts = deliveries.filter((attempt) => attempt.attempt === 1);
 		const further = deliveries.length - burst.length;
-		bound += processes * (1 + Math.ceil((span + c.quietMs) / 8500)) + Math.max(0, further);
+		for (const process of new Set(deliveries.map((attempt) => attempt.process))) {
+			const here = firsts.filter((attempt) => attempt.process === process);
+			// Deliveries whose quiet window passes here before a later message's delivery comes.
+			const quietPasses = here.filter(
+				(attempt) =>
+					!here.some(
+						(later) =>
+							burst.indexOf(later.message) > burst.indexOf(attempt.message) &&
+							later.sentAt <= attempt.sentAt + c.quietMs,
+					),
+			).length;
+			bound += Math.max(1, quietPasses) + Math.ceil((span + c.quietMs) / 8500);
+		}
+		bound += Math.max(0, further);
 	}
 	return bound;
 }
@@ -129,8 +146,9 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 			detail: `${message.id} ran ${times} times${times === 0 && answered ? ', though a delivery of it was answered 2xx' : ''}`,
 		});
 	}
+	const pieces = bursts.flatMap((burst) => uploadedAfterRun(burst, outcome, ran));
 	for (const run of ran) {
-		const burst = bursts.find((candidate) => candidate.includes(run.messageIds[0])) ?? [];
+		const burst = pieces.find((candidate) => candidate.includes(run.messageIds[0])) ?? [];
 		const start = burst.indexOf(run.messageIds[0]);
 		const inOrder = run.messageIds.every((id, offset) => burst[start + offset] === id);
 		if (!inOrder || run.messageIds.length !== burst.length)
@@ -190,6 +208,33 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 			detail: `nothing failed, yet ${late.map((attempt) => `${attempt.message} (${attempt.status ?? 'no answer'} after ${(attempt.answeredAt ?? Infinity) - attempt.sentAt} ms)`).join(', ')}`,
 		});
 	return found;
+}
+
+/**
+ * Finding C, the limit the spec sets: a message the service saved after a run of its burst was
+ * recorded (a phone uploading what it wrote offline after it saved what it wrote later) cannot
+ * join that run, which nothing can hold back forever: it runs in a run of its own. So the burst
+ * splits there, into what was saved by the first run's record and the rest (split again by the
+ * next run); nowhere else.
+ */
+function uploadedAfterRun(
+	burst: readonly string[],
+	outcome: Outcome,
+	ran: readonly Outcome['runs'][number][],
+): string[][] {
+	const saved = new Map(outcome.messages.map((message) => [message.id, message.savedAt]));
+	const pieces: string[][] = [];
+	let rest = [...burst];
+	for (;;) {
+		const recorded = ran
+			.filter((run) => run.messageIds.some((id) => rest.includes(id)))
+			.map((run) => run.at);
+		const first = Math.min(...recorded);
+		const before = rest.filter((id) => (saved.get(id) ?? 0) <= first);
+		if (before.length === 0 || before.length === rest.length) return [...pieces, rest];
+		pieces.push(before);
+		rest = rest.filter((id) => !before.includes(id));
+	}
 }
 
 /**

@@ -20,8 +20,13 @@ import { expectedAnswers, plannedQuestions, questionMessages } from './questions
 import { seedRandom, VirtualTime } from './virtualTime';
 import { WaitingExecutions, type Resume } from './waitingExecutions';
 
-/** How long past its last first delivery a case runs: the service's first three retries and more. */
-const HORIZON_AFTER_MS = 20 * 60_000;
+/**
+ * How long past its last first delivery a case may run: past the service's last retry, at the end
+ * of its schedule with the largest jitter and its time-out (spec, Delivery 2: nine attempts, then
+ * the delivery is failed), so that a chain still open at the end is one the service gave up on.
+ */
+const HORIZON_AFTER_MS =
+	RETRY_SCHEDULE_MS.reduce((sum, delay) => sum + delay * 1.2 + RECEIVER_TIMEOUT_MS, 0) + 60_000;
 
 export interface AttemptLog {
 	message: string;
