@@ -92,25 +92,27 @@ function personBursts(
 
 /**
  * The bound docs/conversations.md states, per burst. A process learns that a burst went on only
- * from a delivery it holds or from a read, so each webhook process incarnation that received part
- * of it reads once whenever the quiet window after a message it received passes before it received
- * a later one of the burst (with one process that is once, at the close; with two taking turns,
- * once per delivery), and once more for every 8.5 s hold the burst spans (a carried message's
- * read before its deadline); every further delivery of it (a copy, a retry) may need one more once
- * the process's kept read is gone. Reads the case made fail (429, 503) are not counted; reads the
- * trigger gave up on are.
+ * from a delivery it holds or from a read, and must answer each delivery within its hold. So each
+ * webhook process incarnation that received part of it reads once whenever the quiet window after
+ * a message it received passes before it received a later one of the burst (with one process that
+ * is once, at the close; with two taking turns, once per delivery); once before the deadline of
+ * each delivery it holds of a message the burst's last carries, while the burst is still open then
+ * (that read decides the delivery's answer); and, holding no delivery of the burst's last message,
+ * once more to see the burst close. Every further delivery of it (a copy, a retry) may need one
+ * more once the process's kept read is gone. Reads the case made fail (429, 503) are not counted;
+ * reads the trigger gave up on are.
  */
 function readBound(c: Case, outcome: Outcome, bursts: string[][]): number {
-	const stamped = new Map(outcome.messages.map((message) => [message.id, message.stampedAt]));
+	const closes = closeTimes(c, outcome, bursts);
 	let bound = 0;
 	for (const burst of bursts) {
-		const span = (stamped.get(burst[burst.length - 1]) ?? 0) - (stamped.get(burst[0]) ?? 0);
+		const last = burst[burst.length - 1];
 		const deliveries = outcome.attempts.filter((attempt) => burst.includes(attempt.message));
 		const firsts = deliveries.filter((attempt) => attempt.attempt === 1);
 		const further = deliveries.length - burst.length;
+		const close = closes.get(last) ?? 0;
 		for (const process of new Set(deliveries.map((attempt) => attempt.process))) {
 			const here = firsts.filter((attempt) => attempt.process === process);
-			// Deliveries whose quiet window passes here before a later message's delivery comes.
 			const quietPasses = here.filter(
 				(attempt) =>
 					!here.some(
@@ -119,7 +121,11 @@ function readBound(c: Case, outcome: Outcome, bursts: string[][]): number {
 							later.sentAt <= attempt.sentAt + c.quietMs,
 					),
 			).length;
-			bound += Math.max(1, quietPasses) + Math.ceil((span + c.quietMs) / 8500);
+			const confirms = here.filter(
+				(attempt) => attempt.message !== last && attempt.sentAt + HOLD_MS - READ_LEAD_MS < close,
+			).length;
+			const seesClose = here.some((attempt) => attempt.message === last) ? 0 : 1;
+			bound += Math.max(1, quietPasses) + confirms + seesClose;
 		}
 		bound += Math.max(0, further);
 	}
@@ -146,7 +152,7 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 			detail: `${message.id} ran ${times} times${times === 0 && answered ? ', though a delivery of it was answered 2xx' : ''}`,
 		});
 	}
-	const pieces = bursts.flatMap((burst) => uploadedAfterRun(burst, outcome, ran));
+	const pieces = bursts.flatMap((burst) => uploadedAfterRun(c, burst, outcome, ran));
 	for (const run of ran) {
 		const burst = pieces.find((candidate) => candidate.includes(run.messageIds[0])) ?? [];
 		const start = burst.indexOf(run.messageIds[0]);
@@ -212,12 +218,15 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 
 /**
  * Finding C, the limit the spec sets: a message the service saved after a run of its burst was
- * recorded (a phone uploading what it wrote offline after it saved what it wrote later) cannot
- * join that run, which nothing can hold back forever: it runs in a run of its own. So the burst
- * splits there, into what was saved by the first run's record and the rest (split again by the
- * next run); nowhere else.
+ * recorded, more than a quiet window after the latest of the burst's messages saved before it (a
+ * phone uploading what it wrote offline after it saved what it wrote later), cannot join that
+ * run, which nothing can hold back forever: it runs in a run of its own. So the burst splits
+ * there, into what was saved by the first run's record and the rest (split again by the next
+ * run); nowhere else. One saved within a quiet window of the rest is waited for, as the rest of
+ * an upload is.
  */
 function uploadedAfterRun(
+	c: Case,
 	burst: readonly string[],
 	outcome: Outcome,
 	ran: readonly Outcome['runs'][number][],
@@ -231,9 +240,13 @@ function uploadedAfterRun(
 			.map((run) => run.at);
 		const first = Math.min(...recorded);
 		const before = rest.filter((id) => (saved.get(id) ?? 0) <= first);
-		if (before.length === 0 || before.length === rest.length) return [...pieces, rest];
+		const after = rest.filter((id) => !before.includes(id));
+		const gap =
+			Math.min(...after.map((id) => saved.get(id) ?? 0)) -
+			Math.max(...before.map((id) => saved.get(id) ?? 0));
+		if (before.length === 0 || after.length === 0 || gap <= c.quietMs) return [...pieces, rest];
 		pieces.push(before);
-		rest = rest.filter((id) => !before.includes(id));
+		rest = after;
 	}
 }
 
@@ -302,6 +315,8 @@ function answerViolations(outcome: Outcome): Violation[] {
  */
 const HOLD_MS = 8500;
 const CLOSE_MARGIN_MS = 2500;
+/** A carried delivery's read comes this long before its deadline (conversationDesk.ts: the lead and the save slack). */
+const READ_LEAD_MS = 1050;
 
 /**
  * When each message's burst closes (its quiet window after its last message, or its longest wait),
@@ -330,9 +345,10 @@ function closeTimes(c: Case, outcome: Outcome, bursts: readonly string[][]): Map
 }
 
 /**
- * Finding C', the limit a read's granularity sets: a burst a phone uploads (saved more than a
- * quiet window after it was typed) closes a quiet window after its last message was saved, which
- * the trigger learns from that message's delivery or from the first read made after the save. When
+ * Finding C', the limit a read's granularity sets: a burst a phone uploads, or one whose clock runs
+ * behind (saved more than a quiet window after its timestamp: nothing tells the two apart), closes
+ * a quiet window after its last message was saved, which the trigger learns from that message's
+ * delivery or from the first read made after the save. When
  * that delivery comes later than the hold less the margin after another delivery of the burst, only
  * reads tell, one a quiet window apart at most (the bound), so that other delivery may go back
  * (503) once; its retry settles it and the burst runs once and whole (the other rules hold it).
@@ -349,7 +365,7 @@ function uploadTailsUnseen(c: Case, outcome: Outcome, bursts: readonly string[][
 		const burst = bursts.find((candidate) => candidate.includes(attempt.message)) ?? [];
 		const uploaded = burst.some((id) => {
 			const message = byId.get(id);
-			return message !== undefined && message.savedAt - message.typedAt > c.quietMs;
+			return message !== undefined && message.savedAt - message.stampedAt > c.quietMs;
 		});
 		const last = burst[burst.length - 1];
 		return (
