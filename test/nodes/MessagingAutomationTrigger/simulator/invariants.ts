@@ -98,7 +98,9 @@ function personBursts(
  * is once, at the close; with two taking turns, once per delivery); once before the deadline of
  * each delivery it holds of a message the burst's last carries, while the burst is still open then
  * (that read decides the delivery's answer); and, holding no delivery of the burst's last message,
- * once more to see the burst close. Every further delivery of it (a copy, a retry) may need one
+ * once more to see the burst close; and, for a burst saved more than a quiet window after its
+ * timestamps (an upload, or a phone that far behind), once at its first delivery there, to see
+ * what else the upload saved. Every further delivery of it (a copy, a retry) may need one
  * more once the process's kept read is gone. Reads the case made fail (429, 503) are not counted;
  * reads the trigger gave up on are.
  */
@@ -111,6 +113,7 @@ function readBound(c: Case, outcome: Outcome, bursts: string[][]): number {
 		const firsts = deliveries.filter((attempt) => attempt.attempt === 1);
 		const further = deliveries.length - burst.length;
 		const close = closes.get(last) ?? 0;
+		const upload = savedBehind(c, outcome, burst) ? 1 : 0;
 		for (const process of new Set(deliveries.map((attempt) => attempt.process))) {
 			const here = firsts.filter((attempt) => attempt.process === process);
 			const quietPasses = here.filter(
@@ -125,7 +128,7 @@ function readBound(c: Case, outcome: Outcome, bursts: string[][]): number {
 				(attempt) => attempt.message !== last && attempt.sentAt + HOLD_MS - READ_LEAD_MS < close,
 			).length;
 			const seesClose = here.some((attempt) => attempt.message === last) ? 0 : 1;
-			bound += Math.max(1, quietPasses) + confirms + seesClose;
+			bound += Math.max(1, quietPasses) + confirms + seesClose + upload;
 		}
 		bound += Math.max(0, further);
 	}
@@ -354,7 +357,6 @@ function closeTimes(c: Case, outcome: Outcome, bursts: readonly string[][]): Map
  * (503) once; its retry settles it and the burst runs once and whole (the other rules hold it).
  */
 function uploadTailsUnseen(c: Case, outcome: Outcome, bursts: readonly string[][]) {
-	const byId = new Map(outcome.messages.map((message) => [message.id, message]));
 	const firstSent = (id: string) =>
 		Math.min(
 			...outcome.attempts
@@ -363,15 +365,20 @@ function uploadTailsUnseen(c: Case, outcome: Outcome, bursts: readonly string[][
 		);
 	return (attempt: Outcome['attempts'][number]) => {
 		const burst = bursts.find((candidate) => candidate.includes(attempt.message)) ?? [];
-		const uploaded = burst.some((id) => {
-			const message = byId.get(id);
-			return message !== undefined && message.savedAt - message.stampedAt > c.quietMs;
-		});
 		const last = burst[burst.length - 1];
 		return (
-			uploaded && last !== undefined && firstSent(last) > attempt.sentAt + HOLD_MS - CLOSE_MARGIN_MS
+			savedBehind(c, outcome, burst) &&
+			last !== undefined &&
+			firstSent(last) > attempt.sentAt + HOLD_MS - CLOSE_MARGIN_MS
 		);
 	};
+}
+
+/** Whether a message of `burst` was saved more than a quiet window after its timestamp: an upload, or a phone that far behind. */
+function savedBehind(c: Case, outcome: Outcome, burst: readonly string[]): boolean {
+	return outcome.messages.some(
+		(message) => burst.includes(message.id) && message.savedAt - message.stampedAt > c.quietMs,
+	);
 }
 
 const answeredInTime = (attempt: Outcome['attempts'][number]) =>
