@@ -31,8 +31,8 @@ function queueLags(held: readonly Held[], members: ReadonlySet<string>) {
 /**
  * A person's message stamped before the account's is awaited at most this much past it: the
  * phone's lag as its held messages show it (a clock a little behind, the service saving a little
- * late). A phone further behind, or one uploading what it wrote offline, may still put a message
- * before the account's after the burst ran (finding C's class).
+ * late). A phone whose lag is over a quiet window (uploading what it wrote offline, or a clock that
+ * far behind) waits as any upload does instead (uploadOpenUntil).
  */
 const OWN_MESSAGE_LAG_MS = 1000;
 
@@ -48,7 +48,8 @@ const OWN_MESSAGE_LAG_MS = 1000;
  * them saved, and a phone a minute behind has its burst close a quiet window after its last message
  * was queued, as one whose clock is right. A burst the account's message closed (the service
  * stamps it) is closed once a read shows every message the phone stamped before it: its time plus
- * the phone's lag, at most OWN_MESSAGE_LAG_MS.
+ * the phone's lag, at most OWN_MESSAGE_LAG_MS; an uploading phone's, not before its upload's window
+ * passed too (a message saved later than that runs in a run of its own: finding C's limit).
  */
 export function uploadOpenUntil(
 	burst: ClosedBurst,

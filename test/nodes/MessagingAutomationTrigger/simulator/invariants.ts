@@ -98,14 +98,15 @@ function personBursts(
  * is once, at the close; with two taking turns, once per delivery); once before the deadline of
  * each delivery it holds of a message the burst's last carries, while the burst is still open then
  * (that read decides the delivery's answer); and, holding no delivery of the burst's last message,
- * once more to see the burst close; and, for a burst saved more than a quiet window after its
- * timestamps (an upload, or a phone that far behind), once at its first delivery there, to see
- * what else the upload saved. Every further delivery of it (a copy, a retry) may need one
+ * once more to see the burst close; and, when a delivery reaches it after its message's quiet
+ * window passed (the burst delivered late, uploaded, or from a phone that far behind), once at
+ * once, to see what else was saved. Every further delivery of it (a copy, a retry) may need one
  * more once the process's kept read is gone. Reads the case made fail (429, 503) are not counted;
  * reads the trigger gave up on are.
  */
 function readBound(c: Case, outcome: Outcome, bursts: string[][]): number {
 	const closes = closeTimes(c, outcome, bursts);
+	const stamped = new Map(outcome.messages.map((message) => [message.id, message.stampedAt]));
 	let bound = 0;
 	for (const burst of bursts) {
 		const last = burst[burst.length - 1];
@@ -113,7 +114,6 @@ function readBound(c: Case, outcome: Outcome, bursts: string[][]): number {
 		const firsts = deliveries.filter((attempt) => attempt.attempt === 1);
 		const further = deliveries.length - burst.length;
 		const close = closes.get(last) ?? 0;
-		const upload = savedBehind(c, outcome, burst) ? 1 : 0;
 		for (const process of new Set(deliveries.map((attempt) => attempt.process))) {
 			const here = firsts.filter((attempt) => attempt.process === process);
 			const quietPasses = here.filter(
@@ -128,7 +128,10 @@ function readBound(c: Case, outcome: Outcome, bursts: string[][]): number {
 				(attempt) => attempt.message !== last && attempt.sentAt + HOLD_MS - READ_LEAD_MS < close,
 			).length;
 			const seesClose = here.some((attempt) => attempt.message === last) ? 0 : 1;
-			bound += Math.max(1, quietPasses) + confirms + seesClose + upload;
+			const late = here.some(
+				(attempt) => attempt.sentAt > (stamped.get(attempt.message) ?? 0) + c.quietMs,
+			);
+			bound += Math.max(1, quietPasses) + confirms + seesClose + (late ? 1 : 0);
 		}
 		bound += Math.max(0, further);
 	}
