@@ -6,6 +6,14 @@
  */
 import type { Case, OwnMessage, PlannedMessage } from './scenario';
 import type { Outcome } from './world';
+import {
+	CLOSE_MARGIN_MS,
+	closeTimes,
+	HOLD_MS,
+	readBound,
+	uploadedAfterRun,
+	uploadTailsUnseen,
+} from './limits';
 
 export type Rule =
 	/**
@@ -88,54 +96,6 @@ function personBursts(
 	return bursts
 		.filter((burst) => burst.length > 0)
 		.map((burst) => burst.map((message) => message.id));
-}
-
-/**
- * The bound docs/conversations.md states, per burst. A process learns that a burst went on only
- * from a delivery it holds or from a read, and must answer each delivery within its hold. So each
- * webhook process incarnation that received part of it reads once whenever the quiet window after
- * a message it received passes before it received a later one of the burst (with one process that
- * is once, at the close; with two taking turns, once per delivery); once before the deadline of
- * each delivery it holds of a message the burst's last carries, while the burst is still open then
- * (that read decides the delivery's answer); and, holding no delivery of the burst's last message,
- * once more to see the burst close; and, when a delivery reaches it after its message's quiet
- * window passed (the burst delivered late, uploaded, or from a phone that far behind), once at
- * once, to see what else was saved. Every further delivery of it (a copy, a retry) may need one
- * more once the process's kept read is gone. Reads the case made fail (429, 503) are not counted;
- * reads the trigger gave up on are.
- */
-function readBound(c: Case, outcome: Outcome, bursts: string[][]): number {
-	const closes = closeTimes(c, outcome, bursts);
-	const stamped = new Map(outcome.messages.map((message) => [message.id, message.stampedAt]));
-	let bound = 0;
-	for (const burst of bursts) {
-		const last = burst[burst.length - 1];
-		const deliveries = outcome.attempts.filter((attempt) => burst.includes(attempt.message));
-		const firsts = deliveries.filter((attempt) => attempt.attempt === 1);
-		const further = deliveries.length - burst.length;
-		const close = closes.get(last) ?? 0;
-		for (const process of new Set(deliveries.map((attempt) => attempt.process))) {
-			const here = firsts.filter((attempt) => attempt.process === process);
-			const quietPasses = here.filter(
-				(attempt) =>
-					!here.some(
-						(later) =>
-							burst.indexOf(later.message) > burst.indexOf(attempt.message) &&
-							later.sentAt <= attempt.sentAt + c.quietMs,
-					),
-			).length;
-			const confirms = here.filter(
-				(attempt) => attempt.message !== last && attempt.sentAt + HOLD_MS - READ_LEAD_MS < close,
-			).length;
-			const seesClose = here.some((attempt) => attempt.message === last) ? 0 : 1;
-			const late = here.some(
-				(attempt) => attempt.sentAt > (stamped.get(attempt.message) ?? 0) + c.quietMs,
-			);
-			bound += Math.max(1, quietPasses) + confirms + seesClose + (late ? 1 : 0);
-		}
-		bound += Math.max(0, further);
-	}
-	return bound;
 }
 
 export function violations(c: Case, outcome: Outcome): Violation[] {
@@ -223,40 +183,6 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 }
 
 /**
- * Finding C, the limit the spec sets: a message the service saved after a run of its burst was
- * recorded, more than a quiet window after the latest of the burst's messages saved before it (a
- * phone uploading what it wrote offline after it saved what it wrote later), cannot join that
- * run, which nothing can hold back forever: it runs in a run of its own. So the burst splits
- * there, into what was saved by the first run's record and the rest (split again by the next
- * run); nowhere else. One saved within a quiet window of the rest is waited for, as the rest of
- * an upload is.
- */
-function uploadedAfterRun(
-	c: Case,
-	burst: readonly string[],
-	outcome: Outcome,
-	ran: readonly Outcome['runs'][number][],
-): string[][] {
-	const saved = new Map(outcome.messages.map((message) => [message.id, message.savedAt]));
-	const pieces: string[][] = [];
-	let rest = [...burst];
-	for (;;) {
-		const recorded = ran
-			.filter((run) => run.messageIds.some((id) => rest.includes(id)))
-			.map((run) => run.at);
-		const first = Math.min(...recorded);
-		const before = rest.filter((id) => (saved.get(id) ?? 0) <= first);
-		const after = rest.filter((id) => !before.includes(id));
-		const gap =
-			Math.min(...after.map((id) => saved.get(id) ?? 0)) -
-			Math.max(...before.map((id) => saved.get(id) ?? 0));
-		if (before.length === 0 || after.length === 0 || gap <= c.quietMs) return [...pieces, rest];
-		pieces.push(before);
-		rest = after;
-	}
-}
-
-/**
  * Whether nothing delivered can run `id`: no message of its burst was delivered, and no delivery
  * of the chat comes at or after the end of its burst (a chat where nothing follows needs
  * scheduling, docs/conversations.md). A burst whose last event was lost runs from a delivered one
@@ -310,78 +236,6 @@ function answerViolations(outcome: Outcome): Violation[] {
 				detail: `${message} answers ${question}, which it never resumed`,
 			});
 	return found;
-}
-
-/**
- * A delivery is answered 2xx only once a recorded run holds its message: one whose burst closes
- * after its 8.5 s hold (a burst typed over more than about 8.5 s less the quiet window) goes back
- * (503) and its retry is settled. The hold counts from the signed send time, in whole seconds (up
- * to 1 s earlier); the margin covers that and the read before the deadline (1.05 s before it,
- * showing what was saved 0.25 s before) that shows a carried message's burst closed.
- */
-const HOLD_MS = 8500;
-const CLOSE_MARGIN_MS = 2500;
-/** A carried delivery's read comes this long before its deadline (conversationDesk.ts: the lead and the save slack). */
-const READ_LEAD_MS = 1050;
-
-/**
- * When each message's burst closes (its quiet window after its last message, or its longest wait),
- * on the service's clock: no read shows a message before the service saved it, so a burst whose
- * phone runs behind or uploads late closes a quiet window after its last message was saved, not
- * after its timestamp (the trigger keeps the service's time, docs/conversations.md).
- */
-function closeTimes(c: Case, outcome: Outcome, bursts: readonly string[][]): Map<string, number> {
-	const byId = new Map(outcome.messages.map((message) => [message.id, message]));
-	const closeBy = (members: readonly string[], time: (message: PlannedMessage) => number) => {
-		const times = members.map((id) => {
-			const message = byId.get(id);
-			return message ? time(message) : 0;
-		});
-		return Math.min(Math.max(...times) + c.quietMs, times[0] + c.longestMs);
-	};
-	const closes = new Map<string, number>();
-	for (const burst of bursts) {
-		const close = Math.max(
-			closeBy(burst, (message) => message.stampedAt),
-			closeBy(burst, (message) => message.savedAt),
-		);
-		for (const id of burst) closes.set(id, close);
-	}
-	return closes;
-}
-
-/**
- * Finding C', the limit a read's granularity sets: a burst a phone uploads, or one whose clock runs
- * behind (saved more than a quiet window after its timestamp: nothing tells the two apart), closes
- * a quiet window after its last message was saved, which the trigger learns from that message's
- * delivery or from the first read made after the save. When
- * that delivery comes later than the hold less the margin after another delivery of the burst, only
- * reads tell, one a quiet window apart at most (the bound), so that other delivery may go back
- * (503) once; its retry settles it and the burst runs once and whole (the other rules hold it).
- */
-function uploadTailsUnseen(c: Case, outcome: Outcome, bursts: readonly string[][]) {
-	const firstSent = (id: string) =>
-		Math.min(
-			...outcome.attempts
-				.filter((attempt) => attempt.message === id)
-				.map((attempt) => attempt.sentAt),
-		);
-	return (attempt: Outcome['attempts'][number]) => {
-		const burst = bursts.find((candidate) => candidate.includes(attempt.message)) ?? [];
-		const last = burst[burst.length - 1];
-		return (
-			savedBehind(c, outcome, burst) &&
-			last !== undefined &&
-			firstSent(last) > attempt.sentAt + HOLD_MS - CLOSE_MARGIN_MS
-		);
-	};
-}
-
-/** Whether a message of `burst` was saved more than a quiet window after its timestamp: an upload, or a phone that far behind. */
-function savedBehind(c: Case, outcome: Outcome, burst: readonly string[]): boolean {
-	return outcome.messages.some(
-		(message) => burst.includes(message.id) && message.savedAt - message.stampedAt > c.quietMs,
-	);
 }
 
 const answeredInTime = (attempt: Outcome['attempts'][number]) =>

@@ -210,8 +210,11 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 	const horizon = lastFirst + HORIZON_AFTER_MS;
 	// A run's first step may offer an answer again for minutes (answerPass.ts): the case waits for it.
 	const busy = () => open.size > 0 || slots.some((slot) => slot.alive && slot.firstSteps > 0);
+	// A minute at a time while a chain may settle soon; past the service's third retry (10 min
+	// apart and more), half an hour.
+	const step = () => (time.elapsed() < lastFirst + 20 * 60_000 ? 60_000 : 30 * 60_000);
 	while (time.elapsed() < horizon && (busy() || time.elapsed() < lastFirst))
-		await time.runUntil(Math.min(horizon, time.elapsed() + 60_000));
+		await time.runUntil(Math.min(horizon, time.elapsed() + step()));
 	// Runs handed over in the last moments finish their first step (a claim may wait out an outage).
 	const stepsBy = time.elapsed() + 60_000;
 	do await time.runUntil(time.elapsed() + 1000);
