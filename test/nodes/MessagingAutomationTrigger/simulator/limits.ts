@@ -11,7 +11,7 @@ import type { Outcome } from './world';
  * The bound docs/conversations.md states, per burst. A process learns that a burst went on only
  * from a delivery it holds or from a read, and must answer each delivery within its hold. So each
  * webhook process incarnation that received part of it reads once whenever the quiet window after
- * a message it received passes before it received a later one of the burst (with one process that
+ * a message it received passes (from its timestamp) before it received a later one of the burst (with one process that
  * is once, at the close; with two taking turns, once per delivery); once before the deadline of
  * each delivery it holds of a message the burst's last carries, while the burst is still open then
  * (that read decides the delivery's answer); and, holding no delivery of the burst's last message,
@@ -41,7 +41,7 @@ export function readBound(c: Case, outcome: Outcome, bursts: string[][]): number
 					!here.some(
 						(later) =>
 							burst.indexOf(later.message) > burst.indexOf(attempt.message) &&
-							later.sentAt <= attempt.sentAt + c.quietMs,
+							later.sentAt < (stamped.get(attempt.message) ?? 0) + c.quietMs,
 					),
 			).length;
 			const confirms = here.filter(
