@@ -10,17 +10,17 @@ import type { Outcome } from './world';
 /**
  * The bound docs/conversations.md states, per burst. A process learns that a burst went on only
  * from a delivery it holds or from a read, and must answer each delivery within its hold. So each
- * webhook process incarnation that received part of it reads once whenever the quiet window after
- * a message it received passes (from its timestamp) before it received a later one of the burst (with one process that
- * is once, at the close; with two taking turns, once per delivery); once before the deadline of
- * each delivery it holds of a message the burst's last carries, while the burst is still open then
- * (that read decides the delivery's answer); and, holding no delivery of the burst's last message,
- * once more to see the burst close; and, when a delivery reaches it after its message's quiet
- * window passed (the burst delivered late, uploaded, or from a phone that far behind), once at
- * once, to see what else was saved; and once for each message whose event was lost (no process
- * received it, so its quiet window may pass in each, G'). Every further delivery of it (a copy, a retry) may need one
- * more once the process's kept read is gone. Reads the case made fail (429, 503) are not counted;
- * reads the trigger gave up on are.
+ * webhook process incarnation that received part of it reads: once whenever the quiet window after
+ * a message it received passes (from its timestamp) before it received a later one of the burst
+ * (one process: once, at the close; two taking turns: once per delivery); once before the deadline
+ * of each delivery it holds of a message the burst's last carries, while no read could show the
+ * burst closed by then (that read decides the delivery's answer); holding no delivery of the
+ * burst's last message, once more to see the burst close; when a delivery reaches it after its
+ * message's quiet window passed (delivered late, uploaded, a phone that far behind), once at once,
+ * to see what else was saved; and once for each message whose event was lost (no process received
+ * it, so its quiet window may pass in each, G'). Every further delivery (a copy, a retry) may need
+ * one more once the process's kept read is gone. Reads the case made fail (429, 503) are not
+ * counted; reads the trigger gave up on are.
  */
 export function readBound(c: Case, outcome: Outcome, bursts: string[][]): number {
 	const closes = closeTimes(c, outcome, bursts);
@@ -103,7 +103,7 @@ export function uploadedAfterRun(
  */
 export const HOLD_MS = 8500;
 export const CLOSE_MARGIN_MS = 2500;
-/** A carried delivery's read comes this long before its deadline (conversationDesk.ts: the lead and the save slack). */
+/** A carried delivery's read comes this long before its deadline (the lead and the save slack). */
 const READ_LEAD_MS = 1050;
 /** A read shows a close this long after it: the save slack a read allows, and a timer's. */
 const SHOWN_AFTER_MS = 300;
@@ -168,7 +168,7 @@ export function uploadTailsUnseen(c: Case, outcome: Outcome, bursts: readonly st
 	};
 }
 
-/** Whether a message of `burst` was saved more than a quiet window after its timestamp: an upload, or a phone that far behind. */
+/** Whether a message of `burst` was saved over a quiet window after its timestamp (C'). */
 function savedBehind(c: Case, outcome: Outcome, burst: readonly string[]): boolean {
 	return outcome.messages.some(
 		(message) => burst.includes(message.id) && message.savedAt - message.stampedAt > c.quietMs,
