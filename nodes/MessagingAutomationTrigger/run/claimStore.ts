@@ -59,15 +59,19 @@ async function record(
 /**
  * n8n's Retry of a run re-runs the trigger's step: a person asked for it, so it passes on what it
  * holds, but it records its messages as run, so that no later catch-up (the person's next message,
- * the Catch-Up poll) runs them again. One attempt: a failure is logged, and the run goes on.
+ * the Catch-Up poll) runs them again. Not its answers' keys (`answer|<id>`): a retry offers without
+ * a record of the offer's end, which a later run would take for an offer n8n stopped, and offer
+ * again. One attempt: a failure is logged, and the run goes on.
  */
 export async function recordRetried(
 	context: IExecuteFunctions,
-	keys: string[],
+	keys: readonly string[],
 	{ trigger }: Claimant,
 ): Promise<void> {
+	const ran = [...new Set(keys)].filter((key) => !key.startsWith('answer|'));
+	if (ran.length === 0) return;
 	try {
-		await oneAtATime(async () => await record(context, keys, trigger));
+		await oneAtATime(async () => await record(context, ran, trigger));
 	} catch (error) {
 		context.logger.warn(
 			`Messaging Automation Trigger: a retried run could not record its messages as run, so a later catch-up may run them again (${(error as Error).message})`,

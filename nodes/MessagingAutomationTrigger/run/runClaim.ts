@@ -244,14 +244,7 @@ export async function claimRun(
 	const deduplicate = deduplicating(context);
 	const keys = outputs.flat().flatMap((item) => claimKeys(item, deduplicate));
 	const mode = context.getMode();
-	// Not its answers' keys: a retry offers without a record of the offer's end, which a later run
-	// would take for an offer n8n stopped, and offer again.
-	if (mode === 'retry' && keys.length > 0)
-		await recordRetried(
-			context,
-			[...new Set(keys)].filter((key) => !key.startsWith('answer|')),
-			claimant,
-		);
+	if (mode === 'retry') await recordRetried(context, keys, claimant);
 	// 'trigger': a run the Catch-Up poll started; a test run ('manual') claims nothing.
 	if (!['webhook', 'trigger'].includes(mode) || keys.length === 0)
 		return (await passAnswers(context, outputs, undefined)).outputs;
