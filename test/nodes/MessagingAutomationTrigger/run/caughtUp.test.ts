@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 
 import { DEMO, type SandboxHandle } from '../../../sandbox';
 import type { N8nWebhookHost } from '../../../support/n8nWebhook';
-import { claimOthers, failProcessedData } from '../../../support/processedData';
+import {
+	claimAtTheSameMoment,
+	claimOthers,
+	failProcessedData,
+} from '../../../support/processedData';
 import { activeMessageTrigger, messageDeliveries, useStoppedClock, waitFor } from '../fixtures';
 
 /*
@@ -351,4 +355,58 @@ describe('review 45: catch-up findings', () => {
 			expect(runs()).toEqual([[{ text: 'hello?' }]]);
 		},
 	);
+});
+
+/*
+ * Review s6 (attacker) of issue-43k's R5-4 (catchUp.ts `answered`): a burst the person followed with
+ * another before the bot answered stays a catch-up candidate for the whole Max Age (1 h by default,
+ * up to 24 h), at the person's next message 3 minutes on and at every Catch-Up poll, and only its
+ * claim keeps it from running again. docs/conversations.md says a claim dropped by two processes
+ * claiming at the same moment (queue mode: n8n's store reads the record and writes it back whole)
+ * "costs nothing by itself"; before R5-4 such a burst was no candidate once the bot answered after it.
+ */
+describe('review s6: a dropped claim and the widened catch-up', () => {
+	// S6-1 (twice): the person writes again before the bot answers (a bot slower than the person);
+	// the first burst's claim is dropped by another worker's write at the same moment; 3.5 minutes
+	// later the person's next message catches the first burst up as "never delivered": it runs twice.
+	it.fails(
+		"S6-1: runs a message once that ran, when another process's claim at the same moment dropped its claim and the person wrote again before the bot answered",
+		async () => {
+			await activeTrigger();
+			const laterWrite = claimAtTheSameMoment();
+			say('first question');
+			await settledAfter(1);
+			laterWrite();
+			say('second question', 30_000);
+			await settledAfter(2, 2);
+			say('here you go', 10_000, { fromMe: true });
+			say('thanks', LATER);
+			await settledAfter(3, 3);
+
+			expect(runs()).toEqual([
+				[{ text: 'first question' }],
+				[{ text: 'second question' }],
+				[{ text: 'thanks' }],
+			]);
+		},
+	);
+
+	it('S6-1 control: the same dropped claim costs nothing when the bot answered right after the burst', async () => {
+		await activeTrigger();
+		const laterWrite = claimAtTheSameMoment();
+		say('first question');
+		await settledAfter(1);
+		laterWrite();
+		say('here you go', 10_000, { fromMe: true });
+		say('second question', 30_000);
+		await settledAfter(2, 2);
+		say('thanks', LATER);
+		await settledAfter(3, 3);
+
+		expect(runs()).toEqual([
+			[{ text: 'first question' }],
+			[{ text: 'second question' }],
+			[{ text: 'thanks' }],
+		]);
+	});
 });
