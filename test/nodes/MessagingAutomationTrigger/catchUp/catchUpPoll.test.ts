@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 
 import { type SandboxHandle } from '../../../sandbox';
 import { N8nPollHost } from '../../../support/n8nPoll';
+import { claimAtTheSameMoment } from '../../../support/processedData';
 import { messageDeliveries, waitFor } from '../fixtures';
 import {
 	catchUpTestRun,
@@ -284,4 +285,34 @@ describe('Messaging Automation Catch-Up', () => {
 
 		expect(texts(run.output('Catch-Up'))).toEqual(['while active, lost']);
 	});
+});
+
+/*
+ * Review s6, S6-1 by the poll (run/caughtUp.test.ts has it at the person's next message): since R5-4
+ * the poll reads a chat the account wrote last and takes every burst the person followed before the
+ * bot answered, for the whole Max Age; only the claim keeps one that ran from running again, and a
+ * claim two processes' writes at the same moment dropped (docs/conversations.md) is gone.
+ */
+describe('review s6: the poll and a dropped claim', () => {
+	it.fails(
+		"S6-1 (poll): runs a message once that ran, when another process's claim at the same moment dropped its claim and the person wrote again before the bot answered",
+		async () => {
+			const { trigger, poll } = await start();
+			const person = stranger(11);
+			const laterWrite = claimAtTheSameMoment();
+			say(person, 'first question', 70_000);
+			await waitFor(() => trigger.executions.length >= 1, 20_000);
+			await trigger.settled();
+			laterWrite();
+			say(person, 'second question', 30_000);
+			await waitFor(() => trigger.executions.length >= 2, 20_000);
+			await trigger.settled();
+			say(person, 'here you go', 10_000, true);
+			sandbox.clock.advance(4 * MINUTE);
+			await poll.poll();
+			await poll.poll();
+
+			expect(ran(poll)).toEqual(['first question', 'second question']);
+		},
+	);
 });
