@@ -1,0 +1,139 @@
+import type { INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { caughtUpItem } from '../../../../nodes/MessagingAutomationTrigger/run/caughtUp';
+import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
+import { missedBursts } from '../../../../nodes/shared/conversation/catchUp';
+import { timelineOf } from '../../../../nodes/shared/conversation/timeline';
+import type { EventEnvelope } from '../../../../nodes/shared/webhooks/events';
+import {
+	clearProcessedData,
+	failProcessedData,
+	installProcessedDataStore,
+} from '../../../support/processedData';
+import { firstStepContext, TRIGGER_CLAIMANT } from '../run/firstStepContext';
+
+/*
+ * Review of this session's changes (branch review-s6, on main as merged in 6f163b9): issue-43k's
+ * R5-4 (catchUp.ts `answered`: an account message answers only the burst it follows) and the
+ * "Not run" execution's new text (unclaimedRun.ts). Each `it.fails` is a finding (S6-n) that fails
+ * on that code; take `.fails` off once it is fixed. The trigger's first step is called as n8n
+ * calls it (firstStepContext.ts), on n8n's processed-data store, on fake timers so the claim's
+ * waits (25.5 s) cost nothing.
+ */
+
+const T0 = Date.UTC(2026, 10, 29, 10, 0, 0);
+const RULES = { quietMs: 5000, longestMs: 60_000 };
+
+/** conv-1 as a read shows it: `[id, second, fromMe]`, oldest first. */
+const chat = (entries: Array<[string, number, boolean?]>) =>
+	timelineOf({
+		messages: entries.map(([id, second, fromMe = false]) => ({
+			id,
+			conversation_id: 'conv-1',
+			from: { phone: 'alice' },
+			from_me: fromMe,
+			text: id,
+			timestamp: new Date(T0 + second * 1000).toISOString(),
+		})),
+	});
+
+/** The run of the burst a1, a2 that a1's delivery (a carried one: a1 is not the burst's last) started. */
+const carriedRun = (): INodeExecutionData => ({
+	json: {
+		event_type: 'message.received',
+		event_id: 'evt-a1',
+		conversation_id: 'conv-1',
+		message_id: 'a1',
+		data: { message: { id: 'a1' } },
+		text: 'a1\na2',
+		messages: [{ id: 'a1' }, { id: 'a2' }],
+		message_ids: ['a1', 'a2'],
+		burst: { message_count: 2, closed_by: 'quiet_window' },
+	},
+});
+
+const noLink = async () => await Promise.reject(new Error('no question in this chat'));
+
+/** The trigger's first step on `items`, as n8n runs it in `mode`, to its end on the fake clock. */
+async function firstStep(mode: WorkflowExecuteMode, items: INodeExecutionData[]) {
+	const context = { ...firstStepContext('wf-s6', items[0], noLink), getMode: () => mode };
+	context.getInputData = (index = 0) => (index === 0 ? items : []);
+	const run = claimRun(context, TRIGGER_CLAIMANT, 1).catch((error: unknown) => error as Error);
+	await vi.runAllTimersAsync();
+	return await run;
+}
+
+const ranIds = (outputs: INodeExecutionData[][] | Error) =>
+	outputs instanceof Error
+		? outputs.message
+		: outputs.flat().flatMap((item) => item.json.message_ids as string[]);
+
+beforeAll(() => installProcessedDataStore());
+beforeEach(() => {
+	clearProcessedData();
+	vi.useFakeTimers();
+});
+afterEach(() => vi.useRealTimers());
+
+describe('review s6: the "Not run" execution\'s advice (unclaimedRun.ts) with R5-4', () => {
+	// S6-3 (twice): the text says "If none did, the person's next message 3 minutes or more after
+	// them, or the Catch-Up node, runs them once; to run them now, retry this execution". n8n's
+	// Retry claims nothing (runClaim.ts: only a run a delivery started claims), and since R5-4 the
+	// bot's answer after the retry no longer hides the burst once the person wrote in between (the
+	// common case: the person asks again while the ops person reads the error). So a retried "Not
+	// run" burst runs again at the person's next message (here) or at the Catch-Up poll, whichever
+	// comes: each message twice. (The poll, every minute once the chat is quiet 3 minutes, usually
+	// ran them already before anyone reads the error: retrying then is the second run.)
+	it.fails(
+		'S6-3: a "Not run" burst retried as its text advises runs once, not again at the person\'s next message',
+		async () => {
+			failProcessedData(9);
+			expect(ranIds(await firstStep('webhook', [carriedRun()]))).toMatch(
+				/^Not run: messages a1, a2/,
+			);
+			// The ops person retries the failed execution, as its text says: the burst runs now.
+			expect(ranIds(await firstStep('retry', [carriedRun()]))).toEqual(['a1', 'a2']);
+
+			// The chat: the burst; the person asked again a minute later and the bot answered that; the
+			// bot answered the burst once retried; the person's next message, 13 minutes on.
+			const timeline = chat([
+				['a1', 100],
+				['a2', 101],
+				['hello', 160],
+				['bot-reply', 170, true],
+				['bot-after-retry', 400, true],
+				['later', 900],
+			]);
+			const window = {
+				maxAgeMs: 3_600_000,
+				since: T0 - 3_600_000,
+				now: T0 + 905_000,
+				phoneLagMs: 0,
+				complete: true,
+				answers: false,
+			};
+			const [missed] = missedBursts(timeline, ['later'], RULES, window);
+			const envelope = {
+				id: 'evt-later',
+				type: 'message.received',
+				data: { message: { id: 'later', conversation_id: 'conv-1' } },
+			} as unknown as EventEnvelope;
+			const later: INodeExecutionData = {
+				json: {
+					...carriedRun().json,
+					message_id: 'later',
+					text: 'later',
+					messages: [{ id: 'later' }],
+					message_ids: ['later'],
+					burst: { message_count: 1, closed_by: 'quiet_window' },
+				},
+			};
+			const turn = { historyCount: 0, answers: false, grouping: RULES };
+			const caughtUp = missed
+				? [caughtUpItem(envelope, missed, timeline, { turn }, window.now).item]
+				: [];
+			expect(ranIds(await firstStep('webhook', [later, ...caughtUp]))).toEqual(['later']);
+		},
+	);
+});
