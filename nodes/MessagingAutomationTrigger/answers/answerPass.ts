@@ -2,9 +2,9 @@ import { type IDataObject, type IExecuteFunctions, type INodeExecutionData } fro
 
 import { isRecord } from '../../shared/guards';
 import { answeredTurnJson, OFFERS_FIELD } from '../run/output';
-import type { Claimant } from '../run/claimStore';
+import { takeBack, type Claimant } from '../run/claimStore';
 import type { AnswerOffer } from './answerRoute';
-import { offerUntilDecided, settle } from './offerTries';
+import { offerUntilDecided, settle, settledKeys } from './offerTries';
 
 /*
  * The run's first step makes the answer offers its delivery found (answerRoute.ts), after the run
@@ -12,7 +12,7 @@ import { offerUntilDecided, settle } from './offerTries';
  * process shares: so one claim per answer (the burst's others are claimed after, afterOffers.ts). A copy of the delivery, a second webhook process holding part of the
  * burst, or the service's retry finds the message claimed and runs it nowhere, whatever n8n line
  * (1.x resumes as often as asked) and whether Deduplicate Events is on or off; it offers it again
- * only when no run ended that offer (answerReoffer.ts). A message a question took runs in no run.
+ * only when no run ended that offer (answerReoffer.ts), and ends it here. A message a question took runs in no run.
  * The offer comes after n8n answered the delivery, so a failed one cannot go back to the service:
  * it is tried again (offerTries.ts), and only then does the message run as an ordinary one.
  */
@@ -38,26 +38,37 @@ export function offersIn(
 	});
 }
 
-/** What the item's offers ended in: the messages the questions took, and those a later run offers. */
+/**
+ * What the item's offers ended in: the messages the questions took, and those that run nowhere here
+ * (a later run offers them now, or n8n cancelled the run before their offer ended).
+ */
 interface Passed {
 	answered: Set<string>;
 	takenOver: Set<string>;
 }
 
-/** The messages of `item` its questions took; only those this run claimed are offered. */
+/**
+ * The messages of `item` its questions took; only those this run claimed are offered, or whose
+ * offer it took over from an earlier run (`reoffered`, answerReoffer.ts).
+ */
 async function answeredIn(
 	context: IExecuteFunctions,
 	item: INodeExecutionData,
 	claimedHere: (id: string) => boolean,
 	claimant: Claimant | undefined,
+	reoffered: ReadonlySet<string>,
 ): Promise<Passed> {
 	const passed: Passed = { answered: new Set(), takenOver: new Set() };
 	await Promise.all(
 		offersIn(item, claimedHere).map(async (offering) => {
-			const run = { context, claimant, ...offering };
+			const later = offering.messageIds.some((id) => reoffered.has(id));
+			const run = { context, claimant, later, ...offering };
 			const end = await offerUntilDecided(run);
-			if (end.takenOver) {
+			if (end.takenOver || end.cancelled) {
 				for (const id of offering.messageIds) passed.takenOver.add(id);
+				// A later run of their chat offers them again: the record of the end stays free.
+				if (end.cancelled && later && claimant)
+					await takeBack(context, settledKeys(offering.messageIds), claimant);
 				return;
 			}
 			await settle(run);
@@ -80,27 +91,31 @@ function withoutOffers(item: INodeExecutionData): INodeExecutionData {
 /** `item` without the messages a question took: nothing when they were all it held. */
 function rest(item: INodeExecutionData, answered: ReadonlySet<string>): INodeExecutionData[] {
 	const plain = withoutOffers(item);
-	if (answered.size === 0) return [plain];
 	const grouped = Array.isArray(item.json.message_ids)
 		? item.json.message_ids.filter((id): id is string => typeof id === 'string')
 		: undefined;
+	// An earlier message offered again with it (answerRoute.ts) is no message of this item.
+	const own = grouped ?? [String(item.json.message_id)];
+	if (!own.some((id) => answered.has(id))) return [plain];
 	if (!grouped) return [];
 	if (grouped.every((id) => answered.has(id))) return [];
-	return [{ ...plain, json: answeredTurnJson(plain.json, answered) }];
+	const taken = new Set(grouped.filter((id) => answered.has(id)));
+	return [{ ...plain, json: answeredTurnJson(plain.json, taken) }];
 }
 
 /**
  * The run's items once their offers are made: a message a question took is taken out (a grouped
  * run names it in `burst.answered_message_ids`, as it names one a later run offers now), an item
  * left with none goes no further. `fresh`: the keys this run claimed first for `claimant`
- * (runClaim.ts); undefined when nothing was claimed (a test run, or the store failed), and every
- * offer is made.
+ * (runClaim.ts), with those of the messages whose offer it took over (`reoffered`); undefined when
+ * nothing was claimed (a test run, or the store failed), and every offer is made.
  */
 export async function passAnswers(
 	context: IExecuteFunctions,
 	outputs: INodeExecutionData[][],
 	fresh: ReadonlySet<string> | undefined,
 	claimant?: Claimant,
+	reoffered: ReadonlySet<string> = new Set(),
 ): Promise<{ outputs: INodeExecutionData[][]; answered: number }> {
 	let answered = 0;
 	const claimedHere = (id: string) => fresh === undefined || fresh.has(`message|${id}`);
@@ -110,7 +125,13 @@ export async function passAnswers(
 				await Promise.all(
 					list.map(async (item) => {
 						if (!hasOffers(item)) return [item];
-						const ended = await answeredIn(context, item, claimedHere, fresh && claimant);
+						const ended = await answeredIn(
+							context,
+							item,
+							claimedHere,
+							fresh && claimant,
+							reoffered,
+						);
 						answered += ended.answered.size;
 						return rest(item, new Set([...ended.answered, ...ended.takenOver]));
 					}),

@@ -3,6 +3,7 @@ import type { IWebhookFunctions } from 'n8n-workflow';
 import {
 	answerOf,
 	questionOf,
+	type AnswerCheck,
 	questionsInChat,
 	QUESTION_PAGES,
 	type QuestionCandidate,
@@ -34,6 +35,12 @@ import { probe, type Probe } from './answerOffers';
 /** Questions whose foreign link was already logged, so a chat does not log it per message. */
 const loggedForeign = new Set<string>();
 const LOGGED_FOREIGN_MAX = 1000;
+/**
+ * An answer written this long before the turn (service times) had its run claim it long since (its
+ * delivery answered within 10 s, the claim's waits 25.5 s): asking whether a run claimed it cannot
+ * meet that run's own claim (answerReoffer.ts).
+ */
+const EARLIER_ANSWER_AGE_MS = 60_000;
 /** At most this many of the chat's questions are probed for the one still waiting. */
 const WAITING_PROBES = 3;
 
@@ -131,6 +138,8 @@ function byQuestion(
 interface Route {
 	context: IWebhookFunctions;
 	timeline: TimelineMessage[];
+	/** The turn's messages. */
+	turn: ReadonlySet<string>;
 	conversationId: string;
 	found: FoundAnswers;
 	probes: Map<string, Probe>;
@@ -143,6 +152,41 @@ async function probed(route: Route, question: QuestionCandidate): Promise<Probe>
 	const result = await probe(route.context, question.link, route.conversationId);
 	route.probes.set(question.questionId, result);
 	return result;
+}
+
+/**
+ * The question's answer written before the turn, when it still waits: a run claimed it and n8n
+ * stopped (or cancelled the run) before its offer ended, after it had answered the delivery, so no
+ * retry comes. The run offers it again only if a run claimed it as an answer and none recorded
+ * the offer's end (answerReoffer.ts); else (the trigger was inactive then) it stays unoffered.
+ */
+function earlierAnswer(
+	route: Route,
+	question: QuestionCandidate,
+	rules: AnswerCheck,
+): string | undefined {
+	const { timeline, turn } = route;
+	const turnAt = timeline.findIndex((entry) => turn.has(entry.id));
+	if (turnAt < 0) return undefined;
+	const settledBy = timeline[turnAt].at - EARLIER_ANSWER_AGE_MS;
+	return timeline
+		.slice(0, turnAt)
+		.find(
+			(entry) =>
+				entry.at <= settledBy &&
+				answerOf(timeline, question.questionId, entry.id, rules) !== undefined,
+		)?.id;
+}
+
+/** An offer of `messageIds` to the question: in the common case it is taken, so it waits no more. */
+function offered(route: Route, question: QuestionCandidate, messageIds: string[]): void {
+	route.found.offers.push({
+		question_id: question.questionId,
+		link: question.link,
+		message_ids: messageIds,
+	});
+	// Offered, it is taken in the common case: the run's item names an older one as waiting.
+	route.probes.set(question.questionId, { waiting: false });
 }
 
 /** The messages that answer the question by its rules, if it waits: one offer. */
@@ -159,17 +203,14 @@ async function answer(route: Route, question: QuestionCandidate, messages: Timel
 	}
 	const rules = status.rules;
 	if (!rules) return;
-	const answers = messages.filter(
-		(message) => answerOf(route.timeline, question.questionId, message.id, rules) !== undefined,
-	);
-	if (answers.length === 0) return;
-	found.offers.push({
-		question_id: question.questionId,
-		link: question.link,
-		message_ids: answers.map((entry) => entry.id),
-	});
-	// Offered, it is taken in the common case: the run's item names an older one as waiting.
-	route.probes.set(question.questionId, { waiting: false });
+	const answers = messages
+		.filter(
+			(message) => answerOf(route.timeline, question.questionId, message.id, rules) !== undefined,
+		)
+		.map((entry) => entry.id);
+	const earlier = answers.length === 0 ? earlierAnswer(route, question, rules) : undefined;
+	if (earlier !== undefined) answers.push(earlier);
+	if (answers.length > 0) offered(route, question, answers);
 }
 
 /** The newest question of this n8n still waiting in the chat, that takes answers in it. */
@@ -183,6 +224,11 @@ async function stillWaiting(
 	for (const question of own) {
 		const status = await probed(route, question);
 		if (!status.waiting || !status.rules) continue;
+		const earlier = earlierAnswer(route, question, status.rules);
+		if (earlier !== undefined) {
+			offered(route, question, [earlier]);
+			continue;
+		}
 		const entry = route.timeline.find((message) => message.id === question.questionId);
 		return {
 			message_id: question.questionId,
@@ -221,6 +267,7 @@ export async function findAnswers(
 		context,
 		timeline,
 		conversationId: read.conversationId,
+		turn: new Set(messages.map((message) => message.id)),
 		found,
 		probes: new Map(),
 	};

@@ -1,17 +1,21 @@
-import { sleep, type IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { OFFER_RETRY_PAUSES_MS } from '../../shared/conversation/deliveryTiming';
+import { monotonicNow } from '../../shared/monotonic';
 import { claimed, takeBack, type Claimant } from '../run/claimStore';
 import { offer } from './answerOffers';
 import type { AnswerOffer } from './answerRoute';
+import { cancelled, paused } from './runCancel';
 
 /*
  * One offer of a run, made until it reaches a verdict. The offer comes after n8n answered the
  * delivery, so one without a verdict cannot go back to the service: it is made again on the
- * service's own schedule (deliveryTiming.ts), and only then do its messages run as ordinary ones.
- * Once it ends, the run records it (`settled|<id>`): a later run of the same delivery, after n8n
- * stopped between the claim and the offer, makes the offer only while that record is missing
- * (answerReoffer.ts).
+ * service's own schedule (deliveryTiming.ts), counted from the first try's start on the process's
+ * monotonic clock, and only then do its messages run as ordinary ones. Once it ends, the run
+ * records it (`settled|<id>`): a later run of the same delivery, after n8n stopped between the
+ * claim and the offer, makes the offer only while that record is missing (answerReoffer.ts), and
+ * its offer ends by this same rule. An offer n8n cancelled (runCancel.ts) has no end: it is left
+ * for a later run to make again.
  */
 
 export interface OfferRun {
@@ -22,7 +26,7 @@ export interface OfferRun {
 	messageIds: string[];
 	/** Whom the run claims for; undefined: it claims nothing (a test run, or the store failed). */
 	claimant?: Claimant;
-	/** A later run's offer (answerReoffer.ts): it holds the record already, and runs no message. */
+	/** A later run's offer (answerReoffer.ts): it holds the record already. */
 	later?: boolean;
 }
 
@@ -31,14 +35,16 @@ export interface OfferEnd {
 	taken?: string;
 	/** A later run of the delivery offers these messages now: they run in no run here. */
 	takenOver?: boolean;
+	/** n8n cancelled the run before the offer ended: no end is recorded, nothing runs here. */
+	cancelled?: boolean;
 }
 
 export const settledKeys = (ids: readonly string[]) => ids.map((id) => `settled|${id}`);
 
 /** Records that the offer reached its end, so no later run makes it again. */
 export async function settle(run: OfferRun): Promise<void> {
-	if (run.claimant && !run.later)
-		await claimed(run.context, settledKeys(run.messageIds), run.claimant);
+	// A later run holds its messages' records already; the others of a mixed offer are claimed here.
+	if (run.claimant) await claimed(run.context, settledKeys(run.messageIds), run.claimant);
 }
 
 /**
@@ -63,14 +69,19 @@ async function stillOurs(run: OfferRun): Promise<boolean> {
 export async function offerUntilDecided(run: OfferRun): Promise<OfferEnd> {
 	const { context, entry, messageIds } = run;
 	const what = `messages ${messageIds.join(', ')}`;
+	const start = monotonicNow();
 	let mayHaveResumed = false;
+	let scheduled = 0;
+	let next = start;
 	for (let attempt = 0; ; attempt++) {
+		if (attempt > 0 && !(await paused(context, next - monotonicNow()))) break;
 		if (attempt > 0 && !(await stillOurs(run))) {
 			context.logger.warn(
 				`Messaging Automation Trigger: ${what} are offered to the Send and Wait question ${entry.question_id} by a later run of their delivery now; they run in no run here`,
 			);
 			return { takenOver: true };
 		}
+		if (cancelled(context)) break;
 		const verdict = await offer(context, entry.link, run.conversationId, messageIds);
 		if (verdict.failed === undefined) {
 			if (!verdict.notWaiting || !mayHaveResumed) return { taken: verdict.taken };
@@ -81,10 +92,17 @@ export async function offerUntilDecided(run: OfferRun): Promise<OfferEnd> {
 		}
 		mayHaveResumed ||= verdict.resumedNothing !== true;
 		const pause = OFFER_RETRY_PAUSES_MS[attempt];
+		// Never sooner than the first pause after a try's end: a resume n8n answers late has time to end.
+		scheduled += pause ?? 0;
+		const due = Math.max(scheduled, monotonicNow() - start + OFFER_RETRY_PAUSES_MS[0]);
 		context.logger.warn(
-			`Messaging Automation Trigger: ${what} could not be offered to the Send and Wait question ${entry.question_id} (${verdict.failed})${pause === undefined ? (run.later ? '; they run in no run' : '; they run as messages') : `; offered again in ${pause / 1000} s`}`,
+			`Messaging Automation Trigger: ${what} could not be offered to the Send and Wait question ${entry.question_id} (${verdict.failed})${pause === undefined ? '; they run as messages' : `; offered again ${Math.round(due / 1000)} s after the first try`}`,
 		);
 		if (pause === undefined) return {};
-		await sleep(pause);
+		next = start + due;
 	}
+	context.logger.warn(
+		`Messaging Automation Trigger: n8n cancelled the run while ${what} were offered to the Send and Wait question ${entry.question_id}: no longer offered here, and a later run of their chat offers them again while the question waits`,
+	);
+	return { cancelled: true };
 }

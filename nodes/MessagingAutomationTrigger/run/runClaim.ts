@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { hasOffers, passAnswers, withheldAnswers } from '../answers/answerPass';
-import { reofferUnsettled } from '../answers/answerReoffer';
+import { hasOffers, offersIn, passAnswers, withheldAnswers } from '../answers/answerPass';
+import { takeOverUnsettled } from '../answers/answerReoffer';
+import { cancelled } from '../answers/runCancel';
 import { afterOfferKeys, claimedAfterOffers } from './afterOffers';
 import { isCaughtUp } from './caughtUp';
 import { claimed, CLAIMS_KEPT, recordNeverFull, takeBack, type Claimant } from './claimStore';
@@ -53,15 +54,21 @@ const receivedId = (item: INodeExecutionData) =>
 function claimKeys(item: INodeExecutionData, deduplicate: boolean): string[] {
 	const messageIds = groupedIds(item);
 	const previous = previousId(item);
+	// A possible answer says so: for a copy that finds its question no longer waiting (wereAnswers),
+	// and for a later run that offers it again (answerReoffer.ts).
+	const offered = new Set(offersIn(item, () => true).flatMap((entry) => entry.messageIds));
+	const answers = (ids: string[]) =>
+		ids.filter((id) => offered.has(id)).map((id) => `answer|${id}`);
 	if (messageIds)
-		return [...messageIds, ...(previous ? [previous] : [])].map((id) => `message|${id}`);
+		return [
+			...[...messageIds, ...(previous ? [previous] : [])].map((id) => `message|${id}`),
+			...answers(messageIds),
+		];
 	const eventId = typeof item.json.event_id === 'string' ? item.json.event_id : undefined;
 	const messageId = receivedId(item);
 	return [
 		...(deduplicate && eventId ? [`event|${eventId}`] : []),
-		...(messageId ? [`message|${messageId}`] : []),
-		// A possible answer says so, for a copy that finds its question no longer waiting (wereAnswers).
-		...(messageId && hasOffers(item) ? [`answer|${messageId}`] : []),
+		...(messageId ? [`message|${messageId}`, ...answers([messageId])] : []),
 	];
 }
 
@@ -167,6 +174,23 @@ async function vouchedCatchUps(
 const held = (id: string | undefined, fresh: ReadonlySet<string>) =>
 	id !== undefined && !fresh.has(`message|${id}`);
 
+/** `fresh` with the keys of the messages whose offer this run took over (answerReoffer.ts): they are this run's now. */
+function withReoffered(
+	items: readonly INodeExecutionData[],
+	fresh: ReadonlySet<string>,
+	reoffered: ReadonlySet<string>,
+	deduplicate: boolean,
+): ReadonlySet<string> {
+	if (reoffered.size === 0) return fresh;
+	// A run of one event goes on only with all its keys: the item of the message offered again.
+	const own = items.filter((item) => !groupedIds(item) && reoffered.has(receivedId(item) ?? ''));
+	return new Set([
+		...fresh,
+		...[...reoffered].map((id) => `message|${id}`),
+		...own.flatMap((item) => claimKeys(item, deduplicate)),
+	]);
+}
+
 /** The execution's custom data (Executions list); n8n 1.123's run contexts have none, and go without. */
 function markExecution(context: IExecuteFunctions, key: string, value: string): void {
 	(context as Partial<Pick<IExecuteFunctions, 'customData'>>).customData?.set(key, value);
@@ -222,8 +246,12 @@ export async function claimRun(
 		claimant,
 	);
 	if (!claims) refuseUnclaimed(context, claimant, outputs.flat());
-	const fresh =
+	const vouched =
 		claims && (await vouchedCatchUps(context, outputs.flat(), new Set([...claims, ...later])));
+	const reoffered = vouched
+		? await takeOverUnsettled(context, outputs.flat(), vouched, claimant)
+		: new Set<string>();
+	const fresh = vouched && withReoffered(outputs.flat(), vouched, reoffered, deduplicate);
 	const answeredBefore = fresh
 		? await wereAnswers(context, rerunIds(deduplicate, outputs.flat(), fresh), claimant)
 		: new Set<string>();
@@ -234,12 +262,11 @@ export async function claimRun(
 				: whenUnclaimed(context, item),
 		),
 	);
-	const [{ outputs: offered, answered }, answeredAgain] = fresh
-		? await Promise.all([
-				passAnswers(context, claimedRun, fresh, claimant),
-				reofferUnsettled(context, outputs.flat(), fresh, claimant),
-			])
-		: [{ outputs: withheldAnswers(context, claimedRun), answered: 0 }, 0];
+	const { outputs: offered, answered } = fresh
+		? await passAnswers(context, claimedRun, fresh, claimant, reoffered)
+		: { outputs: withheldAnswers(context, claimedRun), answered: 0 };
+	// Cancelled by n8n, which drops what the step passes on: the burst's others stay unclaimed.
+	if (cancelled(context)) return outputs.map(() => []);
 	const passed = fresh
 		? await claimedAfterOffers(context, offered, later, claimant, outputs.flat())
 		: offered;
@@ -247,7 +274,7 @@ export async function claimRun(
 		markExecution(
 			context,
 			'messaging_automation',
-			answered + answeredAgain > 0 ? 'answered a Send and Wait question' : 'copy of a recorded run',
+			answered > 0 ? 'answered a Send and Wait question' : 'copy of a recorded run',
 		);
 	return passed;
 }

@@ -97,9 +97,11 @@ export const ANSWER_OFFER_TIMEOUT_MS = 5000;
 export const ANSWER_DECISION_MS = ANSWER_OFFER_TIMEOUT_MS - 1500;
 
 /**
- * The run's first step makes an offer that reached no verdict again after these pauses: once soon
- * (a busy moment), then on the service's own retry schedule, so its last try comes 2.5 min after
- * the first, past GIVE_UP_AFTER_MS, as the service's third attempt of a delivery the trigger
+ * The run's first step makes an offer that reached no verdict again after these pauses, counted
+ * from one try's start to the next on the monotonic clock (so the tries start 0, 3, 33 and 153 s
+ * after the first, whatever each took), yet never sooner than the first pause after a try ended:
+ * once soon (a busy moment), then on the service's own retry schedule, so its last try comes 2.5 min
+ * after the first, past GIVE_UP_AFTER_MS, as the service's third attempt of a delivery the trigger
  * handed back does: both sides run a possible answer as a message at the same point.
  */
 export const OFFER_RETRY_PAUSES_MS = [3000, FIRST_RETRY_MS, SECOND_RETRY_MS];

@@ -1,5 +1,8 @@
 import { DataDeduplicationService } from 'n8n-core';
 import type { IExecuteFunctions, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
+
+import { clearProcessedData, installProcessedDataStore } from '../../../support/processedData';
 
 /*
  * The trigger's first step in a run (runClaim.ts) called as n8n calls it, without an engine: its
@@ -32,6 +35,12 @@ export const chatMessage = (id: string, text: string, second: number) => ({
 export const offeredIds = (options: IHttpRequestOptions) =>
 	(options.body as { chatAnswer: { messageIds: string[] } }).chatAnswer.messageIds;
 
+/** The question's link as the node answers when it takes the first message offered. */
+export const takesFirst = async (options: IHttpRequestOptions) => ({
+	statusCode: 200,
+	body: { answered: true, messageId: offeredIds(options)[0] },
+});
+
 /** The step's context for `item` in workflow `workflowId`; `link` answers the question's link. */
 export function firstStepContext(
 	workflowId: string,
@@ -58,4 +67,18 @@ export function firstStepContext(
 			httpRequest: link,
 		},
 	} as unknown as IExecuteFunctions;
+}
+
+/**
+ * Every test of the file on n8n's processed-data store, cleared before it, and on fake timers (the
+ * offers' pauses and the claim's waits cost nothing); `eachTest` resets the file's own records.
+ */
+export function useStoreOnFakeTimers(eachTest: () => void): void {
+	beforeAll(() => installProcessedDataStore());
+	beforeEach(() => {
+		clearProcessedData();
+		vi.useFakeTimers();
+		eachTest();
+	});
+	afterEach(() => vi.useRealTimers());
 }
