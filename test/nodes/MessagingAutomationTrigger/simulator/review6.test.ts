@@ -1,17 +1,19 @@
-import type { INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { IHttpRequestOptions, INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { caughtUpItem } from '../../../../nodes/MessagingAutomationTrigger/run/caughtUp';
+import { claimed } from '../../../../nodes/MessagingAutomationTrigger/run/claimStore';
 import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
 import { missedBursts } from '../../../../nodes/shared/conversation/catchUp';
 import { timelineOf } from '../../../../nodes/shared/conversation/timeline';
 import type { EventEnvelope } from '../../../../nodes/shared/webhooks/events';
+import { failProcessedData } from '../../../support/processedData';
 import {
-	clearProcessedData,
-	failProcessedData,
-	installProcessedDataStore,
-} from '../../../support/processedData';
-import { firstStepContext, TRIGGER_CLAIMANT } from '../run/firstStepContext';
+	firstStepContext,
+	offeredIds,
+	TRIGGER_CLAIMANT,
+	useStoreOnFakeTimers,
+} from '../run/firstStepContext';
 import { ProcessPool } from './processPool';
 import { checkCase } from './property';
 import type { Case } from './scenario';
@@ -57,11 +59,12 @@ const carriedRun = (): INodeExecutionData => ({
 	},
 });
 
-const noLink = async () => await Promise.reject(new Error('no question in this chat'));
+type Link = (options: IHttpRequestOptions) => Promise<{ statusCode: number; body: unknown }>;
+const noLink: Link = async () => await Promise.reject(new Error('no question in this chat'));
 
 /** The trigger's first step on `items`, as n8n runs it in `mode`, to its end on the fake clock. */
-async function firstStep(mode: WorkflowExecuteMode, items: INodeExecutionData[]) {
-	const context = { ...firstStepContext('wf-s6', items[0], noLink), getMode: () => mode };
+async function firstStep(mode: WorkflowExecuteMode, items: INodeExecutionData[], link = noLink) {
+	const context = { ...firstStepContext('wf-s6', items[0], link), getMode: () => mode };
 	context.getInputData = (index = 0) => (index === 0 ? items : []);
 	const run = claimRun(context, TRIGGER_CLAIMANT, 1).catch((error: unknown) => error as Error);
 	await vi.runAllTimersAsync();
@@ -71,16 +74,12 @@ async function firstStep(mode: WorkflowExecuteMode, items: INodeExecutionData[])
 const ranIds = (outputs: INodeExecutionData[][] | Error) =>
 	outputs instanceof Error
 		? outputs.message
-		: outputs.flat().flatMap((item) => item.json.message_ids as string[]);
-
-beforeAll(() => installProcessedDataStore());
+		: outputs
+				.flat()
+				.flatMap((item) => (item.json.message_ids as string[]) ?? [item.json.message_id]);
 
 describe('review s6: the "Not run" execution\'s advice (unclaimedRun.ts) with R5-4', () => {
-	beforeEach(() => {
-		clearProcessedData();
-		vi.useFakeTimers();
-	});
-	afterEach(() => vi.useRealTimers());
+	useStoreOnFakeTimers(() => undefined);
 
 	// S6-3 (twice): the text says "If none did, the person's next message 3 minutes or more after
 	// them, or the Catch-Up node, runs them once; to run them now, retry this execution". n8n's
@@ -139,6 +138,52 @@ describe('review s6: the "Not run" execution\'s advice (unclaimedRun.ts) with R5
 				? [caughtUpItem(envelope, missed, timeline, { turn }, window.now).item]
 				: [];
 			expect(ranIds(await firstStep('webhook', [later, ...caughtUp]))).toEqual(['later']);
+		},
+	);
+});
+
+/*
+ * Issue-43i (merged in 7768563): the person's next message offers an earlier answer again
+ * (answerRoute.ts: earlierAnswer) when a run claimed it as an answer and no run ended its offer
+ * (n8n stopped or cancelled that run after answering its delivery). That offer ends "by the first
+ * offer's rule" (answerPass.ts), but the earlier answer is no message of the next message's item:
+ * when the question no longer takes it, it runs nowhere.
+ */
+describe('review s6: an earlier answer offered with the next message (issue-43i)', () => {
+	useStoreOnFakeTimers(() => undefined);
+
+	const LINK = 'http://n8n.test/webhook-waiting/7/node-1?q=k1&chat=1&signature=0';
+	const hello = (): INodeExecutionData => ({
+		json: {
+			event_type: 'message.received',
+			event_id: 'evt-hello',
+			message_id: 'msg-hello',
+			conversation_id: 'conv-1',
+			text: 'hello',
+			answer_offers: [{ question_id: 'q-1', link: LINK, message_ids: ['msg-one'] }],
+		},
+	});
+	/** The question no longer waits by the offer (its link answered it, or its wait limit came). */
+	const offered: string[][] = [];
+	const notWaiting: Link = async (options) => {
+		offered.push(offeredIds(options));
+		return { statusCode: 409, body: { message: 'The execution "7" is not waiting' } };
+	};
+
+	// S6-5 (lost): the "1" was claimed by a run n8n cancelled after answering its delivery; the
+	// person's "hello" a minute later found the question waiting and offers the "1" again 11 s on,
+	// when the question no longer waits (409 at the first try). A first offer's "1" refused so runs
+	// as an ordinary message (answerPass.ts); this one is in no run and no answer, and its claim
+	// keeps the catch-up from it too.
+	it.fails(
+		'S6-5: an earlier "1" offered with the next message and refused (409: the question no longer waits) runs once as a message',
+		async () => {
+			const earlier = firstStepContext('wf-s6', hello(), notWaiting);
+			await claimed(earlier, ['message|msg-one', 'answer|msg-one'], TRIGGER_CLAIMANT);
+			const ran = ranIds(await firstStep('webhook', [hello()], notWaiting));
+			expect(offered).toEqual([['msg-one']]);
+			expect(ran).toContain('msg-hello');
+			expect(ran).toContain('msg-one');
 		},
 	);
 });
