@@ -10,6 +10,7 @@ import type { EventEnvelope } from '../../../../nodes/shared/webhooks/events';
 import { failProcessedData } from '../../../support/processedData';
 import {
 	firstStepContext,
+	helloRun,
 	offeredIds,
 	TRIGGER_CLAIMANT,
 	useStoreOnFakeTimers,
@@ -152,17 +153,6 @@ describe('review s6: the "Not run" execution\'s advice (unclaimedRun.ts) with R5
 describe('review s6: an earlier answer offered with the next message (issue-43i)', () => {
 	useStoreOnFakeTimers(() => undefined);
 
-	const LINK = 'http://n8n.test/webhook-waiting/7/node-1?q=k1&chat=1&signature=0';
-	const hello = (): INodeExecutionData => ({
-		json: {
-			event_type: 'message.received',
-			event_id: 'evt-hello',
-			message_id: 'msg-hello',
-			conversation_id: 'conv-1',
-			text: 'hello',
-			answer_offers: [{ question_id: 'q-1', link: LINK, message_ids: ['msg-one'] }],
-		},
-	});
 	/** The question no longer waits by the offer (its link answered it, or its wait limit came). */
 	const offered: string[][] = [];
 	const notWaiting: Link = async (options) => {
@@ -178,9 +168,9 @@ describe('review s6: an earlier answer offered with the next message (issue-43i)
 	it.fails(
 		'S6-5: an earlier "1" offered with the next message and refused (409: the question no longer waits) runs once as a message',
 		async () => {
-			const earlier = firstStepContext('wf-s6', hello(), notWaiting);
+			const earlier = firstStepContext('wf-s6', helloRun(), notWaiting);
 			await claimed(earlier, ['message|msg-one', 'answer|msg-one'], TRIGGER_CLAIMANT);
-			const ran = ranIds(await firstStep('webhook', [hello()], notWaiting));
+			const ran = ranIds(await firstStep('webhook', [helloRun()], notWaiting));
 			expect(offered).toEqual([['msg-one']]);
 			expect(ran).toContain('msg-hello');
 			expect(ran).toContain('msg-one');
