@@ -208,10 +208,11 @@ export async function otherCredential(
 		return undefined;
 	return new NodeOperationError(
 		context.getNode(),
-		`This node's credential${named(context)} is not the one the Messaging Automation Trigger "${settings.trigger}" uses`,
+		// n8n 2.x's publish notice shows the message alone: it says what to do too.
+		`This node's credential${named(context)} is not the one the Messaging Automation Trigger "${settings.trigger}" uses: in this node's Credential to connect with, choose the trigger's credential, then publish the workflow again`,
 		{
 			description:
-				"The Catch-Up node runs what that trigger missed, so it must read the same account with the same key: in this node's Credential field, choose the trigger's credential, then activate the workflow again (publish it on n8n 2.x).",
+				'The Catch-Up node runs what that trigger missed, so it must read the same account with the same key. On n8n 1.x, activate the workflow again instead of publishing it.',
 		},
 	);
 }

@@ -41,6 +41,40 @@ function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
  */
 export const CLAIM_WAITS_MS = [100, 200, 400, 800, 1600, 3200, 6400, 12_800];
 
+/** Records `keys` for `trigger` in one attempt: the ones no run had recorded before. */
+async function record(
+	context: IExecuteFunctions,
+	keys: string[],
+	trigger: string,
+): Promise<Set<string>> {
+	const prefix = `${trigger}|`;
+	const { new: fresh } = await context.helpers.checkProcessedAndRecord(
+		keys.map((key) => prefix + key),
+		CLAIM_SCOPE,
+		{ mode: 'entries', maxEntries: CLAIMS_KEPT },
+	);
+	return new Set(fresh.map((key) => String(key).slice(prefix.length)));
+}
+
+/**
+ * n8n's Retry of a run re-runs the trigger's step: a person asked for it, so it passes on what it
+ * holds, but it records its messages as run, so that no later catch-up (the person's next message,
+ * the Catch-Up poll) runs them again. One attempt: a failure is logged, and the run goes on.
+ */
+export async function recordRetried(
+	context: IExecuteFunctions,
+	keys: string[],
+	{ trigger }: Claimant,
+): Promise<void> {
+	try {
+		await oneAtATime(async () => await record(context, keys, trigger));
+	} catch (error) {
+		context.logger.warn(
+			`Messaging Automation Trigger: a retried run could not record its messages as run, so a later catch-up may run them again (${(error as Error).message})`,
+		);
+	}
+}
+
 /**
  * Which of `keys` this run is the first to claim for `trigger`; undefined when the store still
  * failed: a delivered run then goes on only if no carried delivery started it, and a caught-up
@@ -51,17 +85,7 @@ export async function claimed(
 	keys: string[],
 	{ trigger, polled }: Claimant,
 ): Promise<Set<string> | undefined> {
-	const prefix = `${trigger}|`;
-	const attempt = async () =>
-		new Set(
-			(
-				await context.helpers.checkProcessedAndRecord(
-					keys.map((key) => prefix + key),
-					CLAIM_SCOPE,
-					{ mode: 'entries', maxEntries: CLAIMS_KEPT },
-				)
-			).new.map((key) => String(key).slice(prefix.length)),
-		);
+	const attempt = async () => await record(context, keys, trigger);
 	// A second attempt at once covers another process creating the trigger's record at the same moment.
 	const waits = polled ? [0] : CLAIM_WAITS_MS;
 	let failure: unknown;

@@ -5,7 +5,14 @@ import { takeOverUnsettled } from '../answers/answerReoffer';
 import { cancelled } from '../answers/runCancel';
 import { afterOfferKeys, claimedAfterOffers } from './afterOffers';
 import { isCaughtUp } from './caughtUp';
-import { claimed, CLAIMS_KEPT, recordNeverFull, takeBack, type Claimant } from './claimStore';
+import {
+	claimed,
+	CLAIMS_KEPT,
+	recordNeverFull,
+	recordRetried,
+	takeBack,
+	type Claimant,
+} from './claimStore';
 import { narrowedRun } from './narrowedRun';
 import { groupedIds, refuseUnclaimed, whenUnclaimed } from './unclaimedRun';
 
@@ -220,7 +227,8 @@ function logCatchUp(
  * in exactly one run however its deliveries came (a burst's identity is its messages, never the
  * event that happened to close it). A run of one event claims the event, only with Deduplicate
  * Events on: with it off, every delivery is meant to run, a resent one too. Only runs a delivery
- * started claim: a test run, or n8n's Retry of a crashed or failed run, is asked for by a person.
+ * started claim: a test run, or n8n's Retry of a crashed or failed run, is asked for by a person
+ * and passes on all it holds; a Retry records its messages as run all the same (recordRetried).
  * When n8n's store fails the claim for CLAIM_WAITS_MS, unclaimedRun.ts decides what goes on.
  */
 export async function claimRun(
@@ -235,8 +243,17 @@ export async function claimRun(
 	// Read once: n8n resolves every parameter of the node for each read.
 	const deduplicate = deduplicating(context);
 	const keys = outputs.flat().flatMap((item) => claimKeys(item, deduplicate));
+	const mode = context.getMode();
+	// Not its answers' keys: a retry offers without a record of the offer's end, which a later run
+	// would take for an offer n8n stopped, and offer again.
+	if (mode === 'retry' && keys.length > 0)
+		await recordRetried(
+			context,
+			[...new Set(keys)].filter((key) => !key.startsWith('answer|')),
+			claimant,
+		);
 	// 'trigger': a run the Catch-Up poll started; a test run ('manual') claims nothing.
-	if (!['webhook', 'trigger'].includes(context.getMode()) || keys.length === 0)
+	if (!['webhook', 'trigger'].includes(mode) || keys.length === 0)
 		return (await passAnswers(context, outputs, undefined)).outputs;
 	// A burst's messages besides its answers are claimed once the offers ended (afterOffers.ts).
 	const later = afterOfferKeys(outputs.flat());

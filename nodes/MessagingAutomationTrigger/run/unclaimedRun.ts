@@ -60,7 +60,7 @@ export function refuseUnclaimed(
 	);
 	throw new NodeOperationError(
 		context.getNode(),
-		`Not run: messages ${ids} (conversation ${conversation}). n8n's record of runs failed for ${patience}, so this execution could not tell whether another one already ran these messages; most often one did. If none did, the person's next message 3 minutes or more after them, or the Catch-Up node, runs them once; to run them now, retry this execution`,
+		`Not run: messages ${ids} (conversation ${conversation}). n8n's record of runs failed for ${patience}, so this execution could not tell whether another one already ran these messages; most often one did. If none did, the person's next message 3 minutes or more after them, or the Catch-Up node, runs them once. Retry this execution only if no other one ran them: it runs them now, and no catch-up runs them again`,
 		{ level: 'warning' },
 	);
 }

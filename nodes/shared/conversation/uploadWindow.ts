@@ -31,8 +31,8 @@ function queueLags(held: readonly Held[], members: ReadonlySet<string>) {
 /**
  * A person's message stamped before the account's is awaited at most this much past it: the
  * phone's lag as its held messages show it (a clock a little behind, the service saving a little
- * late). A phone further behind, or one uploading what it wrote offline, may still put a message
- * before the account's after the burst ran (finding C's class).
+ * late). A phone whose lag is over a quiet window (uploading what it wrote offline, or a clock that
+ * far behind) waits as any upload does instead (uploadOpenUntil).
  */
 const OWN_MESSAGE_LAG_MS = 1000;
 
@@ -48,7 +48,8 @@ const OWN_MESSAGE_LAG_MS = 1000;
  * them saved, and a phone a minute behind has its burst close a quiet window after its last message
  * was queued, as one whose clock is right. A burst the account's message closed (the service
  * stamps it) is closed once a read shows every message the phone stamped before it: its time plus
- * the phone's lag, at most OWN_MESSAGE_LAG_MS.
+ * the phone's lag, at most OWN_MESSAGE_LAG_MS; an uploading phone's, not before its upload's window
+ * passed too (a message saved later than that runs in a run of its own: finding C's limit).
  */
 export function uploadOpenUntil(
 	burst: ClosedBurst,
@@ -58,17 +59,22 @@ export function uploadOpenUntil(
 ): number | undefined {
 	const queued = queueLags(held, new Set(burst.messages.map((message) => message.id)));
 	const phoneLag = queued.length === 0 ? 0 : Math.min(...queued.map((entry) => entry.lag));
-	if (burst.closedBy === 'own_message')
-		return burst.closedAt + Math.min(Math.max(0, phoneLag), OWN_MESSAGE_LAG_MS);
+	// A phone queued within a quiet window of their timestamps saves as it writes: its unheld
+	// messages were saved by their timestamps plus its lag, so another process's delivery, or a
+	// lost one, lets a carried message start its burst's run by its deadline.
+	const uploading = phoneLag > rules.quietMs;
+	const ownClose =
+		burst.closedBy === 'own_message'
+			? burst.closedAt + Math.min(Math.max(0, phoneLag), OWN_MESSAGE_LAG_MS)
+			: undefined;
+	// An uploading phone may still save a message stamped before the account's: like any upload,
+	// its burst waits a quiet window past the latest of its messages saved (finding C).
+	if (ownClose !== undefined && !uploading) return ownClose;
 	if (queued.length === 0) return undefined;
 	const queuedAt = new Map(queued.map((entry) => [entry.id, entry.queuedAt]));
 	const lastHeld = Math.max(
 		...burst.messages.map((message, i) => (queuedAt.has(message.id) ? i : -1)),
 	);
-	// A phone whose messages are queued within a quiet window of their timestamps saves as it
-	// writes: its unheld messages were saved by their timestamps plus its lag, so another process's
-	// delivery, or a lost one, lets a carried message start its burst's run by its deadline.
-	const uploading = phoneLag > rules.quietMs;
 	const estimates = burst.messages.map((message, position) => {
 		const savedBy = message.savedBy ?? vouchedAsOf;
 		return (
@@ -80,6 +86,7 @@ export function uploadOpenUntil(
 		Math.max(...estimates) + rules.quietMs + 1,
 		estimates[0] + rules.longestMs,
 	);
+	if (ownClose !== undefined) return Math.max(ownClose, until);
 	return until > burst.closedAt ? until : undefined;
 }
 

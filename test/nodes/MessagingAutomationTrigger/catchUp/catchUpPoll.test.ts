@@ -262,11 +262,9 @@ describe('Messaging Automation Catch-Up', () => {
 
 		const error = run.nodeError('Catch-Up');
 		expect(error?.message).toBe(
-			'This node\'s credential, "Sandbox", is not the one the Messaging Automation Trigger "Trigger" uses',
+			'This node\'s credential, "Sandbox", is not the one the Messaging Automation Trigger "Trigger" uses: in this node\'s Credential to connect with, choose the trigger\'s credential, then publish the workflow again',
 		);
-		expect(error?.description).toContain(
-			"in this node's Credential field, choose the trigger's credential, then activate the workflow again",
-		);
+		expect(error?.description).toContain('On n8n 1.x, activate the workflow again');
 	});
 	it('a test run shows nothing written before the first poll ever', async () => {
 		say(stranger(21), 'before the workflow was ever active', MINUTE);

@@ -352,9 +352,27 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 			}),
 		},
 	],
+	C: [
+		{
+			name: 'a phone 31.8 s behind uploads two messages 5 s late, stamped just before the account wrote (seed 20261301, everything): one run of both',
+			case: plainCase([50, 50, 50], {
+				longestMs: 20_000,
+				dedupe: false,
+				bursts: [
+					{ person: 0, pauseMs: 6000, gapsMs: [50, 50, 50], offlineMs: 5000, saveGapMs: 20 },
+					{ person: 0, pauseMs: 31_640, gapsMs: [50], offlineMs: 5000, saveGapMs: 20 },
+				],
+				saveJitterMs: Array(6).fill(0),
+				delivery: { shape: 'prompt', lateMs: 0, trickleMs: 20, scatterMs: Array(6).fill(0) },
+				readLatencyMs: 5,
+				ownMessages: [{ afterMessage: 0, delayMs: 10 }],
+				phone: { skewMs: -31_831 },
+			}),
+		},
+	],
 	B: [
 		{
-			name: 'five messages 1.3 to 1.7 s apart (quiet window 2 s) delivered alternately to two processes: five reads, one per message',
+			name: 'five messages 1.3 to 1.7 s apart (quiet window 2 s) delivered alternately to two processes: a read per quiet window each process sees pass, within the bound',
 			case: plainCase([1278, 1311, 1610, 1689], { quietMs: 2000, processes: 2, route: [0, 1] }),
 		},
 	],

@@ -122,6 +122,66 @@ describe('the invariants', () => {
 		expect(rules(violations(c, late))).toEqual(['answeredInTime']);
 	});
 
+	it("split a burst only where a message was saved after its first run's record and a quiet window after the rest (finding C)", () => {
+		const saved = (m3SavedAt: number): Outcome => {
+			const late = messages.map((message) => ({ ...message }));
+			late[2].savedAt = m3SavedAt;
+			const split = outcome([['m1', 'm2'], ['m3']], { messages: late });
+			split.runs[0].at = late[1].savedAt + 5300;
+			split.runs[1].at = m3SavedAt + 5300;
+			return split;
+		};
+		expect(violations(c, saved(messages[1].savedAt + 5400))).toEqual([]);
+		// Saved before the run was recorded, or within a quiet window of the rest: it could join.
+		expect(rules(violations(c, saved(messages[1].savedAt + 5200)))).toEqual([
+			'wholeBurst',
+			'wholeBurst',
+		]);
+		expect(rules(violations(c, { ...saved(messages[1].savedAt + 5400), runs: [] }))).toEqual([
+			'oneRun',
+			'oneRun',
+			'oneRun',
+		]);
+	});
+
+	it("count one read per quiet window a process sees pass, with two processes taking turns (finding B's bound)", () => {
+		const turns = plainCase([1278, 1311, 1610, 1689], { quietMs: 2000, processes: 2 });
+		const planned = plannedMessages(turns);
+		const taking = (count: number): Outcome => ({
+			...outcome([planned.map((message) => message.id)], { messages: planned }),
+			attempts: planned.map((message) => ({
+				message: message.id,
+				chain: message.index,
+				attempt: 1,
+				process: `p${1 + (message.index % 2)}`,
+				sentAt: message.firstAttemptAt,
+				status: 200,
+				answeredAt: message.firstAttemptAt + 100,
+			})),
+			reads: Array.from({ length: count }, () => ({ at: 0, status: 200, injected: false })),
+		});
+		// p1 sees three quiet windows pass (m1, m3, m5) and reads before m1's deadline (the burst
+		// still open then); p2 sees two pass (m2, m4) and reads once more to see the close.
+		expect(violations(turns, taking(7))).toEqual([]);
+		expect(rules(violations(turns, taking(8)))).toEqual(['reads']);
+	});
+
+	it("excuse a late answer only where a phone behind or uploading has its burst's last delivery after the hold (finding C')", () => {
+		const behind = plainCase([300, 300], { phone: { skewMs: -6000 } });
+		const planned = plannedMessages(behind);
+		const lateLast = (afterMs: number): Outcome => {
+			const late = outcome([planned.map((message) => message.id)], { messages: planned });
+			late.attempts = late.attempts.map((attempt, index) => ({
+				...attempt,
+				sentAt: planned[index].firstAttemptAt + (index === 2 ? afterMs : 0),
+			}));
+			late.attempts[0].status = 503;
+			return late;
+		};
+		expect(violations(behind, lateLast(6500))).toEqual([]);
+		expect(rules(violations(behind, lateLast(5000)))).toEqual(['answeredInTime']);
+	});
+
 	it('count a copy that passed nothing on as no run', () => {
 		const copy = outcome([
 			['m1', 'm2', 'm3'],

@@ -6,6 +6,14 @@
  */
 import type { Case, OwnMessage, PlannedMessage } from './scenario';
 import type { Outcome } from './world';
+import {
+	CLOSE_MARGIN_MS,
+	closeTimes,
+	HOLD_MS,
+	readBound,
+	uploadedAfterRun,
+	uploadTailsUnseen,
+} from './limits';
 
 export type Rule =
 	/**
@@ -90,25 +98,6 @@ function personBursts(
 		.map((burst) => burst.map((message) => message.id));
 }
 
-/**
- * The bound docs/conversations.md states, per burst: one read, one more for about every 8.5 s the
- * burst spans, in each process incarnation that received part of it; every further delivery of it
- * (a copy, a retry) may need one more once the process's kept read is gone. Reads the case made
- * fail (429, 503) are not counted; reads the trigger gave up on are.
- */
-function readBound(c: Case, outcome: Outcome, bursts: string[][]): number {
-	const stamped = new Map(outcome.messages.map((message) => [message.id, message.stampedAt]));
-	let bound = 0;
-	for (const burst of bursts) {
-		const span = (stamped.get(burst[burst.length - 1]) ?? 0) - (stamped.get(burst[0]) ?? 0);
-		const deliveries = outcome.attempts.filter((attempt) => burst.includes(attempt.message));
-		const processes = new Set(deliveries.map((attempt) => attempt.process)).size;
-		const further = deliveries.length - burst.length;
-		bound += processes * (1 + Math.ceil((span + c.quietMs) / 8500)) + Math.max(0, further);
-	}
-	return bound;
-}
-
 export function violations(c: Case, outcome: Outcome): Violation[] {
 	const found: Violation[] = [...answerViolations(outcome)];
 	// An answer leaves its burst: the rest of it runs as one.
@@ -129,8 +118,9 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 			detail: `${message.id} ran ${times} times${times === 0 && answered ? ', though a delivery of it was answered 2xx' : ''}`,
 		});
 	}
+	const pieces = bursts.flatMap((burst) => uploadedAfterRun(c, burst, outcome, ran));
 	for (const run of ran) {
-		const burst = bursts.find((candidate) => candidate.includes(run.messageIds[0])) ?? [];
+		const burst = pieces.find((candidate) => candidate.includes(run.messageIds[0])) ?? [];
 		const start = burst.indexOf(run.messageIds[0]);
 		const inOrder = run.messageIds.every((id, offset) => burst[start + offset] === id);
 		if (!inOrder || run.messageIds.length !== burst.length)
@@ -175,10 +165,12 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 			c.stopsAfterRecording,
 		].every((faults) => faults.length === 0);
 	const closes = closeTimes(c, outcome, written);
+	const unseen = uploadTailsUnseen(c, outcome, written);
 	const late = outcome.attempts.filter(
 		(attempt) =>
 			attempt.attempt === 1 &&
 			!answeredInTime(attempt) &&
+			!unseen(attempt) &&
 			(closes.get(attempt.message) ?? 0) + CLOSE_MARGIN_MS + 2 * c.readLatencyMs <=
 				attempt.sentAt + HOLD_MS,
 	);
@@ -244,29 +236,6 @@ function answerViolations(outcome: Outcome): Violation[] {
 				detail: `${message} answers ${question}, which it never resumed`,
 			});
 	return found;
-}
-
-/**
- * A delivery is answered 2xx only once a recorded run holds its message: one whose burst closes
- * after its 8.5 s hold (a burst typed over more than about 8.5 s less the quiet window) goes back
- * (503) and its retry is settled. The hold counts from the signed send time, in whole seconds (up
- * to 1 s earlier); the margin covers that and the read before the deadline (1.05 s before it,
- * showing what was saved 0.25 s before) that shows a carried message's burst closed.
- */
-const HOLD_MS = 8500;
-const CLOSE_MARGIN_MS = 2500;
-
-/** When each message's burst closes (its quiet window after its last message, or its longest wait). */
-function closeTimes(c: Case, outcome: Outcome, bursts: readonly string[][]): Map<string, number> {
-	const stamped = new Map(outcome.messages.map((message) => [message.id, message.stampedAt]));
-	const closes = new Map<string, number>();
-	for (const burst of bursts) {
-		const first = stamped.get(burst[0]) ?? 0;
-		const last = stamped.get(burst[burst.length - 1]) ?? 0;
-		const close = Math.min(last + c.quietMs, first + c.longestMs);
-		for (const id of burst) closes.set(id, close);
-	}
-	return closes;
 }
 
 const answeredInTime = (attempt: Outcome['attempts'][number]) =>

@@ -20,8 +20,13 @@ import { expectedAnswers, plannedQuestions, questionMessages } from './questions
 import { seedRandom, VirtualTime } from './virtualTime';
 import { WaitingExecutions, type Resume } from './waitingExecutions';
 
-/** How long past its last first delivery a case runs: the service's first three retries and more. */
-const HORIZON_AFTER_MS = 20 * 60_000;
+/**
+ * How long past its last first delivery a case may run: past the service's last retry, at the end
+ * of its schedule with the largest jitter and its time-out (spec, Delivery 2: nine attempts, then
+ * the delivery is failed), so that a chain still open at the end is one the service gave up on.
+ */
+const HORIZON_AFTER_MS =
+	RETRY_SCHEDULE_MS.reduce((sum, delay) => sum + delay * 1.2 + RECEIVER_TIMEOUT_MS, 0) + 60_000;
 
 export interface AttemptLog {
 	message: string;
@@ -205,8 +210,11 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 	const horizon = lastFirst + HORIZON_AFTER_MS;
 	// A run's first step may offer an answer again for minutes (answerPass.ts): the case waits for it.
 	const busy = () => open.size > 0 || slots.some((slot) => slot.alive && slot.firstSteps > 0);
+	// A minute at a time while a chain may settle soon; past the service's third retry (10 min
+	// apart and more), half an hour.
+	const step = () => (time.elapsed() < lastFirst + 20 * 60_000 ? 60_000 : 30 * 60_000);
 	while (time.elapsed() < horizon && (busy() || time.elapsed() < lastFirst))
-		await time.runUntil(Math.min(horizon, time.elapsed() + 60_000));
+		await time.runUntil(Math.min(horizon, time.elapsed() + step()));
 	// Runs handed over in the last moments finish their first step (a claim may wait out an outage).
 	const stepsBy = time.elapsed() + 60_000;
 	do await time.runUntil(time.elapsed() + 1000);
