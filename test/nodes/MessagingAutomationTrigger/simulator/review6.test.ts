@@ -90,57 +90,53 @@ describe('review s6: the "Not run" execution\'s advice (unclaimedRun.ts) with R5
 	// run" burst runs again at the person's next message (here) or at the Catch-Up poll, whichever
 	// comes: each message twice. (The poll, every minute once the chat is quiet 3 minutes, usually
 	// ran them already before anyone reads the error: retrying then is the second run.)
-	it.fails(
-		'S6-3: a "Not run" burst retried as its text advises runs once, not again at the person\'s next message',
-		async () => {
-			failProcessedData(9);
-			expect(ranIds(await firstStep('webhook', [carriedRun()]))).toMatch(
-				/^Not run: messages a1, a2/,
-			);
-			// The ops person retries the failed execution, as its text says: the burst runs now.
-			expect(ranIds(await firstStep('retry', [carriedRun()]))).toEqual(['a1', 'a2']);
+	// Fixed on main in 0ef0297: a Retry records its messages as run.
+	it('S6-3: a "Not run" burst retried as its text advises runs once, not again at the person\'s next message', async () => {
+		failProcessedData(9);
+		expect(ranIds(await firstStep('webhook', [carriedRun()]))).toMatch(/^Not run: messages a1, a2/);
+		// The ops person retries the failed execution, as its text says: the burst runs now.
+		expect(ranIds(await firstStep('retry', [carriedRun()]))).toEqual(['a1', 'a2']);
 
-			// The chat: the burst; the person asked again a minute later and the bot answered that; the
-			// bot answered the burst once retried; the person's next message, 13 minutes on.
-			const timeline = chat([
-				['a1', 100],
-				['a2', 101],
-				['hello', 160],
-				['bot-reply', 170, true],
-				['bot-after-retry', 400, true],
-				['later', 900],
-			]);
-			const window = {
-				maxAgeMs: 3_600_000,
-				since: T0 - 3_600_000,
-				now: T0 + 905_000,
-				phoneLagMs: 0,
-				complete: true,
-				answers: false,
-			};
-			const [missed] = missedBursts(timeline, ['later'], RULES, window);
-			const envelope = {
-				id: 'evt-later',
-				type: 'message.received',
-				data: { message: { id: 'later', conversation_id: 'conv-1' } },
-			} as unknown as EventEnvelope;
-			const later: INodeExecutionData = {
-				json: {
-					...carriedRun().json,
-					message_id: 'later',
-					text: 'later',
-					messages: [{ id: 'later' }],
-					message_ids: ['later'],
-					burst: { message_count: 1, closed_by: 'quiet_window' },
-				},
-			};
-			const turn = { historyCount: 0, answers: false, grouping: RULES };
-			const caughtUp = missed
-				? [caughtUpItem(envelope, missed, timeline, { turn }, window.now).item]
-				: [];
-			expect(ranIds(await firstStep('webhook', [later, ...caughtUp]))).toEqual(['later']);
-		},
-	);
+		// The chat: the burst; the person asked again a minute later and the bot answered that; the
+		// bot answered the burst once retried; the person's next message, 13 minutes on.
+		const timeline = chat([
+			['a1', 100],
+			['a2', 101],
+			['hello', 160],
+			['bot-reply', 170, true],
+			['bot-after-retry', 400, true],
+			['later', 900],
+		]);
+		const window = {
+			maxAgeMs: 3_600_000,
+			since: T0 - 3_600_000,
+			now: T0 + 905_000,
+			phoneLagMs: 0,
+			complete: true,
+			answers: false,
+		};
+		const [missed] = missedBursts(timeline, ['later'], RULES, window);
+		const envelope = {
+			id: 'evt-later',
+			type: 'message.received',
+			data: { message: { id: 'later', conversation_id: 'conv-1' } },
+		} as unknown as EventEnvelope;
+		const later: INodeExecutionData = {
+			json: {
+				...carriedRun().json,
+				message_id: 'later',
+				text: 'later',
+				messages: [{ id: 'later' }],
+				message_ids: ['later'],
+				burst: { message_count: 1, closed_by: 'quiet_window' },
+			},
+		};
+		const turn = { historyCount: 0, answers: false, grouping: RULES };
+		const caughtUp = missed
+			? [caughtUpItem(envelope, missed, timeline, { turn }, window.now).item]
+			: [];
+		expect(ranIds(await firstStep('webhook', [later, ...caughtUp]))).toEqual(['later']);
+	});
 });
 
 /*
