@@ -97,3 +97,17 @@ export function claimOthers(count: number, kept: number): void {
 		records.set(key, [...saved, ...more].slice(-kept));
 	}
 }
+
+/**
+ * Another process's claim made at the same moment as the claims that follow this call: n8n's store
+ * reads the record and writes it back whole (docs/conversations.md, "two workers claiming runs of
+ * one trigger at the same moment"), so the later write drops them. The function returned is that
+ * later write: every record as it was at this call.
+ */
+export function claimAtTheSameMoment(): () => void {
+	const before = new Map([...records].map(([key, saved]) => [key, [...saved]]));
+	return () => {
+		for (const key of [...records.keys()]) if (!before.has(key)) records.delete(key);
+		for (const [key, saved] of before) records.set(key, saved);
+	};
+}

@@ -1,10 +1,11 @@
-import type { IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
+import type { IHttpRequestOptions } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
 import { claimed } from '../../../../nodes/MessagingAutomationTrigger/run/claimStore';
 import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
 import {
 	firstStepContext,
+	helloRun,
 	offeredIds,
 	takesFirst,
 	TRIGGER_CLAIMANT,
@@ -17,20 +18,6 @@ import {
  * answer and none recorded the offer's end (answerReoffer.ts), and the next message runs as usual.
  * The run's first step is called as n8n calls it, on n8n's processed-data store, on fake timers.
  */
-
-const LINK = 'http://n8n.test/webhook-waiting/7/node-1?q=k1&chat=1&signature=0';
-
-/** The next message's run ("hello", a run of one event), its delivery having found the earlier "1". */
-const helloRun = (): INodeExecutionData => ({
-	json: {
-		event_type: 'message.received',
-		event_id: 'evt-hello',
-		message_id: 'msg-hello',
-		conversation_id: 'conv-1',
-		text: 'hello',
-		answer_offers: [{ question_id: 'q-1', link: LINK, message_ids: ['msg-one'] }],
-	},
-});
 
 const offers: Array<{ at: number; ids: string[] }> = [];
 let started = 0;

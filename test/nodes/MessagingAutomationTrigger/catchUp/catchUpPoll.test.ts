@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 
 import { type SandboxHandle } from '../../../sandbox';
 import { N8nPollHost } from '../../../support/n8nPoll';
+import { claimAtTheSameMoment } from '../../../support/processedData';
 import { messageDeliveries, waitFor } from '../fixtures';
 import {
 	catchUpTestRun,
@@ -282,4 +283,67 @@ describe('Messaging Automation Catch-Up', () => {
 
 		expect(texts(run.output('Catch-Up'))).toEqual(['while active, lost']);
 	});
+});
+
+/*
+ * Review s6, S6-1 by the poll (run/caughtUp.test.ts has it at the person's next message): since R5-4
+ * the poll reads a chat the account wrote last and takes every burst the person followed before the
+ * bot answered, for the whole Max Age; only the claim keeps one that ran from running again, and a
+ * claim two processes' writes at the same moment dropped (docs/conversations.md) is gone.
+ */
+describe('review s6: the poll and a dropped claim', () => {
+	it.fails(
+		"S6-1 (poll): runs a message once that ran, when another process's claim at the same moment dropped its claim and the person wrote again before the bot answered",
+		async () => {
+			const { trigger, poll } = await start();
+			const person = stranger(11);
+			const laterWrite = claimAtTheSameMoment();
+			say(person, 'first question', 70_000);
+			await waitFor(() => trigger.executions.length >= 1, 20_000);
+			await trigger.settled();
+			laterWrite();
+			say(person, 'second question', 30_000);
+			await waitFor(() => trigger.executions.length >= 2, 20_000);
+			await trigger.settled();
+			say(person, 'here you go', 10_000, true);
+			sandbox.clock.advance(4 * MINUTE);
+			await poll.poll();
+			await poll.poll();
+
+			expect(ran(poll)).toEqual(['first question', 'second question']);
+		},
+	);
+
+	// S6-6 (another account read): n8n 2.40.7 publishes only the triggers whose name, type,
+	// credentials or parameters changed (publication/trigger-diff.js, computeTriggerDiff); an
+	// unchanged poll keeps its registration and the Workflow, static data included, of its own
+	// activation (n8n-core active-workflow-triggers: isCurrent). The user moves the trigger to
+	// another account's credential and publishes: the trigger alone is activated again (its endpoint
+	// on the old account deleted) and shares its new credential into the database's static data;
+	// the Catch-Up node is not activated again, so nothing fails publishing (docs: "with another,
+	// publishing says Some triggers could not be activated"), and its polls go on reading the old
+	// account by the trigger's old settings. Every message there is now one the trigger never
+	// received: each runs, caught up, as the trigger's. The run a poll starts loads static data
+	// afresh (MessagingAutomationCatchUp execute(): sharedCatchUpSettings) but takes only the
+	// trigger's node id from it. (With Catch Up Missed Messages turned off instead, that run fails
+	// "Caught up nothing", an error execution per poll that finds something.)
+	it.fails(
+		"S6-6: after the trigger alone is published again on another account's credential, the Catch-Up node runs nothing of the old account",
+		async () => {
+			const { trigger, poll } = await start();
+			const global = poll.savedStaticData.global as IDataObject;
+			const shared = global.messagingAutomationCatchUp as Record<string, IDataObject>;
+			for (const entry of Object.values(shared))
+				entry.credential = 'https://other.example|another-key';
+			// The old account's message: the trigger, on the other account now, never gets it.
+			sandbox.webhooks.faults.loseNext(1);
+			say(stranger(12), 'hi, is this the shop?', MINUTE);
+			sandbox.clock.advance(4 * MINUTE);
+			await poll.poll();
+			await poll.poll();
+
+			expect(trigger.executions).toHaveLength(0);
+			expect(poll.executions.flat()).toEqual([]);
+		},
+	);
 });

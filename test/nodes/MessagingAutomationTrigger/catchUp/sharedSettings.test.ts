@@ -103,6 +103,23 @@ describe('the Catch-Up node published at once with the trigger beside it (R6-1)'
 		expect(wrongLine(poll)).toEqual([]);
 	});
 
+	// Review s6, S6-2 (the user's view): n8n 2.40.7's publish toast shows the error's message only
+	// ("Some triggers could not be activated: "Catch-Up": There was a problem activating the
+	// workflow: "This node's credential, … is not the one …"", screenshot k-catch-up-other-credential),
+	// not its description, which alone says what to do. The message names neither the field as the
+	// node shows it (Credential to connect with) nor the fix.
+	// Fixed on main in 68cba1b: the message says what to do.
+	it("S6-2: another credential: the activation error's message, all the publish toast shows, names the field (Credential to connect with) and what to choose", async () => {
+		const poll = await publishedAtOnce(true, sandbox.keys.noConsent);
+
+		const error = await poll.activate().then(
+			() => undefined,
+			(thrown: unknown) => thrown as Error,
+		);
+		expect(error?.message).toMatch(/Credential to connect with/);
+		expect(error?.message).toMatch(/choose the trigger's credential/i);
+	});
+
 	it('control: with no trigger in the workflow it waits for none and says so once', async () => {
 		const poll = await publishedAtOnce(false);
 		await poll.activate();

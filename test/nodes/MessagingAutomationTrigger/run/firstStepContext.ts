@@ -36,6 +36,21 @@ export const offeredIds = (options: IHttpRequestOptions) =>
 	(options.body as { chatAnswer: { messageIds: string[] } }).chatAnswer.messageIds;
 
 /** The question's link as the node answers when it takes the first message offered. */
+/** A question's resume link, as the chat's question carries it. */
+const LINK = 'http://n8n.test/webhook-waiting/7/node-1?q=k1&chat=1&signature=0';
+
+/** The next message's run ("hello", a run of one event), its delivery having found the earlier "1". */
+export const helloRun = (): INodeExecutionData => ({
+	json: {
+		event_type: 'message.received',
+		event_id: 'evt-hello',
+		message_id: 'msg-hello',
+		conversation_id: 'conv-1',
+		text: 'hello',
+		answer_offers: [{ question_id: 'q-1', link: LINK, message_ids: ['msg-one'] }],
+	},
+});
+
 export const takesFirst = async (options: IHttpRequestOptions) => ({
 	statusCode: 200,
 	body: { answered: true, messageId: offeredIds(options)[0] },
