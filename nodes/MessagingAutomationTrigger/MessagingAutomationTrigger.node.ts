@@ -61,7 +61,7 @@ export class MessagingAutomationTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				await checkOwnWebhookUrl(this);
-				// n8n calls it at every activation, before it adds pollers (sharedSettings.ts).
+				// n8n calls it at every activation; the Catch-Up poll waits for it (sharedSettings.ts).
 				if (this.getMode() !== 'manual') await shareCatchUpSettings(this);
 				const exists = await endpointExists(this);
 				if (exists) shareEndpoint(this);

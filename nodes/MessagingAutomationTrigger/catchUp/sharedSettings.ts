@@ -17,9 +17,10 @@ import { TriggerState } from '../state';
 /*
  * The Catch-Up poll node follows the trigger beside it: the trigger's parameters are the one truth.
  * At activation the trigger writes what the poll needs into the workflow's static data 'global'
- * under one key, by its node ID, and removes it at deactivation. n8n 2.40 (ActiveWorkflowManager
- * .add) creates webhooks (the trigger's checkExists/create) before it adds pollers, on the same
- * Workflow object, and saves its static data in between; a poll's save writes that same object
+ * under one key, by its node ID, and removes it at deactivation. n8n 1.123 creates webhooks (the
+ * trigger's checkExists/create) before it adds pollers, on the same Workflow object; n8n 2.40's
+ * publishing registers both at once (WorkflowTriggerActivator.activateInternal), so an activation's
+ * first poll waits for the trigger's settings (pollLookup). A poll's save writes that same object
  * back, so what the trigger wrote stays. A deactivation (every edit of an active workflow is one)
  * runs the trigger's delete on the old version, so a trigger since removed leaves nothing behind.
  */

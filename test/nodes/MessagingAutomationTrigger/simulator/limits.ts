@@ -1,8 +1,9 @@
 /**
  * What the spec and the trigger's hold allow, as the invariants (invariants.ts) take it: when a
- * burst closes on the service's clock, the reads a burst may cost, and the two limits the spec
- * sets, C (a message uploaded after its burst ran) and C' (a burst's last delivery after another's
- * hold). Each is derived in docs/conversations.md; none is drawn from the trigger's code.
+ * burst closes on the service's clock, the reads a burst may cost, and the two limits of waiting
+ * for uploads (the spec allows any upload delay, so the trigger must stop waiting somewhere): C (a
+ * message uploaded after its burst ran) and C' (a burst's last delivery after another's hold). Each is derived in docs/conversations.md from what a process can know; the hold's timings
+ * (8.5 s, the 1.05 s before a deadline, 0.3 s) are the trigger's own choices, stated there too.
  */
 import type { Case, PlannedMessage } from './scenario';
 import type { Outcome } from './world';
