@@ -22,7 +22,18 @@ const SHARED = Symbol.for('messaging-automation.test.processedData');
 const shared = ((globalThis as Record<symbol, unknown>)[SHARED] ??= {
 	records: new Map<string, string[]>(),
 	failuresAhead: 0,
-}) as { records: Map<string, string[]>; failuresAhead: number };
+	generation: 0,
+	born: new WeakMap<object, number>(),
+}) as {
+	records: Map<string, string[]>;
+	failuresAhead: number;
+	/** How many times the records were cleared: each clear starts a new n8n's database. */
+	generation: number;
+	/** The generation each workflow object first reached the store in. */
+	born: WeakMap<object, number>;
+	/** The next claim another process's write at the same moment drops (overwriteClaimOf). */
+	overwrite?: Overwritten;
+};
 const records = shared.records;
 
 const recordKey = (scope: DeduplicationScope, data: ICheckProcessedContextData) =>
@@ -32,14 +43,27 @@ const hash = (item: DeduplicationItemTypes) =>
 // A microtask, not a timer: tests that stop the clock must not stop the store.
 const databaseTurn = async () => await Promise.resolve();
 
+/**
+ * Whether the call comes from a workflow of an n8n an earlier test ran: a run's second write of its
+ * claim (claimStore.ts) lands a second after the run, when the next test's n8n may be running; it
+ * reaches that n8n's database no more than it would in n8n.
+ */
+function fromEarlierN8n(data: ICheckProcessedContextData): boolean {
+	const born = shared.born.get(data.workflow) ?? shared.generation;
+	shared.born.set(data.workflow, born);
+	return born < shared.generation;
+}
+
 const store: IDataDeduplicator = {
 	async checkProcessedAndRecord(items, scope, data, options: ICheckProcessedOptions) {
+		if (fromEarlierN8n(data)) return { new: [], processed: items };
 		if (shared.failuresAhead > 0) {
 			shared.failuresAhead--;
 			throw new Error('SQLITE_BUSY: database is locked');
 		}
 		const key = recordKey(scope, data);
 		const saved = [...(records.get(key) ?? [])];
+		const read = [...saved];
 		await databaseTurn();
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		for (const item of items) {
@@ -49,6 +73,17 @@ const store: IDataDeduplicator = {
 		}
 		if (options.maxEntries) saved.splice(0, saved.length - options.maxEntries);
 		records.set(key, saved);
+		const overwrite = shared.overwrite;
+		const claimed = (item: DeduplicationItemTypes) => String(item).endsWith(`|${overwrite?.key}`);
+		if (overwrite && output.new.some(claimed)) {
+			shared.overwrite = undefined;
+			const hashes = output.new.filter(claimed).map(hash);
+			// The other process read the record before this write; its own lands a database turn after.
+			void databaseTurn().then(() => {
+				records.set(key, read);
+				overwrite.dropped = { key, hashes };
+			});
+		}
 		return output;
 	},
 	async removeProcessed(items, scope, data) {
@@ -79,7 +114,9 @@ export function installProcessedDataStore(): void {
 /** Forgets every record: each test starts with an n8n that has recorded no run. */
 export function clearProcessedData(): void {
 	records.clear();
+	shared.generation++;
 	shared.failuresAhead = 0;
+	shared.overwrite = undefined;
 }
 
 /** The next `times` claims fail (n8n's database locked). */
@@ -98,16 +135,28 @@ export function claimOthers(count: number, kept: number): void {
 	}
 }
 
+interface Overwritten {
+	key: string;
+	dropped?: { key: string; hashes: string[] };
+}
+
 /**
- * Another process's claim made at the same moment as the claims that follow this call: n8n's store
- * reads the record and writes it back whole (docs/conversations.md, "two workers claiming runs of
- * one trigger at the same moment"), so the later write drops them. The function returned is that
- * later write: every record as it was at this call.
+ * Another process's claim made at the same moment as the next claim that records `key` (as the
+ * trigger claims it, `message|<id>`, without its trigger's prefix): n8n's store reads the record
+ * and writes it back whole (docs/conversations.md, "two workers claiming runs of one trigger at the
+ * same moment"), so the other process, which read the record before that claim's write, drops it
+ * with its own write just after. `dropped`: whether that write came; `restored`: whether it came and
+ * the key is in the record again.
  */
-export function claimAtTheSameMoment(): () => void {
-	const before = new Map([...records].map(([key, saved]) => [key, [...saved]]));
-	return () => {
-		for (const key of [...records.keys()]) if (!before.has(key)) records.delete(key);
-		for (const [key, saved] of before) records.set(key, saved);
+export function overwriteClaimOf(key: string): { dropped(): boolean; restored(): boolean } {
+	const overwrite: Overwritten = { key };
+	shared.overwrite = overwrite;
+	return {
+		dropped: () => overwrite.dropped !== undefined,
+		restored() {
+			const { dropped } = overwrite;
+			const now = dropped && records.get(dropped.key);
+			return !!now && dropped.hashes.every((entry) => now.includes(entry));
+		},
 	};
 }

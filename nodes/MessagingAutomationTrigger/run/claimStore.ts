@@ -80,6 +80,41 @@ export async function recordRetried(
 }
 
 /**
+ * How long after a claim its run's messages are recorded again. n8n's store reads the trigger's
+ * record and writes it back whole, without a lock: another process (a queue-mode worker) that read
+ * it before this claim's write and writes after it drops this claim's keys. Such a write follows
+ * its read by one database round trip, a queued one under load included; this pause outlasts it
+ * many times over, and is far below the quiet window after which the person's next message could
+ * catch a dropped message up.
+ */
+export const CLAIM_RECHECK_MS = 1000;
+
+/**
+ * Records the messages a claim just took (`message|`, `event|`: never taken back; not `answer|` or
+ * `settled|`, which runs take back after asking) a second time, CLAIM_RECHECK_MS later: a key
+ * another process's write dropped is written back, so that no later catch-up (which trusts the
+ * record: the person's next message, the Catch-Up poll) takes a message that ran for one that never
+ * did (review s6, S6-1). Not awaited: the run goes on at once, and which run was first is still
+ * decided by the first write; a process that stops first, or a failure, leaves what that write did.
+ */
+function recheck(context: IExecuteFunctions, fresh: ReadonlySet<string>, trigger: string): void {
+	const ran = [...fresh].filter((key) => key.startsWith('message|') || key.startsWith('event|'));
+	if (ran.length === 0) return;
+	void (async () => {
+		await sleep(CLAIM_RECHECK_MS);
+		const dropped = await oneAtATime(async () => await record(context, ran, trigger));
+		if (dropped.size > 0)
+			context.logger.warn(
+				`Messaging Automation Trigger: another process's write at the same moment had dropped this run's claim of ${[...dropped].join(', ')}; written again`,
+			);
+	})().catch((error: unknown) =>
+		context.logger.debug(
+			`Messaging Automation Trigger: the claim's second write failed (${(error as Error).message}); the first stands`,
+		),
+	);
+}
+
+/**
  * Which of `keys` this run is the first to claim for `trigger`; undefined when the store still
  * failed: a delivered run then goes on only if no carried delivery started it, and a caught-up
  * burst never does (unclaimedRun.ts).
@@ -97,7 +132,9 @@ export async function claimed(
 		if (index > 0 && waits[index - 1] > 0) await sleep(waits[index - 1]);
 		try {
 			// The waits are outside the queue: this process's other claims go on meanwhile.
-			return await oneAtATime(attempt);
+			const fresh = await oneAtATime(attempt);
+			recheck(context, fresh, trigger);
+			return fresh;
 		} catch (error) {
 			failure = error;
 		}

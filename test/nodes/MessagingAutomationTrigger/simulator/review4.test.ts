@@ -9,7 +9,10 @@
 import { DataDeduplicationService } from 'n8n-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { CLAIM_WAITS_MS } from '../../../../nodes/MessagingAutomationTrigger/run/claimStore';
+import {
+	CLAIM_RECHECK_MS,
+	CLAIM_WAITS_MS,
+} from '../../../../nodes/MessagingAutomationTrigger/run/claimStore';
 import { installProcessedDataStore } from '../../../support/processedData';
 import { plainCase } from './cases';
 import { violations } from './invariants';
@@ -55,29 +58,43 @@ const typedOver18s = (processes: 1 | 2): Case =>
 /** Three messages typed 1 s apart: the burst closes inside every delivery's 8.5 s. */
 const typedOver2s = plainCase([1000, 1000]);
 
-/** n8n's processed-data store locked (SQLITE_BUSY) for the claims numbered `locked` (1: the first). */
-function lockStoreAt(...locked: number[]): void {
+/**
+ * n8n's processed-data store, each call failing (SQLITE_BUSY) when `locked` says so for the claim it
+ * belongs to, numbered from 1 (a retry of a failed claim is a claim of its own): a run's second
+ * write of what a claim recorded, CLAIM_RECHECK_MS after it (claimStore.ts), takes no number.
+ */
+function lockStore(locked: (claim: number) => boolean): void {
 	const store = DataDeduplicationService.getInstance();
 	const claim = store.checkProcessedAndRecord.bind(store);
-	let calls = 0;
+	const recordedAt = new Map<string, number>();
+	let claims = 0;
 	vi.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (...args) => {
-		calls++;
-		if (locked.includes(calls)) throw new Error('SQLITE_BUSY: database is locked');
-		return await claim(...args);
+		const items = args[0].map(String).join(' ');
+		const again = performance.now() - (recordedAt.get(items) ?? -Infinity) === CLAIM_RECHECK_MS;
+		if (!again) claims++;
+		if (locked(claims)) throw new Error('SQLITE_BUSY: database is locked');
+		const output = await claim(...args);
+		recordedAt.set(items, performance.now());
+		return output;
 	});
 }
 
-/** The store locked (SQLITE_BUSY) from the claim numbered `first` on, for `ms` of virtual time. */
+/** The store locked for the claims numbered `locked` (1: the first). */
+const lockStoreAt = (...locked: number[]) => {
+	let last = 0;
+	lockStore((claim) => {
+		const fails = claim !== last && locked.includes(claim);
+		last = claim;
+		return fails;
+	});
+};
+
+/** The store locked from the claim numbered `first` on, for `ms` of virtual time. */
 function lockStoreFrom(first: number, ms: number): void {
-	const store = DataDeduplicationService.getInstance();
-	const claim = store.checkProcessedAndRecord.bind(store);
-	let calls = 0;
 	let until: number | undefined;
-	vi.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (...args) => {
-		if (++calls === first) until = performance.now() + ms;
-		if (until !== undefined && performance.now() < until)
-			throw new Error('SQLITE_BUSY: database is locked');
-		return await claim(...args);
+	lockStore((claim) => {
+		if (claim === first && until === undefined) until = performance.now() + ms;
+		return until !== undefined && performance.now() < until;
 	});
 }
 
