@@ -7,6 +7,7 @@ import type { N8nWebhookHost } from '../../../support/n8nWebhook';
 import { messageDeliveries, waitFor } from '../fixtures';
 import { MessagingAutomationCatchUp } from '../../../../nodes/MessagingAutomationCatchUp/MessagingAutomationCatchUp.node';
 import { N8nPollHost } from '../../../support/n8nPoll';
+import { overwriteClaimOf } from '../../../support/processedData';
 import {
 	catchUpBeside,
 	catchUpWorkflow,
@@ -115,28 +116,24 @@ describe('review 45e: the Catch-Up poll as an attacker', () => {
 
 	// R45e-4: n8n's processed-data store reads a workflow's one record and writes it back whole
 	// (deduplication-helper.js: findOne, then update, no lock), so with two workers a claim another
-	// chat's run writes at the same moment can drop this one (docs/conversations.md names it and says
-	// it costs a repeat only if the same delivery comes twice). With the Catch-Up poll it costs a
-	// repeat whenever nobody answered in the chat: the poll reads the chat, finds the message
-	// unanswered and its claim gone, and runs it a second time. Here: the trigger's claim of the
-	// message, then the other worker's write of the record it read just before.
-	it.fails(
-		'R45e-4: a message whose claim a concurrent claim dropped does not run a second time',
-		async () => {
-			const { trigger, poll } = await pair.start();
-			const sandbox = pair.sandbox();
-			const before = new Map([...records()].map(([key, saved]) => [key, [...saved]]));
-			say('4917100045004', 'noted, will pay friday');
-			await waitFor(() => messageDeliveries(sandbox, trigger).length >= 1, 20_000);
-			await waitFor(() => trigger.executions.length >= 1, 20_000);
-			await trigger.settled();
-			for (const key of records().keys())
-				records().set(key, [...(before.get(key) ?? []), hash('trigger-1|message|another-chat')]);
-			await pollEvery(poll, 4 * MINUTE, 3);
+	// chat's run writes at the same moment can drop this one. With the Catch-Up poll that cost a
+	// repeat whenever nobody answered in the chat: the poll read the chat, found the message
+	// unanswered and its claim gone, and ran it a second time. Fixed with S6-1: every claim writes
+	// its messages again a second later (claimStore.ts). Here: the trigger's claim of the message,
+	// then the other worker's write of the record it read just before.
+	it('R45e-4: a message whose claim a concurrent claim dropped does not run a second time', async () => {
+		const { trigger, poll } = await pair.start();
+		const sandbox = pair.sandbox();
+		const message = say('4917100045004', 'noted, will pay friday');
+		const drop = overwriteClaimOf(`message|${message.id}`);
+		await waitFor(() => messageDeliveries(sandbox, trigger).length >= 1, 20_000);
+		await waitFor(() => trigger.executions.length >= 1, 20_000);
+		await trigger.settled();
+		await waitFor(() => drop.restored(), 20_000);
+		await pollEvery(poll, 4 * MINUTE, 3);
 
-			expect(texts(poll)).not.toContain('noted, will pay friday');
-		},
-	);
+		expect(texts(poll)).not.toContain('noted, will pay friday');
+	});
 
 	// R45e-3: the endpoint report is held to one error execution an hour, but a poll whose listing
 	// fails throws on every poll: inbox storage consent withdrawn (or the key's scope, or an outage
