@@ -3,7 +3,6 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-wor
 import type { WaitingQuestion } from '../answers/answerRoute';
 import type { EarlierAnswer } from '../answers/earlierAnswer';
 import type { HistoryEntry } from '../../shared/conversation/history';
-
 import {
 	ACTIVATION_SLACK_MS,
 	missedBursts,
@@ -125,7 +124,7 @@ export function caughtUpItems(
 }
 
 /** Why an earlier answer runs as a caught-up item: offered again, its question did not take it. */
-export const ANSWER_NOT_TAKEN = 'answer not taken by its Send and Wait question';
+const ANSWER_NOT_TAKEN = 'answer not taken by its Send and Wait question';
 
 /** The envelope fields of a run's item that a caught-up item of the same run shares. */
 const envelopeOf = (json: IDataObject): EventEnvelope => ({
