@@ -1,6 +1,7 @@
 import { type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { isRecord } from '../../shared/guards';
+import { earlierAnswerItem } from '../run/caughtUp';
 import { answeredTurnJson, OFFERS_FIELD } from '../run/output';
 import { takeBack, type Claimant } from '../run/claimStore';
 import type { AnswerOffer } from './answerRoute';
@@ -39,12 +40,14 @@ export function offersIn(
 }
 
 /**
- * What the item's offers ended in: the messages the questions took, and those that run nowhere here
- * (a later run offers them now, or n8n cancelled the run before their offer ended).
+ * What the item's offers ended in: the messages the questions took, those that run nowhere here
+ * (a later run offers them now, or n8n cancelled the run before their offer ended), and those whose
+ * offer ended here without a question taking them: they run as ordinary messages (rest).
  */
 interface Passed {
 	answered: Set<string>;
 	takenOver: Set<string>;
+	refused: Set<string>;
 }
 
 /**
@@ -58,7 +61,7 @@ async function answeredIn(
 	claimant: Claimant | undefined,
 	reoffered: ReadonlySet<string>,
 ): Promise<Passed> {
-	const passed: Passed = { answered: new Set(), takenOver: new Set() };
+	const passed: Passed = { answered: new Set(), takenOver: new Set(), refused: new Set() };
 	await Promise.all(
 		offersIn(item, claimedHere).map(async (offering) => {
 			const later = offering.messageIds.some((id) => reoffered.has(id));
@@ -72,6 +75,11 @@ async function answeredIn(
 				return;
 			}
 			await settle(run);
+			for (const id of offering.messageIds) if (id !== end.taken) passed.refused.add(id);
+			if (later && end.taken === undefined)
+				context.logger.warn(
+					`Messaging Automation Trigger: messages ${offering.messageIds.join(', ')}, offered again, were not taken by the Send and Wait question ${offering.entry.question_id}: they run as ordinary messages in this run`,
+				);
 			if (end.taken === undefined) return;
 			context.logger.info(
 				`Messaging Automation Trigger: message ${end.taken} answered the Send and Wait question ${offering.entry.question_id}`,
@@ -88,19 +96,47 @@ function withoutOffers(item: INodeExecutionData): INodeExecutionData {
 	return { ...item, json };
 }
 
-/** `item` without the messages a question took: nothing when they were all it held. */
-function rest(item: INodeExecutionData, answered: ReadonlySet<string>): INodeExecutionData[] {
+/** `item` without the messages that run nowhere here (`gone`): nothing when they were all it held. */
+function ownRest(
+	item: INodeExecutionData,
+	own: readonly string[],
+	gone: ReadonlySet<string>,
+): INodeExecutionData[] {
+	if (!own.some((id) => gone.has(id))) return [item];
+	if (!Array.isArray(item.json.message_ids) || own.every((id) => gone.has(id))) return [];
+	const taken = new Set(own.filter((id) => gone.has(id)));
+	return [{ ...item, json: answeredTurnJson(item.json, taken) }];
+}
+
+/**
+ * What runs of `item` once its offers ended, by one rule for a first offer and an offer made again:
+ * a message a question took, or that runs nowhere here (`gone`), is taken out; one whose offer ended
+ * here untaken (`refused`) runs as the ordinary message it then is. The item's own messages run in
+ * it; an answer written before the turn (answerRoute.ts: earlierAnswer), no message of the item,
+ * runs as an item of its own after it, in written order, marked `caught_up` (run/caughtUp.ts).
+ */
+function rest(
+	item: INodeExecutionData,
+	gone: ReadonlySet<string>,
+	refused: ReadonlySet<string> = new Set(),
+): INodeExecutionData[] {
 	const plain = withoutOffers(item);
 	const grouped = Array.isArray(item.json.message_ids)
 		? item.json.message_ids.filter((id): id is string => typeof id === 'string')
 		: undefined;
-	// An earlier message offered again with it (answerRoute.ts) is no message of this item.
 	const own = grouped ?? [String(item.json.message_id)];
-	if (!own.some((id) => answered.has(id))) return [plain];
-	if (!grouped) return [];
-	if (grouped.every((id) => answered.has(id))) return [];
-	const taken = new Set(grouped.filter((id) => answered.has(id)));
-	return [{ ...plain, json: answeredTurnJson(plain.json, taken) }];
+	const earlier = new Map(
+		offersOf(item)
+			.flatMap((entry) => entry.earlier ?? [])
+			.filter(({ message }) => refused.has(String(message.id)) && !own.includes(String(message.id)))
+			.map((entry) => [String(entry.message.id), entry]),
+	);
+	return [
+		...ownRest(plain, own, gone),
+		...[...earlier.values()]
+			.sort((a, b) => a.at - b.at)
+			.map((entry) => earlierAnswerItem(plain, entry)),
+	];
 }
 
 /**
@@ -133,7 +169,7 @@ export async function passAnswers(
 							reoffered,
 						);
 						answered += ended.answered.size;
-						return rest(item, new Set([...ended.answered, ...ended.takenOver]));
+						return rest(item, new Set([...ended.answered, ...ended.takenOver]), ended.refused);
 					}),
 				),
 		),

@@ -18,6 +18,7 @@ import {
 import { mergeTimelines, type TimelineMessage } from '../../shared/conversation/timeline';
 import { deadlineIn } from '../../shared/monotonic';
 import { probe, type Probe } from './answerOffers';
+import { answerBeforeTurn, type EarlierAnswer } from './earlierAnswer';
 
 /*
  * Pass Answers to Send and Wait: the account's incoming messages already reach this trigger, so
@@ -35,12 +36,6 @@ import { probe, type Probe } from './answerOffers';
 /** Questions whose foreign link was already logged, so a chat does not log it per message. */
 const loggedForeign = new Set<string>();
 const LOGGED_FOREIGN_MAX = 1000;
-/**
- * An answer written this long before the turn (service times) had its run claim it long since (its
- * delivery answered within 10 s, the claim's waits 25.5 s): asking whether a run claimed it cannot
- * meet that run's own claim (answerReoffer.ts).
- */
-const EARLIER_ANSWER_AGE_MS = 60_000;
 /** At most this many of the chat's questions are probed for the one still waiting. */
 const WAITING_PROBES = 3;
 
@@ -58,6 +53,8 @@ export interface AnswerOffer {
 	link: string;
 	/** In written order: the node resumes with the first it accepts. */
 	message_ids: string[];
+	/** Of `message_ids`, the one written before the turn, offered again: no message of the run's item. */
+	earlier?: EarlierAnswer[];
 }
 
 export interface FoundAnswers {
@@ -154,36 +151,26 @@ async function probed(route: Route, question: QuestionCandidate): Promise<Probe>
 	return result;
 }
 
-/**
- * The question's answer written before the turn, when it still waits: a run claimed it and n8n
- * stopped (or cancelled the run) before its offer ended, after it had answered the delivery, so no
- * retry comes. The run offers it again only if a run claimed it as an answer and none recorded
- * the offer's end (answerReoffer.ts); else (the trigger was inactive then) it stays unoffered.
- */
-function earlierAnswer(
-	route: Route,
-	question: QuestionCandidate,
-	rules: AnswerCheck,
-): string | undefined {
-	const { timeline, turn } = route;
-	const turnAt = timeline.findIndex((entry) => turn.has(entry.id));
-	if (turnAt < 0) return undefined;
-	const settledBy = timeline[turnAt].at - EARLIER_ANSWER_AGE_MS;
-	return timeline
-		.slice(0, turnAt)
-		.find(
-			(entry) =>
-				entry.at <= settledBy &&
-				answerOf(timeline, question.questionId, entry.id, rules) !== undefined,
-		)?.id;
-}
+/** The question's answer written before the turn that the run offers again (earlierAnswer.ts). */
+const earlierAnswer = (route: Route, question: QuestionCandidate, rules: AnswerCheck) =>
+	answerBeforeTurn(
+		route.timeline,
+		route.turn,
+		(id) => answerOf(route.timeline, question.questionId, id, rules) !== undefined,
+	);
 
 /** An offer of `messageIds` to the question: in the common case it is taken, so it waits no more. */
-function offered(route: Route, question: QuestionCandidate, messageIds: string[]): void {
+function offered(
+	route: Route,
+	question: QuestionCandidate,
+	messageIds: string[],
+	earlier?: EarlierAnswer,
+): void {
 	route.found.offers.push({
 		question_id: question.questionId,
 		link: question.link,
-		message_ids: messageIds,
+		message_ids: earlier ? [...messageIds, String(earlier.message.id)] : messageIds,
+		...(earlier ? { earlier: [earlier] } : {}),
 	});
 	// Offered, it is taken in the common case: the run's item names an older one as waiting.
 	route.probes.set(question.questionId, { waiting: false });
@@ -209,8 +196,7 @@ async function answer(route: Route, question: QuestionCandidate, messages: Timel
 		)
 		.map((entry) => entry.id);
 	const earlier = answers.length === 0 ? earlierAnswer(route, question, rules) : undefined;
-	if (earlier !== undefined) answers.push(earlier);
-	if (answers.length > 0) offered(route, question, answers);
+	if (answers.length > 0 || earlier) offered(route, question, answers, earlier);
 }
 
 /** The newest question of this n8n still waiting in the chat, that takes answers in it. */
@@ -226,7 +212,7 @@ async function stillWaiting(
 		if (!status.waiting || !status.rules) continue;
 		const earlier = earlierAnswer(route, question, status.rules);
 		if (earlier !== undefined) {
-			offered(route, question, [earlier]);
+			offered(route, question, [], earlier);
 			continue;
 		}
 		const entry = route.timeline.find((message) => message.id === question.questionId);

@@ -1,5 +1,8 @@
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
+import type { WaitingQuestion } from '../answers/answerRoute';
+import type { EarlierAnswer } from '../answers/earlierAnswer';
+import type { HistoryEntry } from '../../shared/conversation/history';
 import {
 	ACTIVATION_SLACK_MS,
 	missedBursts,
@@ -7,12 +10,13 @@ import {
 } from '../../shared/conversation/catchUp';
 import { MAX_PAGES } from '../../shared/conversation/reader';
 import type { TimelineMessage } from '../../shared/conversation/timeline';
-import { eventMessage, type EventEnvelope } from '../../shared/webhooks/events';
+import { eventMessage, type EventEnvelope, type EventMessage } from '../../shared/webhooks/events';
 import type { DeliveryContext } from '../receive/deliveryContext';
 import { burstPauseAt, readFields, type Turn } from '../hold/turn';
 import type { TriggerSettings } from '../settings';
 import { TriggerState } from '../state';
 import { turnItemJson } from './output';
+import { previousPersonMessage } from './previousMessage';
 import type { TakeoverCheck } from './takeoverOutput';
 
 /*
@@ -36,19 +40,13 @@ export interface CaughtUpItem {
 /** An idempotency key as the service takes it: 8 to 128 of letters, digits, `.`, `_`, `:`, `-`. */
 const asKey = (text: string) => text.replace(/[^A-Za-z0-9._:-]/g, '_').slice(0, 128);
 
-/**
- * The person's newest message written before `firstId` (null: none in the read). n8n's record of
- * runs still holding it proves the record reaches back far enough to say that what follows never
- * ran (runClaim.ts).
- */
-function previousPersonMessage(
-	timeline: readonly TimelineMessage[],
-	firstId: string,
-): string | null {
-	const index = timeline.findIndex((entry) => entry.id === firstId);
-	const before = timeline.slice(0, Math.max(0, index)).filter((entry) => !entry.fromMe);
-	return before.length > 0 ? before[before.length - 1].id : null;
-}
+/** The event a caught-up item stands for, its last message's: the same whichever run catches it up. */
+const standIn = (envelope: EventEnvelope, last: EventMessage, at: number): EventEnvelope => ({
+	...envelope,
+	id: asKey(`evt_caught_up:${String(last.id)}`),
+	created_at: new Date(at).toISOString(),
+	data: { message: last },
+});
 
 /**
  * The item of one missed burst: the fields a delivered burst's run has (its `event_id` stands in
@@ -65,14 +63,8 @@ export function caughtUpItem(
 ): CaughtUpItem {
 	const ids = burst.messages.map((entry) => entry.id);
 	const last = burst.messages[burst.messages.length - 1];
-	const stand: EventEnvelope = {
-		...envelope,
-		id: asKey(`evt_caught_up:${last.id}`),
-		created_at: new Date(last.at).toISOString(),
-		data: { message: last.message },
-	};
 	const fields = readFields(timeline, ids, burstPauseAt(timeline, last.id), settings.turn);
-	const json: IDataObject = turnItemJson(stand, {
+	const json: IDataObject = turnItemJson(standIn(envelope, last.message, last.at), {
 		run: true,
 		messages: burst.messages.map((entry) => entry.message),
 		closedBy: burst.closedBy,
@@ -129,6 +121,52 @@ export function caughtUpItems(
 		},
 	);
 	return bursts.map((burst) => caughtUpItem(envelope, burst, read.timeline, settings, now));
+}
+
+/** Why an earlier answer runs as a caught-up item: offered again, its question did not take it. */
+const ANSWER_NOT_TAKEN = 'answer not taken by its Send and Wait question';
+
+/** The envelope fields of a run's item that a caught-up item of the same run shares. */
+const envelopeOf = (json: IDataObject): EventEnvelope => ({
+	id: String(json.id),
+	type: String(json.type),
+	created_at: String(json.created_at),
+	api_version: String(json.api_version),
+	account_id: String(json.account_id),
+	data: {},
+});
+
+/**
+ * The item of an answer written before the run's turn that its question did not take when the run
+ * offered it again (answerPass.ts): it runs as the ordinary message it then is, an item after
+ * `carrier` (the run's item whose offer held it) shaped as that one (grouped or not), with its
+ * waiting question, pause and the history before the answer, marked `caught_up`.
+ */
+export function earlierAnswerItem(
+	carrier: INodeExecutionData,
+	earlier: EarlierAnswer,
+): INodeExecutionData {
+	const from = carrier.json;
+	const history = Array.isArray(from.history)
+		? (from.history as unknown as HistoryEntry[])
+		: undefined;
+	const at = history?.findIndex((entry) => entry.message_id === earlier.message.id) ?? -1;
+	const json = turnItemJson(standIn(envelopeOf(from), earlier.message, earlier.at), {
+		run: true,
+		...(Array.isArray(from.message_ids) ? { messages: [earlier.message] } : {}),
+		history: history && history.slice(0, Math.max(0, at)),
+		historyError: typeof from.history_error === 'string' ? from.history_error : undefined,
+		...(from.waiting_question === undefined
+			? {}
+			: { waitingQuestion: from.waiting_question as unknown as WaitingQuestion | null }),
+	});
+	if (from.takeover !== undefined) json.takeover = from.takeover;
+	json.caught_up = {
+		reason: ANSWER_NOT_TAKEN,
+		age_seconds: earlier.age_seconds,
+		previous_message_id: earlier.previous_message_id,
+	};
+	return { json };
 }
 
 /** Whether a run's item is a caught-up burst's. */

@@ -2,6 +2,9 @@ import { DataDeduplicationService } from 'n8n-core';
 import type { IExecuteFunctions, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 
+import type { AnswerOffer } from '../../../../nodes/MessagingAutomationTrigger/answers/answerRoute';
+import { turnItemJson } from '../../../../nodes/MessagingAutomationTrigger/run/output';
+import type { EventEnvelope, EventMessage } from '../../../../nodes/shared/webhooks/events';
 import { clearProcessedData, installProcessedDataStore } from '../../../support/processedData';
 
 /*
@@ -35,21 +38,104 @@ export const chatMessage = (id: string, text: string, second: number) => ({
 export const offeredIds = (options: IHttpRequestOptions) =>
 	(options.body as { chatAnswer: { messageIds: string[] } }).chatAnswer.messageIds;
 
-/** The question's link as the node answers when it takes the first message offered. */
-/** A question's resume link, as the chat's question carries it. */
-const LINK = 'http://n8n.test/webhook-waiting/7/node-1?q=k1&chat=1&signature=0';
+/** A question's resume link, as the chat's question carries it (execution 7, or `execution`). */
+const linkOf = (execution = 7) =>
+	`http://n8n.test/webhook-waiting/${execution}/node-1?q=k1&chat=1&signature=0`;
 
-/** The next message's run ("hello", a run of one event), its delivery having found the earlier "1". */
-export const helloRun = (): INodeExecutionData => ({
-	json: {
-		event_type: 'message.received',
-		event_id: 'evt-hello',
-		message_id: 'msg-hello',
-		conversation_id: 'conv-1',
-		text: 'hello',
-		answer_offers: [{ question_id: 'q-1', link: LINK, message_ids: ['msg-one'] }],
-	},
+const HELLO_AT = Date.UTC(2026, 10, 28, 10, 1, 30);
+
+/** A person's message in conv-1 as the service delivers it, written `secondsBefore` "hello". */
+const personMessage = (id: string, text: string, secondsBefore: number): EventMessage => ({
+	id,
+	conversation_id: 'conv-1',
+	channel: 'qr',
+	chat_type: 'individual',
+	from: { phone: '447700900123', name: 'Bob' },
+	from_me: false,
+	type: 'text',
+	text,
+	timestamp: new Date(HELLO_AT - secondsBefore * 1000).toISOString(),
 });
+
+/** An earlier answer the delivery found, offered to question `question` (execution `execution`). */
+export interface EarlierOffer {
+	id: string;
+	text: string;
+	secondsBefore: number;
+	question: string;
+	execution: number;
+}
+
+const ONE: EarlierOffer = {
+	id: 'msg-one',
+	text: '1',
+	secondsBefore: 90,
+	question: 'q-1',
+	execution: 7,
+};
+
+/**
+ * The next message's run ("hello", grouped or not), as the trigger hands it to n8n, its delivery
+ * having found the earlier answers `earlier` still waiting for their questions (answerRoute.ts:
+ * earlierAnswer): by default the "1" written 90 s before it.
+ */
+export function helloRun(
+	options: { grouped?: boolean; earlier?: EarlierOffer[] } = {},
+): INodeExecutionData {
+	const hello = personMessage('msg-hello', 'hello', 0);
+	const envelope: EventEnvelope = {
+		id: 'evt-hello',
+		type: 'message.received',
+		created_at: new Date(HELLO_AT + 200).toISOString(),
+		api_version: '2026-01-01',
+		account_id: 'acc-1',
+		data: { message: hello },
+	};
+	const offers: AnswerOffer[] = (options.earlier ?? [ONE]).map((entry) => ({
+		question_id: entry.question,
+		link: linkOf(entry.execution),
+		message_ids: [entry.id],
+		earlier: [
+			{
+				message: personMessage(entry.id, entry.text, entry.secondsBefore),
+				at: HELLO_AT - entry.secondsBefore * 1000,
+				age_seconds: entry.secondsBefore,
+				previous_message_id: null,
+			},
+		],
+	}));
+	const json = turnItemJson(envelope, {
+		run: true,
+		...(options.grouped ? { messages: [hello], closedBy: 'quiet_window' as const } : {}),
+		waitingQuestion: null,
+		answerOffers: offers,
+	});
+	return { json };
+}
+
+/** How the test answers a question's link. */
+export type Link = (options: IHttpRequestOptions) => Promise<{ statusCode: number; body: unknown }>;
+
+/** n8n refusing an execution that no longer waits (answered by its link, or its wait limit reached). */
+export const notWaiting = async () => ({
+	statusCode: 409,
+	body: { message: 'The execution "7" is not waiting' },
+});
+
+/** The Send and Wait node's own 503: it could not look up its question or read the chat in time. */
+export const nodeCouldNotRead = async () => ({
+	statusCode: 503,
+	body: { answered: false, unchecked: 'the chat could not be read in time' },
+});
+
+/** The offer's request timed out: n8n never answered within the trigger's 5 s. */
+export const neverAnswers: Link = async (options) =>
+	await new Promise((_, reject) =>
+		setTimeout(
+			() => reject(new Error(`timeout of ${String(options.timeout)}ms exceeded`)),
+			options.timeout ?? 5000,
+		),
+	);
 
 export const takesFirst = async (options: IHttpRequestOptions) => ({
 	statusCode: 200,

@@ -1,4 +1,4 @@
-import type { IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
 import { claimed } from '../../../../nodes/MessagingAutomationTrigger/run/claimStore';
@@ -10,6 +10,10 @@ import { failProcessedData } from '../../../support/processedData';
 import {
 	chatMessage as message,
 	firstStepContext,
+	type Link,
+	neverAnswers,
+	nodeCouldNotRead,
+	notWaiting,
 	offeredIds,
 	TRIGGER_CLAIMANT,
 	useStoreOnFakeTimers,
@@ -62,8 +66,6 @@ function burstRun(starter: string, offered: boolean): INodeExecutionData {
 	};
 }
 
-type Link = (options: IHttpRequestOptions) => Promise<{ statusCode: number; body: unknown }>;
-
 /** Every offer (a request naming messages): when it was made, on the fake clock. */
 const offers: number[] = [];
 let started = 0;
@@ -97,27 +99,6 @@ const passedIds = (outputs: INodeExecutionData[][] | Error) =>
 				.flatMap((item) =>
 					Array.isArray(item.json.message_ids) ? item.json.message_ids : [item.json.message_id],
 				);
-
-/** n8n refusing an execution that no longer waits (answered by its link, or its wait limit reached). */
-const notWaiting = async () => ({
-	statusCode: 409,
-	body: { message: 'The execution "7" is not waiting' },
-});
-
-/** The Send and Wait node's own 503: it could not look up its question or read the chat in time. */
-const nodeCouldNotRead = async () => ({
-	statusCode: 503,
-	body: { answered: false, unchecked: 'the chat could not be read in time' },
-});
-
-/** The offer's request timed out: n8n never answered within the trigger's 5 s. */
-const neverAnswers: Link = async (options) =>
-	await new Promise((_, reject) =>
-		setTimeout(
-			() => reject(new Error(`timeout of ${String(options.timeout)}ms exceeded`)),
-			options.timeout ?? 5000,
-		),
-	);
 
 useStoreOnFakeTimers(() => {
 	offers.length = 0;
