@@ -111,7 +111,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: 5,
 		displayOptions: groupingOn,
 		description:
-			'The run starts once the person has written nothing for this long. Messages further apart start separate runs. With 7 seconds or less, a restart or crash of n8n while a run waits loses nothing.',
+			'The run starts once the person has written nothing for this long. Messages further apart start separate runs. Above 8 seconds, the delivery of each burst also goes back to the service once and comes again 30 s later, running nothing; a restart or crash of n8n while a run waits loses nothing either way.',
 	},
 	{
 		displayName: 'Longest Wait (Seconds)',
