@@ -1,0 +1,144 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+import { describe, expect, it, vi } from 'vitest';
+
+import { CLAIM_RECHECK_MS } from '../../../../nodes/MessagingAutomationTrigger/run/claimStore';
+import { turnItemJson } from '../../../../nodes/MessagingAutomationTrigger/run/output';
+import type { EventEnvelope } from '../../../../nodes/shared/webhooks/events';
+import { overwriteClaimOf } from '../../../support/processedData';
+import {
+	firstStepContext,
+	helloRun,
+	type Link,
+	offeredIds,
+	takesFirst,
+	TRIGGER_CLAIMANT,
+	useStoreOnFakeTimers,
+} from '../run/firstStepContext';
+import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
+
+/*
+ * Review s7: S6-1's second write covers `message|` and `event|` keys only. n8n's store reads the
+ * trigger's record and writes it back whole (deduplication-helper.js), so the same concurrent write
+ * of another queue-mode worker (or that worker's own second write, which is such a write too)
+ * drops a `settled|` record, the offer's end, as readily as a run's claim; nothing writes it again.
+ * The person's next message then finds the question still waiting, an answer claimed and no offer
+ * end recorded (answerReoffer.ts), and makes the offer again: the "1" that already ran as a message
+ * runs a second time (refused), or runs the bot and resumes the question (taken).
+ */
+
+const offers: string[][] = [];
+
+const HELLO_AT = Date.UTC(2026, 10, 28, 10, 1, 30);
+const LINK = 'http://n8n.test/webhook-waiting/7/node-1?q=k1&chat=1&signature=0';
+
+/** The run of the "1" itself, written 90 s before "hello", its own first offer to question q-1. */
+function oneRun(): INodeExecutionData {
+	const envelope: EventEnvelope = {
+		id: 'evt-one',
+		type: 'message.received',
+		created_at: new Date(HELLO_AT - 89_800).toISOString(),
+		api_version: '2026-01-01',
+		account_id: 'acc-1',
+		data: {
+			message: {
+				id: 'msg-one',
+				conversation_id: 'conv-1',
+				channel: 'qr',
+				chat_type: 'individual',
+				from: { phone: '447700900123', name: 'Bob' },
+				from_me: false,
+				type: 'text',
+				text: '1',
+				timestamp: new Date(HELLO_AT - 90_000).toISOString(),
+			},
+		},
+	};
+	const json = turnItemJson(envelope, {
+		run: true,
+		waitingQuestion: null,
+		answerOffers: [{ question_id: 'q-1', link: LINK, message_ids: ['msg-one'] }],
+	});
+	return { json };
+}
+
+/** The node answers that the message is no answer to its question (it still waits). */
+const refuses: Link = async (options) => {
+	offers.push(offeredIds(options));
+	return { statusCode: 200, body: { answered: false } };
+};
+
+let lastDrop: ReturnType<typeof overwriteClaimOf> | undefined;
+
+/**
+ * Every try of the offer fails without a verdict (n8n's 502 before the node), so the "1" runs as a
+ * message. With `dropEnd`, another process's write drops the next claim of the offer's end after
+ * each try: the last try's is the record of the end (settle), the others' the run asking between
+ * tries whether it still holds the offer (offerTries.ts stillOurs), which takes its claim back anyway.
+ */
+const unreachable =
+	(dropEnd: boolean): Link =>
+	async (options) => {
+		offers.push(offeredIds(options));
+		if (dropEnd) lastDrop = overwriteClaimOf('settled|msg-one');
+		return { statusCode: 502, body: { message: 'Bad Gateway' } };
+	};
+
+const takes: Link = async (options) => {
+	offers.push(offeredIds(options));
+	return await takesFirst(options);
+};
+
+/** One run's first step to its end on the fake clock (its second write included): the messages it passes on. */
+async function step(workflow: string, item: INodeExecutionData, link: Link) {
+	const run = claimRun(firstStepContext(workflow, item, link), TRIGGER_CLAIMANT, 1);
+	await vi.runAllTimersAsync();
+	const ran = (await run).flat().map((entry) => String(entry.json.message_id));
+	await vi.advanceTimersByTimeAsync(CLAIM_RECHECK_MS);
+	return ran;
+}
+
+useStoreOnFakeTimers(() => {
+	offers.length = 0;
+	lastDrop = undefined;
+});
+
+describe("review s7: an offer's end dropped by a concurrent write", () => {
+	it('control: the "1" refused runs once; the next message does not offer it again', async () => {
+		expect(await step('wf-s7-control', oneRun(), refuses)).toEqual(['msg-one']);
+		expect(await step('wf-s7-control', helloRun(), refuses)).toEqual(['msg-hello']);
+		expect(offers).toEqual([['msg-one']]);
+	});
+
+	// S7-1: the `settled|` record is not written again (claimStore.ts recheck); dropped, the next
+	// message's run offers the "1" again, and refused it runs a second time, as a caught-up item.
+	it.fails(
+		'S7-1: the "1" refused runs once when another process\'s write at the same moment dropped its offer\'s end',
+		async () => {
+			const drop = overwriteClaimOf('settled|msg-one');
+			expect(await step('wf-s7-refused', oneRun(), refuses)).toEqual(['msg-one']);
+			expect(drop.dropped()).toBe(true);
+			expect(await step('wf-s7-refused', helloRun(), refuses)).toEqual(['msg-hello']);
+			expect(offers).toEqual([['msg-one']]);
+		},
+	);
+
+	it('control: the "1" whose offer never reached the node runs once as a message, and the question is not resumed later', async () => {
+		expect(await step('wf-s7-control-2', oneRun(), unreachable(false))).toEqual(['msg-one']);
+		const tries = offers.length;
+		expect(await step('wf-s7-control-2', helloRun(), takes)).toEqual(['msg-hello']);
+		expect(offers).toHaveLength(tries);
+	});
+
+	// S7-1 (run and resume): the same dropped record after an offer that ran the "1" as a message
+	// (no try reached the node): the next message's run offers it again and the question takes it.
+	it.fails(
+		'S7-1: the "1" that ran as a message never also resumes its question when its offer\'s end was dropped',
+		async () => {
+			expect(await step('wf-s7-resume', oneRun(), unreachable(true))).toEqual(['msg-one']);
+			expect(lastDrop?.dropped()).toBe(true);
+			const tries = offers.length;
+			expect(await step('wf-s7-resume', helloRun(), takes)).toEqual(['msg-hello']);
+			expect(offers).toHaveLength(tries);
+		},
+	);
+});
