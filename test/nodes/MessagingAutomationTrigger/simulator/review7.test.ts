@@ -10,6 +10,7 @@ import {
 	helloRun,
 	type Link,
 	offeredIds,
+	notWaiting,
 	takesFirst,
 	TRIGGER_CLAIMANT,
 	useStoreOnFakeTimers,
@@ -139,6 +140,59 @@ describe("review s7: an offer's end dropped by a concurrent write", () => {
 			const tries = offers.length;
 			expect(await step('wf-s7-resume', helloRun(), takes)).toEqual(['msg-hello']);
 			expect(offers).toHaveLength(tries);
+		},
+	);
+});
+
+/*
+ * S6-5 makes an earlier answer offered again and refused run as a caught-up item. A refusal there
+ * includes n8n's 409 (the question no longer waits), which an offer made again cannot tell apart
+ * from the earlier run's own offer having resumed the question: that run's try timed out (n8n
+ * answered late, after resuming), and before its next try the next message's run took the offer
+ * over (answerReoffer.ts). The earlier run, when it meets 409 after such a try, counts the "1" as
+ * taken (R43f-1); the run that took the offer over knows nothing of that try and runs the "1".
+ */
+describe('review s7: an offer taken over after a try that resumed', () => {
+	/** The node takes the "1" at its second try, n8n answering only after the trigger stopped waiting. */
+	function lateResume() {
+		const question = { waiting: true };
+		const link: Link = async (options) => {
+			offers.push(offeredIds(options));
+			if (!question.waiting) return await notWaiting();
+			if (offers.length === 1) return { statusCode: 502, body: { message: 'Bad Gateway' } };
+			return await new Promise((_, reject) =>
+				setTimeout(() => {
+					question.waiting = false;
+					reject(new Error(`timeout of ${String(options.timeout)}ms exceeded`));
+				}, options.timeout ?? 5000),
+			);
+		};
+		return { question, link };
+	}
+
+	it('control: without the next message, the earlier run counts the "1" as taken and runs it nowhere', async () => {
+		const { question, link } = lateResume();
+		const original = claimRun(firstStepContext('wf-s7-2c', oneRun(), link), TRIGGER_CLAIMANT, 1);
+		await vi.runAllTimersAsync();
+		expect(question.waiting).toBe(false);
+		expect((await original).flat()).toEqual([]);
+	});
+
+	it.fails(
+		'S7-2: the "1" that resumed its question in a try that timed out runs no workflow when the next message\'s run took its offer over',
+		async () => {
+			const { question, link } = lateResume();
+			const original = claimRun(firstStepContext('wf-s7-2', oneRun(), link), TRIGGER_CLAIMANT, 1);
+			// Its first try at 0 s failed; its second, at 3 s, is in flight: "hello"'s delivery finds q-1 waiting.
+			await vi.advanceTimersByTimeAsync(7000);
+			expect(question.waiting).toBe(true);
+			const hello = claimRun(firstStepContext('wf-s7-2', helloRun(), link), TRIGGER_CLAIMANT, 1);
+			await vi.runAllTimersAsync();
+			const ran = [...(await original), ...(await hello)]
+				.flat()
+				.map((item) => String(item.json.message_id));
+			expect(question.waiting).toBe(false);
+			expect(ran).toEqual(['msg-hello']);
 		},
 	);
 });
