@@ -1,7 +1,10 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
-import { CLAIM_RECHECK_MS } from '../../../../nodes/MessagingAutomationTrigger/run/claimStore';
+import {
+	claimed,
+	CLAIM_RECHECK_MS,
+} from '../../../../nodes/MessagingAutomationTrigger/run/claimStore';
 import { turnItemJson } from '../../../../nodes/MessagingAutomationTrigger/run/output';
 import type { EventEnvelope } from '../../../../nodes/shared/webhooks/events';
 import { overwriteClaimOf } from '../../../support/processedData';
@@ -193,6 +196,49 @@ describe('review s7: an offer taken over after a try that resumed', () => {
 				.map((item) => String(item.json.message_id));
 			expect(question.waiting).toBe(false);
 			expect(ran).toEqual(['msg-hello']);
+		},
+	);
+});
+
+/*
+ * CLAIM_RECHECK_MS (1 s) is said to outlast "one database round trip" between another process's
+ * read of the record and its write. That gap is the other process's: its database queue, and its
+ * event loop, which a queue-mode worker busy with a heavy workflow (a Code node, a large item list)
+ * holds for seconds. A write that lands after the second write drops the claim for good, and the
+ * next catch-up runs the message again: the store's records, reached as the test store keeps them.
+ */
+const records = (
+	(globalThis as Record<symbol, unknown>)[
+		Symbol.for('messaging-automation.test.processedData')
+	] as { records: Map<string, string[]> }
+).records;
+
+describe("review s7: another process's write later than the second write", () => {
+	const context = (workflow: string) => firstStepContext(workflow, { json: {} }, notWaiting);
+	const POLLED = { ...TRIGGER_CLAIMANT, polled: true };
+
+	/** Another process reads the record now and writes it back (with a key of its own) `gapMs` later. */
+	async function claimWhileAnotherWrites(workflow: string, gapMs: number) {
+		await claimed(context(workflow), ['message|other-chat'], TRIGGER_CLAIMANT);
+		await vi.advanceTimersByTimeAsync(CLAIM_RECHECK_MS);
+		const read = [...(records.get(`${workflow}/`) ?? [])];
+		const fresh = await claimed(context(workflow), ['message|m1'], TRIGGER_CLAIMANT);
+		expect([...fresh!]).toEqual(['message|m1']);
+		await vi.advanceTimersByTimeAsync(gapMs);
+		records.set(`${workflow}/`, [...read, 'another-process-key']);
+		await vi.advanceTimersByTimeAsync(CLAIM_RECHECK_MS * 2);
+		// The person's next message, or the Catch-Up poll, asks whether m1 ran.
+		return [...(await claimed(context(workflow), ['message|m1'], POLLED))!];
+	}
+
+	it('control: a write 0.5 s after its read is repaired by the second write', async () => {
+		expect(await claimWhileAnotherWrites('wf-s7-gap-short', 500)).toEqual([]);
+	});
+
+	it.fails(
+		'S7-4: a claim stays in the record when the other process writes 1.5 s after its read (a busy worker)',
+		async () => {
+			expect(await claimWhileAnotherWrites('wf-s7-gap-long', 1500)).toEqual([]);
 		},
 	);
 });
