@@ -242,3 +242,70 @@ describe("review s7: another process's write later than the second write", () =>
 		},
 	);
 });
+
+/*
+ * answerReoffer.ts: "one [offer the earlier run] starts just before [this run takes the record] is
+ * over before this run offers". Before S6-5 that sufficed: an offer made again and not taken ran
+ * nowhere. Now it runs (answerPass.ts rest), and the earlier run's try that ends after the take
+ * still ends its offer (answeredIn: settle's claim, not fresh, is not looked at): the "1" refused
+ * runs in both runs; taken, the take's offer meets 409 and runs it as a message.
+ */
+describe("review s7: the earlier run's try in flight when the next message's run takes its offer", () => {
+	/**
+	 * n8n's webhook path fails the earlier run's first three tries (0, 3 and 33 s); its last, at
+	 * 153 s, gets the node's verdict 4 s later (within the 5 s time-out).
+	 */
+	function slowLastTry(takesIt: boolean) {
+		const question = { waiting: true };
+		const link: Link = async (options) => {
+			offers.push(offeredIds(options));
+			if (!question.waiting) return await notWaiting();
+			if (offers.length <= 3) return { statusCode: 502, body: { message: 'Bad Gateway' } };
+			if (offers.length === 4) await new Promise((resolve) => setTimeout(resolve, 4000));
+			if (!takesIt) return { statusCode: 200, body: { answered: false } };
+			question.waiting = false;
+			return await takesFirst(options);
+		};
+		return { question, link };
+	}
+
+	/**
+	 * The "1"'s run, and "hello"'s run (written 2.5 minutes after the "1", its delivery finding q-1
+	 * still waiting) started `afterMs` after it: by default 4.5 s before the last try.
+	 */
+	async function bothRuns(workflow: string, link: Link, afterMs = 148_500) {
+		const original = claimRun(firstStepContext(workflow, oneRun(), link), TRIGGER_CLAIMANT, 1);
+		await vi.advanceTimersByTimeAsync(afterMs);
+		const hello = claimRun(firstStepContext(workflow, helloRun(), link), TRIGGER_CLAIMANT, 1);
+		await vi.runAllTimersAsync();
+		return [...(await original), ...(await hello)]
+			.flat()
+			.map((item) => String(item.json.message_id));
+	}
+
+	it('control: "hello"\'s run started after the last try ended finds the offer ended: the "1" refused runs once', async () => {
+		const { link } = slowLastTry(false);
+		const ran = await bothRuns('wf-s7-5c', link, 157_500);
+		expect(ran.filter((id) => id === 'msg-one')).toHaveLength(1);
+		expect(offers).toHaveLength(4);
+	});
+
+	it.fails(
+		'S7-5: the "1" refused runs once, when the earlier run\'s last try ended just after the next message\'s run took its offer',
+		async () => {
+			const { link } = slowLastTry(false);
+			const ran = await bothRuns('wf-s7-5', link);
+			expect(ran.filter((id) => id === 'msg-one')).toHaveLength(1);
+		},
+	);
+
+	it.fails(
+		'S7-5 (taken): the "1" the earlier run\'s last try gave its question runs no workflow, when that try ended just after the next message\'s run took its offer',
+		async () => {
+			const { question, link } = slowLastTry(true);
+			const ran = await bothRuns('wf-s7-5t', link);
+			expect(question.waiting).toBe(false);
+			expect(ran).toEqual(['msg-hello']);
+		},
+	);
+});
