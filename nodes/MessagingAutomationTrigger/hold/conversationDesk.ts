@@ -81,7 +81,7 @@ export class ConversationDesk {
 			// in it (a delivery the service sent again after the read, say).
 			const known = recentRead(this.key);
 			if (known && this.apply(this.settleBy(known), known) > 0) continue;
-			// One service time for the plan and the read, so a read never comes back undecided and due again.
+			// The read's own `asOf` is no earlier: a read never comes back undecided and due again.
 			const asOf = this.clock.now() - SAVE_SLACK_MS;
 			// `asOf` runs SAVE_SLACK_MS behind the service's clock: the lead before a deadline counts it too.
 			const lead = READ_LEAD_MS + SAVE_SLACK_MS;
@@ -95,7 +95,7 @@ export class ConversationDesk {
 				this.settledLag,
 			);
 			if (readAt > asOf) await this.pause(readAt - asOf + TIMER_SLACK_MS);
-			else await this.read(asOf);
+			else await this.read();
 		}
 		this.looping = false;
 		this.idleIfDone();
@@ -107,12 +107,15 @@ export class ConversationDesk {
 	}
 
 	/** One read (with older pages while a chain reaches back), then every held message it settles. */
-	private async read(asOf: number): Promise<void> {
+	private async read(): Promise<void> {
 		const entries = [...this.held.values()];
 		const reader = entries.reduce((a, b) => (b.deadline >= a.deadline ? b : a)).reader;
 		const until = Math.max(...entries.map((entry) => entry.deadline));
 		try {
 			const read = await reader.read(this.conversationId, until);
+			// It vouches for the time its answering call was sent: failed attempts before it showed
+			// nothing, so a message saved meanwhile is not taken as saved before them (S6-4).
+			const asOf = this.clock.at(read.sentAt) - SAVE_SLACK_MS;
 			const before = recentRead(this.key);
 			for (;;) {
 				savedBy(read, asOf, before);

@@ -29,6 +29,11 @@ export interface ConversationRead {
 	/** Where the next older page starts; undefined once the whole saved conversation was read. */
 	cursor?: string;
 	reads: number;
+	/**
+	 * Monotonic time the call that answered its first page was sent: the read shows what the
+	 * service had saved by then, nothing of the time its failed attempts and the waits took.
+	 */
+	sentAt: number;
 }
 
 interface MessagesPage {
@@ -73,8 +78,12 @@ export class ConversationReader {
 	) {}
 
 	async read(conversationId: string, until: number): Promise<ConversationRead> {
-		const read: ConversationRead = { conversationId, timeline: [], reads: 0 };
-		await this.page(read, Math.min(100, Math.max(PAGE_SIZE, this.minimum + 10)), until);
+		const read: ConversationRead = { conversationId, timeline: [], reads: 0, sentAt: 0 };
+		read.sentAt = await this.page(
+			read,
+			Math.min(100, Math.max(PAGE_SIZE, this.minimum + 10)),
+			until,
+		);
 		return read;
 	}
 
@@ -94,7 +103,8 @@ export class ConversationReader {
 			await this.older(read, until);
 	}
 
-	private async page(read: ConversationRead, limit: number, until: number): Promise<void> {
+	/** One page into `read`; returns the monotonic time the call that answered it was sent. */
+	private async page(read: ConversationRead, limit: number, until: number): Promise<number> {
 		const input = {
 			conversationId: read.conversationId,
 			limit,
@@ -105,19 +115,20 @@ export class ConversationReader {
 			retry: { maxAttempts: 1 },
 			sharedPacer: readPacer,
 		}));
-		const { data } = await this.patiently(
-			async () =>
-				await client.callTool<MessagesPage>(getMessagesTool.name, input, {
-					timeoutMs: Math.max(1, Math.min(READ_TIMEOUT_MS, until - monotonicNow())),
-				}),
-			until,
-		);
+		let sentAt = monotonicNow();
+		const { data } = await this.patiently(async () => {
+			sentAt = monotonicNow();
+			return await client.callTool<MessagesPage>(getMessagesTool.name, input, {
+				timeoutMs: Math.max(1, Math.min(READ_TIMEOUT_MS, until - monotonicNow())),
+			});
+		}, until);
 		read.reads++;
 		read.timeline = mergeTimelines(timelineOf(data), read.timeline);
 		read.cursor =
 			typeof data?.next_cursor === 'string' && data.next_cursor !== ''
 				? data.next_cursor
 				: undefined;
+		return sentAt;
 	}
 
 	/** One call, retried by the client's rules until it succeeds or `until` would pass; then its last error. */

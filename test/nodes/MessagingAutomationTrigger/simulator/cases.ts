@@ -75,6 +75,33 @@ const answerCopiedLater = (gapMs: number): Case =>
 		},
 	});
 
+/**
+ * A burst typed `gapsMs` apart (quiet window 5 s, Longest Wait 20 s), each message delivered as
+ * saved but the second, 9 s late, so that the first's desk decides alone; the first read's
+ * attempts fail as `readFaults` says (S6-4's class: the answering call comes seconds after the read
+ * was planned, and the next message is saved in between).
+ */
+const readsFailWhileSaved = (
+	gapsMs: number[],
+	readFaults: Case['readFaults'],
+	overrides: Partial<Case>,
+): Case =>
+	plainCase(gapsMs, {
+		longestMs: 20_000,
+		delivery: {
+			shape: 'prompt',
+			lateMs: 0,
+			trickleMs: 0,
+			scatterMs: [0, 9000, ...gapsMs.slice(1).map(() => 0)],
+		},
+		readFaults,
+		readLatencyMs: 5,
+		...overrides,
+	});
+
+/** A phone `skewMs` behind. */
+const behind = (skewMs: number): Partial<Case> => ({ phone: { skewMs } });
+
 /** Each finding: its cases, and the invariants it breaks. */
 export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> = {
 	1: [
@@ -370,6 +397,24 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 			}),
 		},
 	],
+	'S6-4': [
+		{
+			name: 'three messages 4 s apart, a phone 28 s behind, the first read answered after 503, 429, 503, 429, 429, 429: one run',
+			case: readsFailWhileSaved([4000, 4000], [503, 429, 503, 429, 429, 429], behind(-28_000)),
+		},
+		{
+			name: 'four messages 4.5, 3.8 and 4.2 s apart, a phone 60 s behind, the first read answered after five 429s: one run',
+			case: readsFailWhileSaved([4500, 3800, 4200], [429, 429, 429, 429, 429], behind(-60_000)),
+		},
+		{
+			name: 'three messages typed offline, uploaded 30 s later 4 s apart, the first read answered after five 429s: one run',
+			case: readsFailWhileSaved([300, 300], [429, 429, 429, 429, 429], {
+				bursts: [
+					{ person: 0, pauseMs: 6000, gapsMs: [300, 300], offlineMs: 30_000, saveGapMs: 4000 },
+				],
+			}),
+		},
+	],
 	B: [
 		{
 			name: 'five messages 1.3 to 1.7 s apart (quiet window 2 s) delivered alternately to two processes: a read per quiet window each process sees pass, within the bound',
@@ -394,6 +439,21 @@ export const CONTROL_CASES: Array<{ name: string; case: Case }> = [
 		}),
 	},
 ];
+
+CONTROL_CASES.push(
+	{
+		name: "S6-4's reads failing, six messages 4 s apart: the Longest Wait (20 s) still splits them, [m1 … m5] and [m6]",
+		case: readsFailWhileSaved(
+			[4000, 4000, 4000, 4000, 4000],
+			[503, 429, 503, 429, 429, 429],
+			behind(-28_000),
+		),
+	},
+	{
+		name: "S6-4's reads failing, the third message 5.6 s after the second: its quiet window passed, two runs",
+		case: readsFailWhileSaved([4000, 5600], [503, 429, 503, 429, 429, 429], behind(-28_000)),
+	},
+);
 
 CONTROL_CASES.push({
 	name: 'a "1" alone answers the question waiting, once (n8n 1.x)',
