@@ -5,6 +5,7 @@ import {
 	claimed,
 	CLAIM_RECHECK_MS,
 } from '../../../../nodes/MessagingAutomationTrigger/run/claimStore';
+import type { AnswerOffer } from '../../../../nodes/MessagingAutomationTrigger/answers/answerRoute';
 import { turnItemJson } from '../../../../nodes/MessagingAutomationTrigger/run/output';
 import type { EventEnvelope } from '../../../../nodes/shared/webhooks/events';
 import { overwriteClaimOf } from '../../../support/processedData';
@@ -32,30 +33,20 @@ import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runCl
 
 const offers: string[][] = [];
 
-const HELLO_AT = Date.UTC(2026, 10, 28, 10, 1, 30);
 const LINK = 'http://n8n.test/webhook-waiting/7/node-1?q=k1&chat=1&signature=0';
 
-/** The run of the "1" itself, written 90 s before "hello", its own first offer to question q-1. */
+/** The "1" written 90 s before "hello", as "hello"'s offer of it carries it. */
+const ONE = (helloRun().json.answer_offers as AnswerOffer[])[0].earlier![0];
+
+/** The run of the "1" itself, its own first offer to question q-1. */
 function oneRun(): INodeExecutionData {
 	const envelope: EventEnvelope = {
 		id: 'evt-one',
 		type: 'message.received',
-		created_at: new Date(HELLO_AT - 89_800).toISOString(),
+		created_at: new Date(ONE.at + 200).toISOString(),
 		api_version: '2026-01-01',
 		account_id: 'acc-1',
-		data: {
-			message: {
-				id: 'msg-one',
-				conversation_id: 'conv-1',
-				channel: 'qr',
-				chat_type: 'individual',
-				from: { phone: '447700900123', name: 'Bob' },
-				from_me: false,
-				type: 'text',
-				text: '1',
-				timestamp: new Date(HELLO_AT - 90_000).toISOString(),
-			},
-		},
+		data: { message: ONE.message },
 	};
 	const json = turnItemJson(envelope, {
 		run: true,
