@@ -80,38 +80,59 @@ export async function recordRetried(
 }
 
 /**
- * How long after a claim its run's messages are recorded again. n8n's store reads the trigger's
- * record and writes it back whole, without a lock: another process (a queue-mode worker) that read
- * it before this claim's write and writes after it drops this claim's keys. Such a write follows
- * its read by one database round trip, a queued one under load included; this pause outlasts it
- * many times over, and is far below the quiet window after which the person's next message could
- * catch a dropped message up.
+ * When after a claim it is written again. n8n's store reads the trigger's record and writes it back
+ * whole, without a lock: another process (a queue-mode worker) that read it before this claim's
+ * write and writes after it drops this claim's keys. Such a write follows its read by one database
+ * round trip: the first write again outlasts it many times over, the second covers a worker whose
+ * call waited seconds in a busy event loop or database pool (review s7, S7-4). Both come long before
+ * the earliest catch-up of a message (the person's next message 3 minutes after its burst, the
+ * Catch-Up poll once a chat is quiet 3 minutes) and before the service's first retry (30 s).
  */
-export const CLAIM_RECHECK_MS = 1000;
+export const CLAIM_RECHECKS_MS = [1000, 10_000];
 
 /**
- * Records the messages a claim just took (`message|`, `event|`: never taken back; not `answer|` or
- * `settled|`, which runs take back after asking) a second time, CLAIM_RECHECK_MS later: a key
- * another process's write dropped is written back, so that no later catch-up (which trusts the
- * record: the person's next message, the Catch-Up poll) takes a message that ran for one that never
- * did (review s6, S6-1). Not awaited: the run goes on at once, and which run was first is still
- * decided by the first write; a process that stops first, or a failure, leaves what that write did.
+ * Claims waiting for their writes again: the run's context, and the keys (`<trigger>|<key>`) left
+ * to write; the run's own takeBack takes them out.
  */
-function recheck(context: IExecuteFunctions, fresh: ReadonlySet<string>, trigger: string): void {
-	const ran = [...fresh].filter((key) => key.startsWith('message|') || key.startsWith('event|'));
-	if (ran.length === 0) return;
+const rewriting = new Set<{ context: IExecuteFunctions; keys: Set<string> }>();
+
+/**
+ * Writes a claim's keys again at CLAIM_RECHECKS_MS, but those its run took back since (a claim
+ * made only to ask, taken back at once; another run's takeBack never stops them): a key another process's write dropped is back before a
+ * later run trusts the record (a catch-up would run a message that ran: review s6, S6-1; a later
+ * run would offer an answer whose offer ended again: review s7, S7-1). Not awaited: the run goes on
+ * at once, and which run was first is still decided by the first write; a process that stops
+ * first, or a failure, leaves what the writes before did.
+ */
+function rewriteLater(
+	context: IExecuteFunctions,
+	fresh: ReadonlySet<string>,
+	trigger: string,
+): void {
+	if (fresh.size === 0) return;
+	const keys = new Set([...fresh].map((key) => `${trigger}|${key}`));
+	const pending = { context, keys };
+	rewriting.add(pending);
 	void (async () => {
-		await sleep(CLAIM_RECHECK_MS);
-		const dropped = await oneAtATime(async () => await record(context, ran, trigger));
-		if (dropped.size > 0)
-			context.logger.warn(
-				`Messaging Automation Trigger: another process's write at the same moment had dropped this run's claim of ${[...dropped].join(', ')}; written again`,
-			);
-	})().catch((error: unknown) =>
-		context.logger.debug(
-			`Messaging Automation Trigger: the claim's second write failed (${(error as Error).message}); the first stands`,
-		),
-	);
+		let waited = 0;
+		for (const at of CLAIM_RECHECKS_MS) {
+			await sleep(at - waited);
+			waited = at;
+			const left = [...keys].map((key) => key.slice(trigger.length + 1));
+			if (left.length === 0) return;
+			const dropped = await oneAtATime(async () => await record(context, left, trigger));
+			if (dropped.size > 0)
+				context.logger.warn(
+					`Messaging Automation Trigger: another process's write at the same moment had dropped this run's claim of ${[...dropped].join(', ')}; written again`,
+				);
+		}
+	})()
+		.catch((error: unknown) =>
+			context.logger.debug(
+				`Messaging Automation Trigger: a claim's write again failed (${(error as Error).message}); the first stands`,
+			),
+		)
+		.finally(() => rewriting.delete(pending));
 }
 
 /**
@@ -133,7 +154,7 @@ export async function claimed(
 		try {
 			// The waits are outside the queue: this process's other claims go on meanwhile.
 			const fresh = await oneAtATime(attempt);
-			recheck(context, fresh, trigger);
+			rewriteLater(context, fresh, trigger);
 			return fresh;
 		} catch (error) {
 			failure = error;
@@ -155,6 +176,9 @@ export async function takeBack(
 	{ trigger }: Claimant,
 ): Promise<void> {
 	if (keys.length === 0) return;
+	for (const pending of rewriting)
+		if (pending.context === context)
+			for (const key of keys) pending.keys.delete(`${trigger}|${key}`);
 	await oneAtATime(
 		async () =>
 			await context.helpers.removeProcessed(
