@@ -67,18 +67,14 @@ async function answeredIn(
 			const later = offering.messageIds.some((id) => reoffered.has(id));
 			const run = { context, claimant, later, ...offering };
 			const end = await offerUntilDecided(run);
-			const over = end.takenOver || (!end.cancelled && !(await settle(run)));
-			if (over && !end.takenOver)
-				context.logger.warn(
-					`Messaging Automation Trigger: a later run of their chat took the offer of messages ${offering.messageIds.join(', ')} over while this run's last try was under way; its offer decides, and they run in no run here`,
-				);
-			if (over || end.cancelled) {
+			if (end.takenOver || end.cancelled) {
 				for (const id of offering.messageIds) passed.takenOver.add(id);
 				// A later run of their chat offers them again: the record of the end stays free.
 				if (end.cancelled && later && claimant)
 					await takeBack(context, settledKeys(offering.messageIds), claimant);
 				return;
 			}
+			await settle(run);
 			for (const id of offering.messageIds) if (id !== end.taken) passed.refused.add(id);
 			if (later && end.taken === undefined)
 				context.logger.warn(

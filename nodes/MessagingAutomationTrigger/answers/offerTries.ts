@@ -41,17 +41,10 @@ export interface OfferEnd {
 
 export const settledKeys = (ids: readonly string[]) => ids.map((id) => `settled|${id}`);
 
-/**
- * Records that the offer reached its end, so no later run makes it again; false when a later run
- * had taken the offer over while this run's last try was under way (it claimed every message's
- * record first): that run's verdict decides, and the messages run in no run here (review s7,
- * S7-5: both runs ran a refused "1"). A failed store says true: the run goes on.
- */
-export async function settle(run: OfferRun): Promise<boolean> {
+/** Records that the offer reached its end, so no later run makes it again. */
+export async function settle(run: OfferRun): Promise<void> {
 	// A later run holds its messages' records already; the others of a mixed offer are claimed here.
-	if (!run.claimant) return true;
-	const fresh = await claimed(run.context, settledKeys(run.messageIds), run.claimant);
-	return run.later === true || fresh === undefined || fresh.size > 0;
+	if (run.claimant) await claimed(run.context, settledKeys(run.messageIds), run.claimant);
 }
 
 /**
