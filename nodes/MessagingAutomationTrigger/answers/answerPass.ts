@@ -67,6 +67,7 @@ async function answeredIn(
 			const later = offering.messageIds.some((id) => reoffered.has(id));
 			const run = { context, claimant, later, ...offering };
 			const end = await offerUntilDecided(run);
+			for (const id of end.takenOverIds ?? []) passed.takenOver.add(id);
 			if (end.takenOver || end.cancelled) {
 				for (const id of offering.messageIds) passed.takenOver.add(id);
 				// A later run of their chat offers them again: the record of the end stays free.
@@ -75,7 +76,8 @@ async function answeredIn(
 				return;
 			}
 			await settle(run);
-			for (const id of offering.messageIds) if (id !== end.taken) passed.refused.add(id);
+			// The messages still this offer's: run.messageIds, narrowed by a take-over in part.
+			for (const id of run.messageIds) if (id !== end.taken) passed.refused.add(id);
 			if (later && end.taken === undefined)
 				context.logger.warn(
 					`Messaging Automation Trigger: messages ${offering.messageIds.join(', ')}, offered again, were not taken by the Send and Wait question ${offering.entry.question_id}: they run as ordinary messages in this run`,

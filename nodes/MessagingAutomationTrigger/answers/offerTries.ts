@@ -22,7 +22,10 @@ export interface OfferRun {
 	context: IExecuteFunctions;
 	entry: AnswerOffer;
 	conversationId: string | undefined;
-	/** The messages offered, in written order: the node resumes with the first it accepts. */
+	/**
+	 * The messages offered, in written order: the node resumes with the first it accepts. The offer
+	 * narrows it to those still its own when a later run takes some over (stillOurs).
+	 */
 	messageIds: string[];
 	/** Whom the run claims for; undefined: it claims nothing (a test run, or the store failed). */
 	claimant?: Claimant;
@@ -35,6 +38,8 @@ export interface OfferEnd {
 	taken?: string;
 	/** A later run of the delivery offers these messages now: they run in no run here. */
 	takenOver?: boolean;
+	/** Messages a later run took over part-way (the others stayed this offer's): in no run here. */
+	takenOverIds?: string[];
 	/** n8n cancelled the run before the offer ended: no end is recorded, nothing runs here. */
 	cancelled?: boolean;
 }
@@ -48,16 +53,17 @@ export async function settle(run: OfferRun): Promise<void> {
 }
 
 /**
- * Whether no later run has taken the offer over (it claims `settled|<id>`): asked by claiming the
- * same keys, a claim this makes taken back at once. A failed store says yes: the run goes on.
+ * The offer's messages no later run has taken over (it claims `settled|<id>`; the person's next
+ * message takes over one earlier answer of a burst's offer, not all: review s7b, S7-7): asked by
+ * claiming the same keys, a claim this makes taken back at once. A failed store says all: the run
+ * goes on.
  */
-async function stillOurs(run: OfferRun): Promise<boolean> {
-	if (!run.claimant || run.later) return true;
-	const keys = settledKeys(run.messageIds);
-	const fresh = await claimed(run.context, keys, run.claimant);
-	if (!fresh) return true;
+async function stillOurs(run: OfferRun): Promise<string[]> {
+	if (!run.claimant || run.later) return run.messageIds;
+	const fresh = await claimed(run.context, settledKeys(run.messageIds), run.claimant);
+	if (!fresh) return run.messageIds;
 	await takeBack(run.context, [...fresh], run.claimant);
-	return fresh.size === keys.length;
+	return run.messageIds.filter((id) => fresh.has(`settled|${id}`));
 }
 
 /**
@@ -67,28 +73,33 @@ async function stillOurs(run: OfferRun): Promise<boolean> {
  * answered after the time-out. The first message offered then counts as taken, and runs no bot.
  */
 export async function offerUntilDecided(run: OfferRun): Promise<OfferEnd> {
-	const { context, entry, messageIds } = run;
-	const what = `messages ${messageIds.join(', ')}`;
+	const { context, entry } = run;
+	const what = () => `messages ${run.messageIds.join(', ')}`;
+	const takenOverIds: string[] = [];
 	const start = monotonicNow();
 	let mayHaveResumed = false;
 	let scheduled = 0;
 	let next = start;
 	for (let attempt = 0; ; attempt++) {
 		if (attempt > 0 && !(await paused(context, next - monotonicNow()))) break;
-		if (attempt > 0 && !(await stillOurs(run))) {
+		const ours = attempt > 0 ? await stillOurs(run) : run.messageIds;
+		if (ours.length < run.messageIds.length) {
+			const gone = run.messageIds.filter((id) => !ours.includes(id));
 			context.logger.warn(
-				`Messaging Automation Trigger: ${what} are offered to the Send and Wait question ${entry.question_id} by a later run of their delivery now; they run in no run here`,
+				`Messaging Automation Trigger: messages ${gone.join(', ')} are offered to the Send and Wait question ${entry.question_id} by a later run of their delivery now; they run in no run here`,
 			);
-			return { takenOver: true };
+			if (ours.length === 0) return { takenOver: true };
+			takenOverIds.push(...gone);
+			run.messageIds = ours;
 		}
 		if (cancelled(context)) break;
-		const verdict = await offer(context, entry.link, run.conversationId, messageIds);
+		const verdict = await offer(context, entry.link, run.conversationId, run.messageIds);
 		if (verdict.failed === undefined) {
-			if (!verdict.notWaiting || !mayHaveResumed) return { taken: verdict.taken };
+			if (!verdict.notWaiting || !mayHaveResumed) return { taken: verdict.taken, takenOverIds };
 			context.logger.warn(
-				`Messaging Automation Trigger: message ${messageIds[0]} counted as the answer to the Send and Wait question ${entry.question_id}: an earlier offer got no answer in time and the question no longer waits, so that offer most likely resumed it; the message runs no workflow`,
+				`Messaging Automation Trigger: message ${run.messageIds[0]} counted as the answer to the Send and Wait question ${entry.question_id}: an earlier offer got no answer in time and the question no longer waits, so that offer most likely resumed it; the message runs no workflow`,
 			);
-			return { taken: messageIds[0] };
+			return { taken: run.messageIds[0], takenOverIds };
 		}
 		mayHaveResumed ||= verdict.resumedNothing !== true;
 		const pause = OFFER_RETRY_PAUSES_MS[attempt];
@@ -96,13 +107,13 @@ export async function offerUntilDecided(run: OfferRun): Promise<OfferEnd> {
 		scheduled += pause ?? 0;
 		const due = Math.max(scheduled, monotonicNow() - start + OFFER_RETRY_PAUSES_MS[0]);
 		context.logger.warn(
-			`Messaging Automation Trigger: ${what} could not be offered to the Send and Wait question ${entry.question_id} (${verdict.failed})${pause === undefined ? '; they run as messages' : `; offered again ${Math.round(due / 1000)} s after the first try`}`,
+			`Messaging Automation Trigger: ${what()} could not be offered to the Send and Wait question ${entry.question_id} (${verdict.failed})${pause === undefined ? '; they run as messages' : `; offered again ${Math.round(due / 1000)} s after the first try`}`,
 		);
-		if (pause === undefined) return {};
+		if (pause === undefined) return { takenOverIds };
 		next = start + due;
 	}
 	context.logger.warn(
-		`Messaging Automation Trigger: n8n cancelled the run while ${what} were offered to the Send and Wait question ${entry.question_id}: no longer offered here, and a later run of their chat offers them again while the question waits`,
+		`Messaging Automation Trigger: n8n cancelled the run while ${what()} were offered to the Send and Wait question ${entry.question_id}: no longer offered here, and a later run of their chat offers them again while the question waits`,
 	);
 	return { cancelled: true };
 }
