@@ -1,0 +1,226 @@
+import { createHash } from 'node:crypto';
+
+import type { INodeExecutionData } from 'n8n-workflow';
+import { describe, expect, it, vi } from 'vitest';
+
+import type { AnswerOffer } from '../../../../nodes/MessagingAutomationTrigger/answers/answerRoute';
+import { turnItemJson } from '../../../../nodes/MessagingAutomationTrigger/run/output';
+import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
+import {
+	firstStepContext,
+	helloRun,
+	type Link,
+	notWaiting,
+	offeredIds,
+	takesFirst,
+	TRIGGER_CLAIMANT,
+	useStoreOnFakeTimers,
+} from '../run/firstStepContext';
+
+/*
+ * Review s7c, of c95afba (S7-7: stillOurs returns the offer's messages no later run took over, and
+ * the offer goes on with those). Two ways the narrowed offer still loses an answer.
+ */
+
+const offers: string[][] = [];
+const LINK = 'http://n8n.test/webhook-waiting/7/node-1?q=k1&chat=1&signature=0';
+const ONE = (helloRun().json.answer_offers as AnswerOffer[])[0].earlier![0];
+
+const records = (
+	(globalThis as Record<symbol, unknown>)[
+		Symbol.for('messaging-automation.test.processedData')
+	] as { records: Map<string, string[]> }
+).records;
+
+/** The run of the "1" (with `burst`, of the burst "1" "2", both answering q-1), its own offer. */
+function originalRun(burst: boolean): INodeExecutionData {
+	const two = {
+		...ONE.message,
+		id: 'msg-two',
+		text: '2',
+		timestamp: new Date(ONE.at + 5000).toISOString(),
+	};
+	const messages = burst ? [ONE.message, two] : [ONE.message];
+	const json = turnItemJson(
+		{
+			id: burst ? 'evt-two' : 'evt-one',
+			type: 'message.received',
+			created_at: new Date(ONE.at + (burst ? 5200 : 200)).toISOString(),
+			api_version: '2026-01-01',
+			account_id: 'acc-1',
+			data: { message: messages.at(-1)! },
+		},
+		{
+			run: true,
+			...(burst ? { messages, closedBy: 'quiet_window' as const } : {}),
+			waitingQuestion: null,
+			answerOffers: [
+				{ question_id: 'q-1', link: LINK, message_ids: messages.map((message) => message.id!) },
+			],
+		},
+	);
+	return { json };
+}
+
+/** The message ids every item of a run passes on. */
+const ranIds = (outputs: INodeExecutionData[][]) =>
+	outputs
+		.flat()
+		.flatMap((item) =>
+			Array.isArray(item.json.message_ids)
+				? item.json.message_ids.map(String)
+				: [String(item.json.message_id)],
+		);
+
+/** The original run, and "hello"'s run (its offer of the "1" alone) started `afterMs` after it. */
+async function bothRuns(workflow: string, link: Link, afterMs: number) {
+	const original = claimRun(
+		firstStepContext(workflow, originalRun(true), link),
+		TRIGGER_CLAIMANT,
+		1,
+	);
+	await vi.advanceTimersByTimeAsync(afterMs);
+	const hello = claimRun(firstStepContext(workflow, helloRun(), link), TRIGGER_CLAIMANT, 1);
+	await vi.runAllTimersAsync();
+	return [...ranIds(await original), ...ranIds(await hello)].sort();
+}
+
+useStoreOnFakeTimers(() => {
+	offers.length = 0;
+});
+
+/*
+ * R43f-1 (offerUntilDecided): n8n's refusal after a try that may have resumed counts
+ * `run.messageIds[0]` as taken. That try offered the whole burst; once a later run took the "1"
+ * over, `run.messageIds[0]` is the "2", which the node never took: the "2" runs no workflow, and
+ * no run offers it again (its end is recorded).
+ */
+describe('review s7c: a narrowed offer meeting the question no longer waiting', () => {
+	/**
+	 * The question takes the first message offered to it. With `late`, the original run's second
+	 * try (3 s) resumes it with the "1" but n8n answers after the trigger's 5 s time-out; else the
+	 * original run's tries fail (n8n's 502) and "hello"'s offer of the "1" resumes it.
+	 */
+	function question(late: boolean) {
+		const state = { resumedWith: [] as string[] };
+		const link: Link = async (options) => {
+			const ids = offeredIds(options);
+			offers.push(ids);
+			if (state.resumedWith.length > 0) return await notWaiting();
+			if (!ids.includes('msg-two')) {
+				state.resumedWith.push(ids[0]);
+				return await takesFirst(options);
+			}
+			if (!late || offers.length === 1)
+				return { statusCode: 502, body: { message: 'Bad Gateway' } };
+			return await new Promise((_, reject) =>
+				setTimeout(() => {
+					state.resumedWith.push(ids[0]);
+					reject(new Error(`timeout of ${String(options.timeout)}ms exceeded`));
+				}, options.timeout ?? 5000),
+			);
+		};
+		return { state, link };
+	}
+
+	it('control: the question takes the "1" of the original run\'s own burst offer: the "2" runs once', async () => {
+		const link: Link = async (options) => {
+			offers.push(offeredIds(options));
+			return await takesFirst(options);
+		};
+		const original = claimRun(
+			firstStepContext('wf-s7c-9c', originalRun(true), link),
+			TRIGGER_CLAIMANT,
+			1,
+		);
+		await vi.runAllTimersAsync();
+		expect(ranIds(await original)).toEqual(['msg-two']);
+	});
+
+	// S7-9: the "1" taken over by "hello"'s run, which the question took; the original run's next try
+	// (153 s) offers the "2" alone, meets n8n's 409 after its 502s and counts the "2" as the answer.
+	it.fails(
+		'S7-9: the "2" of a burst runs once when the next message\'s run took over the "1" and the question took it',
+		async () => {
+			const { state, link } = question(false);
+			expect(await bothRuns('wf-s7c-9', link, 40_000)).toEqual(['msg-hello', 'msg-two']);
+			expect(state.resumedWith).toEqual(['msg-one']);
+		},
+	);
+
+	// S7-9 (time-out): the original run's own try resumed the question with the "1" late; "hello"'s
+	// run took the "1" over (and runs it, S7-2); the original run's next try (33 s) offers the "2"
+	// alone, meets 409 and counts the "2" as the answer: it runs no workflow.
+	it.fails(
+		'S7-9 (time-out): the "2" of a burst runs once when its "1" resumed the question in a try that timed out and the next message\'s run took the "1" over',
+		async () => {
+			const { state, link } = question(true);
+			const ran = await bothRuns('wf-s7c-9t', link, 7000);
+			expect(state.resumedWith).toEqual(['msg-one']);
+			expect(ran.filter((id) => id === 'msg-two')).toEqual(['msg-two']);
+		},
+	);
+});
+
+/*
+ * S7-6's trap, in stillOurs, per message: between tries the run asks whether it still holds each
+ * message's offer by claiming `settled|<id>` and taking the claim back. Another process's whole-
+ * record write (read between that claim and its take-back), or a failed take-back, puts the key
+ * back; at the next try stillOurs reads it as a later run's take-over and drops that message: it
+ * runs in no run, and no later run offers it again (its `settled|` record is there).
+ */
+describe("review s7c: the run's own ask between tries, put back, read as a take-over", () => {
+	/**
+	 * Tries 1 and 2 fail (n8n's 502), the third gets the node's refusal. With `putBack`, during try 2
+	 * the run's own ask of `settled|msg-one` (made before try 2, taken back) is in the record again.
+	 */
+	const putsBack =
+		(workflow: string, putBack: boolean): Link =>
+		async (options) => {
+			offers.push(offeredIds(options));
+			if (offers.length === 2 && putBack) {
+				const key = `${workflow}/`;
+				const hash = createHash('md5')
+					.update(`${TRIGGER_CLAIMANT.trigger}|settled|msg-one`)
+					.digest('base64');
+				records.set(key, [...(records.get(key) ?? []), hash]);
+			}
+			if (offers.length <= 2) return { statusCode: 502, body: { message: 'Bad Gateway' } };
+			return { statusCode: 200, body: { answered: false } };
+		};
+
+	async function alone(workflow: string, burst: boolean, putBack: boolean) {
+		const run = claimRun(
+			firstStepContext(workflow, originalRun(burst), putsBack(workflow, putBack)),
+			TRIGGER_CLAIMANT,
+			1,
+		);
+		await vi.runAllTimersAsync();
+		return ranIds(await run).sort();
+	}
+
+	it('control: the burst "1" "2" refused at the third try runs once each', async () => {
+		expect(await alone('wf-s7c-10c', true, false)).toEqual(['msg-one', 'msg-two']);
+		expect(offers).toEqual([
+			['msg-one', 'msg-two'],
+			['msg-one', 'msg-two'],
+			['msg-one', 'msg-two'],
+		]);
+	});
+
+	// S7-10: the "1" dropped from the offer as taken over, though no later run holds it: lost.
+	it.fails(
+		'S7-10: the "1" of a burst refused at the third try runs once when its own ask of the offer\'s end between tries was put back',
+		async () => {
+			expect(await alone('wf-s7c-10', true, true)).toEqual(['msg-one', 'msg-two']);
+		},
+	);
+
+	// S7-10 (alone): the same for a single answer, the whole offer given up (as before c95afba).
+	it.fails(
+		'S7-10 (alone): the "1" refused at the third try runs once when its own ask of the offer\'s end between tries was put back',
+		async () => {
+			expect(await alone('wf-s7c-10a', false, true)).toEqual(['msg-one']);
+		},
+	);
+});
