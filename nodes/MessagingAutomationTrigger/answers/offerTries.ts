@@ -70,14 +70,17 @@ async function stillOurs(run: OfferRun): Promise<string[]> {
  * The offer made until it reaches a verdict. n8n refusing it (the execution no longer waits) after
  * an attempt that ended without a verdict where the node may have resumed (a time-out, not the
  * node's own 503, which resumes nothing) means in the common case that attempt resumed it: n8n
- * answered after the time-out. The first message offered then counts as taken, and runs no bot.
+ * answered after the time-out. The first message that attempt offered (the node resumes with the
+ * first it accepts) then counts as taken, and runs no bot; when a later run took that message over
+ * since, the rest run as messages (review s7c, S7-9: the next message counted, and lost).
  */
 export async function offerUntilDecided(run: OfferRun): Promise<OfferEnd> {
 	const { context, entry } = run;
 	const what = () => `messages ${run.messageIds.join(', ')}`;
 	const takenOverIds: string[] = [];
 	const start = monotonicNow();
-	let mayHaveResumed = false;
+	/** The first message of each try that may have resumed the question, in try order. */
+	const mayHaveResumedWith: string[] = [];
 	let scheduled = 0;
 	let next = start;
 	for (let attempt = 0; ; attempt++) {
@@ -95,13 +98,17 @@ export async function offerUntilDecided(run: OfferRun): Promise<OfferEnd> {
 		if (cancelled(context)) break;
 		const verdict = await offer(context, entry.link, run.conversationId, run.messageIds);
 		if (verdict.failed === undefined) {
-			if (!verdict.notWaiting || !mayHaveResumed) return { taken: verdict.taken, takenOverIds };
+			if (!verdict.notWaiting || mayHaveResumedWith.length === 0)
+				return { taken: verdict.taken, takenOverIds };
+			const taken = mayHaveResumedWith.find((id) => run.messageIds.includes(id));
 			context.logger.warn(
-				`Messaging Automation Trigger: message ${run.messageIds[0]} counted as the answer to the Send and Wait question ${entry.question_id}: an earlier offer got no answer in time and the question no longer waits, so that offer most likely resumed it; the message runs no workflow`,
+				taken === undefined
+					? `Messaging Automation Trigger: the Send and Wait question ${entry.question_id} no longer waits; the message an earlier offer most likely resumed it with is a later run's now, so ${what()} run as messages`
+					: `Messaging Automation Trigger: message ${taken} counted as the answer to the Send and Wait question ${entry.question_id}: an earlier offer got no answer in time and the question no longer waits, so that offer most likely resumed it; the message runs no workflow`,
 			);
-			return { taken: run.messageIds[0], takenOverIds };
+			return { taken, takenOverIds };
 		}
-		mayHaveResumed ||= verdict.resumedNothing !== true;
+		if (verdict.resumedNothing !== true) mayHaveResumedWith.push(run.messageIds[0]);
 		const pause = OFFER_RETRY_PAUSES_MS[attempt];
 		// Never sooner than the first pause after a try's end: a resume n8n answers late has time to end.
 		scheduled += pause ?? 0;

@@ -138,28 +138,23 @@ describe('review s7c: a narrowed offer meeting the question no longer waiting', 
 	});
 
 	// S7-9: the "1" taken over by "hello"'s run, which the question took; the original run's next try
-	// (153 s) offers the "2" alone, meets n8n's 409 after its 502s and counts the "2" as the answer.
-	it.fails(
-		'S7-9: the "2" of a burst runs once when the next message\'s run took over the "1" and the question took it',
-		async () => {
-			const { state, link } = question(false);
-			expect(await bothRuns('wf-s7c-9', link, 40_000)).toEqual(['msg-hello', 'msg-two']);
-			expect(state.resumedWith).toEqual(['msg-one']);
-		},
-	);
+	// (153 s) offers the "2" alone, meets n8n's 409 after its 502s and counted the "2" as the answer.
+	// Fixed: the message counted is the first of a try that may have resumed it (offerTries.ts).
+	it('S7-9: the "2" of a burst runs once when the next message\'s run took over the "1" and the question took it', async () => {
+		const { state, link } = question(false);
+		expect(await bothRuns('wf-s7c-9', link, 40_000)).toEqual(['msg-hello', 'msg-two']);
+		expect(state.resumedWith).toEqual(['msg-one']);
+	});
 
 	// S7-9 (time-out): the original run's own try resumed the question with the "1" late; "hello"'s
 	// run took the "1" over (and runs it, S7-2); the original run's next try (33 s) offers the "2"
-	// alone, meets 409 and counts the "2" as the answer: it runs no workflow.
-	it.fails(
-		'S7-9 (time-out): the "2" of a burst runs once when its "1" resumed the question in a try that timed out and the next message\'s run took the "1" over',
-		async () => {
-			const { state, link } = question(true);
-			const ran = await bothRuns('wf-s7c-9t', link, 7000);
-			expect(state.resumedWith).toEqual(['msg-one']);
-			expect(ran.filter((id) => id === 'msg-two')).toEqual(['msg-two']);
-		},
-	);
+	// alone, meets 409 and counted the "2" as the answer: it ran no workflow. Fixed as S7-9.
+	it('S7-9 (time-out): the "2" of a burst runs once when its "1" resumed the question in a try that timed out and the next message\'s run took the "1" over', async () => {
+		const { state, link } = question(true);
+		const ran = await bothRuns('wf-s7c-9t', link, 7000);
+		expect(state.resumedWith).toEqual(['msg-one']);
+		expect(ran.filter((id) => id === 'msg-two')).toEqual(['msg-two']);
+	});
 });
 
 /*
