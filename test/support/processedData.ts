@@ -160,3 +160,12 @@ export function overwriteClaimOf(key: string): { dropped(): boolean; restored():
 		},
 	};
 }
+
+/**
+ * The records as n8n's database would hold them, keyed `<workflow id>/` for the workflow scope the
+ * trigger claims in: for a test that writes as another process would (after a read it made).
+ */
+export const processedRecords = (): Map<string, string[]> => records;
+
+/** The entry the store keeps for `key` (n8n keeps a hash of each). */
+export const entryOf = (key: string): string => hash(key);

@@ -98,11 +98,11 @@ const rewriting = new Set<{ context: IExecuteFunctions; keys: Set<string> }>();
 
 /**
  * Writes a claim's keys again at CLAIM_RECHECKS_MS, but those its run took back since (a claim
- * made only to ask, taken back at once; another run's takeBack never stops them): a key another process's write dropped is back before a
- * later run trusts the record (a catch-up would run a message that ran: review s6, S6-1; a later
- * run would offer an answer whose offer ended again: review s7, S7-1). Not awaited: the run goes on
- * at once, and which run was first is still decided by the first write; a process that stops
- * first, or a failure, leaves what the writes before did.
+ * made only to ask, taken back at once; another run's takeBack never stops them): a key another
+ * process's write dropped is back before a later run trusts the record (a catch-up would run a
+ * message that ran: review s6, S6-1; a later run would offer an answer whose offer ended again:
+ * review s7, S7-1). Not awaited: the run goes on at once, and which run was first is still decided
+ * by the first write; a process that stops first, or a failure, leaves what the writes before did.
  */
 function rewriteLater(
 	context: IExecuteFunctions,

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { PollContext } from 'n8n-core';
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +6,7 @@ import type { N8nWebhookHost } from '../../../support/n8nWebhook';
 import { messageDeliveries, waitFor } from '../fixtures';
 import { MessagingAutomationCatchUp } from '../../../../nodes/MessagingAutomationCatchUp/MessagingAutomationCatchUp.node';
 import { N8nPollHost } from '../../../support/n8nPoll';
-import { overwriteClaimOf } from '../../../support/processedData';
+import { entryOf, overwriteClaimOf, processedRecords } from '../../../support/processedData';
 import {
 	catchUpBeside,
 	catchUpWorkflow,
@@ -48,14 +47,8 @@ const sharedTriggers = (host: N8nWebhookHost) =>
 		(host.savedStaticData.global as IDataObject).messagingAutomationCatchUp as IDataObject,
 	);
 
-/** n8n's record of runs as test/support/processedData.ts keeps it (hashes per workflow and scope). */
-const records = () =>
-	(
-		(globalThis as Record<symbol, unknown>)[
-			Symbol.for('messaging-automation.test.processedData')
-		] as { records: Map<string, string[]> }
-	).records;
-const hash = (key: string) => createHash('md5').update(key).digest('base64');
+const records = processedRecords;
+const hash = entryOf;
 
 describe('review 45e: the Catch-Up poll as an attacker', () => {
 	// R45e-1: on n8n 1.123 the poll's done promise can stay pending for good, and then the chat is

@@ -3,7 +3,9 @@ import type { IExecuteFunctions, IHttpRequestOptions, INodeExecutionData } from 
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 
 import type { AnswerOffer } from '../../../../nodes/MessagingAutomationTrigger/answers/answerRoute';
+import { CLAIM_RECHECKS_MS } from '../../../../nodes/MessagingAutomationTrigger/run/claimStore';
 import { turnItemJson } from '../../../../nodes/MessagingAutomationTrigger/run/output';
+import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
 import type { EventEnvelope, EventMessage } from '../../../../nodes/shared/webhooks/events';
 import { clearProcessedData, installProcessedDataStore } from '../../../support/processedData';
 
@@ -113,6 +115,38 @@ export function helloRun(
 	return { json };
 }
 
+/**
+ * The run of the "1" itself (with `burst`, of the burst "1" "2" written 5 s apart, both answering
+ * q-1): its own first offer of them, as the trigger hands it to n8n.
+ */
+export function earlierAnswerRun(burst = false): INodeExecutionData {
+	const messages = [
+		personMessage(ONE.id, ONE.text, ONE.secondsBefore),
+		...(burst ? [personMessage('msg-two', '2', ONE.secondsBefore - 5)] : []),
+	];
+	const envelope: EventEnvelope = {
+		id: burst ? 'evt-two' : 'evt-one',
+		type: 'message.received',
+		created_at: new Date(HELLO_AT - (ONE.secondsBefore - (burst ? 5.2 : 0.2)) * 1000).toISOString(),
+		api_version: '2026-01-01',
+		account_id: 'acc-1',
+		data: { message: messages[messages.length - 1] },
+	};
+	const json = turnItemJson(envelope, {
+		run: true,
+		...(burst ? { messages, closedBy: 'quiet_window' as const } : {}),
+		waitingQuestion: null,
+		answerOffers: [
+			{
+				question_id: ONE.question,
+				link: linkOf(ONE.execution),
+				message_ids: messages.map((message) => String(message.id)),
+			},
+		],
+	});
+	return { json };
+}
+
 /** How the test answers a question's link. */
 export type Link = (options: IHttpRequestOptions) => Promise<{ statusCode: number; body: unknown }>;
 
@@ -182,4 +216,52 @@ export function useStoreOnFakeTimers(eachTest: () => void): void {
 		eachTest();
 	});
 	afterEach(() => vi.useRealTimers());
+}
+
+/** The message ids every item of a run passes on. */
+export const ranIds = (outputs: INodeExecutionData[][]): string[] =>
+	outputs
+		.flat()
+		.flatMap((item) =>
+			Array.isArray(item.json.message_ids)
+				? item.json.message_ids.map(String)
+				: [String(item.json.message_id)],
+		);
+
+/**
+ * One run's first step to its end on the fake clock, its claim's writes again included (claimStore.ts):
+ * the messages it passes on.
+ */
+export async function stepToEnd(
+	workflow: string,
+	item: INodeExecutionData,
+	link: Link,
+): Promise<string[]> {
+	const run = claimRun(firstStepContext(workflow, item, link), TRIGGER_CLAIMANT, 1);
+	await vi.runAllTimersAsync();
+	const ran = ranIds(await run);
+	await vi.advanceTimersByTimeAsync(Math.max(...CLAIM_RECHECKS_MS));
+	return ran;
+}
+
+/**
+ * The earlier answer's own run (earlierAnswerRun: the "1", or with `burst` the "1" "2"), and
+ * "hello"'s run, which offers the "1" again, started `afterMs` after it; both to their end: the
+ * messages they pass on, sorted.
+ */
+export async function earlierThenHello(
+	workflow: string,
+	link: Link,
+	afterMs: number,
+	burst = false,
+): Promise<string[]> {
+	const original = claimRun(
+		firstStepContext(workflow, earlierAnswerRun(burst), link),
+		TRIGGER_CLAIMANT,
+		1,
+	);
+	await vi.advanceTimersByTimeAsync(afterMs);
+	const hello = claimRun(firstStepContext(workflow, helloRun(), link), TRIGGER_CLAIMANT, 1);
+	await vi.runAllTimersAsync();
+	return [...ranIds(await original), ...ranIds(await hello)].sort();
 }

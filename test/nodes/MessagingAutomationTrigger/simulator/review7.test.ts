@@ -1,15 +1,14 @@
-import type { INodeExecutionData } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
 import {
 	claimed,
 	CLAIM_RECHECKS_MS,
 } from '../../../../nodes/MessagingAutomationTrigger/run/claimStore';
-import type { AnswerOffer } from '../../../../nodes/MessagingAutomationTrigger/answers/answerRoute';
-import { turnItemJson } from '../../../../nodes/MessagingAutomationTrigger/run/output';
-import type { EventEnvelope } from '../../../../nodes/shared/webhooks/events';
-import { overwriteClaimOf } from '../../../support/processedData';
+import { overwriteClaimOf, processedRecords } from '../../../support/processedData';
 import {
+	earlierAnswerRun,
+	stepToEnd,
+	earlierThenHello,
 	firstStepContext,
 	helloRun,
 	type Link,
@@ -33,29 +32,6 @@ import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runCl
  */
 
 const offers: string[][] = [];
-
-const LINK = 'http://n8n.test/webhook-waiting/7/node-1?q=k1&chat=1&signature=0';
-
-/** The "1" written 90 s before "hello", as "hello"'s offer of it carries it. */
-const ONE = (helloRun().json.answer_offers as AnswerOffer[])[0].earlier![0];
-
-/** The run of the "1" itself, its own first offer to question q-1. */
-function oneRun(): INodeExecutionData {
-	const envelope: EventEnvelope = {
-		id: 'evt-one',
-		type: 'message.received',
-		created_at: new Date(ONE.at + 200).toISOString(),
-		api_version: '2026-01-01',
-		account_id: 'acc-1',
-		data: { message: ONE.message },
-	};
-	const json = turnItemJson(envelope, {
-		run: true,
-		waitingQuestion: null,
-		answerOffers: [{ question_id: 'q-1', link: LINK, message_ids: ['msg-one'] }],
-	});
-	return { json };
-}
 
 /** The node answers that the message is no answer to its question (it still waits). */
 const refuses: Link = async (options) => {
@@ -84,15 +60,6 @@ const takes: Link = async (options) => {
 	return await takesFirst(options);
 };
 
-/** One run's first step to its end on the fake clock (its second write included): the messages it passes on. */
-async function step(workflow: string, item: INodeExecutionData, link: Link) {
-	const run = claimRun(firstStepContext(workflow, item, link), TRIGGER_CLAIMANT, 1);
-	await vi.runAllTimersAsync();
-	const ran = (await run).flat().map((entry) => String(entry.json.message_id));
-	await vi.advanceTimersByTimeAsync(Math.max(...CLAIM_RECHECKS_MS));
-	return ran;
-}
-
 useStoreOnFakeTimers(() => {
 	offers.length = 0;
 	lastDrop = undefined;
@@ -100,8 +67,8 @@ useStoreOnFakeTimers(() => {
 
 describe("review s7: an offer's end dropped by a concurrent write", () => {
 	it('control: the "1" refused runs once; the next message does not offer it again', async () => {
-		expect(await step('wf-s7-control', oneRun(), refuses)).toEqual(['msg-one']);
-		expect(await step('wf-s7-control', helloRun(), refuses)).toEqual(['msg-hello']);
+		expect(await stepToEnd('wf-s7-control', earlierAnswerRun(), refuses)).toEqual(['msg-one']);
+		expect(await stepToEnd('wf-s7-control', helloRun(), refuses)).toEqual(['msg-hello']);
 		expect(offers).toEqual([['msg-one']]);
 	});
 
@@ -109,26 +76,30 @@ describe("review s7: an offer's end dropped by a concurrent write", () => {
 	// message's run offers the "1" again, and refused it runs a second time, as a caught-up item.
 	it('S7-1: the "1" refused runs once when another process\'s write at the same moment dropped its offer\'s end', async () => {
 		const drop = overwriteClaimOf('settled|msg-one');
-		expect(await step('wf-s7-refused', oneRun(), refuses)).toEqual(['msg-one']);
+		expect(await stepToEnd('wf-s7-refused', earlierAnswerRun(), refuses)).toEqual(['msg-one']);
 		expect(drop.dropped()).toBe(true);
-		expect(await step('wf-s7-refused', helloRun(), refuses)).toEqual(['msg-hello']);
+		expect(await stepToEnd('wf-s7-refused', helloRun(), refuses)).toEqual(['msg-hello']);
 		expect(offers).toEqual([['msg-one']]);
 	});
 
 	it('control: the "1" whose offer never reached the node runs once as a message, and the question is not resumed later', async () => {
-		expect(await step('wf-s7-control-2', oneRun(), unreachable(false))).toEqual(['msg-one']);
+		expect(await stepToEnd('wf-s7-control-2', earlierAnswerRun(), unreachable(false))).toEqual([
+			'msg-one',
+		]);
 		const tries = offers.length;
-		expect(await step('wf-s7-control-2', helloRun(), takes)).toEqual(['msg-hello']);
+		expect(await stepToEnd('wf-s7-control-2', helloRun(), takes)).toEqual(['msg-hello']);
 		expect(offers).toHaveLength(tries);
 	});
 
 	// S7-1 (run and resume): the same dropped record after an offer that ran the "1" as a message
 	// (no try reached the node): the next message's run offers it again and the question takes it.
 	it('S7-1: the "1" that ran as a message never also resumes its question when its offer\'s end was dropped', async () => {
-		expect(await step('wf-s7-resume', oneRun(), unreachable(true))).toEqual(['msg-one']);
+		expect(await stepToEnd('wf-s7-resume', earlierAnswerRun(), unreachable(true))).toEqual([
+			'msg-one',
+		]);
 		expect(lastDrop?.dropped()).toBe(true);
 		const tries = offers.length;
-		expect(await step('wf-s7-resume', helloRun(), takes)).toEqual(['msg-hello']);
+		expect(await stepToEnd('wf-s7-resume', helloRun(), takes)).toEqual(['msg-hello']);
 		expect(offers).toHaveLength(tries);
 	});
 });
@@ -161,7 +132,11 @@ describe('review s7: an offer taken over after a try that resumed', () => {
 
 	it('control: without the next message, the earlier run counts the "1" as taken and runs it nowhere', async () => {
 		const { question, link } = lateResume();
-		const original = claimRun(firstStepContext('wf-s7-2c', oneRun(), link), TRIGGER_CLAIMANT, 1);
+		const original = claimRun(
+			firstStepContext('wf-s7-2c', earlierAnswerRun(), link),
+			TRIGGER_CLAIMANT,
+			1,
+		);
 		await vi.runAllTimersAsync();
 		expect(question.waiting).toBe(false);
 		expect((await original).flat()).toEqual([]);
@@ -171,7 +146,11 @@ describe('review s7: an offer taken over after a try that resumed', () => {
 		'S7-2: the "1" that resumed its question in a try that timed out runs no workflow when the next message\'s run took its offer over',
 		async () => {
 			const { question, link } = lateResume();
-			const original = claimRun(firstStepContext('wf-s7-2', oneRun(), link), TRIGGER_CLAIMANT, 1);
+			const original = claimRun(
+				firstStepContext('wf-s7-2', earlierAnswerRun(), link),
+				TRIGGER_CLAIMANT,
+				1,
+			);
 			// Its first try at 0 s failed; its second, at 3 s, is in flight: "hello"'s delivery finds q-1 waiting.
 			await vi.advanceTimersByTimeAsync(7000);
 			expect(question.waiting).toBe(true);
@@ -195,11 +174,7 @@ describe('review s7: an offer taken over after a try that resumed', () => {
  * Fixed: the claim is written again at 10 s too (claimStore.ts CLAIM_RECHECKS_MS); a gap longer
  * than that stays open.
  */
-const records = (
-	(globalThis as Record<symbol, unknown>)[
-		Symbol.for('messaging-automation.test.processedData')
-	] as { records: Map<string, string[]> }
-).records;
+const records = processedRecords();
 
 describe("review s7: another process's write later than the second write", () => {
 	const context = (workflow: string) => firstStepContext(workflow, { json: {} }, notWaiting);
@@ -258,19 +233,10 @@ describe("review s7: the earlier run's try in flight when the next message's run
 	 * The "1"'s run, and "hello"'s run (written 2.5 minutes after the "1", its delivery finding q-1
 	 * still waiting) started `afterMs` after it: by default 4.5 s before the last try.
 	 */
-	async function bothRuns(workflow: string, link: Link, afterMs = 148_500) {
-		const original = claimRun(firstStepContext(workflow, oneRun(), link), TRIGGER_CLAIMANT, 1);
-		await vi.advanceTimersByTimeAsync(afterMs);
-		const hello = claimRun(firstStepContext(workflow, helloRun(), link), TRIGGER_CLAIMANT, 1);
-		await vi.runAllTimersAsync();
-		return [...(await original), ...(await hello)]
-			.flat()
-			.map((item) => String(item.json.message_id));
-	}
 
 	it('control: "hello"\'s run started after the last try ended finds the offer ended: the "1" refused runs once', async () => {
 		const { link } = slowLastTry(false);
-		const ran = await bothRuns('wf-s7-5c', link, 157_500);
+		const ran = await earlierThenHello('wf-s7-5c', link, 157_500);
 		expect(ran.filter((id) => id === 'msg-one')).toHaveLength(1);
 		expect(offers).toHaveLength(4);
 	});
@@ -279,7 +245,7 @@ describe("review s7: the earlier run's try in flight when the next message's run
 		'S7-5: the "1" refused runs once, when the earlier run\'s last try ended just after the next message\'s run took its offer',
 		async () => {
 			const { link } = slowLastTry(false);
-			const ran = await bothRuns('wf-s7-5', link);
+			const ran = await earlierThenHello('wf-s7-5', link, 148_500);
 			expect(ran.filter((id) => id === 'msg-one')).toHaveLength(1);
 		},
 	);
@@ -288,7 +254,7 @@ describe("review s7: the earlier run's try in flight when the next message's run
 		'S7-5 (taken): the "1" the earlier run\'s last try gave its question runs no workflow, when that try ended just after the next message\'s run took its offer',
 		async () => {
 			const { question, link } = slowLastTry(true);
-			const ran = await bothRuns('wf-s7-5t', link);
+			const ran = await earlierThenHello('wf-s7-5t', link, 148_500);
 			expect(question.waiting).toBe(false);
 			expect(ran).toEqual(['msg-hello']);
 		},

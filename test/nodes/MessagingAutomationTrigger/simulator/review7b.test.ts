@@ -1,15 +1,10 @@
-import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
 
-import type { INodeExecutionData } from 'n8n-workflow';
-import { describe, expect, it, vi } from 'vitest';
-
-import type { AnswerOffer } from '../../../../nodes/MessagingAutomationTrigger/answers/answerRoute';
-import { CLAIM_RECHECKS_MS } from '../../../../nodes/MessagingAutomationTrigger/run/claimStore';
-import { turnItemJson } from '../../../../nodes/MessagingAutomationTrigger/run/output';
-import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
+import { entryOf, processedRecords } from '../../../support/processedData';
 import {
-	firstStepContext,
-	helloRun,
+	earlierAnswerRun,
+	stepToEnd,
+	earlierThenHello,
 	type Link,
 	offeredIds,
 	TRIGGER_CLAIMANT,
@@ -29,46 +24,6 @@ import {
  */
 
 const offers: string[][] = [];
-const LINK = 'http://n8n.test/webhook-waiting/7/node-1?q=k1&chat=1&signature=0';
-const ONE = (helloRun().json.answer_offers as AnswerOffer[])[0].earlier![0];
-
-const records = (
-	(globalThis as Record<symbol, unknown>)[
-		Symbol.for('messaging-automation.test.processedData')
-	] as { records: Map<string, string[]> }
-).records;
-const hashOf = (key: string) => createHash('md5').update(key).digest('base64');
-
-/** The run of the "1" itself (with `two`, of the burst "1" "2"), its own first offer to question q-1. */
-function oneRun(two = false): INodeExecutionData {
-	const TWO = {
-		...ONE.message,
-		id: 'msg-two',
-		text: '2',
-		timestamp: new Date(ONE.at + 5000).toISOString(),
-	};
-	const messages = two ? [ONE.message, TWO] : [ONE.message];
-	const json = turnItemJson(
-		{
-			id: two ? 'evt-two' : 'evt-one',
-			type: 'message.received',
-			created_at: new Date(ONE.at + (two ? 5200 : 200)).toISOString(),
-			api_version: '2026-01-01',
-			account_id: 'acc-1',
-			data: { message: messages.at(-1)! },
-		},
-		{
-			run: true,
-			...(two ? { messages, closedBy: 'quiet_window' as const } : {}),
-			waitingQuestion: null,
-			answerOffers: [
-				{ question_id: 'q-1', link: LINK, message_ids: messages.map((message) => message.id!) },
-			],
-		},
-	);
-	return { json };
-}
-
 /**
  * The first try fails without a verdict (n8n's 502), the second gets the node's refusal. With
  * `resurrect`, during the second try another process's write of the record it read while the
@@ -81,21 +36,13 @@ const failsThenRefuses =
 		if (offers.length === 1) return { statusCode: 502, body: { message: 'Bad Gateway' } };
 		if (resurrect) {
 			const key = `${workflow}/`;
-			records.set(key, [
-				...(records.get(key) ?? []),
-				hashOf(`${TRIGGER_CLAIMANT.trigger}|settled|msg-one`),
+			processedRecords().set(key, [
+				...(processedRecords().get(key) ?? []),
+				entryOf(`${TRIGGER_CLAIMANT.trigger}|settled|msg-one`),
 			]);
 		}
 		return { statusCode: 200, body: { answered: false } };
 	};
-
-async function step(workflow: string, item: INodeExecutionData, link: Link) {
-	const run = claimRun(firstStepContext(workflow, item, link), TRIGGER_CLAIMANT, 1);
-	await vi.runAllTimersAsync();
-	const ran = (await run).flat().map((entry) => String(entry.json.message_id));
-	await vi.advanceTimersByTimeAsync(Math.max(...CLAIM_RECHECKS_MS));
-	return ran;
-}
 
 useStoreOnFakeTimers(() => {
 	offers.length = 0;
@@ -103,9 +50,9 @@ useStoreOnFakeTimers(() => {
 
 describe("review s7b: the earlier run's own question between tries read as a take-over", () => {
 	it('control: the "1" refused at its second try runs once, as a message', async () => {
-		expect(await step('wf-s7b-6c', oneRun(), failsThenRefuses('wf-s7b-6c', false))).toEqual([
-			'msg-one',
-		]);
+		expect(
+			await stepToEnd('wf-s7b-6c', earlierAnswerRun(), failsThenRefuses('wf-s7b-6c', false)),
+		).toEqual(['msg-one']);
 		expect(offers).toHaveLength(2);
 	});
 
@@ -114,7 +61,9 @@ describe("review s7b: the earlier run's own question between tries read as a tak
 	// a take-over cannot be told from the run's own ask put back, so S7-5 (refused) is open again.
 	it("S7-6: the \"1\" refused at its second try runs once when another process's write put back the run's own stillOurs claim of its offer's end", async () => {
 		const workflow = 'wf-s7b-6';
-		expect(await step(workflow, oneRun(), failsThenRefuses(workflow, true))).toEqual(['msg-one']);
+		expect(await stepToEnd(workflow, earlierAnswerRun(), failsThenRefuses(workflow, true))).toEqual(
+			['msg-one'],
+		);
 	});
 });
 
@@ -144,23 +93,8 @@ describe("review s7b: a burst's offer of which the next message's run takes one 
 			return { statusCode: 502, body: { message: 'Bad Gateway' } };
 		};
 
-	async function bothRuns(workflow: string, link: Link, afterMs: number) {
-		const original = claimRun(firstStepContext(workflow, oneRun(true), link), TRIGGER_CLAIMANT, 1);
-		await vi.advanceTimersByTimeAsync(afterMs);
-		const hello = claimRun(firstStepContext(workflow, helloRun(), link), TRIGGER_CLAIMANT, 1);
-		await vi.runAllTimersAsync();
-		const ran = [...(await original), ...(await hello)]
-			.flat()
-			.flatMap((item) =>
-				Array.isArray(item.json.message_ids)
-					? item.json.message_ids.map(String)
-					: [String(item.json.message_id)],
-			);
-		return ran.sort();
-	}
-
 	it('control: "hello"\'s run after the burst\'s offer ended: "1" and "2" refused run once each', async () => {
-		expect(await bothRuns('wf-s7b-7c', burstLink(true), 160_000)).toEqual([
+		expect(await earlierThenHello('wf-s7b-7c', burstLink(true), 160_000, true)).toEqual([
 			'msg-hello',
 			'msg-one',
 			'msg-two',
@@ -170,7 +104,7 @@ describe("review s7b: a burst's offer of which the next message's run takes one 
 	// S7-7: stillOurs read the "1"'s take-over as the whole offer's: the "2" ran in no run. Fixed:
 	// the offer narrows to the messages still its own (offerTries.ts).
 	it('S7-7: the "2" of a burst offer runs once when the next message\'s run took over the offer of the "1" alone between tries', async () => {
-		expect(await bothRuns('wf-s7b-7', burstLink(false), 40_000)).toEqual([
+		expect(await earlierThenHello('wf-s7b-7', burstLink(false), 40_000, true)).toEqual([
 			'msg-hello',
 			'msg-one',
 			'msg-two',
@@ -181,7 +115,7 @@ describe("review s7b: a burst's offer of which the next message's run takes one 
 	it.fails(
 		'S7-8: the "1" of a burst offer runs once when the next message\'s run took it over during the last try',
 		async () => {
-			expect(await bothRuns('wf-s7b-8', burstLink(true), 148_500)).toEqual([
+			expect(await earlierThenHello('wf-s7b-8', burstLink(true), 148_500, true)).toEqual([
 				'msg-hello',
 				'msg-one',
 				'msg-two',

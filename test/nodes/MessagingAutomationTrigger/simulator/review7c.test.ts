@@ -1,14 +1,12 @@
-import { createHash } from 'node:crypto';
-
-import type { INodeExecutionData } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
-import type { AnswerOffer } from '../../../../nodes/MessagingAutomationTrigger/answers/answerRoute';
-import { turnItemJson } from '../../../../nodes/MessagingAutomationTrigger/run/output';
 import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
+import { entryOf, processedRecords } from '../../../support/processedData';
 import {
+	earlierAnswerRun,
+	earlierThenHello,
+	ranIds,
 	firstStepContext,
-	helloRun,
 	type Link,
 	notWaiting,
 	offeredIds,
@@ -23,67 +21,6 @@ import {
  */
 
 const offers: string[][] = [];
-const LINK = 'http://n8n.test/webhook-waiting/7/node-1?q=k1&chat=1&signature=0';
-const ONE = (helloRun().json.answer_offers as AnswerOffer[])[0].earlier![0];
-
-const records = (
-	(globalThis as Record<symbol, unknown>)[
-		Symbol.for('messaging-automation.test.processedData')
-	] as { records: Map<string, string[]> }
-).records;
-
-/** The run of the "1" (with `burst`, of the burst "1" "2", both answering q-1), its own offer. */
-function originalRun(burst: boolean): INodeExecutionData {
-	const two = {
-		...ONE.message,
-		id: 'msg-two',
-		text: '2',
-		timestamp: new Date(ONE.at + 5000).toISOString(),
-	};
-	const messages = burst ? [ONE.message, two] : [ONE.message];
-	const json = turnItemJson(
-		{
-			id: burst ? 'evt-two' : 'evt-one',
-			type: 'message.received',
-			created_at: new Date(ONE.at + (burst ? 5200 : 200)).toISOString(),
-			api_version: '2026-01-01',
-			account_id: 'acc-1',
-			data: { message: messages.at(-1)! },
-		},
-		{
-			run: true,
-			...(burst ? { messages, closedBy: 'quiet_window' as const } : {}),
-			waitingQuestion: null,
-			answerOffers: [
-				{ question_id: 'q-1', link: LINK, message_ids: messages.map((message) => message.id!) },
-			],
-		},
-	);
-	return { json };
-}
-
-/** The message ids every item of a run passes on. */
-const ranIds = (outputs: INodeExecutionData[][]) =>
-	outputs
-		.flat()
-		.flatMap((item) =>
-			Array.isArray(item.json.message_ids)
-				? item.json.message_ids.map(String)
-				: [String(item.json.message_id)],
-		);
-
-/** The original run, and "hello"'s run (its offer of the "1" alone) started `afterMs` after it. */
-async function bothRuns(workflow: string, link: Link, afterMs: number) {
-	const original = claimRun(
-		firstStepContext(workflow, originalRun(true), link),
-		TRIGGER_CLAIMANT,
-		1,
-	);
-	await vi.advanceTimersByTimeAsync(afterMs);
-	const hello = claimRun(firstStepContext(workflow, helloRun(), link), TRIGGER_CLAIMANT, 1);
-	await vi.runAllTimersAsync();
-	return [...ranIds(await original), ...ranIds(await hello)].sort();
-}
 
 useStoreOnFakeTimers(() => {
 	offers.length = 0;
@@ -129,7 +66,7 @@ describe('review s7c: a narrowed offer meeting the question no longer waiting', 
 			return await takesFirst(options);
 		};
 		const original = claimRun(
-			firstStepContext('wf-s7c-9c', originalRun(true), link),
+			firstStepContext('wf-s7c-9c', earlierAnswerRun(true), link),
 			TRIGGER_CLAIMANT,
 			1,
 		);
@@ -142,7 +79,10 @@ describe('review s7c: a narrowed offer meeting the question no longer waiting', 
 	// Fixed: the message counted is the first of a try that may have resumed it (offerTries.ts).
 	it('S7-9: the "2" of a burst runs once when the next message\'s run took over the "1" and the question took it', async () => {
 		const { state, link } = question(false);
-		expect(await bothRuns('wf-s7c-9', link, 40_000)).toEqual(['msg-hello', 'msg-two']);
+		expect(await earlierThenHello('wf-s7c-9', link, 40_000, true)).toEqual([
+			'msg-hello',
+			'msg-two',
+		]);
 		expect(state.resumedWith).toEqual(['msg-one']);
 	});
 
@@ -151,7 +91,7 @@ describe('review s7c: a narrowed offer meeting the question no longer waiting', 
 	// alone, meets 409 and counted the "2" as the answer: it ran no workflow. Fixed as S7-9.
 	it('S7-9 (time-out): the "2" of a burst runs once when its "1" resumed the question in a try that timed out and the next message\'s run took the "1" over', async () => {
 		const { state, link } = question(true);
-		const ran = await bothRuns('wf-s7c-9t', link, 7000);
+		const ran = await earlierThenHello('wf-s7c-9t', link, 7000, true);
 		expect(state.resumedWith).toEqual(['msg-one']);
 		expect(ran.filter((id) => id === 'msg-two')).toEqual(['msg-two']);
 	});
@@ -175,10 +115,9 @@ describe("review s7c: the run's own ask between tries, put back, read as a take-
 			offers.push(offeredIds(options));
 			if (offers.length === 2 && putBack) {
 				const key = `${workflow}/`;
-				const hash = createHash('md5')
-					.update(`${TRIGGER_CLAIMANT.trigger}|settled|msg-one`)
-					.digest('base64');
-				records.set(key, [...(records.get(key) ?? []), hash]);
+				const records = processedRecords();
+				const entry = entryOf(`${TRIGGER_CLAIMANT.trigger}|settled|msg-one`);
+				records.set(key, [...(records.get(key) ?? []), entry]);
 			}
 			if (offers.length <= 2) return { statusCode: 502, body: { message: 'Bad Gateway' } };
 			return { statusCode: 200, body: { answered: false } };
@@ -186,7 +125,7 @@ describe("review s7c: the run's own ask between tries, put back, read as a take-
 
 	async function alone(workflow: string, burst: boolean, putBack: boolean) {
 		const run = claimRun(
-			firstStepContext(workflow, originalRun(burst), putsBack(workflow, putBack)),
+			firstStepContext(workflow, earlierAnswerRun(burst), putsBack(workflow, putBack)),
 			TRIGGER_CLAIMANT,
 			1,
 		);
