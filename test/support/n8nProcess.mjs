@@ -29,17 +29,32 @@ export const OWNER = {
 	lastName: 'Owner',
 };
 
-/** A port the OS reports free right now. */
-export function freePort() {
-	return new Promise((resolvePort, reject) => {
+/** Whether 127.0.0.1:`port` can be listened on right now. */
+function bindable(port) {
+	return new Promise((resolvePort) => {
 		const server = createServer();
 		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolvePort(port));
-		});
+		server.once('error', () => resolvePort(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolvePort(true)));
 	});
+}
+
+// Below Linux's ephemeral range (32768-60999): a port the OS hands out for listen(0) is also one it
+// hands to outgoing connections, so in the seconds before n8n binds it (the main process starts
+// first, its webhook processes after) any connection on the machine could take it, and the end-to-end
+// suites run two at a time. A CI run failed so ("n8n's port 37633 is already in use").
+const PORT_RANGE = { from: 20_000, to: 32_000 };
+const handedOut = new Set();
+
+/** A port free right now, outside the ephemeral range, never handed out before by this process. */
+export async function freePort() {
+	for (let attempt = 0; attempt < 200; attempt++) {
+		const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from));
+		if (handedOut.has(port) || !(await bindable(port))) continue;
+		handedOut.add(port);
+		return port;
+	}
+	throw new Error(`no free port between ${PORT_RANGE.from} and ${PORT_RANGE.to}`);
 }
 
 /**
