@@ -203,12 +203,14 @@ describe(`Group Quick Messages in a real n8n (${mode} mode)`, () => {
 
 	it('gives a person who writes every 2 s for longer than the longest wait a run at the longest wait', async () => {
 		const before = (await runs()).length;
-		const answering: Array<Promise<Answer>> = [];
-		for (const [index, text] of ['t0', 't2', 't4', 't6', 't8'].entries()) {
-			const body = await say(ALICE, text, index === 0 ? (QUIET_S + 1) * 1000 : 2000);
-			answering.push(post(delivery(body, index)));
-		}
-		await Promise.all(answering);
+		// Written first, delivered after: the sandbox's clock jumps 2 s a message, where the service's
+		// runs as n8n's does. A delivery posted between the jumps would teach a process a service time
+		// later than any read it has in flight could show (receive/serviceClock.ts keeps one offset),
+		// and that read would vouch for 2 s it never saw.
+		const bodies: string[] = [];
+		for (const [index, text] of ['t0', 't2', 't4', 't6', 't8'].entries())
+			bodies.push(await say(ALICE, text, index === 0 ? (QUIET_S + 1) * 1000 : 2000));
+		await Promise.all(bodies.map(async (body, index) => await post(delivery(body, index))));
 		const all = await runsContaining(before + 2, 'two runs of the long writer');
 		const long = all.filter((json) => textsOf(json)[0]?.startsWith('t'));
 		expect(long.map(textsOf).sort()).toEqual([
