@@ -33,6 +33,8 @@ const shared = ((globalThis as Record<symbol, unknown>)[SHARED] ??= {
 	born: WeakMap<object, number>;
 	/** The next claim another process's write at the same moment drops (overwriteClaimOf). */
 	overwrite?: Overwritten;
+	/** Every take-back is undone by another process's write (putBackTakeBacks): the keys put back. */
+	putBack?: string[];
 };
 const records = shared.records;
 
@@ -89,9 +91,17 @@ const store: IDataDeduplicator = {
 	async removeProcessed(items, scope, data) {
 		const key = recordKey(scope, data);
 		const gone = new Set(items.map(hash));
+		const read = records.get(key) ?? [];
 		records.set(
 			key,
-			(records.get(key) ?? []).filter((entry) => !gone.has(entry)),
+			read.filter((entry) => !gone.has(entry)),
+		);
+		const putBack = shared.putBack;
+		if (!putBack) return;
+		// Another process read the record before this take-back; its own write lands a database turn after.
+		putBack.push(...items.map(String));
+		void databaseTurn().then(() =>
+			records.set(key, [...(records.get(key) ?? []), ...read.filter((entry) => gone.has(entry))]),
 		);
 	},
 	async clearAllProcessedItems(scope, data) {
@@ -117,6 +127,7 @@ export function clearProcessedData(): void {
 	shared.generation++;
 	shared.failuresAhead = 0;
 	shared.overwrite = undefined;
+	shared.putBack = undefined;
 }
 
 /** The next `times` claims fail (n8n's database locked). */
@@ -159,6 +170,16 @@ export function overwriteClaimOf(key: string): { dropped(): boolean; restored():
 			return !!now && dropped.hashes.every((entry) => now.includes(entry));
 		},
 	};
+}
+
+/**
+ * From now on, every take-back (a claim made only to ask) is undone a database turn later by
+ * another process's write of the record it read before: the worst such writes can do. Returns the
+ * keys put back so far, each with its trigger's prefix.
+ */
+export function putBackTakeBacks(): readonly string[] {
+	shared.putBack = [];
+	return shared.putBack;
 }
 
 /**

@@ -4,6 +4,7 @@ import { isRecord } from '../../shared/guards';
 import { earlierAnswerItem } from '../run/caughtUp';
 import { answeredTurnJson, OFFERS_FIELD } from '../run/output';
 import { takeBack, type Claimant } from '../run/claimStore';
+import { NONE_TAKEN_OVER, type TakenOver } from './answerReoffer';
 import type { AnswerOffer } from './answerRoute';
 import { offerUntilDecided, settle, settledKeys } from './offerTries';
 
@@ -59,26 +60,29 @@ async function answeredIn(
 	item: INodeExecutionData,
 	claimedHere: (id: string) => boolean,
 	claimant: Claimant | undefined,
-	reoffered: ReadonlySet<string>,
+	reoffered: TakenOver,
 ): Promise<Passed> {
 	const passed: Passed = { answered: new Set(), takenOver: new Set(), refused: new Set() };
 	await Promise.all(
 		offersIn(item, claimedHere).map(async (offering) => {
-			const later = offering.messageIds.some((id) => reoffered.has(id));
-			const run = { context, claimant, later, ...offering };
+			const heldIds = new Set(offering.messageIds.filter((id) => reoffered.ids.has(id)));
+			const run = { context, claimant, heldIds, triedBefore: reoffered.tried, ...offering };
 			const end = await offerUntilDecided(run);
 			for (const id of end.takenOverIds ?? []) passed.takenOver.add(id);
 			if (end.takenOver || end.cancelled) {
 				for (const id of offering.messageIds) passed.takenOver.add(id);
 				// A later run of their chat offers them again: the record of the end stays free.
-				if (end.cancelled && later && claimant)
-					await takeBack(context, settledKeys(offering.messageIds), claimant);
+				if (end.cancelled && heldIds.size > 0 && claimant)
+					await takeBack(context, settledKeys([...heldIds]), claimant);
 				return;
 			}
-			await settle(run);
-			// The messages still this offer's: run.messageIds, narrowed by a take-over in part.
-			for (const id of run.messageIds) if (id !== end.taken) passed.refused.add(id);
-			if (later && end.taken === undefined)
+			// A later run took these over since their last try: its offer decides them.
+			const lateTakenOver = await settle(run);
+			for (const id of run.messageIds) {
+				if (lateTakenOver.has(id)) passed.takenOver.add(id);
+				else if (id !== end.taken) passed.refused.add(id);
+			}
+			if (heldIds.size > 0 && end.taken === undefined)
 				context.logger.warn(
 					`Messaging Automation Trigger: messages ${offering.messageIds.join(', ')}, offered again, were not taken by the Send and Wait question ${offering.entry.question_id}: they run as ordinary messages in this run`,
 				);
@@ -153,7 +157,7 @@ export async function passAnswers(
 	outputs: INodeExecutionData[][],
 	fresh: ReadonlySet<string> | undefined,
 	claimant?: Claimant,
-	reoffered: ReadonlySet<string> = new Set(),
+	reoffered: TakenOver = NONE_TAKEN_OVER,
 ): Promise<{ outputs: INodeExecutionData[][]; answered: number }> {
 	let answered = 0;
 	const claimedHere = (id: string) => fresh === undefined || fresh.has(`message|${id}`);

@@ -4,7 +4,7 @@ import { ANSWER_OFFER_TIMEOUT_MS } from '../../shared/conversation/deliveryTimin
 import { claimed, takeBack, type Claimant } from '../run/claimStore';
 import { groupedIds } from '../run/unclaimedRun';
 import { offersIn } from './answerPass';
-import { settledKeys } from './offerTries';
+import { settledKeys, tryKeys } from './offerTries';
 import { paused } from './runCancel';
 
 /*
@@ -13,17 +13,26 @@ import { paused } from './runCancel';
  * when n8n had answered the delivery already (no retry comes) the run of the person's next message
  * (answerRoute.ts: earlierAnswer), takes the offer over when its delivery's probe found the
  * question still waiting (its item names the offer), a run claimed the message as an answer, and
- * no run recorded the offer's end (`settled|<id>`, offerTries.ts): it takes that record
- * first, so one later run at most makes the offer again, and the earlier run, when it only paused
- * between tries, stops offering at its next try. The offer is then this run's, made and ended by
- * the one rule of a first offer (answerPass.ts: taken, or run as a message). The wait before
- * shields n8n 1.x (which resumes as often as asked) from two offers at once: the earlier run's
- * offer in flight when this run started ends, and its end is recorded, before this run takes the
- * record; one it starts just before is over before this run offers.
+ * no run recorded the offer's end (`settled|<id>`, offerTries.ts). It first claims every try of
+ * the offer left (offerTries.ts tryKeys), so that the earlier run, if it only paused between
+ * tries, makes no more; waits until that run's try in flight, begun before, has ended and its end
+ * is recorded; and then takes that record, so one later run at most makes the offer again. The
+ * offer is then this run's, made and ended by the one rule of a first offer (answerPass.ts: taken,
+ * or run as a message), the earlier run's tries counted as its own (a try that may have resumed
+ * the question). No two offers of one message are made at once, which shields n8n 1.x (it resumes
+ * as often as asked).
  */
 
 /** The earlier run's offer in flight ends (its time-out), and its end is recorded, within this. */
 const EARLIER_OFFER_ENDS_MS = ANSWER_OFFER_TIMEOUT_MS + 1000;
+
+/** The messages whose offer a run took over, and of those the ones the earlier run made a try of. */
+export interface TakenOver {
+	ids: ReadonlySet<string>;
+	tried: ReadonlySet<string>;
+}
+
+export const NONE_TAKEN_OVER: TakenOver = { ids: new Set(), tried: new Set() };
 
 /**
  * Which of `ids` a run claimed as answers (`answer|<id>`, runClaim.ts): an earlier answer the
@@ -44,14 +53,14 @@ async function claimedBefore(
 
 /**
  * The messages of `items`' offers that an earlier run claimed (not in `fresh`) and never settled,
- * whose offer this run now holds (it took their `settled|<id>` record), once it may make it.
+ * whose offer this run now holds (it took their tries left and their `settled|<id>` record).
  */
 export async function takeOverUnsettled(
 	context: IExecuteFunctions,
 	items: readonly INodeExecutionData[],
 	fresh: ReadonlySet<string>,
 	claimant: Claimant,
-): Promise<Set<string>> {
+): Promise<TakenOver> {
 	const ids = items.flatMap((item) => {
 		const own = groupedIds(item) ?? [String(item.json.message_id)];
 		// An earlier message is asked about only by the run that holds the item's own: not by its copies.
@@ -61,16 +70,19 @@ export async function takeOverUnsettled(
 			(id) => !fresh.has(`message|${id}`) && (holds || own.includes(id)),
 		).flatMap((entry) => entry.messageIds);
 	});
-	if (ids.length === 0 || !(await paused(context, EARLIER_OFFER_ENDS_MS))) return new Set();
+	if (ids.length === 0) return NONE_TAKEN_OVER;
 	const answers = await claimedBefore(context, ids, claimant);
-	if (answers.length === 0) return new Set();
+	if (answers.length === 0) return NONE_TAKEN_OVER;
+	const tries = await claimed(context, tryKeys(answers), claimant);
+	// Cancelled, or the store failed: the tries taken stop the earlier run, and the end's record
+	// stays free, so the next run of the chat takes the offer over.
+	if (!tries || !(await paused(context, EARLIER_OFFER_ENDS_MS))) return NONE_TAKEN_OVER;
 	const unsettled = await claimed(context, settledKeys(answers), claimant);
 	const mine = new Set(answers.filter((id) => unsettled?.has(`settled|${id}`)));
-	if (mine.size === 0) return mine;
+	if (mine.size === 0) return NONE_TAKEN_OVER;
 	context.logger.warn(
 		`Messaging Automation Trigger: messages ${[...mine].join(', ')} were claimed as answers by an earlier run that never ended their offer (n8n stopped or cancelled it), and their Send and Wait question still waits: offered again`,
 	);
-	// Cancelled meanwhile: the offer then ends at its first try, cancelled, and gives the record back (answerPass.ts).
-	await paused(context, ANSWER_OFFER_TIMEOUT_MS);
-	return mine;
+	const tried = [...mine].filter((id) => tryKeys([id]).some((key) => !tries.has(key)));
+	return { ids: mine, tried: new Set(tried) };
 }

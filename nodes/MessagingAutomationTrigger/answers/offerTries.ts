@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { OFFER_RETRY_PAUSES_MS } from '../../shared/conversation/deliveryTiming';
 import { monotonicNow } from '../../shared/monotonic';
-import { claimed, takeBack, type Claimant } from '../run/claimStore';
+import { claimed, type Claimant } from '../run/claimStore';
 import { offer } from './answerOffers';
 import type { AnswerOffer } from './answerRoute';
 import { cancelled, paused } from './runCancel';
@@ -11,11 +11,21 @@ import { cancelled, paused } from './runCancel';
  * One offer of a run, made until it reaches a verdict. The offer comes after n8n answered the
  * delivery, so one without a verdict cannot go back to the service: it is made again on the
  * service's own schedule (deliveryTiming.ts), counted from the first try's start on the process's
- * monotonic clock, and only then do its messages run as ordinary ones. Once it ends, the run
- * records it (`settled|<id>`): a later run of the same delivery, after n8n stopped between the
- * claim and the offer, makes the offer only while that record is missing (answerReoffer.ts), and
- * its offer ends by this same rule. An offer n8n cancelled (runCancel.ts) has no end: it is left
- * for a later run to make again.
+ * monotonic clock, and only then do its messages run as ordinary ones.
+ *
+ * Who makes which try is one fact, kept in n8n's processed-data store, which every process shares:
+ * try n of a message's offer is made by the run that claims `try|<id>|<n>` first. The run that
+ * claimed the message claims each try's key before it, and keeps it. A later run takes the offer
+ * over (answerReoffer.ts) by claiming every try key left: the first run's next claim is then not
+ * fresh, and it stops. Nothing here is claimed only to ask and taken back, so another process's
+ * whole-record write that puts a key back (claimStore.ts) can never pass for a take-over (review
+ * s7b, S7-6; s7c, S7-10). Once the offer ends, the run records it (`settled|<id>`): a later run
+ * takes the offer over only while that record is missing, and holds it from then on, so a first
+ * run that finds its end's record taken knows its messages are that later run's, whatever its
+ * own verdict (review s7, S7-5; s7b, S7-8): the later run's offer gets the same verdict (a
+ * refusal) or meets the question no longer waiting after a try that may have resumed it
+ * (counted as taken). An offer n8n cancelled (runCancel.ts) has no end: it is left for a later run
+ * to make again.
  */
 
 export interface OfferRun {
@@ -29,8 +39,10 @@ export interface OfferRun {
 	messageIds: string[];
 	/** Whom the run claims for; undefined: it claims nothing (a test run, or the store failed). */
 	claimant?: Claimant;
-	/** A later run's offer (answerReoffer.ts): it holds the record already. */
-	later?: boolean;
+	/** Messages whose offer this run took over (answerReoffer.ts): it holds their tries and end. */
+	heldIds?: ReadonlySet<string>;
+	/** Of those, the ones the earlier run made a try of: that try may have resumed the question. */
+	triedBefore?: ReadonlySet<string>;
 }
 
 export interface OfferEnd {
@@ -46,33 +58,54 @@ export interface OfferEnd {
 
 export const settledKeys = (ids: readonly string[]) => ids.map((id) => `settled|${id}`);
 
-/** Records that the offer reached its end, so no later run makes it again. */
-export async function settle(run: OfferRun): Promise<void> {
-	// A later run holds its messages' records already; the others of a mixed offer are claimed here.
-	if (run.claimant) await claimed(run.context, settledKeys(run.messageIds), run.claimant);
+/** How many tries an offer makes: the first, and one after each pause. */
+export const OFFER_TRIES = OFFER_RETRY_PAUSES_MS.length + 1;
+
+/** The keys of try `attempt` of `ids`' offer; every try's when `attempt` is undefined. */
+export const tryKeys = (ids: readonly string[], attempt?: number) =>
+	ids.flatMap((id) =>
+		(attempt === undefined ? [...Array(OFFER_TRIES).keys()] : [attempt]).map(
+			(index) => `try|${id}|${index}`,
+		),
+	);
+
+/** The messages of the offer this run claimed first, not those it took over (it holds those). */
+const ownIds = (run: OfferRun) => run.messageIds.filter((id) => !run.heldIds?.has(id));
+
+/**
+ * Records that the offer reached its end, so no later run makes it again: the messages whose end a
+ * later run holds already (it took their offer over meanwhile) are returned, and run in no run
+ * here. A failed store says none: the run goes on.
+ */
+export async function settle(run: OfferRun): Promise<Set<string>> {
+	const own = ownIds(run);
+	if (!run.claimant || own.length === 0) return new Set();
+	const fresh = await claimed(run.context, settledKeys(own), run.claimant);
+	return new Set(fresh ? own.filter((id) => !fresh.has(`settled|${id}`)) : []);
 }
 
 /**
- * The offer's messages no later run has taken over (it claims `settled|<id>`; the person's next
- * message takes over one earlier answer of a burst's offer, not all: review s7b, S7-7): asked by
- * claiming the same keys, a claim this makes taken back at once. A failed store says all: the run
- * goes on.
+ * The offer's messages whose try `attempt` this run makes: those it claimed the try of first, and
+ * those it took over. A failed store says all: the run goes on.
  */
-async function stillOurs(run: OfferRun): Promise<string[]> {
-	if (!run.claimant || run.later) return run.messageIds;
-	const fresh = await claimed(run.context, settledKeys(run.messageIds), run.claimant);
+async function stillOurs(run: OfferRun, attempt: number): Promise<string[]> {
+	const own = ownIds(run);
+	if (!run.claimant || own.length === 0) return run.messageIds;
+	const fresh = await claimed(run.context, tryKeys(own, attempt), run.claimant);
 	if (!fresh) return run.messageIds;
-	await takeBack(run.context, [...fresh], run.claimant);
-	return run.messageIds.filter((id) => fresh.has(`settled|${id}`));
+	return run.messageIds.filter(
+		(id) => run.heldIds?.has(id) === true || fresh.has(`try|${id}|${attempt}`),
+	);
 }
 
 /**
  * The offer made until it reaches a verdict. n8n refusing it (the execution no longer waits) after
- * an attempt that ended without a verdict where the node may have resumed (a time-out, not the
- * node's own 503, which resumes nothing) means in the common case that attempt resumed it: n8n
- * answered after the time-out. The first message that attempt offered (the node resumes with the
- * first it accepts) then counts as taken, and runs no bot; when a later run took that message over
- * since, the rest run as messages (review s7c, S7-9: the next message counted, and lost).
+ * a try that ended without a verdict where the node may have resumed (a time-out, not the node's
+ * own 503, which resumes nothing) means in the common case that try resumed it: n8n answered after
+ * the time-out. The first message that try offered (the node resumes with the first it accepts)
+ * then counts as taken, and runs no bot; when a later run took that message over since, the rest
+ * run as messages (review s7c, S7-9: the next message counted, and lost). The tries of the run this
+ * one took the offer over from count alike (triedBefore; review s7, S7-2: the "1" ran, and resumed).
  */
 export async function offerUntilDecided(run: OfferRun): Promise<OfferEnd> {
 	const { context, entry } = run;
@@ -80,12 +113,13 @@ export async function offerUntilDecided(run: OfferRun): Promise<OfferEnd> {
 	const takenOverIds: string[] = [];
 	const start = monotonicNow();
 	/** The first message of each try that may have resumed the question, in try order. */
-	const mayHaveResumedWith: string[] = [];
+	const mayHaveResumedWith = run.messageIds.filter((id) => run.triedBefore?.has(id)).slice(0, 1);
 	let scheduled = 0;
 	let next = start;
 	for (let attempt = 0; ; attempt++) {
 		if (attempt > 0 && !(await paused(context, next - monotonicNow()))) break;
-		const ours = attempt > 0 ? await stillOurs(run) : run.messageIds;
+		if (cancelled(context)) break;
+		const ours = await stillOurs(run, attempt);
 		if (ours.length < run.messageIds.length) {
 			const gone = run.messageIds.filter((id) => !ours.includes(id));
 			context.logger.warn(
@@ -103,8 +137,8 @@ export async function offerUntilDecided(run: OfferRun): Promise<OfferEnd> {
 			const taken = mayHaveResumedWith.find((id) => run.messageIds.includes(id));
 			context.logger.warn(
 				taken === undefined
-					? `Messaging Automation Trigger: the Send and Wait question ${entry.question_id} no longer waits; the message an earlier offer most likely resumed it with is a later run's now, so ${what()} run as messages`
-					: `Messaging Automation Trigger: message ${taken} counted as the answer to the Send and Wait question ${entry.question_id}: an earlier offer got no answer in time and the question no longer waits, so that offer most likely resumed it; the message runs no workflow`,
+					? `Messaging Automation Trigger: the Send and Wait question ${entry.question_id} no longer waits; the message an earlier try of its offer most likely resumed it with is a later run's now, so ${what()} run as messages`
+					: `Messaging Automation Trigger: message ${taken} counted as the answer to the Send and Wait question ${entry.question_id}: an earlier try of its offer got no answer in time and the question no longer waits, so that try most likely resumed it; the message runs no workflow`,
 			);
 			return { taken, takenOverIds };
 		}

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { hasOffers, offersIn, passAnswers, withheldAnswers } from '../answers/answerPass';
-import { takeOverUnsettled } from '../answers/answerReoffer';
+import { NONE_TAKEN_OVER, takeOverUnsettled } from '../answers/answerReoffer';
 import { cancelled } from '../answers/runCancel';
 import { afterOfferKeys, claimedAfterOffers } from './afterOffers';
 import { isCaughtUp } from './caughtUp';
@@ -260,8 +260,8 @@ export async function claimRun(
 		claims && (await vouchedCatchUps(context, outputs.flat(), new Set([...claims, ...later])));
 	const reoffered = vouched
 		? await takeOverUnsettled(context, outputs.flat(), vouched, claimant)
-		: new Set<string>();
-	const fresh = vouched && withReoffered(outputs.flat(), vouched, reoffered, deduplicate);
+		: NONE_TAKEN_OVER;
+	const fresh = vouched && withReoffered(outputs.flat(), vouched, reoffered.ids, deduplicate);
 	const answeredBefore = fresh
 		? await wereAnswers(context, rerunIds(deduplicate, outputs.flat(), fresh), claimant)
 		: new Set<string>();

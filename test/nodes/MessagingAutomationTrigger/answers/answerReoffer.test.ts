@@ -66,11 +66,11 @@ useStoreOnFakeTimers(() => {
 });
 
 describe('an earlier answer offered with the next message (answerReoffer.ts)', () => {
-	it('claimed as an answer by a run that never ended its offer (n8n stopped): offered again 11 s on, taken, and "hello" runs', async () => {
+	it('claimed as an answer by a run that never ended its offer (n8n stopped): offered again 6 s on, taken, and "hello" runs', async () => {
 		const context = firstStepContext('wf-reoffer-1', helloRun(), taken);
 		await claimed(context, ['message|msg-one', 'answer|msg-one'], TRIGGER_CLAIMANT);
 		expect(await runHello('wf-reoffer-1')).toEqual(['msg-hello']);
-		expect(offers).toEqual([{ at: 11_000, ids: ['msg-one'] }]);
+		expect(offers).toEqual([{ at: 6000, ids: ['msg-one'] }]);
 	});
 
 	it('never claimed as an answer (written while the trigger was inactive): not offered, and "hello" runs', async () => {
@@ -141,8 +141,17 @@ describe('an earlier answer offered again and not taken runs once as a message (
 	it('the node\'s own 503 (it resumed nothing), then 409: the "1" runs once, after the second try', async () => {
 		await claimedAsAnswers('wf-s65-503', ['msg-one']);
 		const items = await helloStep('wf-s65-503', helloRun(), inTurn(nodeCouldNotRead, notWaiting));
-		expect(offers.map((entry) => entry.at)).toEqual([11_000, 14_000]);
+		expect(offers.map((entry) => entry.at)).toEqual([6000, 9000]);
 		expect(items.map((item) => item.json.message_id)).toEqual(['msg-hello', 'msg-one']);
+	});
+
+	it('409 at once, after the earlier run made a try of its own (n8n stopped during it): that try may have resumed the question, so the "1" counts as taken and runs nowhere', async () => {
+		await claimedAsAnswers('wf-s65-tried', ['msg-one']);
+		const context = firstStepContext('wf-s65-tried', helloRun(), taken);
+		await claimed(context, ['try|msg-one|0'], TRIGGER_CLAIMANT);
+		const items = await helloStep('wf-s65-tried', helloRun(), inTurn(notWaiting));
+		expect(offers).toHaveLength(1);
+		expect(items.map((item) => item.json.message_id)).toEqual(['msg-hello']);
 	});
 
 	it('a time-out, then 409: the first try may have resumed the question (R43f-1), so the "1" counts as taken and runs nowhere', async () => {

@@ -157,7 +157,7 @@ describe('review s6: an earlier answer offered with the next message (issue-43i)
 	};
 
 	// S6-5 (lost): the "1" was claimed by a run n8n cancelled after answering its delivery; the
-	// person's "hello" a minute later found the question waiting and offers the "1" again 11 s on,
+	// person's "hello" a minute later found the question waiting and offers the "1" again 6 s on,
 	// when the question no longer waits (409 at the first try). A first offer's "1" refused so runs
 	// as an ordinary message (answerPass.ts); this one was in no run and no answer, and its claim
 	// kept the catch-up from it too. Fixed on s6-5: it runs in the "hello" run, as an item after

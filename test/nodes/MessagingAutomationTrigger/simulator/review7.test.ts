@@ -4,7 +4,11 @@ import {
 	claimed,
 	CLAIM_RECHECKS_MS,
 } from '../../../../nodes/MessagingAutomationTrigger/run/claimStore';
-import { overwriteClaimOf, processedRecords } from '../../../support/processedData';
+import {
+	failProcessedData,
+	overwriteClaimOf,
+	processedRecords,
+} from '../../../support/processedData';
 import {
 	earlierAnswerRun,
 	stepToEnd,
@@ -142,27 +146,26 @@ describe('review s7: an offer taken over after a try that resumed', () => {
 		expect((await original).flat()).toEqual([]);
 	});
 
-	it.fails(
-		'S7-2: the "1" that resumed its question in a try that timed out runs no workflow when the next message\'s run took its offer over',
-		async () => {
-			const { question, link } = lateResume();
-			const original = claimRun(
-				firstStepContext('wf-s7-2', earlierAnswerRun(), link),
-				TRIGGER_CLAIMANT,
-				1,
-			);
-			// Its first try at 0 s failed; its second, at 3 s, is in flight: "hello"'s delivery finds q-1 waiting.
-			await vi.advanceTimersByTimeAsync(7000);
-			expect(question.waiting).toBe(true);
-			const hello = claimRun(firstStepContext('wf-s7-2', helloRun(), link), TRIGGER_CLAIMANT, 1);
-			await vi.runAllTimersAsync();
-			const ran = [...(await original), ...(await hello)]
-				.flat()
-				.map((item) => String(item.json.message_id));
-			expect(question.waiting).toBe(false);
-			expect(ran).toEqual(['msg-hello']);
-		},
-	);
+	// S7-2: the run that took the offer over met 409 and ran the "1". Fixed: it claimed the earlier
+	// run's tries left, found the tries it made, and counts them as its own (offerTries.ts triedBefore).
+	it('S7-2: the "1" that resumed its question in a try that timed out runs no workflow when the next message\'s run took its offer over', async () => {
+		const { question, link } = lateResume();
+		const original = claimRun(
+			firstStepContext('wf-s7-2', earlierAnswerRun(), link),
+			TRIGGER_CLAIMANT,
+			1,
+		);
+		// Its first try at 0 s failed; its second, at 3 s, is in flight: "hello"'s delivery finds q-1 waiting.
+		await vi.advanceTimersByTimeAsync(7000);
+		expect(question.waiting).toBe(true);
+		const hello = claimRun(firstStepContext('wf-s7-2', helloRun(), link), TRIGGER_CLAIMANT, 1);
+		await vi.runAllTimersAsync();
+		const ran = [...(await original), ...(await hello)]
+			.flat()
+			.map((item) => String(item.json.message_id));
+		expect(question.waiting).toBe(false);
+		expect(ran).toEqual(['msg-hello']);
+	});
 });
 
 /*
@@ -241,22 +244,50 @@ describe("review s7: the earlier run's try in flight when the next message's run
 		expect(offers).toHaveLength(4);
 	});
 
-	it.fails(
-		'S7-5: the "1" refused runs once, when the earlier run\'s last try ended just after the next message\'s run took its offer',
-		async () => {
-			const { link } = slowLastTry(false);
-			const ran = await earlierThenHello('wf-s7-5', link, 148_500);
-			expect(ran.filter((id) => id === 'msg-one')).toHaveLength(1);
-		},
-	);
+	// S7-5: the earlier run's last try began after the next message's run took the offer's end: the
+	// "1" refused ran in both runs; taken, the take's offer met 409 and ran it. Fixed: the next
+	// message's run first takes the tries left (offerTries.ts tryKeys), so that try is never made.
+	it('S7-5: the "1" refused runs once, when the next message\'s run took its offer over just before the earlier run\'s last try', async () => {
+		const { link } = slowLastTry(false);
+		const ran = await earlierThenHello('wf-s7-5', link, 148_500);
+		expect(ran.filter((id) => id === 'msg-one')).toHaveLength(1);
+	});
 
-	it.fails(
-		'S7-5 (taken): the "1" the earlier run\'s last try gave its question runs no workflow, when that try ended just after the next message\'s run took its offer',
-		async () => {
-			const { question, link } = slowLastTry(true);
-			const ran = await earlierThenHello('wf-s7-5t', link, 148_500);
-			expect(question.waiting).toBe(false);
-			expect(ran).toEqual(['msg-hello']);
-		},
-	);
+	it('S7-5 (taken): the "1" the question took runs no workflow, when the next message\'s run took its offer over just before the earlier run\'s last try', async () => {
+		const { question, link } = slowLastTry(true);
+		const ran = await earlierThenHello('wf-s7-5t', link, 148_500);
+		expect(question.waiting).toBe(false);
+		expect(ran).toEqual(['msg-hello']);
+	});
+
+	/**
+	 * The earlier run's last try (153 s) is in flight when "hello"'s run takes its tries left
+	 * (153.5 s); the try ends 4.9 s on with the node's verdict, and n8n's store then fails the
+	 * earlier run's record of the offer's end for 3.1 s, so "hello"'s run takes that record first.
+	 */
+	async function lateEnd(workflow: string, takesIt: boolean) {
+		const { question, link } = slowLastTry(takesIt);
+		const slowed: Link = async (options) => {
+			const last = offers.length === 3;
+			if (last) await new Promise((resolve) => setTimeout(resolve, 900));
+			const answer = await link(options);
+			if (last) failProcessedData(5);
+			return answer;
+		};
+		const ran = await earlierThenHello(workflow, slowed, 153_500);
+		return { question, ran };
+	}
+
+	it('S7-5 (end recorded late): the "1" refused runs once, when the earlier run recorded its offer\'s end after the next message\'s run took it', async () => {
+		const { ran } = await lateEnd('wf-s7-5l', false);
+		expect(ran.filter((id) => id === 'msg-one')).toHaveLength(1);
+		expect(offers).toHaveLength(5);
+	});
+
+	it('S7-5 (end recorded late, taken): the "1" the earlier run\'s last try gave its question runs no workflow', async () => {
+		const { question, ran } = await lateEnd('wf-s7-5lt', true);
+		expect(question.waiting).toBe(false);
+		expect(ran).toEqual(['msg-hello']);
+		expect(offers).toHaveLength(5);
+	});
 });

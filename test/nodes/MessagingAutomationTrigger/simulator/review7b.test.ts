@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { entryOf, processedRecords } from '../../../support/processedData';
+import { putBackTakeBacks } from '../../../support/processedData';
 import {
 	earlierAnswerRun,
 	stepToEnd,
 	earlierThenHello,
 	type Link,
 	offeredIds,
-	TRIGGER_CLAIMANT,
 	useStoreOnFakeTimers,
 } from '../run/firstStepContext';
 
@@ -20,29 +19,18 @@ import {
  * its take-back, and writes after, puts the key back; so does a take-back that fails (claimStore.ts
  * takeBack: "a failure keeps them"). No later run holds the offer, yet the earlier run's settle
  * finds the key, and the refused "1" runs in no run: lost (before c9cfee2 it ran). No later run
- * offers it again either: its offer's end is recorded.
+ * offers it again either: its offer's end is recorded. Now the run claims each try's own key and
+ * keeps it, and asks nothing it takes back (offerTries.ts), so a `settled|` claim not fresh is a
+ * later run's take-over; the test puts back every take-back, the worst such writes can do.
  */
 
 const offers: string[][] = [];
-/**
- * The first try fails without a verdict (n8n's 502), the second gets the node's refusal. With
- * `resurrect`, during the second try another process's write of the record it read while the
- * run's stillOurs held its claim of `settled|msg-one` lands: the key is back.
- */
-const failsThenRefuses =
-	(workflow: string, resurrect: boolean): Link =>
-	async (options) => {
-		offers.push(offeredIds(options));
-		if (offers.length === 1) return { statusCode: 502, body: { message: 'Bad Gateway' } };
-		if (resurrect) {
-			const key = `${workflow}/`;
-			processedRecords().set(key, [
-				...(processedRecords().get(key) ?? []),
-				entryOf(`${TRIGGER_CLAIMANT.trigger}|settled|msg-one`),
-			]);
-		}
-		return { statusCode: 200, body: { answered: false } };
-	};
+/** The first try fails without a verdict (n8n's 502), the second gets the node's refusal. */
+const failsThenRefuses: Link = async (options) => {
+	offers.push(offeredIds(options));
+	if (offers.length === 1) return { statusCode: 502, body: { message: 'Bad Gateway' } };
+	return { statusCode: 200, body: { answered: false } };
+};
 
 useStoreOnFakeTimers(() => {
 	offers.length = 0;
@@ -50,20 +38,16 @@ useStoreOnFakeTimers(() => {
 
 describe("review s7b: the earlier run's own question between tries read as a take-over", () => {
 	it('control: the "1" refused at its second try runs once, as a message', async () => {
-		expect(
-			await stepToEnd('wf-s7b-6c', earlierAnswerRun(), failsThenRefuses('wf-s7b-6c', false)),
-		).toEqual(['msg-one']);
+		expect(await stepToEnd('wf-s7b-6c', earlierAnswerRun(), failsThenRefuses)).toEqual(['msg-one']);
 		expect(offers).toHaveLength(2);
 	});
 
 	// S7-6: settle's claim not fresh, with no later run holding the offer: the "1" ran nowhere under
-	// c9cfee2 (S7-5's first fix, which read that as a take-over). Holds since c9cfee2 was reverted:
-	// a take-over cannot be told from the run's own ask put back, so S7-5 (refused) is open again.
-	it("S7-6: the \"1\" refused at its second try runs once when another process's write put back the run's own stillOurs claim of its offer's end", async () => {
-		const workflow = 'wf-s7b-6';
-		expect(await stepToEnd(workflow, earlierAnswerRun(), failsThenRefuses(workflow, true))).toEqual(
-			['msg-one'],
-		);
+	// c9cfee2 (S7-5's first fix, which read that as a take-over). Holds since the run asks nothing it
+	// takes back (offerTries.ts: each try's own key, kept), so a key put back is never its own ask.
+	it('S7-6: the "1" refused at its second try runs once when another process\'s write puts back every take-back', async () => {
+		putBackTakeBacks();
+		expect(await stepToEnd('wf-s7b-6', earlierAnswerRun(), failsThenRefuses)).toEqual(['msg-one']);
 	});
 });
 
@@ -111,15 +95,14 @@ describe("review s7b: a burst's offer of which the next message's run takes one 
 		]);
 	});
 
-	// S7-8: settle's `fresh.size > 0` keeps a burst offer taken over in part: the "1" runs twice.
-	it.fails(
-		'S7-8: the "1" of a burst offer runs once when the next message\'s run took it over during the last try',
-		async () => {
-			expect(await earlierThenHello('wf-s7b-8', burstLink(true), 148_500, true)).toEqual([
-				'msg-hello',
-				'msg-one',
-				'msg-two',
-			]);
-		},
-	);
+	// S7-8: settle's `fresh.size > 0` kept a burst offer taken over in part: the "1" ran twice. Fixed:
+	// the next message's run takes the "1"'s last try (offerTries.ts tryKeys), so the earlier run's last
+	// try offers the "2" alone.
+	it('S7-8: the "1" of a burst offer runs once when the next message\'s run took it over before the last try', async () => {
+		expect(await earlierThenHello('wf-s7b-8', burstLink(true), 148_500, true)).toEqual([
+			'msg-hello',
+			'msg-one',
+			'msg-two',
+		]);
+	});
 });
