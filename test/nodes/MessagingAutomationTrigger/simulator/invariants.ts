@@ -143,9 +143,12 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 	// the bound (made for bursts that close within their hold) does not apply.
 	const phoneAhead = c.phone.skewMs + (c.phone.step?.ms ?? 0) > 0;
 	const reads = outcome.reads.filter((read) => !read.injected).length;
-	// Each question answered may cost Send and Wait one read and one look-up; nothing else may.
+	// Each question answered may cost Send and Wait one read and one look-up; nothing else may, but
+	// an offer made again after a fault the case injected (a failed read, n8n stopped) looks again.
 	const bound = readBound(c, outcome, written) + outcome.expected.size;
-	if (outcome.statusLookups > outcome.expected.size)
+	const restarts = outcome.incarnations - c.processes;
+	const faults = outcome.reads.filter((read) => read.injected).length + restarts;
+	if (outcome.statusLookups > outcome.expected.size + faults)
 		found.push({
 			rule: 'reads',
 			detail: `${outcome.statusLookups} question look-ups for ${outcome.expected.size} answer(s)`,

@@ -31,6 +31,8 @@ export const FAMILIES = {
 	answers: { answers: true, ownMessages: true },
 	/** The same over two webhook processes, copies, Deduplicate Events off. */
 	answerCopies: { answers: true, twoProcesses: true, copies: true, dedupeOff: true },
+	/** Answers with process stops, read faults and a second process: offers taken over by later runs. */
+	answerStops: { answers: true, stops: true, readFaults: true, twoProcesses: true, copies: true },
 	/** Events the service never queues (messages saved all the same), copies of them, two processes. */
 	lostEvents: { lost: true, copies: true, twoProcesses: true, twoPeople: true },
 	/** The host's clock skewed and stepping during holds. */

@@ -1,0 +1,83 @@
+/**
+ * Fixed cases of answers with n8n stopping (family answerStops), kept apart from cases.ts.
+ */
+import type { Case } from './scenario';
+
+/**
+ * S8-1, the shrunk case of answerStops, seed 20261401: the "1" (m5) answers q2, the question
+ * before it; the account asks q1 11 ms after it, which ends its burst. n8n records m5's run,
+ * answers its delivery, and stops while the run's first step offers the "1" (after the run of m6,
+ * 0.6 s later, is recorded and before it is answered). No delivery of m5 comes again, and m6's
+ * run, written less than a minute after it, does not offer it again (earlierAnswer.ts): the "1"
+ * neither resumes q2 nor runs.
+ */
+const STOPPED_DURING_OFFER: Case = {
+	phaseMs: 0,
+	quietMs: 3000,
+	longestMs: 20_000,
+	dedupe: true,
+	processes: 1,
+	bursts: [
+		{ person: 0, pauseMs: 4009, gapsMs: [1637, 1409, 2518], offlineMs: 0, saveGapMs: 1000 },
+		{ person: 0, pauseMs: 11_306, gapsMs: [573], offlineMs: 0, saveGapMs: 1000 },
+	],
+	saveJitterMs: [0, 0, 0, 0, 0, 0],
+	delivery: { shape: 'prompt', lateMs: 0, trickleMs: 20, scatterMs: [0, 0, 0, 0, 0, 0] },
+	lost: [],
+	copies: [],
+	jitter: [0, 0, 0, 0, 0, 0, 0, 0],
+	route: [0],
+	readFaults: [],
+	readLatencyMs: 5,
+	recordFails: [],
+	claimOutages: [],
+	ownMessages: [],
+	answers: {
+		n8nLine: 1,
+		questions: [
+			{ afterMessage: 4, delayMs: 11 },
+			{ afterMessage: 0, delayMs: 10 },
+		],
+		replies: [{ message: 4, text: '1' }],
+	},
+	stopsAfterRecording: [2],
+	stops: [],
+	phone: { skewMs: 11 },
+	host: { skewMs: 0 },
+};
+
+/**
+ * S8-1 with the burst's other messages, the shrunk case of answerStops, seed 7: the "1" then three
+ * more messages in one burst, answering q1; the Send and Wait node's reads fail (429), so the run
+ * offers the "1" again 3 s on, and n8n stops 8.4 s after the "1" was written, every delivery
+ * answered. The others are claimed only once the offer ended (afterOffers.ts), so none of the four
+ * runs, and no delivery comes again.
+ */
+const STOPPED_DURING_RETRIED_OFFER: Case = {
+	...STOPPED_DURING_OFFER,
+	bursts: [{ person: 0, pauseMs: 34_391, gapsMs: [784, 2655, 1678], offlineMs: 0, saveGapMs: 100 }],
+	saveJitterMs: [0, 0, 0, 0],
+	delivery: { shape: 'prompt', lateMs: 0, trickleMs: 20, scatterMs: [0, 0, 0, 0] },
+	readFaults: [undefined, undefined, 429, 429, 429],
+	answers: {
+		n8nLine: 1,
+		questions: [{ afterMessage: -1, delayMs: 10 }],
+		replies: [{ message: 0, text: '1' }],
+	},
+	stopsAfterRecording: [],
+	stops: [{ afterMessage: 0, delayMs: 8424, process: 0 }],
+	phone: { skewMs: 0 },
+};
+
+export const ANSWER_FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> = {
+	'S8-1': [
+		{
+			name: 'n8n stops while the run offers the "1", after answering its delivery; the person\'s next message comes 0.6 s later: the "1" resumes its question or runs',
+			case: STOPPED_DURING_OFFER,
+		},
+		{
+			name: 'n8n stops while the run offers the "1" again (the node could not read), every delivery of its burst answered: the "1" and the three messages after it resume the question or run',
+			case: STOPPED_DURING_RETRIED_OFFER,
+		},
+	],
+};
