@@ -1,6 +1,7 @@
 /**
  * Fixed cases of answers with n8n stopping (family answerStops), kept apart from cases.ts.
  */
+import { plainCase } from './cases';
 import type { Case } from './scenario';
 
 /**
@@ -11,27 +12,16 @@ import type { Case } from './scenario';
  * run, written less than a minute after it, does not offer it again (earlierAnswer.ts): the "1"
  * neither resumes q2 nor runs.
  */
-const STOPPED_DURING_OFFER: Case = {
-	phaseMs: 0,
+const STOPPED_DURING_OFFER: Case = plainCase([1637, 1409, 2518], {
 	quietMs: 3000,
 	longestMs: 20_000,
-	dedupe: true,
-	processes: 1,
 	bursts: [
 		{ person: 0, pauseMs: 4009, gapsMs: [1637, 1409, 2518], offlineMs: 0, saveGapMs: 1000 },
 		{ person: 0, pauseMs: 11_306, gapsMs: [573], offlineMs: 0, saveGapMs: 1000 },
 	],
 	saveJitterMs: [0, 0, 0, 0, 0, 0],
 	delivery: { shape: 'prompt', lateMs: 0, trickleMs: 20, scatterMs: [0, 0, 0, 0, 0, 0] },
-	lost: [],
-	copies: [],
-	jitter: [0, 0, 0, 0, 0, 0, 0, 0],
-	route: [0],
-	readFaults: [],
 	readLatencyMs: 5,
-	recordFails: [],
-	claimOutages: [],
-	ownMessages: [],
 	answers: {
 		n8nLine: 1,
 		questions: [
@@ -41,10 +31,8 @@ const STOPPED_DURING_OFFER: Case = {
 		replies: [{ message: 4, text: '1' }],
 	},
 	stopsAfterRecording: [2],
-	stops: [],
 	phone: { skewMs: 11 },
-	host: { skewMs: 0 },
-};
+});
 
 /**
  * S8-1 with the burst's other messages, the shrunk case of answerStops, seed 7: the "1" then three

@@ -3,7 +3,6 @@
  * named, fixed case besides whatever the generators find.
  */
 import type { Case } from './scenario';
-import { ANSWER_FINDING_CASES } from './answerCases';
 
 /** One burst of `gapsMs.length + 1` messages, delivered at once, nothing failing, clocks true. */
 export function plainCase(gapsMs: number[], overrides: Partial<Case> = {}): Case {
@@ -416,7 +415,6 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 			}),
 		},
 	],
-	...ANSWER_FINDING_CASES,
 	B: [
 		{
 			name: 'five messages 1.3 to 1.7 s apart (quiet window 2 s) delivered alternately to two processes: a read per quiet window each process sees pass, within the bound',

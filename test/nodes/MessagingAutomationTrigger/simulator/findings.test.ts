@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { installProcessedDataStore } from '../../../support/processedData';
+import { ANSWER_FINDING_CASES } from './answerCases';
 import { CONTROL_CASES, CRASH_CASE, FINDING_CASES } from './cases';
 import { KNOWN_FINDINGS } from './knownBroken';
 import { ProcessPool } from './processPool';
@@ -19,7 +20,7 @@ beforeAll(() => {
 });
 afterAll(() => uninstallVirtualTime());
 
-for (const [finding, cases] of Object.entries(FINDING_CASES)) {
+for (const [finding, cases] of Object.entries({ ...FINDING_CASES, ...ANSWER_FINDING_CASES })) {
 	const known = KNOWN_FINDINGS.has(finding);
 	describe(`finding ${finding}${known ? ' (known broken: the simulator must find it)' : ''}`, () => {
 		for (const { name, case: c } of cases) {
