@@ -356,3 +356,36 @@ describe("review s8: two later runs, the first's take of the end dropped", () =>
 		},
 	);
 });
+
+/*
+ * S8-8. The take-over still asks by claiming and taking back: whether a run claimed the earlier
+ * answer (answerReoffer.ts claimedBefore, `answer|<id>`), though step 4 now says "Nothing in this is
+ * claimed only to ask and taken back". The "1" was written while the trigger was inactive (no run
+ * claimed it: "an answer written while the trigger was inactive is never offered"); "hello"'s run
+ * asks, and another process's write puts its take-back back; the next message's run then finds the
+ * "1" claimed as an answer, no end recorded, and offers it: the question takes it.
+ */
+describe("review s8: the take-over's own ask of `answer|<id>`, put back", () => {
+	async function inactiveThenTwoMessages(workflow: string, putBack: boolean) {
+		const taken: string[] = [];
+		const took: Link = async (options) => {
+			taken.push(offeredIds(options)[0]);
+			return await takesFirst(options);
+		};
+		if (putBack) putBackTakeBacks();
+		expect(await stepToEnd(workflow, helloRun(), took)).toEqual(['msg-hello']);
+		expect(await stepToEnd(workflow, secondHello(), took)).toEqual(['msg-hello-2']);
+		return taken;
+	}
+
+	it('control: the "1" written while the trigger was inactive is never offered', async () => {
+		expect(await inactiveThenTwoMessages('wf-s8-8c', false)).toEqual([]);
+	});
+
+	it.fails(
+		'S8-8: the "1" written while the trigger was inactive is never offered, when another process\'s write puts back the take-over\'s ask',
+		async () => {
+			expect(await inactiveThenTwoMessages('wf-s8-8', true)).toEqual([]);
+		},
+	);
+});
