@@ -167,13 +167,7 @@ export async function passAnswers(
 				await Promise.all(
 					list.map(async (item) => {
 						if (!hasOffers(item)) return [item];
-						const ended = await answeredIn(
-							context,
-							item,
-							claimedHere,
-							fresh && claimant,
-							reoffered,
-						);
+						const ended = await answeredIn(context, item, claimedHere, claimant, reoffered);
 						answered += ended.answered.size;
 						return rest(item, new Set([...ended.answered, ...ended.takenOver]), ended.refused);
 					}),

@@ -4,7 +4,7 @@ import { ANSWER_OFFER_TIMEOUT_MS } from '../../shared/conversation/deliveryTimin
 import { claimed, takeBack, type Claimant } from '../run/claimStore';
 import { groupedIds } from '../run/unclaimedRun';
 import { offersIn } from './answerPass';
-import { settledKeys, tryKeys } from './offerTries';
+import { cleanKeys, OFFER_TRIES, settledKeys, tryKeys } from './offerTries';
 import { paused } from './runCancel';
 
 /*
@@ -52,6 +52,57 @@ async function claimedBefore(
 }
 
 /**
+ * Of `ids`, whose tries left this run holds (`tries`: the keys it claimed first), the ones the
+ * earlier run made a try of that may have resumed the question: a try key it claimed, with no
+ * record that the try resumed nothing (offerTries.ts cleanKeys). Asked by claiming those records;
+ * a claim this makes is taken back at once (put back, a later run counts that try as clean).
+ */
+async function triedBefore(
+	context: IExecuteFunctions,
+	ids: readonly string[],
+	tries: ReadonlySet<string>,
+	claimant: Claimant,
+): Promise<Set<string>> {
+	const made = ids.flatMap((id) =>
+		[...Array(OFFER_TRIES).keys()]
+			.filter((attempt) => !tries.has(`try|${id}|${attempt}`))
+			.map((attempt) => ({ id, attempt })),
+	);
+	if (made.length === 0) return new Set();
+	const keys = made.flatMap(({ id, attempt }) => cleanKeys([id], attempt));
+	const unrecorded = await claimed(context, keys, claimant);
+	// A failed store says all: each try counts as one that may have resumed.
+	if (!unrecorded) return new Set(made.map(({ id }) => id));
+	await takeBack(context, [...unrecorded], claimant);
+	return new Set(
+		made
+			.filter(({ id, attempt }) => unrecorded.has(cleanKeys([id], attempt)[0]))
+			.map(({ id }) => id),
+	);
+}
+
+/**
+ * n8n's Retry of a run (a person asked for it: it offers whatever the records say) holds the
+ * offers of its item as a take-over does, so that no later run makes them again: it claims their
+ * tries left and their ends' records, and counts the retried run's tries as its own. No wait: the
+ * run it retries has ended.
+ */
+export async function holdForRetry(
+	context: IExecuteFunctions,
+	items: readonly INodeExecutionData[],
+	claimant: Claimant,
+): Promise<TakenOver> {
+	const ids = items.flatMap((item) =>
+		offersIn(item, () => true).flatMap((entry) => entry.messageIds),
+	);
+	if (ids.length === 0) return NONE_TAKEN_OVER;
+	const tries = await claimed(context, tryKeys(ids), claimant);
+	const ends = tries && (await claimed(context, settledKeys(ids), claimant));
+	if (!tries || !ends) return NONE_TAKEN_OVER;
+	return { ids: new Set(ids), tried: await triedBefore(context, ids, tries, claimant) };
+}
+
+/**
  * The messages of `items`' offers that an earlier run claimed (not in `fresh`) and never settled,
  * whose offer this run now holds (it took their tries left and their `settled|<id>` record).
  */
@@ -83,6 +134,5 @@ export async function takeOverUnsettled(
 	context.logger.warn(
 		`Messaging Automation Trigger: messages ${[...mine].join(', ')} were claimed as answers by an earlier run that never ended their offer (n8n stopped or cancelled it), and their Send and Wait question still waits: offered again`,
 	);
-	const tried = [...mine].filter((id) => tryKeys([id]).some((key) => !tries.has(key)));
-	return { ids: mine, tried: new Set(tried) };
+	return { ids: mine, tried: await triedBefore(context, [...mine], tries, claimant) };
 }

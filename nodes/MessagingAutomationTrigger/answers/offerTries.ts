@@ -69,6 +69,14 @@ export const tryKeys = (ids: readonly string[], attempt?: number) =>
 		),
 	);
 
+/**
+ * The keys that record try `attempt` of `ids`' offer as one that resumed nothing (the node's own
+ * 503, or no connection made): a later run that takes the offer over counts the others as tries
+ * that may have resumed the question.
+ */
+export const cleanKeys = (ids: readonly string[], attempt: number) =>
+	ids.map((id) => `clean|${id}|${attempt}`);
+
 /** The messages of the offer this run claimed first, not those it took over (it holds those). */
 const ownIds = (run: OfferRun) => run.messageIds.filter((id) => !run.heldIds?.has(id));
 
@@ -82,6 +90,13 @@ export async function settle(run: OfferRun): Promise<Set<string>> {
 	if (!run.claimant || own.length === 0) return new Set();
 	const fresh = await claimed(run.context, settledKeys(own), run.claimant);
 	return new Set(fresh ? own.filter((id) => !fresh.has(`settled|${id}`)) : []);
+}
+
+/** Records try `attempt` of the run's own messages as one that resumed nothing; a failure keeps it unsaid. */
+async function recordClean(run: OfferRun, attempt: number): Promise<void> {
+	const own = ownIds(run);
+	if (run.claimant && own.length > 0)
+		await claimed(run.context, cleanKeys(own, attempt), run.claimant);
 }
 
 /**
@@ -143,6 +158,7 @@ export async function offerUntilDecided(run: OfferRun): Promise<OfferEnd> {
 			return { taken, takenOverIds };
 		}
 		if (verdict.resumedNothing !== true) mayHaveResumedWith.push(run.messageIds[0]);
+		else await recordClean(run, attempt);
 		const pause = OFFER_RETRY_PAUSES_MS[attempt];
 		// Never sooner than the first pause after a try's end: a resume n8n answers late has time to end.
 		scheduled += pause ?? 0;

@@ -59,9 +59,9 @@ async function record(
 /**
  * n8n's Retry of a run re-runs the trigger's step: a person asked for it, so it passes on what it
  * holds, but it records its messages as run, so that no later catch-up (the person's next message,
- * the Catch-Up poll) runs them again. Not its answers' keys (`answer|<id>`): a retry offers without
- * a record of the offer's end, which a later run would take for an offer n8n stopped, and offer
- * again. One attempt: a failure is logged, and the run goes on.
+ * the Catch-Up poll) runs them again. Not its answers' keys (`answer|<id>`): its offers hold their
+ * tries and ends themselves (answerReoffer.ts holdForRetry), so no later run makes them again. One
+ * attempt: a failure is logged, and the run goes on.
  */
 export async function recordRetried(
 	context: IExecuteFunctions,

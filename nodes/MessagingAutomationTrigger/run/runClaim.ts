@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { hasOffers, offersIn, passAnswers, withheldAnswers } from '../answers/answerPass';
-import { NONE_TAKEN_OVER, takeOverUnsettled } from '../answers/answerReoffer';
+import { holdForRetry, NONE_TAKEN_OVER, takeOverUnsettled } from '../answers/answerReoffer';
 import { cancelled } from '../answers/runCancel';
 import { afterOfferKeys, claimedAfterOffers } from './afterOffers';
 import { isCaughtUp } from './caughtUp';
@@ -244,7 +244,13 @@ export async function claimRun(
 	const deduplicate = deduplicating(context);
 	const keys = outputs.flat().flatMap((item) => claimKeys(item, deduplicate));
 	const mode = context.getMode();
-	if (mode === 'retry') await recordRetried(context, keys, claimant);
+	if (mode === 'retry') {
+		await recordRetried(context, keys, claimant);
+		const held = await holdForRetry(context, outputs.flat(), claimant);
+		// Not held (the store failed): its offers claim nothing, as a test run's.
+		const holder = held.ids.size > 0 ? claimant : undefined;
+		return (await passAnswers(context, outputs, undefined, holder, held)).outputs;
+	}
 	// 'trigger': a run the Catch-Up poll started; a test run ('manual') claims nothing.
 	if (!['webhook', 'trigger'].includes(mode) || keys.length === 0)
 		return (await passAnswers(context, outputs, undefined)).outputs;

@@ -146,7 +146,7 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 	// Each question answered may cost Send and Wait one read and one look-up; nothing else may, but
 	// an offer made again after a fault the case injected (a failed read, n8n stopped) looks again.
 	const bound = readBound(c, outcome, written) + outcome.expected.size;
-	const restarts = outcome.incarnations - c.processes;
+	const restarts = Math.max(0, outcome.incarnations - c.processes);
 	const faults = outcome.reads.filter((read) => read.injected).length + restarts;
 	if (outcome.statusLookups > outcome.expected.size + faults)
 		found.push({

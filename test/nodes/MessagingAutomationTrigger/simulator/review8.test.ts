@@ -78,7 +78,7 @@ function secondHello(): INodeExecutionData {
 }
 
 /*
- * S8-1. The later run counts every try the earlier run claimed as one that may have resumed the
+ * R8-1. The later run counts every try the earlier run claimed as one that may have resumed the
  * question (answerReoffer.ts: `tried`, any try key not fresh), where the earlier run itself counts
  * only tries that may have: not the node's 503 (it resumed nothing, answerOffers.ts resumedNothing).
  * The node cannot read the chat, so the earlier run's tries at 0, 3 and 33 s get its 503; the
@@ -100,18 +100,17 @@ describe('review s8: tries that resumed nothing counted by the run that took the
 		expect(offers).toHaveLength(4);
 	});
 
-	it.fails(
-		'S8-1: the "1" whose tries got the node\'s 503 runs once when "hello"\'s run took its offer over and the question was answered by its link',
-		async () => {
-			const ran = await earlierThenHello('wf-s8-1', readFailsThenLinkAnswers, 60_000);
-			expect(offers).toHaveLength(4);
-			expect(ran.filter((id) => id === 'msg-one')).toEqual(['msg-one']);
-		},
-	);
+	// Fixed: the earlier run records a try that resumed nothing (offerTries.ts cleanKeys), and the
+	// take-over counts only its other tries (answerReoffer.ts triedBefore).
+	it('R8-1: the "1" whose tries got the node\'s 503 runs once when "hello"\'s run took its offer over and the question was answered by its link', async () => {
+		const ran = await earlierThenHello('wf-s8-1', readFailsThenLinkAnswers, 60_000);
+		expect(offers).toHaveLength(4);
+		expect(ran.filter((id) => id === 'msg-one')).toEqual(['msg-one']);
+	});
 });
 
 /*
- * S8-2. n8n's Retry of an execution (mode 'retry') offers its answers without claims
+ * R8-2. n8n's Retry of an execution (mode 'retry') offers its answers without claims
  * (runClaim.ts: passAnswers with nothing fresh): no try keys, no `settled|` record. The run it
  * retries (n8n stopped, or cancelled it, after its first try) claimed `answer|<id>`, so the
  * person's next message finds an answer claimed and no end recorded, and offers it again: the "1"
@@ -130,54 +129,50 @@ describe("review s8: n8n's Retry of a run stopped during its offer", () => {
 		expect(offers).toHaveLength(2);
 	});
 
-	it.fails(
-		'S8-2: the "1" a Retry ran as a message (its tries got no verdict) is never also taken by its question through the next message',
-		async () => {
-			await firstRunStopsAfterOneTry('wf-s8-2');
-			const unreachable: Link = async (options) => {
-				offers.push(offeredIds(options));
-				return await badGateway();
-			};
-			const retry = claimRun(
-				stepOf('wf-s8-2', earlierAnswerRun(), unreachable, { mode: 'retry' }),
-				TRIGGER_CLAIMANT,
-				1,
-			);
-			await vi.runAllTimersAsync();
-			expect(ranIds(await retry)).toEqual(['msg-one']);
-			const resumed: string[] = [];
-			const took: Link = async (options) => {
-				offers.push(offeredIds(options));
-				resumed.push(offeredIds(options)[0]);
-				return await takesFirst(options);
-			};
-			await stepToEnd('wf-s8-2', helloRun(), took);
-			expect(resumed).toEqual([]);
-		},
-	);
+	// Fixed: a Retry holds its offers' tries and ends as a take-over does (answerReoffer.ts holdForRetry).
+	it('R8-2: the "1" a Retry ran as a message (its tries got no verdict) is never also taken by its question through the next message', async () => {
+		await firstRunStopsAfterOneTry('wf-s8-2');
+		const unreachable: Link = async (options) => {
+			offers.push(offeredIds(options));
+			return await badGateway();
+		};
+		const retry = claimRun(
+			stepOf('wf-s8-2', earlierAnswerRun(), unreachable, { mode: 'retry' }),
+			TRIGGER_CLAIMANT,
+			1,
+		);
+		await vi.runAllTimersAsync();
+		expect(ranIds(await retry)).toEqual(['msg-one']);
+		const resumed: string[] = [];
+		const took: Link = async (options) => {
+			offers.push(offeredIds(options));
+			resumed.push(offeredIds(options)[0]);
+			return await takesFirst(options);
+		};
+		await stepToEnd('wf-s8-2', helloRun(), took);
+		expect(resumed).toEqual([]);
+	});
 
-	it.fails(
-		'S8-2 (refused): the "1" a Retry ran as a message (refused) runs once when the next message comes',
-		async () => {
-			await firstRunStopsAfterOneTry('wf-s8-2r');
-			const retry = claimRun(
-				stepOf('wf-s8-2r', earlierAnswerRun(), refuses, { mode: 'retry' }),
-				TRIGGER_CLAIMANT,
-				1,
-			);
-			await vi.runAllTimersAsync();
-			const ran = [...ranIds(await retry), ...(await stepToEnd('wf-s8-2r', helloRun(), refuses))];
-			expect(ran.filter((id) => id === 'msg-one')).toEqual(['msg-one']);
-		},
-	);
+	// Fixed as R8-2.
+	it('R8-2 (refused): the "1" a Retry ran as a message (refused) runs once when the next message comes', async () => {
+		await firstRunStopsAfterOneTry('wf-s8-2r');
+		const retry = claimRun(
+			stepOf('wf-s8-2r', earlierAnswerRun(), refuses, { mode: 'retry' }),
+			TRIGGER_CLAIMANT,
+			1,
+		);
+		await vi.runAllTimersAsync();
+		const ran = [...ranIds(await retry), ...(await stepToEnd('wf-s8-2r', helloRun(), refuses))];
+		expect(ran.filter((id) => id === 'msg-one')).toEqual(['msg-one']);
+	});
 });
 
 /*
- * S8-3 and S8-4. The run that took the offer over holds `settled|<id>` from then on: no later run
+ * R8-3 and R8-4. The run that took the offer over holds `settled|<id>` from then on: no later run
  * offers again. Cancelled, it takes that record back (answerPass.ts), so the next message's run
- * offers again. S8-3: that take-back is a take-back, and another process's write of the whole
+ * offers again. R8-3: that take-back is a take-back, and another process's write of the whole
  * record (read before it) puts it back: the "1" then runs in no run, and no run offers it again.
- * S8-4: n8n stopped (not cancelled) while the take-over's offer is under way takes nothing back:
+ * R8-4: n8n stopped (not cancelled) while the take-over's offer is under way takes nothing back:
  * the same loss, where the Limits say "n8n stopped again while that run offers leaves it to the
  * next run that reads the chat".
  */
@@ -211,7 +206,7 @@ describe('review s8: the run that took the offer over, itself stopped', () => {
 	});
 
 	it.fails(
-		'S8-3: "hello"\'s run cancelled while it offers, its take-back of the offer\'s end put back by another process\'s write: the next message\'s run offers the "1" again',
+		'R8-3: "hello"\'s run cancelled while it offers, its take-back of the offer\'s end put back by another process\'s write: the next message\'s run offers the "1" again',
 		async () => {
 			expect((await helloTakesOverThen('wf-s8-3', 'cancel+putBack')).sort()).toEqual([
 				'msg-hello-2',
@@ -221,7 +216,7 @@ describe('review s8: the run that took the offer over, itself stopped', () => {
 	);
 
 	it.fails(
-		'S8-4: "hello"\'s run stopped by n8n while it offers: the next message\'s run offers the "1" again',
+		'R8-4: "hello"\'s run stopped by n8n while it offers: the next message\'s run offers the "1" again',
 		async () => {
 			expect((await helloTakesOverThen('wf-s8-4', 'crash')).sort()).toEqual([
 				'msg-hello-2',
@@ -232,7 +227,7 @@ describe('review s8: the run that took the offer over, itself stopped', () => {
 });
 
 /*
- * S8-5 (before 0638b43 too). The earlier run's record of its offer's end fails (the store down past
+ * R8-5 (before 0638b43 too). The earlier run's record of its offer's end fails (the store down past
  * its 25.5 s of attempts: settle's failure "says none: the run goes on"), and the "1", refused, runs
  * there as a message; its question still waits, so the next message's run finds an answer claimed
  * and no end recorded, takes the offer over and, refused again, runs the "1" a second time.
@@ -256,7 +251,7 @@ describe("review s8: the earlier run's record of its offer's end failing", () =>
 	});
 
 	it.fails(
-		'S8-5: the store failing past 25.5 s at the record of the end, the "1" refused runs once',
+		'R8-5: the store failing past 25.5 s at the record of the end, the "1" refused runs once',
 		async () => {
 			expect(await stepToEnd('wf-s8-5', earlierAnswerRun(), refusesThenStoreFails(12))).toEqual([
 				'msg-one',
@@ -268,7 +263,7 @@ describe("review s8: the earlier run's record of its offer's end failing", () =>
 });
 
 /*
- * S8-6. The take-over waits 6 s after claiming the tries left, for "a try in flight, begun before"
+ * R8-6. The take-over waits 6 s after claiming the tries left, for "a try in flight, begun before"
  * to end (answerReoffer.ts EARLIER_OFFER_ENDS_MS), counted from the later run's claim, not from the
  * earlier run's request. The earlier run claims its last try's key at 153 s, and its process is
  * held 2 s before the request goes out (claimStore.ts itself names a queue-mode worker whose event
@@ -315,7 +310,7 @@ describe("review s8: the earlier run's try sent late after its claim", () => {
 	});
 
 	it.fails(
-		"S8-6: the earlier run's last try sent 2 s after its claim: the question resumes once on n8n 1.x",
+		"R8-6: the earlier run's last try sent 2 s after its claim: the question resumes once on n8n 1.x",
 		async () => {
 			expect((await lastTryHeld('wf-s8-6', 2000)).resumes).toEqual(['msg-one']);
 		},
@@ -323,7 +318,7 @@ describe("review s8: the earlier run's try sent late after its claim", () => {
 });
 
 /*
- * S8-7. Two later runs each take the offer over by claiming `settled|<id>` (answerReoffer.ts): "one
+ * R8-7. Two later runs each take the offer over by claiming `settled|<id>` (answerReoffer.ts): "one
  * later run at most offers again" rests on that claim alone. Without grouping, the person's two
  * quick messages ("hello", then another 0.5 s on) are two runs; the first's claim of the end's
  * record is dropped by another process's write at the same moment (claimStore.ts: it is written
@@ -350,7 +345,7 @@ describe("review s8: two later runs, the first's take of the end dropped", () =>
 	});
 
 	it.fails(
-		'S8-7: the "1" refused runs once when the first message\'s take of its end was dropped',
+		'R8-7: the "1" refused runs once when the first message\'s take of its end was dropped',
 		async () => {
 			expect(await twoHellos('wf-s8-7', true)).toEqual(['msg-one']);
 		},
@@ -358,7 +353,7 @@ describe("review s8: two later runs, the first's take of the end dropped", () =>
 });
 
 /*
- * S8-8. The take-over still asks by claiming and taking back: whether a run claimed the earlier
+ * R8-8. The take-over still asks by claiming and taking back: whether a run claimed the earlier
  * answer (answerReoffer.ts claimedBefore, `answer|<id>`), though step 4 now says "Nothing in this is
  * claimed only to ask and taken back". The "1" was written while the trigger was inactive (no run
  * claimed it: "an answer written while the trigger was inactive is never offered"); "hello"'s run
@@ -383,7 +378,7 @@ describe("review s8: the take-over's own ask of `answer|<id>`, put back", () => 
 	});
 
 	it.fails(
-		'S8-8: the "1" written while the trigger was inactive is never offered, when another process\'s write puts back the take-over\'s ask',
+		'R8-8: the "1" written while the trigger was inactive is never offered, when another process\'s write puts back the take-over\'s ask',
 		async () => {
 			expect(await inactiveThenTwoMessages('wf-s8-8', true)).toEqual([]);
 		},
