@@ -23,7 +23,7 @@ export class MessagingAutomationCatchUp implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: "Missed messages, by the trigger's settings",
+		subtitle: 'Missed messages',
 		description:
 			'Works beside the Messaging Automation Trigger, by its settings: runs messages the service saved but never delivered, and those written while the workflow was inactive',
 		defaults: { name: 'Messaging Automation Catch-Up' },

@@ -38,7 +38,7 @@ export class MessagingAutomationTrigger implements INodeType {
 		defaultVersion: 1.1,
 		subtitle: EVENTS_SUBTITLE,
 		description:
-			'Starts the workflow on signed Messaging Automation events: messages, statuses, connection changes',
+			'Starts the workflow when a message, a status change or a channel change arrives',
 		defaults: { name: 'Messaging Automation Trigger' },
 		inputs: [],
 		outputs: TRIGGER_OUTPUTS,

@@ -101,7 +101,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: false,
 		displayOptions: { show: { events: ['message.received'] } },
 		description:
-			'Whether to start one run for several quick messages of one person ("hi" / "order 4411" / "where is it?"), once they stop typing, instead of one run per message',
+			'Whether to start one run for several quick messages of one person ("hi" / "order 4411" / "where is it?"), once they stop writing, instead of one run per message',
 	},
 	{
 		displayName: 'Quiet Window (Seconds)',
@@ -111,7 +111,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: 5,
 		displayOptions: groupingOn,
 		description:
-			'The run starts once the person has written nothing for this long. Messages further apart start separate runs. Above 8 seconds, the delivery of each burst also goes back to the service once and comes again 30 s later, running nothing; a restart or crash of n8n while a run waits loses nothing either way.',
+			'The run starts once the person has written nothing for this long; messages further apart start separate runs. Keep it at 8 or less: above 8, every group of quick messages also leaves an empty execution about 30 seconds later (it needs no action). Nothing is lost if n8n restarts while a run waits.',
 	},
 	{
 		displayName: 'Longest Wait (Seconds)',
@@ -160,7 +160,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: '/bot off',
 		displayOptions: takeoverOn,
 		description:
-			'Send exactly this in a conversation, from the phone or through the API, to pause the bot there. Case and surrounding spaces are ignored; a message that only contains it does not count, nor does the customer writing it.',
+			'Send exactly this in a conversation, from the phone or through the API, to pause the bot there. Case and surrounding spaces are ignored; a message with other text around it does not count, nor does the customer writing it.',
 	},
 	{
 		displayName: 'Resume Command',
@@ -197,7 +197,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: false,
 		displayOptions: { show: { events: ['message.received'] } },
 		description:
-			'Whether a reply that answers a waiting Send and Wait question with Answer in Chat on (for example "1" under "Reply 1 to Approve") resumes that execution instead of starting this workflow. Other messages run as usual, their item naming the question still waiting (waiting_question). Only links of this n8n are followed, and publishing checks that n8n can reach its own webhook URL. Needs a key that may read saved messages.',
+			'Whether a chat reply to a waiting "Send a message and wait for response" question with Answer in Chat on (for example "1" under "Reply 1 to Approve") continues that workflow instead of starting this one. Other messages start this workflow as usual. Publishing checks that n8n can reach its own webhook URL. Needs a key that may read saved messages.',
 	},
 	{
 		displayName: 'Filters',
@@ -266,7 +266,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to run the workflow only once per event ID. Deliveries are at-least-once, so the same event can arrive twice, also after n8n recorded its run: such a copy passes nothing on.',
+					'Whether to ignore an event that arrives a second time (the service may send one event twice, even after it ran). Keep it on.',
 			},
 			{
 				displayName: 'Download Attachments',

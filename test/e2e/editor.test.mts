@@ -475,7 +475,7 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		);
 		await screenshot(page, 'h-quiet-window-tooltip');
 		expect(await quietWindowTip.innerText()).toContain(
-			'Above 8 seconds, the delivery of each burst also goes back to the service once and comes again 30 s later, running nothing; a restart or crash of n8n while a run waits loses nothing either way.',
+			'Keep it at 8 or less: above 8, every group of quick messages also leaves an empty execution about 30 seconds later (it needs no action). Nothing is lost if n8n restarts while a run waits.',
 		);
 		await page.keyboard.press('Escape');
 		await ui.canvasNode('Reply in Chat').dblclick();
