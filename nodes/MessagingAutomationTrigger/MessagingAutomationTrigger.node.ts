@@ -37,8 +37,7 @@ export class MessagingAutomationTrigger implements INodeType {
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: EVENTS_SUBTITLE,
-		description:
-			'Starts the workflow when a message, a status change or a channel change arrives',
+		description: 'Starts the workflow when a message, a status change or a channel change arrives',
 		defaults: { name: 'Messaging Automation Trigger' },
 		inputs: [],
 		outputs: TRIGGER_OUTPUTS,
