@@ -256,3 +256,43 @@ describe('review s8b: a Retry whose holding claims fail', () => {
 		},
 	);
 });
+
+/*
+ * S8b-5 (R8-4's loss, now for a Retry). A Retry holds `settled|<id>` from its start; n8n stopped
+ * while the Retry offers (its execution crashed; it gets no end, and takes nothing back) leaves the
+ * "1" in no run, and no later run offers it again. Before c022dae a Retry held nothing, and the
+ * next message's run offered the "1" again.
+ */
+describe('review s8b: a Retry stopped by n8n while it offers', () => {
+	async function retryStopsThenHello(workflow: string, retry: boolean) {
+		await firstRunStopsAfter(workflow, badGateway);
+		if (retry) {
+			const stopped: Link = async () => await new Promise(() => undefined);
+			void claimRun(
+				stepOf(workflow, earlierAnswerRun(), stopped, { mode: 'retry' }),
+				TRIGGER_CLAIMANT,
+				1,
+			);
+			await vi.advanceTimersByTimeAsync(1000);
+			expect(offers).toHaveLength(2);
+		}
+		return await stepToEnd(workflow, helloRun(), counted(refuses));
+	}
+
+	it('control: no Retry: the next message\'s run offers the "1" again, refused it runs', async () => {
+		expect((await retryStopsThenHello('wf-s8b-5c', false)).sort()).toEqual([
+			'msg-hello',
+			'msg-one',
+		]);
+	});
+
+	it.fails(
+		'S8b-5: the Retry stopped by n8n while it offers: the next message\'s run offers the "1" again',
+		async () => {
+			expect((await retryStopsThenHello('wf-s8b-5', true)).sort()).toEqual([
+				'msg-hello',
+				'msg-one',
+			]);
+		},
+	);
+});
