@@ -23,8 +23,10 @@ import {
  * Review s8b, of c022dae (a try that resumed nothing is recorded, `clean|<id>|<n>`; n8n's Retry of
  * an execution holds its offers: answerReoffer.ts holdForRetry). n8n re-runs the trigger's step on
  * Retry only when that step is where the execution stopped: it failed (`Not run: messages …`,
- * unclaimedRun.ts, which tells the user to retry), or n8n stopped during it (crashed). Retry is
- * offered for 'error' and 'crashed' executions only, never a running or cancelled one.
+ * unclaimedRun.ts, which tells the user to retry), or n8n stopped during it (crashed). The editor
+ * offers Retry for 'error' and 'crashed' executions only (n8n's service refuses only a queued or a
+ * finished one, so a running one can be retried through the API). The stopped runs below are
+ * cancelled on the fake clock: n8n stopping leaves the same records, and a crashed execution.
  */
 
 const offers: string[][] = [];
