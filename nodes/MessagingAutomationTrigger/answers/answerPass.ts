@@ -65,6 +65,11 @@ async function answeredIn(
 	const passed: Passed = { answered: new Set(), takenOver: new Set(), refused: new Set() };
 	await Promise.all(
 		offersIn(item, claimedHere).map(async (offering) => {
+			// A Retry's: another run ended or decides these; run only if no try may have resumed.
+			for (const id of offering.messageIds.filter((id) => reoffered.endedElsewhere?.has(id)))
+				passed[reoffered.tried.has(id) ? 'takenOver' : 'refused'].add(id);
+			offering.messageIds = offering.messageIds.filter((id) => !reoffered.endedElsewhere?.has(id));
+			if (offering.messageIds.length === 0) return;
 			const heldIds = new Set(offering.messageIds.filter((id) => reoffered.ids.has(id)));
 			const run = { context, claimant, heldIds, triedBefore: reoffered.tried, ...offering };
 			const end = await offerUntilDecided(run);

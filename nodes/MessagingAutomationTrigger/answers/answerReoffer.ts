@@ -26,10 +26,16 @@ import { paused } from './runCancel';
 /** The earlier run's offer in flight ends (its time-out), and its end is recorded, within this. */
 const EARLIER_OFFER_ENDS_MS = ANSWER_OFFER_TIMEOUT_MS + 1000;
 
-/** The messages whose offer a run took over, and of those the ones the earlier run made a try of. */
+/**
+ * The messages whose offer a run took over (`ids`: it holds their tries left and their end), and
+ * the ones an earlier run made a try of that may have resumed the question (`tried`). A Retry also
+ * names the messages whose offer another run ended, or holds now (`endedElsewhere`): it does not
+ * offer them, and runs those no try may have resumed.
+ */
 export interface TakenOver {
 	ids: ReadonlySet<string>;
 	tried: ReadonlySet<string>;
+	endedElsewhere?: ReadonlySet<string>;
 }
 
 export const NONE_TAKEN_OVER: TakenOver = { ids: new Set(), tried: new Set() };
@@ -82,10 +88,12 @@ async function triedBefore(
 }
 
 /**
- * n8n's Retry of a run (a person asked for it: it offers whatever the records say) holds the
- * offers of its item as a take-over does, so that no later run makes them again: it claims their
- * tries left and their ends' records, and counts the retried run's tries as its own. No wait: the
- * run it retries has ended.
+ * n8n's Retry of a run (its first step failed, or n8n stopped during it) holds the offers of its
+ * item no run ended or holds, as a take-over does, so that no later run makes them again: it
+ * claims their tries left and their ends' records. No wait: the run it retries has ended. An offer
+ * another run ended (or holds, a take-over under way) is not made again: its message runs as an
+ * ordinary one when every try of it was recorded as resuming nothing (a refusal), else nowhere (the
+ * question may have taken it, or that run decides it).
  */
 export async function holdForRetry(
 	context: IExecuteFunctions,
@@ -99,7 +107,17 @@ export async function holdForRetry(
 	const tries = await claimed(context, tryKeys(ids), claimant);
 	const ends = tries && (await claimed(context, settledKeys(ids), claimant));
 	if (!tries || !ends) return NONE_TAKEN_OVER;
-	return { ids: new Set(ids), tried: await triedBefore(context, ids, tries, claimant) };
+	const held = ids.filter((id) => ends.has(`settled|${id}`));
+	const endedElsewhere = ids.filter((id) => !ends.has(`settled|${id}`));
+	if (endedElsewhere.length > 0)
+		context.logger.warn(
+			`Messaging Automation Trigger: messages ${endedElsewhere.join(', ')}: another run ended their offer to the Send and Wait question, or makes it now; this Retry does not offer them again`,
+		);
+	return {
+		ids: new Set(held),
+		tried: await triedBefore(context, ids, tries, claimant),
+		endedElsewhere: new Set(endedElsewhere),
+	};
 }
 
 /**

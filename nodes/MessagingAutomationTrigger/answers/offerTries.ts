@@ -41,7 +41,7 @@ export interface OfferRun {
 	claimant?: Claimant;
 	/** Messages whose offer this run took over (answerReoffer.ts): it holds their tries and end. */
 	heldIds?: ReadonlySet<string>;
-	/** Of those, the ones the earlier run made a try of: that try may have resumed the question. */
+	/** Of those, the ones an earlier run made a try of that may have resumed the question. */
 	triedBefore?: ReadonlySet<string>;
 }
 
@@ -70,9 +70,9 @@ export const tryKeys = (ids: readonly string[], attempt?: number) =>
 	);
 
 /**
- * The keys that record try `attempt` of `ids`' offer as one that resumed nothing (the node's own
- * 503, or no connection made): a later run that takes the offer over counts the others as tries
- * that may have resumed the question.
+ * The keys that record try `attempt` of `ids`' offer as one that resumed nothing (refused by the
+ * node or by n8n, the node's own 503, or no connection made): a later run that takes the offer
+ * over, or n8n's Retry, counts the others as tries that may have resumed the question.
  */
 export const cleanKeys = (ids: readonly string[], attempt: number) =>
 	ids.map((id) => `clean|${id}|${attempt}`);
@@ -146,6 +146,10 @@ export async function offerUntilDecided(run: OfferRun): Promise<OfferEnd> {
 		}
 		if (cancelled(context)) break;
 		const verdict = await offer(context, entry.link, run.conversationId, run.messageIds);
+		// Refused by the node or by n8n, or failed where nothing was reached: no resume.
+		const resumedNothing =
+			verdict.failed === undefined ? verdict.taken === undefined : verdict.resumedNothing === true;
+		if (resumedNothing) await recordClean(run, attempt);
 		if (verdict.failed === undefined) {
 			if (!verdict.notWaiting || mayHaveResumedWith.length === 0)
 				return { taken: verdict.taken, takenOverIds };
@@ -157,8 +161,7 @@ export async function offerUntilDecided(run: OfferRun): Promise<OfferEnd> {
 			);
 			return { taken, takenOverIds };
 		}
-		if (verdict.resumedNothing !== true) mayHaveResumedWith.push(run.messageIds[0]);
-		else await recordClean(run, attempt);
+		if (!resumedNothing) mayHaveResumedWith.push(run.messageIds[0]);
 		const pause = OFFER_RETRY_PAUSES_MS[attempt];
 		// Never sooner than the first pause after a try's end: a resume n8n answers late has time to end.
 		scheduled += pause ?? 0;

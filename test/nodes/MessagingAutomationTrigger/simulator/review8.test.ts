@@ -253,7 +253,7 @@ describe("review s8: the earlier run's record of its offer's end failing", () =>
 	it.fails(
 		'R8-5: the store failing past 25.5 s at the record of the end, the "1" refused runs once',
 		async () => {
-			expect(await stepToEnd('wf-s8-5', earlierAnswerRun(), refusesThenStoreFails(12))).toEqual([
+			expect(await stepToEnd('wf-s8-5', earlierAnswerRun(), refusesThenStoreFails(24))).toEqual([
 				'msg-one',
 			]);
 			failProcessedData(0);

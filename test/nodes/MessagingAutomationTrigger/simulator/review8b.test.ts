@@ -100,7 +100,7 @@ function carriedBurst(): INodeExecutionData {
 }
 
 /*
- * S8b-1. A Retry counts every try of the retried run without a `clean|` record as one that may have
+ * R8b-1. A Retry counts every try of the retried run without a `clean|` record as one that may have
  * resumed the question (triedBefore), and n8n's 409 after one counts the message as taken. But a
  * try that got a verdict resumed nothing too, and is never recorded clean: n8n's own 409, or the
  * node's refusal. The retried run's step ended its offer there (the "1" refused: it would run as a
@@ -116,8 +116,9 @@ describe('review s8b: a Retry of a run whose step refused its answer, then faile
 		expect(await retryOf('wf-s8b-1c', carriedBurst(), notWaiting)).toEqual(['msg-one', 'msg-why']);
 	});
 
+	// Open: the store down from the refusal on, neither the try's clean record nor the end is kept.
 	it.fails(
-		'S8b-1: the step refused the "1" (409: its question answered by its link), then failed ("Not run": the store down at the late claim): the Retry runs the "1"',
+		'R8b-1: the step refused the "1" (409: its question answered by its link), then failed ("Not run": the store down at the late claim): the Retry runs the "1"',
 		async () => {
 			const downAfter: Link = async () => {
 				failProcessedData(60);
@@ -129,18 +130,17 @@ describe('review s8b: a Retry of a run whose step refused its answer, then faile
 		},
 	);
 
-	it.fails(
-		'S8b-1 (refused): the node refused the "1", n8n stopped before the step ended; the Retry, the question\'s wait limit come, runs the "1"',
-		async () => {
-			// The step ends (its output never reaches n8n, which stopped): its records are what counts.
-			await runOf(stepOf('wf-s8b-1r', earlierAnswerRun(), refuses));
-			expect(await retryOf('wf-s8b-1r', earlierAnswerRun(), notWaiting)).toEqual(['msg-one']);
-		},
-	);
+	// Fixed: a try the node or n8n refused is recorded clean too (offerTries.ts), and the Retry runs
+	// the message whose offer another run ended with only clean tries (answerReoffer.ts holdForRetry).
+	it('R8b-1 (refused): the node refused the "1", n8n stopped before the step ended; the Retry, the question\'s wait limit come, runs the "1"', async () => {
+		// The step ends (its output never reaches n8n, which stopped): its records are what counts.
+		await runOf(stepOf('wf-s8b-1r', earlierAnswerRun(), refuses));
+		expect(await retryOf('wf-s8b-1r', earlierAnswerRun(), notWaiting)).toEqual(['msg-one']);
+	});
 });
 
 /*
- * S8b-2. A Retry cancelled while it offers (a person presses Stop on a run hanging for minutes, or
+ * R8b-2. A Retry cancelled while it offers (a person presses Stop on a run hanging for minutes, or
  * the workflow's timeout) takes back `settled|<id>` for every message it holds (answerPass.ts),
  * though holdForRetry keeps every id whether its claim of that record was fresh or not: it gives
  * back the record of an end another run made. The "1"'s run stopped after one try; "hello"'s run
@@ -172,16 +172,14 @@ describe('review s8b: a Retry cancelled while it offers', () => {
 		expect(await endedThenNext('wf-s8b-2c', false)).toEqual(['msg-one']);
 	});
 
-	it.fails(
-		'S8b-2: a Retry of the stopped run, cancelled in its pause: the "1" refused in "hello"\'s run runs once',
-		async () => {
-			expect(await endedThenNext('wf-s8b-2', true)).toEqual(['msg-one']);
-		},
-	);
+	// Fixed: a Retry holds only the offers whose end it claimed first, so it gives back no other's.
+	it('R8b-2: a Retry of the stopped run, cancelled in its pause: the "1" refused in "hello"\'s run runs once', async () => {
+		expect(await endedThenNext('wf-s8b-2', true)).toEqual(['msg-one']);
+	});
 });
 
 /*
- * S8b-3. holdForRetry offers whether or not its claim of `settled|<id>` was fresh: a Retry made while
+ * R8b-3. holdForRetry offers whether or not its claim of `settled|<id>` was fresh: a Retry made while
  * a later run holds the offer (it took it over, and pauses between tries) offers beside it. The
  * earlier run's one try got the node's 503, recorded clean (c022dae), so "hello"'s take-over counts
  * no try that may have resumed; its own first try gets the node's 503 too; the Retry's offer, in
@@ -219,16 +217,14 @@ describe('review s8b: a Retry while a later run holds the offer', () => {
 		expect(await retryInTakeOver('wf-s8b-3c', false)).toEqual({ resumed: 1, oneRan: false });
 	});
 
-	it.fails(
-		'S8b-3: a Retry of the stopped run during "hello"\'s take-over: the "1" is never both taken and run',
-		async () => {
-			expect(await retryInTakeOver('wf-s8b-3', true)).toEqual({ resumed: 1, oneRan: false });
-		},
-	);
+	// Fixed: a Retry does not offer what another run holds (its end's record taken).
+	it('R8b-3: a Retry of the stopped run during "hello"\'s take-over: the "1" is never both taken and run', async () => {
+		expect(await retryInTakeOver('wf-s8b-3', true)).toEqual({ resumed: 1, oneRan: false });
+	});
 });
 
 /*
- * S8b-4. holdForRetry's claims failing (the store down past 25.5 s) leave the Retry's offer unheld
+ * R8b-4. holdForRetry's claims failing (the store down past 25.5 s) leave the Retry's offer unheld
  * ("as a test run's", runClaim.ts), where the docs now say a Retry's offers are never made again:
  * R8-2 comes back. The Retry's tries get n8n's 502 and it runs the "1" as a message; the next
  * message's run finds no end recorded and offers it again: the question takes it.
@@ -252,7 +248,7 @@ describe('review s8b: a Retry whose holding claims fail', () => {
 	});
 
 	it.fails(
-		'S8b-4: the store failing the Retry\'s record of its messages and its claim of the tries (10 attempts): the "1" it ran is never also taken',
+		'R8b-4: the store failing the Retry\'s record of its messages and its claim of the tries (10 attempts): the "1" it ran is never also taken',
 		async () => {
 			expect(await retryThenHello('wf-s8b-4', 10)).toEqual([]);
 		},
@@ -260,7 +256,7 @@ describe('review s8b: a Retry whose holding claims fail', () => {
 });
 
 /*
- * S8b-5 (R8-4's loss, now for a Retry). A Retry holds `settled|<id>` from its start; n8n stopped
+ * R8b-5 (R8-4's loss, now for a Retry). A Retry holds `settled|<id>` from its start; n8n stopped
  * while the Retry offers (its execution crashed; it gets no end, and takes nothing back) leaves the
  * "1" in no run, and no later run offers it again. Before c022dae a Retry held nothing, and the
  * next message's run offered the "1" again.
@@ -289,7 +285,7 @@ describe('review s8b: a Retry stopped by n8n while it offers', () => {
 	});
 
 	it.fails(
-		'S8b-5: the Retry stopped by n8n while it offers: the next message\'s run offers the "1" again',
+		'R8b-5: the Retry stopped by n8n while it offers: the next message\'s run offers the "1" again',
 		async () => {
 			expect((await retryStopsThenHello('wf-s8b-5', true)).sort()).toEqual([
 				'msg-hello',
