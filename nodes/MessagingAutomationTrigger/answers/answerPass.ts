@@ -65,11 +65,11 @@ async function answeredIn(
 	const passed: Passed = { answered: new Set(), takenOver: new Set(), refused: new Set() };
 	await Promise.all(
 		offersIn(item, claimedHere).map(async (offering) => {
-			// A Retry's: another run ended or decides these; run only if no try may have resumed.
-			for (const id of offering.messageIds.filter((id) => reoffered.endedElsewhere?.has(id)))
-				passed[reoffered.tried.has(id) ? 'takenOver' : 'refused'].add(id);
-			offering.messageIds = offering.messageIds.filter((id) => !reoffered.endedElsewhere?.has(id));
-			if (offering.messageIds.length === 0) return;
+			// A Retry's earlier answers another run ended or decides: that run's.
+			const left = offering.messageIds.filter((id) => !reoffered.notOffered?.has(id));
+			for (const id of offering.messageIds) if (!left.includes(id)) passed.takenOver.add(id);
+			if (left.length === 0) return;
+			offering.messageIds = left;
 			const heldIds = new Set(offering.messageIds.filter((id) => reoffered.ids.has(id)));
 			const run = { context, claimant, heldIds, triedBefore: reoffered.tried, ...offering };
 			const end = await offerUntilDecided(run);
@@ -77,8 +77,9 @@ async function answeredIn(
 			if (end.takenOver || end.cancelled) {
 				for (const id of offering.messageIds) passed.takenOver.add(id);
 				// A later run of their chat offers them again: the record of the end stays free.
-				if (end.cancelled && heldIds.size > 0 && claimant)
-					await takeBack(context, settledKeys([...heldIds]), claimant);
+				const ends = [...heldIds].filter((id) => reoffered.endsHeld.has(id));
+				if (end.cancelled && ends.length > 0 && claimant)
+					await takeBack(context, settledKeys(ends), claimant);
 				return;
 			}
 			// A later run took these over since their last try: its offer decides them.

@@ -27,18 +27,20 @@ import { paused } from './runCancel';
 const EARLIER_OFFER_ENDS_MS = ANSWER_OFFER_TIMEOUT_MS + 1000;
 
 /**
- * The messages whose offer a run took over (`ids`: it holds their tries left and their end), and
- * the ones an earlier run made a try of that may have resumed the question (`tried`). A Retry also
- * names the messages whose offer another run ended, or holds now (`endedElsewhere`): it does not
- * offer them, and runs those no try may have resumed.
+ * The messages whose offer a run makes without claiming each try or recording the end (`ids`: it
+ * claimed their tries left), those of them whose end's record it took first (`endsHeld`: given back
+ * if n8n cancels it), and the ones an earlier run made a try of that may have resumed the question
+ * (`tried`). A Retry also names earlier answers another run ended or decides now (`notOffered`):
+ * they are that run's, and run in no run here.
  */
 export interface TakenOver {
 	ids: ReadonlySet<string>;
+	endsHeld: ReadonlySet<string>;
 	tried: ReadonlySet<string>;
-	endedElsewhere?: ReadonlySet<string>;
+	notOffered?: ReadonlySet<string>;
 }
 
-export const NONE_TAKEN_OVER: TakenOver = { ids: new Set(), tried: new Set() };
+export const NONE_TAKEN_OVER: TakenOver = { ids: new Set(), endsHeld: new Set(), tried: new Set() };
 
 /**
  * Which of `ids` a run claimed as answers (`answer|<id>`, runClaim.ts): an earlier answer the
@@ -88,35 +90,44 @@ async function triedBefore(
 }
 
 /**
- * n8n's Retry of a run (its first step failed, or n8n stopped during it) holds the offers of its
- * item no run ended or holds, as a take-over does, so that no later run makes them again: it
- * claims their tries left and their ends' records. No wait: the run it retries has ended. An offer
- * another run ended (or holds, a take-over under way) is not made again: its message runs as an
- * ordinary one when every try of it was recorded as resuming nothing (a refusal), else nowhere (the
- * question may have taken it, or that run decides it).
+ * n8n's Retry of a run (its first step failed, or n8n stopped during it) offers its item's own
+ * answers again, as a person asked, without claiming each try: it claims their tries left (the
+ * tries before count as its own) and the records of the ends no run made, which it holds, so that
+ * no later run makes those offers again. One whose end a run recorded, most often the retried
+ * run's own before it failed, is offered again all the same: the question refuses it again (it
+ * runs) or no longer waits (taken, when a try may have resumed it). An earlier answer the item
+ * carries (answerRoute.ts earlierAnswer) is offered only when no run ended or holds its offer: else
+ * that run decides it. No wait: the run it retries has ended.
  */
 export async function holdForRetry(
 	context: IExecuteFunctions,
 	items: readonly INodeExecutionData[],
 	claimant: Claimant,
 ): Promise<TakenOver> {
-	const ids = items.flatMap((item) =>
-		offersIn(item, () => true).flatMap((entry) => entry.messageIds),
-	);
+	const offered = items.flatMap((item) => {
+		const own = groupedIds(item) ?? [String(item.json.message_id)];
+		return offersIn(item, () => true).flatMap((entry) =>
+			entry.messageIds.map((id) => ({ id, earlier: !own.includes(id) })),
+		);
+	});
+	const ids = offered.map(({ id }) => id);
 	if (ids.length === 0) return NONE_TAKEN_OVER;
 	const tries = await claimed(context, tryKeys(ids), claimant);
 	const ends = tries && (await claimed(context, settledKeys(ids), claimant));
 	if (!tries || !ends) return NONE_TAKEN_OVER;
-	const held = ids.filter((id) => ends.has(`settled|${id}`));
-	const endedElsewhere = ids.filter((id) => !ends.has(`settled|${id}`));
-	if (endedElsewhere.length > 0)
+	const endsHeld = ids.filter((id) => ends.has(`settled|${id}`));
+	const notOffered = offered
+		.filter(({ id, earlier }) => earlier && !endsHeld.includes(id))
+		.map(({ id }) => id);
+	if (notOffered.length > 0)
 		context.logger.warn(
-			`Messaging Automation Trigger: messages ${endedElsewhere.join(', ')}: another run ended their offer to the Send and Wait question, or makes it now; this Retry does not offer them again`,
+			`Messaging Automation Trigger: earlier answers ${notOffered.join(', ')}: another run ended their offer to the Send and Wait question, or makes it now; this Retry leaves them to it`,
 		);
 	return {
-		ids: new Set(held),
+		ids: new Set(ids.filter((id) => !notOffered.includes(id))),
+		endsHeld: new Set(endsHeld),
 		tried: await triedBefore(context, ids, tries, claimant),
-		endedElsewhere: new Set(endedElsewhere),
+		notOffered: new Set(notOffered),
 	};
 }
 
@@ -152,5 +163,6 @@ export async function takeOverUnsettled(
 	context.logger.warn(
 		`Messaging Automation Trigger: messages ${[...mine].join(', ')} were claimed as answers by an earlier run that never ended their offer (n8n stopped or cancelled it), and their Send and Wait question still waits: offered again`,
 	);
-	return { ids: mine, tried: await triedBefore(context, [...mine], tries, claimant) };
+	const tried = await triedBefore(context, [...mine], tries, claimant);
+	return { ids: mine, endsHeld: mine, tried };
 }

@@ -116,7 +116,7 @@ async function firstRunStopsAfterClean(workflow: string): Promise<void> {
 }
 
 /*
- * S8c-1. The retried step ended its offer with the node's refusal after a try that timed out (or
+ * R8c-1. The retried step ended its offer with the node's refusal after a try that timed out (or
  * after four tries without a verdict): it ran the "1" as a message, then failed. The timed-out
  * try has no clean record, so its Retry runs the "1" nowhere, though the node's refusal showed
  * that try resumed nothing. Before 2ef6d52 the Retry offered again: refused again, it ran.
@@ -130,24 +130,22 @@ describe('review s8c: a Retry of a step whose refusal came after a try that time
 		]);
 	});
 
-	it.fails(
-		'S8c-1: a time-out, then the node\'s refusal (the question still waits), then "Not run": the Retry runs the "1"',
-		async () => {
-			await failsAfterOffers(
-				'wf-s8c-1',
-				carriedBurst([['msg-one', '1']]),
-				inTurn(neverAnswers, refuses),
-			);
-			expect(await retryOf('wf-s8c-1', carriedBurst([['msg-one', '1']]), refuses)).toEqual([
-				'msg-one',
-				'msg-why',
-			]);
-		},
-	);
+	// Fixed: the Retry offers its item's own answers again, whoever ended their offer (holdForRetry).
+	it('R8c-1: a time-out, then the node\'s refusal (the question still waits), then "Not run": the Retry runs the "1"', async () => {
+		await failsAfterOffers(
+			'wf-s8c-1',
+			carriedBurst([['msg-one', '1']]),
+			inTurn(neverAnswers, refuses),
+		);
+		expect(await retryOf('wf-s8c-1', carriedBurst([['msg-one', '1']]), refuses)).toEqual([
+			'msg-one',
+			'msg-why',
+		]);
+	});
 });
 
 /*
- * S8c-2. A burst "why?" "1" "2", the "1" and the "2" offered to one question in one try: the
+ * R8c-2. A burst "why?" "1" "2", the "1" and the "2" offered to one question in one try: the
  * question took the "1", so the "2" runs as a message; the step then failed. That try resumed the
  * question, so no clean record names it for either message, and the Retry runs the "2" nowhere.
  * Before 2ef6d52 the Retry offered again, counted the "1" taken (the try before resumed) and ran
@@ -161,22 +159,20 @@ describe('review s8c: a Retry of a burst whose offer took one answer and refused
 		]);
 	});
 
-	it.fails(
-		'S8c-2: the "1" taken, the "2" refused, then "Not run": the Retry runs the "2"',
-		async () => {
-			const burst = () =>
-				carriedBurst([
-					['msg-one', '1'],
-					['msg-two', '2'],
-				]);
-			await failsAfterOffers('wf-s8c-2', burst(), takesFirst);
-			expect(await retryOf('wf-s8c-2', burst(), notWaiting)).toEqual(['msg-two', 'msg-why']);
-		},
-	);
+	// Fixed: the Retry offers its item's own answers again, whoever ended their offer (holdForRetry).
+	it('R8c-2: the "1" taken, the "2" refused, then "Not run": the Retry runs the "2"', async () => {
+		const burst = () =>
+			carriedBurst([
+				['msg-one', '1'],
+				['msg-two', '2'],
+			]);
+		await failsAfterOffers('wf-s8c-2', burst(), takesFirst);
+		expect(await retryOf('wf-s8c-2', burst(), notWaiting)).toEqual(['msg-two', 'msg-why']);
+	});
 });
 
 /*
- * S8c-3. A run that holds an offer (a Retry, or a later run's take-over) records none of its tries
+ * R8c-3. A run that holds an offer (a Retry, or a later run's take-over) records none of its tries
  * clean (offerTries.ts recordClean: its own messages only), and the tries it claimed and never made
  * have no clean record either. Its execution stopped by n8n after its step ran the "1" (refused),
  * a Retry of that execution finds the offer ended elsewhere with unclean tries: the "1" runs
@@ -188,17 +184,16 @@ describe('review s8c: a Retry of a run that held the offer', () => {
 		expect(await retryOf('wf-s8c-3c', earlierAnswerRun(), refuses)).toEqual(['msg-one']);
 	});
 
-	it.fails(
-		'S8c-3: that Retry stopped by n8n after its step (its output lost): a Retry of it runs the "1"',
-		async () => {
-			await firstRunStopsAfterClean('wf-s8c-3');
-			expect(await retryOf('wf-s8c-3', earlierAnswerRun(), refuses)).toEqual(['msg-one']);
-			expect(await retryOf('wf-s8c-3', earlierAnswerRun(), refuses)).toEqual(['msg-one']);
-		},
-	);
+	// Fixed: the Retry offers its item's own answers again, whoever ended their offer (holdForRetry).
+	it('R8c-3: that Retry stopped by n8n after its step (its output lost): a Retry of it runs the "1"', async () => {
+		await firstRunStopsAfterClean('wf-s8c-3');
+		expect(await retryOf('wf-s8c-3', earlierAnswerRun(), refuses)).toEqual(['msg-one']);
+		expect(await retryOf('wf-s8c-3', earlierAnswerRun(), refuses)).toEqual(['msg-one']);
+	});
 
+	// Open: the Retry cannot tell the run it retries from another that ended the earlier answer's offer.
 	it.fails(
-		'S8c-3 (take-over): "hello"\'s run took the offer over and ran the "1", n8n stopped after its step: its Retry runs the "1"',
+		'R8c-3 (take-over): "hello"\'s run took the offer over and ran the "1", n8n stopped after its step: its Retry runs the "1"',
 		async () => {
 			await firstRunStopsAfterClean('wf-s8c-3t');
 			expect(await runOf(stepOf('wf-s8c-3t', helloRun(), refuses))).toEqual([
@@ -227,7 +222,7 @@ function carriedHello(): INodeExecutionData {
 }
 
 /*
- * S8c-4. The Retry takes the run that ended an offer to be the run it retries. The "1"'s own run
+ * R8c-4. The Retry takes the run that ended an offer to be the run it retries. The "1"'s own run
  * ended its offer with the node's refusal and ran it; the next burst ("ok" "hello", a carried
  * start) still carries the "1" as an earlier answer (its probe found the question waiting), and
  * fails at its claim ("Not run", the store down; its error says to retry if no other execution
@@ -248,12 +243,10 @@ describe("review s8c: a Retry of the next message's run, its earlier answer run 
 		expect(await retryOfNext('wf-s8c-4c', takesFirst)).toEqual(['msg-hello', 'msg-ok']);
 	});
 
-	it.fails(
-		'S8c-4: the "1" refused and run in its own run: the Retry runs "ok" and "hello" only',
-		async () => {
-			expect(await retryOfNext('wf-s8c-4', refuses)).toEqual(['msg-hello', 'msg-ok']);
-		},
-	);
+	// Fixed: the Retry leaves an earlier answer whose offer another run ended to that run.
+	it('R8c-4: the "1" refused and run in its own run: the Retry runs "ok" and "hello" only', async () => {
+		expect(await retryOfNext('wf-s8c-4', refuses)).toEqual(['msg-hello', 'msg-ok']);
+	});
 });
 
 /*
