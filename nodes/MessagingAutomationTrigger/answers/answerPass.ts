@@ -4,7 +4,7 @@ import { isRecord } from '../../shared/guards';
 import { earlierAnswerItem } from '../run/caughtUp';
 import { answeredTurnJson, OFFERS_FIELD } from '../run/output';
 import { takeBack, type Claimant } from '../run/claimStore';
-import { NONE_TAKEN_OVER, type TakenOver } from './answerReoffer';
+import { NONE_TAKEN_OVER, type TakenOver } from './takenOver';
 import type { AnswerOffer } from './answerRoute';
 import { offerUntilDecided, settle, settledKeys } from './offerTries';
 

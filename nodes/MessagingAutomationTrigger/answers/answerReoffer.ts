@@ -6,6 +6,7 @@ import { groupedIds } from '../run/unclaimedRun';
 import { offersIn } from './answerPass';
 import { cleanKeys, OFFER_TRIES, settledKeys, tryKeys } from './offerTries';
 import { paused } from './runCancel';
+import { NONE_TAKEN_OVER, type TakenOver } from './takenOver';
 
 /*
  * n8n stopped (or cancelled the run) after a run claimed an answer and before its offer ended: the
@@ -25,22 +26,6 @@ import { paused } from './runCancel';
 
 /** The earlier run's offer in flight ends (its time-out), and its end is recorded, within this. */
 const EARLIER_OFFER_ENDS_MS = ANSWER_OFFER_TIMEOUT_MS + 1000;
-
-/**
- * The messages whose offer a run makes without claiming each try or recording the end (`ids`: it
- * claimed their tries left), those of them whose end's record it took first (`endsHeld`: given back
- * if n8n cancels it), and the ones an earlier run made a try of that may have resumed the question
- * (`tried`). A Retry also names earlier answers another run ended or decides now (`notOffered`):
- * they are that run's, and run in no run here.
- */
-export interface TakenOver {
-	ids: ReadonlySet<string>;
-	endsHeld: ReadonlySet<string>;
-	tried: ReadonlySet<string>;
-	notOffered?: ReadonlySet<string>;
-}
-
-export const NONE_TAKEN_OVER: TakenOver = { ids: new Set(), endsHeld: new Set(), tried: new Set() };
 
 /**
  * Which of `ids` a run claimed as answers (`answer|<id>`, runClaim.ts): an earlier answer the

@@ -1,18 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { hasOffers, offersIn, passAnswers, withheldAnswers } from '../answers/answerPass';
-import { holdForRetry, NONE_TAKEN_OVER, takeOverUnsettled } from '../answers/answerReoffer';
+import { takeOverUnsettled } from '../answers/answerReoffer';
+import { NONE_TAKEN_OVER } from '../answers/takenOver';
+import { retriedRun } from './retriedRun';
 import { cancelled } from '../answers/runCancel';
 import { afterOfferKeys, claimedAfterOffers } from './afterOffers';
 import { isCaughtUp } from './caughtUp';
-import {
-	claimed,
-	CLAIMS_KEPT,
-	recordNeverFull,
-	recordRetried,
-	takeBack,
-	type Claimant,
-} from './claimStore';
+import { claimed, CLAIMS_KEPT, recordNeverFull, takeBack, type Claimant } from './claimStore';
 import { narrowedRun } from './narrowedRun';
 import { groupedIds, refuseUnclaimed, whenUnclaimed } from './unclaimedRun';
 
@@ -244,13 +239,7 @@ export async function claimRun(
 	const deduplicate = deduplicating(context);
 	const keys = outputs.flat().flatMap((item) => claimKeys(item, deduplicate));
 	const mode = context.getMode();
-	if (mode === 'retry') {
-		await recordRetried(context, keys, claimant);
-		const held = await holdForRetry(context, outputs.flat(), claimant);
-		// Not held (the store failed): its offers claim nothing, as a test run's.
-		const holder = held.ids.size > 0 ? claimant : undefined;
-		return (await passAnswers(context, outputs, undefined, holder, held)).outputs;
-	}
+	if (mode === 'retry') return await retriedRun(context, outputs, keys, claimant);
 	// 'trigger': a run the Catch-Up poll started; a test run ('manual') claims nothing.
 	if (!['webhook', 'trigger'].includes(mode) || keys.length === 0)
 		return (await passAnswers(context, outputs, undefined)).outputs;

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
 import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
@@ -22,6 +22,7 @@ import {
 	TRIGGER_CLAIMANT,
 	useStoreOnFakeTimers,
 } from '../run/firstStepContext';
+import { badGateway, stepOf } from '../run/retryFixtures';
 
 /*
  * Review s8, of 0638b43 (each try of an offer is its own key, `try|<id>|<n>`, claimed before it and
@@ -39,22 +40,6 @@ const refuses: Link = async (options) => {
 	offers.push(offeredIds(options));
 	return { statusCode: 200, body: { answered: false } };
 };
-
-const badGateway = async () => ({ statusCode: 502, body: { message: 'Bad Gateway' } });
-
-/** A step context n8n can cancel (its execution's cancel signal), in `mode`. */
-function stepOf(
-	workflow: string,
-	item: INodeExecutionData,
-	link: Link,
-	options: { cancel?: AbortController; mode?: string } = {},
-): IExecuteFunctions {
-	const context = firstStepContext(workflow, item, link);
-	return Object.assign(context, {
-		...(options.cancel ? { getExecutionCancelSignal: () => options.cancel!.signal } : {}),
-		...(options.mode ? { getMode: () => options.mode } : {}),
-	});
-}
 
 /** The "1"'s own run: its first try gets n8n's 502, and n8n cancels the run (or stops) in the pause. */
 async function firstRunStopsAfterOneTry(workflow: string): Promise<void> {

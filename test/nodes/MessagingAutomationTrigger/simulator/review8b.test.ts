@@ -1,12 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
 import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
 import { failProcessedData } from '../../../support/processedData';
 import {
-	chatMessage,
 	earlierAnswerRun,
-	firstStepContext,
 	helloRun,
 	type Link,
 	nodeCouldNotRead,
@@ -18,6 +16,15 @@ import {
 	TRIGGER_CLAIMANT,
 	useStoreOnFakeTimers,
 } from '../run/firstStepContext';
+import {
+	badGateway,
+	carriedBurst,
+	refusesAnswer as refuses,
+	retryOf as sharedRetryOf,
+	runOf,
+	stepOf as sharedStepOf,
+	type StepOptions,
+} from '../run/retryFixtures';
 
 /*
  * Review s8b, of c022dae (a try that resumed nothing is recorded, `clean|<id>|<n>`; n8n's Retry of
@@ -42,32 +49,12 @@ const counted =
 		return await link(options);
 	};
 
-const refuses = async () => ({ statusCode: 200, body: { answered: false } });
-const badGateway = async () => ({ statusCode: 502, body: { message: 'Bad Gateway' } });
-
-/** A step context in `mode`, that n8n can cancel with `cancel`. */
-function stepOf(
-	workflow: string,
-	item: INodeExecutionData,
-	link: Link,
-	options: { cancel?: AbortController; mode?: string } = {},
-): IExecuteFunctions {
-	return Object.assign(firstStepContext(workflow, item, counted(link)), {
-		...(options.cancel ? { getExecutionCancelSignal: () => options.cancel!.signal } : {}),
-		...(options.mode ? { getMode: () => options.mode } : {}),
-	});
-}
-
-/** A step to its end on the fake clock: what it passes on, or its error's message. */
-async function runOf(context: IExecuteFunctions): Promise<string[] | string> {
-	const run = claimRun(context, TRIGGER_CLAIMANT, 1).catch((error: Error) => error.message);
-	await vi.runAllTimersAsync();
-	const outcome = await run;
-	return typeof outcome === 'string' ? outcome : ranIds(outcome).sort();
-}
+/** The step's context, its offers counted. */
+const stepOf = (workflow: string, item: INodeExecutionData, link: Link, options?: StepOptions) =>
+	sharedStepOf(workflow, item, counted(link), options);
 
 const retryOf = async (workflow: string, item: INodeExecutionData, link: Link) =>
-	await runOf(stepOf(workflow, item, link, { mode: 'retry' }));
+	await sharedRetryOf(workflow, item, link, stepOf);
 
 /** The "1"'s own run, whose first try gets `first`; n8n stops (or cancels) it in the pause after. */
 async function firstRunStopsAfter(workflow: string, first: Link): Promise<void> {
@@ -80,24 +67,7 @@ async function firstRunStopsAfter(workflow: string, first: Link): Promise<void> 
 }
 
 /** "why?" then "1", the run started by "why?"'s delivery (a carried start), the "1" offered to q-1. */
-function carriedBurst(): INodeExecutionData {
-	const messages = [chatMessage('msg-why', 'why?', 1), chatMessage('msg-one', '1', 2)];
-	const offer = earlierAnswerRun().json.answer_offers as Array<{ message_ids: string[] }>;
-	return {
-		json: {
-			event_type: 'message.received',
-			event_id: 'evt-why',
-			conversation_id: 'conv-1',
-			message_id: 'msg-why',
-			data: { message: { id: 'msg-why' } },
-			text: 'why?\n1',
-			messages,
-			message_ids: ['msg-why', 'msg-one'],
-			burst: { message_count: 2, closed_by: 'quiet' },
-			answer_offers: [{ ...offer[0], message_ids: ['msg-one'] }],
-		},
-	};
-}
+const carriedOne = () => carriedBurst([['msg-one', '1']]);
 
 /*
  * R8b-1. A Retry counts every try of the retried run without a `clean|` record as one that may have
@@ -111,9 +81,9 @@ function carriedBurst(): INodeExecutionData {
 describe('review s8b: a Retry of a run whose step refused its answer, then failed', () => {
 	it('control: the step failed at its claim, before its offer: the Retry runs the "1" its question no longer takes', async () => {
 		failProcessedData(9);
-		expect(await runOf(stepOf('wf-s8b-1c', carriedBurst(), notWaiting))).toMatch(/^Not run/);
+		expect(await runOf(stepOf('wf-s8b-1c', carriedOne(), notWaiting))).toMatch(/^Not run/);
 		failProcessedData(0);
-		expect(await retryOf('wf-s8b-1c', carriedBurst(), notWaiting)).toEqual(['msg-one', 'msg-why']);
+		expect(await retryOf('wf-s8b-1c', carriedOne(), notWaiting)).toEqual(['msg-one', 'msg-why']);
 	});
 
 	// Open: the store down from the refusal on, neither the try's clean record nor the end is kept.
@@ -124,9 +94,9 @@ describe('review s8b: a Retry of a run whose step refused its answer, then faile
 				failProcessedData(60);
 				return await notWaiting();
 			};
-			expect(await runOf(stepOf('wf-s8b-1', carriedBurst(), downAfter))).toMatch(/^Not run/);
+			expect(await runOf(stepOf('wf-s8b-1', carriedOne(), downAfter))).toMatch(/^Not run/);
 			failProcessedData(0);
-			expect(await retryOf('wf-s8b-1', carriedBurst(), notWaiting)).toEqual(['msg-one', 'msg-why']);
+			expect(await retryOf('wf-s8b-1', carriedOne(), notWaiting)).toEqual(['msg-one', 'msg-why']);
 		},
 	);
 

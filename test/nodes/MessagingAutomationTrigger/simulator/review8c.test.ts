@@ -12,11 +12,16 @@ import {
 	neverAnswers,
 	nodeCouldNotRead,
 	notWaiting,
-	ranIds,
 	takesFirst,
 	TRIGGER_CLAIMANT,
 	useStoreOnFakeTimers,
 } from '../run/firstStepContext';
+import {
+	carriedBurst,
+	refusesAnswer as refuses,
+	retryOf as sharedRetryOf,
+	runOf,
+} from '../run/retryFixtures';
 
 /*
  * Review s8c, of 2ef6d52 (every try that resumed nothing is recorded clean; n8n's Retry does not
@@ -30,8 +35,6 @@ let writes = 0;
 useStoreOnFakeTimers(() => {
 	writes = 0;
 });
-
-const refuses = async () => ({ statusCode: 200, body: { answered: false } });
 
 /** A step context in `mode`; `failing` keys' claims always fail (n8n's store locked for them). */
 function stepOf(
@@ -58,46 +61,14 @@ function stepOf(
 	}) as IExecuteFunctions;
 }
 
-/** A step to its end on the fake clock: what it passes on (sorted), or its error's message. */
-async function runOf(context: IExecuteFunctions): Promise<string[] | string> {
-	const run = claimRun(context, TRIGGER_CLAIMANT, 1).catch((error: Error) => error.message);
-	await vi.runAllTimersAsync();
-	const outcome = await run;
-	return typeof outcome === 'string' ? outcome : ranIds(outcome).sort();
-}
-
 const retryOf = async (workflow: string, item: INodeExecutionData, link: Link) =>
-	await runOf(stepOf(workflow, item, link, { mode: 'retry' }));
+	await sharedRetryOf(workflow, item, link, stepOf);
 
 /** `link`'s answers in turn, the last one from then on. */
 const inTurn =
 	(...links: Link[]): Link =>
 	async (options) =>
 		await (links.length > 1 ? links.shift()! : links[0])(options);
-
-/** "why?" then the answers `answers`, started by "why?"'s delivery (a carried start), all offered to q-1. */
-function carriedBurst(answers: Array<[string, string]>): INodeExecutionData {
-	const messages = [
-		chatMessage('msg-why', 'why?', 1),
-		...answers.map(([id, text], index) => chatMessage(id, text, index + 2)),
-	];
-	const offer = earlierAnswerRun().json.answer_offers as Array<{ message_ids: string[] }>;
-	const ids = messages.map((message) => message.id);
-	return {
-		json: {
-			event_type: 'message.received',
-			event_id: 'evt-why',
-			conversation_id: 'conv-1',
-			message_id: 'msg-why',
-			data: { message: { id: 'msg-why' } },
-			text: messages.map((message) => message.text).join('\n'),
-			messages,
-			message_ids: ids,
-			burst: { message_count: ids.length, closed_by: 'quiet' },
-			answer_offers: [{ ...offer[0], message_ids: ids.slice(1) }],
-		},
-	};
-}
 
 /** The burst's step, its offers ended, fails at the claim of "why?" ("Not run": the store locked for it). */
 async function failsAfterOffers(workflow: string, item: INodeExecutionData, link: Link) {

@@ -1,0 +1,86 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { vi } from 'vitest';
+
+import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
+import {
+	chatMessage,
+	earlierAnswerRun,
+	firstStepContext,
+	type Link,
+	ranIds,
+	TRIGGER_CLAIMANT,
+} from './firstStepContext';
+
+/*
+ * The trigger's first step in the modes n8n runs it in besides a delivery's (a Retry), and
+ * cancelled by n8n, for the answer reviews (simulator/review8*.test.ts).
+ */
+
+/** The node answers that the messages are no answer to its question (it still waits). */
+export const refusesAnswer = async () => ({ statusCode: 200, body: { answered: false } });
+
+/** n8n's 502 before the node: no verdict, and the node may have resumed. */
+export const badGateway = async () => ({
+	statusCode: 502,
+	body: { message: 'Bad Gateway' },
+});
+
+export interface StepOptions {
+	/** n8n cancels the execution when this aborts. */
+	cancel?: AbortController;
+	/** The execution's mode ('retry': n8n's Retry); a delivery's ('webhook') by default. */
+	mode?: string;
+}
+
+/** The step's context for `item` in `workflow`, in `mode`, that n8n can cancel with `cancel`. */
+export function stepOf(
+	workflow: string,
+	item: INodeExecutionData,
+	link: Link,
+	options: StepOptions = {},
+): IExecuteFunctions {
+	return Object.assign(firstStepContext(workflow, item, link), {
+		...(options.cancel ? { getExecutionCancelSignal: () => options.cancel!.signal } : {}),
+		...(options.mode ? { getMode: () => options.mode } : {}),
+	});
+}
+
+/** A step to its end on the fake clock: what it passes on (sorted), or its error's message. */
+export async function runOf(context: IExecuteFunctions): Promise<string[] | string> {
+	const run = claimRun(context, TRIGGER_CLAIMANT, 1).catch((error: Error) => error.message);
+	await vi.runAllTimersAsync();
+	const outcome = await run;
+	return typeof outcome === 'string' ? outcome : ranIds(outcome).sort();
+}
+
+/** n8n's Retry of the execution of `item`, to its end. */
+export const retryOf = async (
+	workflow: string,
+	item: INodeExecutionData,
+	link: Link,
+	contextOf: typeof stepOf = stepOf,
+) => await runOf(contextOf(workflow, item, link, { mode: 'retry' }));
+
+/** "why?" then the answers `answers`, started by "why?"'s delivery (a carried start), all offered to q-1. */
+export function carriedBurst(answers: Array<[string, string]>): INodeExecutionData {
+	const messages = [
+		chatMessage('msg-why', 'why?', 1),
+		...answers.map(([id, text], index) => chatMessage(id, text, index + 2)),
+	];
+	const offer = earlierAnswerRun().json.answer_offers as Array<{ message_ids: string[] }>;
+	const ids = messages.map((message) => message.id);
+	return {
+		json: {
+			event_type: 'message.received',
+			event_id: 'evt-why',
+			conversation_id: 'conv-1',
+			message_id: 'msg-why',
+			data: { message: { id: 'msg-why' } },
+			text: messages.map((message) => message.text).join('\n'),
+			messages,
+			message_ids: ids,
+			burst: { message_count: ids.length, closed_by: 'quiet' },
+			answer_offers: [{ ...offer[0], message_ids: ids.slice(1) }],
+		},
+	};
+}
