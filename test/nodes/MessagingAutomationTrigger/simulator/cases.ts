@@ -447,6 +447,28 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 			}),
 		},
 	],
+	'S8-2b': [
+		{
+			name: "a phone 3.001 s behind (over the 3 s quiet window), m3 delivered first runs [m1 m2 m3], then m7 of the next burst: the read for m7 no longer dates m3's save, and m2 and m1, carried by the first read, went back (503) at their deadlines (seed 20261408, late)",
+			case: plainCase([1518, 1350], {
+				quietMs: 3000,
+				bursts: [
+					{ person: 0, pauseMs: 4008, gapsMs: [1518, 1350], offlineMs: 0, saveGapMs: 1000 },
+					{ person: 0, pauseMs: 16_486, gapsMs: [50, 168, 1102], offlineMs: 0, saveGapMs: 1000 },
+				],
+				saveJitterMs: Array(7).fill(0),
+				delivery: {
+					shape: 'prompt',
+					lateMs: 0,
+					trickleMs: 20,
+					scatterMs: [23_073, 20_482, 19_072, 4646, 3669, 2429, 1272],
+				},
+				jitter: Array(8).fill(0),
+				readLatencyMs: 5,
+				phone: { skewMs: -3001 },
+			}),
+		},
+	],
 	B: [
 		{
 			name: 'five messages 1.3 to 1.7 s apart (quiet window 2 s) delivered alternately to two processes: a read per quiet window each process sees pass, within the bound',
