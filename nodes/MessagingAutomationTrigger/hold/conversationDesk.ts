@@ -41,6 +41,8 @@ export class ConversationDesk {
 	/** The smallest lag between a settled message's timestamp and its queue time: the phone's clock. */
 	private settledLag?: number;
 	private wake?: () => void;
+	/** Bursts a read showed closed, by identity: a later read less sure of it keeps them closed (S8-2b). */
+	private readonly closed = new Set<string>();
 
 	constructor(
 		private readonly key: string,
@@ -188,7 +190,10 @@ export class ConversationDesk {
 	/** The burst `id` belongs to as `known` shows it closed (heldPlan.ts: carriedRun). */
 	private carriedRun(id: string, known: KnownRead) {
 		const messages = this.heldMessages([...this.held.values(), ...this.carried.values()]);
-		return carriedRun(extentOf(known), messages, id, this.rules, known.ran);
+		const ran = { has: (identity: string) => known.ran.has(identity) || this.closed.has(identity) };
+		const verdict = carriedRun(extentOf(known), messages, id, this.rules, ran);
+		if (verdict) this.closed.add(identityOf(verdict));
+		return verdict;
 	}
 
 	/** `id`'s delivery starts the run of `verdict`; the messages it carries wait for n8n to record it. */

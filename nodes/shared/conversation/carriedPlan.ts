@@ -48,7 +48,7 @@ export function carriedRun(
 	id: string,
 	rules: BurstRules,
 	/** The runs `read` started, by identity: a read that ran the burst found it closed then. */
-	ran: ReadonlyMap<string, string>,
+	ran: Pick<ReadonlyMap<string, string>, 'has'>,
 ): Extract<BurstVerdict, { kind: 'last' }> | undefined {
 	const burst = burstIn(read, known, id, rules);
 	if (burst.kind !== 'last') return undefined;

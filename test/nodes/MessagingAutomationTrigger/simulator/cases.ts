@@ -415,6 +415,60 @@ export const FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> 
 			}),
 		},
 	],
+	'S8-2': [
+		{
+			name: "a phone 5.001 s behind (over the 5 s quiet window: C'), m9 at one process and its burst's last, m12, at the other: m9's process learns m12's save only from its read 3.9 s later, so m9 goes back (503) once and its retry settles it (seed 20261407, everything)",
+			case: plainCase([3858, 4259], {
+				longestMs: 20_000,
+				dedupe: false,
+				processes: 2,
+				bursts: [
+					{ person: 1, pauseMs: 60_627, gapsMs: [3858, 4259], offlineMs: 91_979, saveGapMs: 100 },
+					{
+						person: 1,
+						pauseMs: 55_003,
+						gapsMs: [2456, 1073, 1312, 1294],
+						offlineMs: 89_287,
+						saveGapMs: 1000,
+					},
+					{ person: 1, pauseMs: 45_733, gapsMs: [2492, 78, 1141], offlineMs: 0, saveGapMs: 20 },
+				],
+				saveJitterMs: [126, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+				delivery: {
+					shape: 'prompt',
+					lateMs: 0,
+					trickleMs: 20,
+					scatterMs: [16_872, 18_587, 16_798, 0, 0, 0, 0, 0, 4399, 0, 0, 0],
+				},
+				jitter: Array(8).fill(0),
+				route: [0, 1, 0],
+				readLatencyMs: 5,
+				phone: { skewMs: -5001 },
+			}),
+		},
+	],
+	'S8-2b': [
+		{
+			name: "a phone 3.001 s behind (over the 3 s quiet window), m3 delivered first runs [m1 m2 m3], then m7 of the next burst: the read for m7 no longer dates m3's save, and m2 and m1, carried by the first read, went back (503) at their deadlines (seed 20261408, late)",
+			case: plainCase([1518, 1350], {
+				quietMs: 3000,
+				bursts: [
+					{ person: 0, pauseMs: 4008, gapsMs: [1518, 1350], offlineMs: 0, saveGapMs: 1000 },
+					{ person: 0, pauseMs: 16_486, gapsMs: [50, 168, 1102], offlineMs: 0, saveGapMs: 1000 },
+				],
+				saveJitterMs: Array(7).fill(0),
+				delivery: {
+					shape: 'prompt',
+					lateMs: 0,
+					trickleMs: 20,
+					scatterMs: [23_073, 20_482, 19_072, 4646, 3669, 2429, 1272],
+				},
+				jitter: Array(8).fill(0),
+				readLatencyMs: 5,
+				phone: { skewMs: -3001 },
+			}),
+		},
+	],
 	B: [
 		{
 			name: 'five messages 1.3 to 1.7 s apart (quiet window 2 s) delivered alternately to two processes: a read per quiet window each process sees pass, within the bound',

@@ -168,6 +168,7 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 			c.stopsAfterRecording,
 		].every((faults) => faults.length === 0);
 	const closes = closeTimes(c, outcome, written);
+	// C' (S8-2): a process learns a behind phone's last save from its own delivery of it, else only by a read.
 	const unseen = uploadTailsUnseen(c, outcome, written);
 	const late = outcome.attempts.filter(
 		(attempt) =>

@@ -147,15 +147,16 @@ export function closeTimes(
  * behind (saved more than a quiet window after its timestamp: nothing tells the two apart), closes
  * a quiet window after its last message was saved, which the trigger learns from that message's
  * delivery or from the first read made after the save. When
- * that delivery comes later than the hold less the margin after another delivery of the burst, only
+ * that delivery comes later than the hold less the margin after another delivery of the burst, or
+ * reaches another webhook process (a process learns only from the deliveries it receives), only
  * reads tell, one a quiet window apart at most (the bound), so that other delivery may go back
  * (503) once; its retry settles it and the burst runs once and whole (the other rules hold it).
  */
 export function uploadTailsUnseen(c: Case, outcome: Outcome, bursts: readonly string[][]) {
-	const firstSent = (id: string) =>
+	const firstSent = (id: string, process: string) =>
 		Math.min(
 			...outcome.attempts
-				.filter((attempt) => attempt.message === id)
+				.filter((attempt) => attempt.message === id && attempt.process === process)
 				.map((attempt) => attempt.sentAt),
 		);
 	return (attempt: Outcome['attempts'][number]) => {
@@ -164,7 +165,7 @@ export function uploadTailsUnseen(c: Case, outcome: Outcome, bursts: readonly st
 		return (
 			savedBehind(c, outcome, burst) &&
 			last !== undefined &&
-			firstSent(last) > attempt.sentAt + HOLD_MS - CLOSE_MARGIN_MS
+			firstSent(last, attempt.process) > attempt.sentAt + HOLD_MS - CLOSE_MARGIN_MS
 		);
 	};
 }
