@@ -65,7 +65,12 @@ export class N8nPollHost {
 		const context = new PollContext(
 			workflow,
 			node,
-			createAdditionalData(this.engine.credentialsHelper),
+			createAdditionalData(
+				this.engine.credentialsHelper,
+				this.engine.webhookWaitingBaseUrl
+					? { webhookWaitingBaseUrl: this.engine.webhookWaitingBaseUrl }
+					: {},
+			),
 			'trigger',
 			'activate',
 			(data, _response, done) => void this.emitted.push(this.emit(workflow, data, done)),

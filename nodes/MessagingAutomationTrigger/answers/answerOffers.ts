@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { RequestHelperFunctions } from 'n8n-workflow';
 
 import type { AnswerCheck } from '../../shared/conversation/answers';
 import { ANSWER_OFFER_TIMEOUT_MS } from '../../shared/conversation/deliveryTiming';
@@ -31,8 +31,13 @@ export interface Offer {
 	notWaiting?: boolean;
 }
 
-/** The webhook probes (receive), the run's first step offers (answerPass.ts). */
-type Requester = Pick<IWebhookFunctions | IExecuteFunctions, 'helpers'>;
+/**
+ * The webhook probes (receive), so does the Catch-Up poll (catchUp/answerCatchUp.ts); the run's
+ * first step offers (answerPass.ts).
+ */
+export interface Requester {
+	helpers: Pick<RequestHelperFunctions, 'httpRequest'>;
+}
 
 async function post(
 	context: Requester,
@@ -70,7 +75,7 @@ function asCheck(value: unknown): AnswerCheck | null {
  * refuses with 404 or 409.
  */
 export async function probe(
-	context: IWebhookFunctions,
+	context: Requester,
 	link: string,
 	conversationId: string | undefined,
 ): Promise<Probe> {

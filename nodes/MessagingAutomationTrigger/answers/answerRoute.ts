@@ -17,7 +17,7 @@ import {
 } from '../../shared/conversation/reader';
 import { mergeTimelines, type TimelineMessage } from '../../shared/conversation/timeline';
 import { deadlineIn } from '../../shared/monotonic';
-import { probe, type Probe } from './answerOffers';
+import { probe, type Probe, type Requester } from './answerOffers';
 import { answerBeforeTurn, type EarlierAnswer } from './earlierAnswer';
 
 /*
@@ -69,12 +69,21 @@ const HOW_TO_ANSWER =
 	'Reply to the question’s message (quote it) with your answer: a reply that does not quote it answers it only while it is the account’s last message.';
 
 /**
+ * What the route asks of n8n: a delivery's webhook, or the Catch-Up poll. n8n's poll context
+ * evaluates expressions too (n8n-core's NodeExecutionContext, 1.123 to 2.41), though its type does
+ * not say so; without it no link is known to be this n8n's, and nothing is requested.
+ */
+export type RouteContext = Requester &
+	Pick<IWebhookFunctions, 'logger'> &
+	Partial<Pick<IWebhookFunctions, 'evaluateExpression'>>;
+
+/**
  * This n8n's waiting-webhook base, as Send and Wait's links start: `$execution.resumeUrl` is that
  * base followed by the execution id (a placeholder outside an execution).
  */
-function waitingBase(context: IWebhookFunctions): string | undefined {
+function waitingBase(context: RouteContext): string | undefined {
 	try {
-		const resumeUrl = context.evaluateExpression('{{ $execution.resumeUrl }}');
+		const resumeUrl = context.evaluateExpression?.('{{ $execution.resumeUrl }}');
 		if (typeof resumeUrl !== 'string') return undefined;
 		const url = new URL(resumeUrl);
 		url.search = '';
@@ -85,7 +94,7 @@ function waitingBase(context: IWebhookFunctions): string | undefined {
 	}
 }
 
-function logForeign(context: IWebhookFunctions, questionId: string, base: string | undefined) {
+function logForeign(context: RouteContext, questionId: string, base: string | undefined) {
 	if (loggedForeign.has(questionId)) return;
 	if (loggedForeign.size >= LOGGED_FOREIGN_MAX) loggedForeign.clear();
 	loggedForeign.add(questionId);
@@ -112,7 +121,7 @@ async function withQuoted(
 
 /** The turn's messages by the question each can answer, questions of this n8n only. */
 function byQuestion(
-	context: IWebhookFunctions,
+	context: RouteContext,
 	timeline: readonly TimelineMessage[],
 	messages: readonly TimelineMessage[],
 	base: string | undefined,
@@ -133,7 +142,7 @@ function byQuestion(
 }
 
 interface Route {
-	context: IWebhookFunctions;
+	context: RouteContext;
 	timeline: TimelineMessage[];
 	/** The turn's messages. */
 	turn: ReadonlySet<string>;
@@ -232,7 +241,7 @@ async function stillWaiting(
  * a message.
  */
 export async function findAnswers(
-	context: IWebhookFunctions,
+	context: RouteContext,
 	reader: ConversationReader,
 	read: ConversationRead,
 	messages: readonly TimelineMessage[],

@@ -1,18 +1,11 @@
 import { NodeOperationError, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 
 import { listConversationsTool } from '../../shared/catalogue/tools/list_conversations';
-import {
-	CATCH_UP_AFTER_MS,
-	unansweredBursts,
-	type MissedBurst,
-} from '../../shared/conversation/catchUp';
-import { ConversationReader, MAX_PAGES, reasonOf } from '../../shared/conversation/reader';
-import { deadlineIn } from '../../shared/monotonic';
+import { CATCH_UP_AFTER_MS } from '../../shared/conversation/catchUp';
+import { ConversationReader, reasonOf } from '../../shared/conversation/reader';
 import { createNodeClient } from '../../shared/transport/nodeClient';
-import type { EventEnvelope } from '../../shared/webhooks/events';
 import { pageMinimum } from '../hold/turn';
-import { filterEvent } from '../receive/eventFilter';
-import { caughtUpItem, NEVER_DELIVERED, WHILE_INACTIVE } from '../run/caughtUp';
+import { catchUpChat } from './chatCatchUp';
 import { listedPage, type ListedChat } from './conversationList';
 import { endpointReport, listingFailure } from './endpointReport';
 import {
@@ -45,7 +38,6 @@ export const MAX_CHATS = 50;
 /** list_conversations pages in one poll at most (100 chats each). */
 const MAX_LIST_PAGES = 3;
 const LIST_PAGE_SIZE = 100;
-const READ_BUDGET_MS = 20_000;
 
 /** The service's time from an answer's `Date` header; this host's clock when it sent none. */
 const serviceTime = (date: string | undefined) => {
@@ -95,88 +87,6 @@ async function listChats(
 	}
 	const at = now ?? Date.now();
 	return { chats, now: at, startedAt: sweep?.startedAt ?? at, ...(cursor ? { cursor } : {}) };
-}
-
-const baseEnvelope = (conversationId: string): EventEnvelope => ({
-	id: '',
-	type: 'message.received',
-	created_at: '',
-	api_version: '',
-	account_id: '',
-	data: { conversation_id: conversationId },
-});
-
-interface ChatOutcome {
-	items: INodeExecutionData[];
-	/** Bursts written after the window's start but older than the limit, left. */
-	left: number;
-}
-
-/** A burst's stand-in event, as the trigger's Filters judge it. */
-const burstEvent = (conversationId: string, burst: MissedBurst): EventEnvelope => ({
-	...baseEnvelope(conversationId),
-	data: { conversation_id: conversationId, message: burst.messages[0].message },
-});
-
-/**
- * One chat's read: its unanswered bursts within the limit that the trigger's Filters pass, as
- * items (but none of a chat Human Takeover pauses), and how many older ones it leaves.
- */
-async function catchUpChat(
-	context: PollContext,
-	reader: ConversationReader,
-	chat: ListedChat,
-	settings: CatchUpSettings,
-	window: Window,
-): Promise<ChatOutcome> {
-	const read = await reader.read(chat.conversationId, deadlineIn(READ_BUDGET_MS));
-	const complete = read.cursor === undefined || read.reads >= MAX_PAGES;
-	const rules = settings.grouping;
-	const all = unansweredBursts(read.timeline, rules, {
-		maxAgeMs: Number.POSITIVE_INFINITY,
-		since: window.since,
-		now: window.now,
-		// No delivery shows this chat's phone lag to a poll: a late upload still uploading can be
-		// taken for a closed burst (named in conversations.md, The Catch-Up node).
-		phoneLagMs: 0,
-		complete,
-		answers: settings.answers,
-	}).filter((burst) => filterEvent(burstEvent(chat.conversationId, burst), settings.filters).pass);
-	const recent = (at: number) => window.now - at <= settings.catchUpMs;
-	const within = all.filter((burst) => recent(burst.messages[burst.messages.length - 1].at));
-	const turn = {
-		grouping: rules,
-		historyCount: 0,
-		takeover: settings.takeover,
-		answers: settings.answers,
-	};
-	const caught = within.map((burst) => {
-		const trimmed = { ...burst, messages: burst.messages.filter((entry) => recent(entry.at)) };
-		const reason =
-			trimmed.messages[trimmed.messages.length - 1].at < window.activatedAt
-				? WHILE_INACTIVE
-				: NEVER_DELIVERED;
-		return caughtUpItem(
-			baseEnvelope(chat.conversationId),
-			trimmed,
-			read.timeline,
-			{ turn },
-			window.now,
-			reason,
-		);
-	});
-	const items = caught.filter(({ item, takeover }) => {
-		if (!takeover || takeover.paused === false) return true;
-		context.logger.warn(
-			`Messaging Automation Catch-Up: left ${String((item.json.message_ids as string[]).join(','))} in conversation ${chat.conversationId}: ${takeover.paused === true ? `Human Takeover paused the chat (${takeover.by}, since ${takeover.since})` : takeover.error}; a person answers there, not the bot`,
-		);
-		return false;
-	});
-	const left = window.firstOfActivation
-		? all.filter((burst) => !within.includes(burst) && burst.messages[0].at > window.listFloor)
-				.length
-		: 0;
-	return { items: items.map(({ item }) => item), left };
 }
 
 /** Logged once per poll node and reason: why the poll catches nothing up. */

@@ -60,6 +60,8 @@ export function caughtUpItem(
 	settings: Pick<TriggerSettings, 'turn'>,
 	now: number,
 	reason: string = NEVER_DELIVERED,
+	/** What Pass Answers found for the burst (the Catch-Up poll's answer bursts, answerCatchUp.ts). */
+	answers: Pick<Extract<Turn, { run: true }>, 'waitingQuestion' | 'answerOffers'> = {},
 ): CaughtUpItem {
 	const ids = burst.messages.map((entry) => entry.id);
 	const last = burst.messages[burst.messages.length - 1];
@@ -69,6 +71,7 @@ export function caughtUpItem(
 		messages: burst.messages.map((entry) => entry.message),
 		closedBy: burst.closedBy,
 		...fields,
+		...answers,
 	});
 	json.caught_up = {
 		reason,

@@ -101,28 +101,49 @@ function answered(timeline: readonly TimelineMessage[], messages: readonly Timel
 	return next?.fromMe === true;
 }
 
-/** `candidates` grouped into their closed bursts within the window, oldest first. */
+/**
+ * The closed bursts of a chat (the Catch-Up poll's read) that hold a message that could answer a
+ * question, answered by the account or not, oldest first: the poll offers them again when the
+ * question still waits (catchUp/answerCatchUp.ts). Each holds its whole burst within the window.
+ */
+export function answerBursts(
+	timeline: readonly TimelineMessage[],
+	rules: BurstRules,
+	window: CatchUpWindow,
+): MissedBurst[] {
+	if (!window.answers) return [];
+	return burstsOf(timeline, timeline, new Set(), rules, window, true);
+}
+
+/**
+ * `candidates` grouped into their closed bursts within the window, oldest first: the possible
+ * answers' bursts (`ofAnswers`), or the bursts of the other messages the account did not answer.
+ */
 function burstsOf(
 	timeline: readonly TimelineMessage[],
 	candidates: readonly TimelineMessage[],
 	inRun: ReadonlySet<string>,
 	rules: BurstRules,
 	window: CatchUpWindow,
+	ofAnswers = false,
 ): MissedBurst[] {
-	const inWindow = (entry: TimelineMessage) =>
+	const inTime = (entry: TimelineMessage) =>
 		!entry.fromMe &&
 		!inRun.has(entry.id) &&
 		entry.at > window.since &&
-		window.now - entry.at <= window.maxAgeMs &&
-		!(window.answers && questionOf(timeline, entry) !== undefined);
+		window.now - entry.at <= window.maxAgeMs;
+	const mayAnswer = (entry: TimelineMessage) =>
+		window.answers && questionOf(timeline, entry) !== undefined;
+	const candidate = (entry: TimelineMessage) => inTime(entry) && mayAnswer(entry) === ofAnswers;
 	const extent = { complete: window.complete, asOf: window.now };
 	const bursts = new Map<string, MissedBurst>();
-	for (const entry of candidates.filter(inWindow)) {
+	for (const entry of candidates.filter(candidate)) {
 		const verdict = burstThrough(timeline, entry.id, rules, extent);
 		const closedAgo = verdict.kind === 'last' && window.now - verdict.closedAt - window.phoneLagMs;
 		if (closedAgo === false || closedAgo < CATCH_UP_AFTER_MS) continue;
-		if (answered(timeline, verdict.messages)) continue;
-		const messages = verdict.messages.filter(inWindow);
+		// An answer's question, not the account's next message, says whether it was answered.
+		if (!ofAnswers && answered(timeline, verdict.messages)) continue;
+		const messages = verdict.messages.filter(ofAnswers ? inTime : candidate);
 		const key = messages.map((message) => message.id).join(',');
 		if (messages.length > 0) bursts.set(key, { messages, closedBy: verdict.closedBy });
 	}

@@ -90,8 +90,11 @@ export async function catchUpBeside(
 	sandbox: SandboxHandle,
 	beside: N8nWebhookHost | INodeParameters,
 	apiKey = sandbox.keys.owner,
+	/** This n8n's waiting-webhook base, where Send and Wait's links point (n8n's default else). */
+	waitingBase?: string,
 ): Promise<N8nPollHost> {
 	const { engine, definition } = catchUpWorkflow(sandbox, apiKey);
+	if (waitingBase) engine.webhookWaitingBaseUrl = waitingBase;
 	const poll = new N8nPollHost(engine, definition, 'Catch-Up');
 	poll.savedStaticData = { global: await triggerGlobal(sandbox, beside) };
 	return poll;

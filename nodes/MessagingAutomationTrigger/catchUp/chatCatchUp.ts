@@ -1,0 +1,159 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import {
+	answerBursts,
+	unansweredBursts,
+	type CatchUpWindow,
+	type MissedBurst,
+} from '../../shared/conversation/catchUp';
+import { ConversationReader, MAX_PAGES } from '../../shared/conversation/reader';
+import { deadlineIn } from '../../shared/monotonic';
+import type { EventEnvelope } from '../../shared/webhooks/events';
+import { findAnswers, type FoundAnswers, type RouteContext } from '../answers/answerRoute';
+import { filterEvent } from '../receive/eventFilter';
+import { caughtUpItem, NEVER_DELIVERED, WHILE_INACTIVE } from '../run/caughtUp';
+import type { ListedChat } from './conversationList';
+import type { PollContext, Window } from './pollMemory';
+import type { CatchUpSettings } from './sharedSettings';
+
+/*
+ * One chat's read by the Catch-Up poll, and the items it makes: the bursts the account did not
+ * answer, and with Pass Answers on, the bursts holding an answer to a question of this n8n that
+ * still waits. Such an answer was never delivered, or n8n stopped while a run offered it after
+ * answering its delivery, so no retry comes (docs/answers-in-chat.md, Limits: S8-1): the answer's
+ * item carries its offer as a delivered burst's does (the same route, answerRoute.ts), and the
+ * run's first step claims it and offers it, or takes the unended offer over (answerReoffer.ts), by
+ * the one rule of every run. An answer whose offer a run ended (the question refused it) is held
+ * there and offered nowhere.
+ */
+
+const READ_BUDGET_MS = 20_000;
+
+/** Why a caught-up burst holding an answer runs: its question still waited when the poll read the chat. */
+export const ANSWER_WAITING = 'answer to a Send and Wait question that still waited';
+
+export interface ChatOutcome {
+	items: INodeExecutionData[];
+	/** Bursts written after the window's start but older than the limit, left. */
+	left: number;
+}
+
+const baseEnvelope = (conversationId: string): EventEnvelope => ({
+	id: '',
+	type: 'message.received',
+	created_at: '',
+	api_version: '',
+	account_id: '',
+	data: { conversation_id: conversationId },
+});
+
+/** A burst's stand-in event, as the trigger's Filters judge it. */
+const burstEvent = (conversationId: string, burst: MissedBurst): EventEnvelope => ({
+	...baseEnvelope(conversationId),
+	data: { conversation_id: conversationId, message: burst.messages[0].message },
+});
+
+interface Found {
+	burst: MissedBurst;
+	answers?: FoundAnswers;
+}
+
+/**
+ * Of the answer bursts, those with an offer to make: a question of this n8n waits for one of their
+ * messages. A probe or read that fails throws: the chat is read again at the next poll.
+ */
+async function withOffers(
+	context: PollContext,
+	reader: ConversationReader,
+	read: Awaited<ReturnType<ConversationReader['read']>>,
+	bursts: readonly MissedBurst[],
+): Promise<Found[]> {
+	const found: Found[] = [];
+	for (const burst of bursts) {
+		const answers = await findAnswers(context as RouteContext, reader, read, burst.messages);
+		if (answers.failed)
+			throw new Error('a Send and Wait question could not be asked whether it waits');
+		if (answers.offers.length > 0) found.push({ burst, answers });
+	}
+	return found;
+}
+
+/**
+ * One chat's read: its unanswered bursts within the limit that the trigger's Filters pass, and its
+ * bursts holding an answer to a waiting question, as items (but none of a chat Human Takeover
+ * pauses), and how many older ones it leaves.
+ */
+export async function catchUpChat(
+	context: PollContext,
+	reader: ConversationReader,
+	chat: ListedChat,
+	settings: CatchUpSettings,
+	window: Window,
+): Promise<ChatOutcome> {
+	const read = await reader.read(chat.conversationId, deadlineIn(READ_BUDGET_MS));
+	const rules = settings.grouping;
+	const catchUpWindow: CatchUpWindow = {
+		maxAgeMs: Number.POSITIVE_INFINITY,
+		since: window.since,
+		now: window.now,
+		// No delivery shows this chat's phone lag to a poll: a late upload still uploading can be
+		// taken for a closed burst (named in conversations.md, The Catch-Up node).
+		phoneLagMs: 0,
+		complete: read.cursor === undefined || read.reads >= MAX_PAGES,
+		answers: settings.answers,
+	};
+	const passes = (burst: MissedBurst) =>
+		filterEvent(burstEvent(chat.conversationId, burst), settings.filters).pass;
+	const recent = (at: number) => window.now - at <= settings.catchUpMs;
+	const closedRecently = (burst: MissedBurst) =>
+		recent(burst.messages[burst.messages.length - 1].at);
+	const all = unansweredBursts(read.timeline, rules, catchUpWindow).filter(passes);
+	const offered = await withOffers(
+		context,
+		reader,
+		read,
+		answerBursts(read.timeline, rules, catchUpWindow).filter(passes).filter(closedRecently),
+	);
+	// A burst with an answer to offer is that item's: its other messages run there once the offer ended.
+	const inOffers = new Set(offered.flatMap(({ burst }) => burst.messages.map((entry) => entry.id)));
+	const within = all.filter(
+		(burst) => closedRecently(burst) && !burst.messages.some((entry) => inOffers.has(entry.id)),
+	);
+	const turn = {
+		grouping: rules,
+		historyCount: 0,
+		takeover: settings.takeover,
+		answers: settings.answers,
+	};
+	const caught = [...offered, ...within.map((burst): Found => ({ burst }))].map(
+		({ burst, answers }) => {
+			const trimmed = { ...burst, messages: burst.messages.filter((entry) => recent(entry.at)) };
+			const reason = answers
+				? ANSWER_WAITING
+				: trimmed.messages[trimmed.messages.length - 1].at < window.activatedAt
+					? WHILE_INACTIVE
+					: NEVER_DELIVERED;
+			return caughtUpItem(
+				baseEnvelope(chat.conversationId),
+				trimmed,
+				read.timeline,
+				{ turn },
+				window.now,
+				reason,
+				answers ? { waitingQuestion: answers.waiting, answerOffers: answers.offers } : {},
+			);
+		},
+	);
+	const items = caught.filter(({ item, takeover }) => {
+		if (!takeover || takeover.paused === false) return true;
+		context.logger.warn(
+			`Messaging Automation Catch-Up: left ${String((item.json.message_ids as string[]).join(','))} in conversation ${chat.conversationId}: ${takeover.paused === true ? `Human Takeover paused the chat (${takeover.by}, since ${takeover.since})` : takeover.error}; a person answers there, not the bot`,
+		);
+		return false;
+	});
+	const left = window.firstOfActivation
+		? all.filter((burst) => !closedRecently(burst) && burst.messages[0].at > window.listFloor)
+				.length
+		: 0;
+	return { items: items.map(({ item }) => item), left };
+}
