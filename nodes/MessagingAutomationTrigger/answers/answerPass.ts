@@ -7,6 +7,7 @@ import { takeBack, type Claimant } from '../run/claimStore';
 import { NONE_TAKEN_OVER, type TakenOver } from './takenOver';
 import type { AnswerOffer } from './answerRoute';
 import { offerUntilDecided, settle, settledKeys } from './offerTries';
+import { messageKey } from '../run/claimKeys';
 
 /*
  * The run's first step makes the answer offers its delivery found (answerRoute.ts), after the run
@@ -166,7 +167,7 @@ export async function passAnswers(
 	reoffered: TakenOver = NONE_TAKEN_OVER,
 ): Promise<{ outputs: INodeExecutionData[][]; answered: number }> {
 	let answered = 0;
-	const claimedHere = (id: string) => fresh === undefined || fresh.has(`message|${id}`);
+	const claimedHere = (id: string) => fresh === undefined || fresh.has(messageKey(id));
 	const passed = await Promise.all(
 		outputs.map(
 			async (list) =>

@@ -4,9 +4,10 @@ import { ANSWER_OFFER_TIMEOUT_MS } from '../../shared/conversation/deliveryTimin
 import { claimed, takeBack, type Claimant } from '../run/claimStore';
 import { groupedIds } from '../run/unclaimedRun';
 import { offersIn } from './answerPass';
-import { cleanKeys, OFFER_TRIES, settledKeys, tryKeys } from './offerTries';
+import { cleanKeys, settledKeys, tryKeys, TRY_NUMBERS } from './offerTries';
 import { paused } from './runCancel';
 import { NONE_TAKEN_OVER, type TakenOver } from './takenOver';
+import { answerKey, messageKey, settledKey, tryKey } from '../run/claimKeys';
 
 /*
  * n8n stopped (or cancelled the run) after a run claimed an answer and before its offer ended: the
@@ -37,11 +38,11 @@ async function claimedBefore(
 	ids: string[],
 	claimant: Claimant,
 ): Promise<string[]> {
-	const keys = ids.map((id) => `answer|${id}`);
+	const keys = ids.map(answerKey);
 	const fresh = await claimed(context, keys, claimant);
 	if (!fresh) return [];
 	await takeBack(context, [...fresh], claimant);
-	return ids.filter((id) => !fresh.has(`answer|${id}`));
+	return ids.filter((id) => !fresh.has(answerKey(id)));
 }
 
 /**
@@ -57,9 +58,10 @@ async function triedBefore(
 	claimant: Claimant,
 ): Promise<Set<string>> {
 	const made = ids.flatMap((id) =>
-		[...Array(OFFER_TRIES).keys()]
-			.filter((attempt) => !tries.has(`try|${id}|${attempt}`))
-			.map((attempt) => ({ id, attempt })),
+		TRY_NUMBERS.filter((attempt) => !tries.has(tryKey(id, attempt))).map((attempt) => ({
+			id,
+			attempt,
+		})),
 	);
 	if (made.length === 0) return new Set();
 	const keys = made.flatMap(({ id, attempt }) => cleanKeys([id], attempt));
@@ -100,7 +102,7 @@ export async function holdForRetry(
 	const tries = await claimed(context, tryKeys(ids), claimant);
 	const ends = tries && (await claimed(context, settledKeys(ids), claimant));
 	if (!tries || !ends) return NONE_TAKEN_OVER;
-	const endsHeld = ids.filter((id) => ends.has(`settled|${id}`));
+	const endsHeld = ids.filter((id) => ends.has(settledKey(id)));
 	const notOffered = offered
 		.filter(({ id, earlier }) => earlier && !endsHeld.includes(id))
 		.map(({ id }) => id);
@@ -129,10 +131,10 @@ export async function takeOverUnsettled(
 	const ids = items.flatMap((item) => {
 		const own = groupedIds(item) ?? [String(item.json.message_id)];
 		// An earlier message is asked about only by the run that holds the item's own: not by its copies.
-		const holds = own.some((id) => fresh.has(`message|${id}`));
+		const holds = own.some((id) => fresh.has(messageKey(id)));
 		return offersIn(
 			item,
-			(id) => !fresh.has(`message|${id}`) && (holds || own.includes(id)),
+			(id) => !fresh.has(messageKey(id)) && (holds || own.includes(id)),
 		).flatMap((entry) => entry.messageIds);
 	});
 	if (ids.length === 0) return NONE_TAKEN_OVER;
@@ -143,7 +145,7 @@ export async function takeOverUnsettled(
 	// stays free, so the next run of the chat takes the offer over.
 	if (!tries || !(await paused(context, EARLIER_OFFER_ENDS_MS))) return NONE_TAKEN_OVER;
 	const unsettled = await claimed(context, settledKeys(answers), claimant);
-	const mine = new Set(answers.filter((id) => unsettled?.has(`settled|${id}`)));
+	const mine = new Set(answers.filter((id) => unsettled?.has(settledKey(id))));
 	if (mine.size === 0) return NONE_TAKEN_OVER;
 	context.logger.warn(
 		`Messaging Automation Trigger: messages ${[...mine].join(', ')} were claimed as answers by an earlier run that never ended their offer (n8n stopped or cancelled it), and their Send and Wait question still waits: offered again`,

@@ -6,6 +6,7 @@ import { claimed, type Claimant } from '../run/claimStore';
 import { offer } from './answerOffers';
 import type { AnswerOffer } from './answerRoute';
 import { cancelled, paused } from './runCancel';
+import { cleanKey, settledKey, tryKey } from '../run/claimKeys';
 
 /*
  * One offer of a run, made until it reaches a verdict. The offer comes after n8n answered the
@@ -56,17 +57,18 @@ export interface OfferEnd {
 	cancelled?: boolean;
 }
 
-export const settledKeys = (ids: readonly string[]) => ids.map((id) => `settled|${id}`);
+export const settledKeys = (ids: readonly string[]) => ids.map(settledKey);
 
 /** How many tries an offer makes: the first, and one after each pause. */
-export const OFFER_TRIES = OFFER_RETRY_PAUSES_MS.length + 1;
+const OFFER_TRIES = OFFER_RETRY_PAUSES_MS.length + 1;
+
+/** Every try's number, 0 to OFFER_TRIES - 1. */
+export const TRY_NUMBERS: readonly number[] = [...Array(OFFER_TRIES).keys()];
 
 /** The keys of try `attempt` of `ids`' offer; every try's when `attempt` is undefined. */
 export const tryKeys = (ids: readonly string[], attempt?: number) =>
 	ids.flatMap((id) =>
-		(attempt === undefined ? [...Array(OFFER_TRIES).keys()] : [attempt]).map(
-			(index) => `try|${id}|${index}`,
-		),
+		(attempt === undefined ? TRY_NUMBERS : [attempt]).map((index) => tryKey(id, index)),
 	);
 
 /**
@@ -75,7 +77,7 @@ export const tryKeys = (ids: readonly string[], attempt?: number) =>
  * over, or n8n's Retry, counts the others as tries that may have resumed the question.
  */
 export const cleanKeys = (ids: readonly string[], attempt: number) =>
-	ids.map((id) => `clean|${id}|${attempt}`);
+	ids.map((id) => cleanKey(id, attempt));
 
 /** The messages of the offer this run claimed first, not those it took over (it holds those). */
 const ownIds = (run: OfferRun) => run.messageIds.filter((id) => !run.heldIds?.has(id));
@@ -89,7 +91,7 @@ export async function settle(run: OfferRun): Promise<Set<string>> {
 	const own = ownIds(run);
 	if (!run.claimant || own.length === 0) return new Set();
 	const fresh = await claimed(run.context, settledKeys(own), run.claimant);
-	return new Set(fresh ? own.filter((id) => !fresh.has(`settled|${id}`)) : []);
+	return new Set(fresh ? own.filter((id) => !fresh.has(settledKey(id))) : []);
 }
 
 /** Records try `attempt` of the run's own messages as one that resumed nothing; a failure keeps it unsaid. */
@@ -109,7 +111,7 @@ async function stillOurs(run: OfferRun, attempt: number): Promise<string[]> {
 	const fresh = await claimed(run.context, tryKeys(own, attempt), run.claimant);
 	if (!fresh) return run.messageIds;
 	return run.messageIds.filter(
-		(id) => run.heldIds?.has(id) === true || fresh.has(`try|${id}|${attempt}`),
+		(id) => run.heldIds?.has(id) === true || fresh.has(tryKey(id, attempt)),
 	);
 }
 

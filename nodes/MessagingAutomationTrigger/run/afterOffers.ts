@@ -4,6 +4,7 @@ import { hasOffers, offersIn } from '../answers/answerPass';
 import { claimed, type Claimant } from './claimStore';
 import { narrowedRun } from './narrowedRun';
 import { groupedIds, refuseUnclaimed } from './unclaimedRun';
+import { messageKey, messageOfKey } from './claimKeys';
 
 /*
  * A burst with answers in it ("why?" then "1") is claimed in two steps. The answers it offers are
@@ -13,8 +14,6 @@ import { groupedIds, refuseUnclaimed } from './unclaimedRun';
  * delivery runs them; a run of the same burst that claims them meanwhile runs them, and this run
  * passes on only what is left.
  */
-
-const PREFIX = 'message|';
 
 const burstIds = (item: INodeExecutionData): string[] => groupedIds(item) ?? [];
 
@@ -28,7 +27,7 @@ export function afterOfferKeys(items: readonly INodeExecutionData[]): Set<string
 		offering
 			.flatMap(burstIds)
 			.filter((id) => !offered.has(id))
-			.map((id) => PREFIX + id),
+			.map(messageKey),
 	);
 }
 
@@ -52,7 +51,7 @@ export async function claimedAfterOffers(
 	if (!fresh) refuseUnclaimed(context, claimant, delivered);
 	if (!fresh) return outputs;
 	const elsewhere = new Set(
-		[...keys].filter((key) => !fresh.has(key)).map((key) => key.slice(PREFIX.length)),
+		[...keys].filter((key) => !fresh.has(key)).map((key) => messageOfKey(key) ?? key),
 	);
 	if (elsewhere.size === 0) return outputs;
 	return outputs.map((list) =>

@@ -1,4 +1,5 @@
 import { sleep, type IExecuteFunctions } from 'n8n-workflow';
+import { isAnswerKey } from './claimKeys';
 
 /*
  * The run claim's store: n8n's processed-data record, which every n8n process shares and which
@@ -68,7 +69,7 @@ export async function recordRetried(
 	keys: readonly string[],
 	{ trigger }: Claimant,
 ): Promise<void> {
-	const ran = [...new Set(keys)].filter((key) => !key.startsWith('answer|'));
+	const ran = [...new Set(keys)].filter((key) => !isAnswerKey(key));
 	if (ran.length === 0) return;
 	try {
 		await oneAtATime(async () => await record(context, ran, trigger));

@@ -7,6 +7,7 @@ import { retriedRun } from './retriedRun';
 import { cancelled } from '../answers/runCancel';
 import { afterOfferKeys, claimedAfterOffers } from './afterOffers';
 import { isCaughtUp } from './caughtUp';
+import { answerKey, eventKey, messageKey, messageOfKey } from './claimKeys';
 import { claimed, CLAIMS_KEPT, recordNeverFull, takeBack, type Claimant } from './claimStore';
 import { narrowedRun } from './narrowedRun';
 import { groupedIds, refuseUnclaimed, whenUnclaimed } from './unclaimedRun';
@@ -59,18 +60,17 @@ function claimKeys(item: INodeExecutionData, deduplicate: boolean): string[] {
 	// A possible answer says so: for a copy that finds its question no longer waiting (wereAnswers),
 	// and for a later run that offers it again (answerReoffer.ts).
 	const offered = new Set(offersIn(item, () => true).flatMap((entry) => entry.messageIds));
-	const answers = (ids: string[]) =>
-		ids.filter((id) => offered.has(id)).map((id) => `answer|${id}`);
+	const answers = (ids: string[]) => ids.filter((id) => offered.has(id)).map(answerKey);
 	if (messageIds)
 		return [
-			...[...messageIds, ...(previous ? [previous] : [])].map((id) => `message|${id}`),
+			...[...messageIds, ...(previous ? [previous] : [])].map(messageKey),
 			...answers(messageIds),
 		];
 	const eventId = typeof item.json.event_id === 'string' ? item.json.event_id : undefined;
 	const messageId = receivedId(item);
 	return [
-		...(deduplicate && eventId ? [`event|${eventId}`] : []),
-		...(messageId ? [`message|${messageId}`, ...answers([messageId])] : []),
+		...(deduplicate && eventId ? [eventKey(eventId)] : []),
+		...(messageId ? [messageKey(messageId), ...answers([messageId])] : []),
 	];
 }
 
@@ -85,7 +85,7 @@ async function wereAnswers(
 	claimant: Claimant,
 ): Promise<Set<string>> {
 	if (ids.length === 0) return new Set();
-	const keys = ids.map((id) => `answer|${id}`);
+	const keys = ids.map(answerKey);
 	const fresh = await claimed(context, keys, claimant);
 	if (!fresh) return new Set();
 	await takeBack(
@@ -93,7 +93,7 @@ async function wereAnswers(
 		keys.filter((key) => fresh.has(key)),
 		claimant,
 	);
-	return new Set(ids.filter((id) => !fresh.has(`answer|${id}`)));
+	return new Set(ids.filter((id) => !fresh.has(answerKey(id))));
 }
 
 /** Runs of one event with Deduplicate Events off, not offered as answers, whose message ran before. */
@@ -107,7 +107,7 @@ const rerunIds = (
 		: items
 				.filter((item) => !groupedIds(item) && !hasOffers(item))
 				.map(receivedId)
-				.filter((id): id is string => id !== undefined && !fresh.has(`message|${id}`));
+				.filter((id): id is string => id !== undefined && !fresh.has(messageKey(id)));
 
 /** `item` as it goes on after the claim: whole, narrowed to the messages no earlier run held, or not at all. */
 function passedOn(
@@ -119,7 +119,7 @@ function passedOn(
 ): INodeExecutionData[] {
 	const keys = claimKeys(item, deduplicate);
 	const messageIds = groupedIds(item);
-	const keep = new Set((messageIds ?? []).filter((id) => fresh.has(`message|${id}`)));
+	const keep = new Set((messageIds ?? []).filter((id) => fresh.has(messageKey(id))));
 	// A run of one event goes on whole or not at all; with Deduplicate Events off, every delivery
 	// runs (its message's key only tells the Catch-Up poll it ran), but a possible answer: its
 	// message's claim is the answer's (answerPass.ts).
@@ -162,7 +162,7 @@ async function vouchedCatchUps(
 	const unvouched = items.filter(
 		(item) =>
 			isCaughtUp(item) &&
-			(groupedIds(item) ?? []).some((id) => fresh.has(`message|${id}`)) &&
+			(groupedIds(item) ?? []).some((id) => fresh.has(messageKey(id))) &&
 			!held(previousId(item), fresh),
 	);
 	if (unvouched.length === 0 || (await recordNeverFull(context))) return fresh;
@@ -170,11 +170,11 @@ async function vouchedCatchUps(
 	context.logger.warn(
 		`Messaging Automation Trigger: did not catch up ${[...dropped].join(',')}: n8n's record of runs (the last ${CLAIMS_KEPT} messages) no longer reaches back to them, so it cannot tell whether they ran`,
 	);
-	return new Set([...fresh].filter((key) => !dropped.has(key.slice('message|'.length))));
+	return new Set([...fresh].filter((key) => !dropped.has(messageOfKey(key) ?? '')));
 }
 
 const held = (id: string | undefined, fresh: ReadonlySet<string>) =>
-	id !== undefined && !fresh.has(`message|${id}`);
+	id !== undefined && !fresh.has(messageKey(id));
 
 /** `fresh` with the keys of the messages whose offer this run took over (answerReoffer.ts): they are this run's now. */
 function withReoffered(
@@ -188,7 +188,7 @@ function withReoffered(
 	const own = items.filter((item) => !groupedIds(item) && reoffered.has(receivedId(item) ?? ''));
 	return new Set([
 		...fresh,
-		...[...reoffered].map((id) => `message|${id}`),
+		...[...reoffered].map(messageKey),
 		...own.flatMap((item) => claimKeys(item, deduplicate)),
 	]);
 }
