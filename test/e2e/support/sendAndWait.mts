@@ -21,6 +21,8 @@ export async function askAndWait(
 	credential: { id: string; name: string },
 	name: string,
 	parameters: { message: string } & Record<string, unknown>,
+	/** The sandbox the credential points at: the suite's unless said. */
+	control: <T>(method: 'GET' | 'POST', path: string) => Promise<T> = sandboxControl,
 ): Promise<{ executionId: string; waiting: N8nExecution; sent: Sent }> {
 	const workflow = await api.createWorkflow(
 		actionWorkflow(unique(name), credential, {
@@ -35,7 +37,7 @@ export async function askAndWait(
 	// often: the sandbox forgets the sends counted so far, so a question never waits out the service's
 	// Retry-After (up to a minute) in real time. Moving the sandbox's clock instead would soon put it past
 	// the webhook signatures' five-minute tolerance.
-	await sandboxControl('POST', '/limits/qr-sends/reset');
+	await control('POST', '/limits/qr-sends/reset');
 	const startedAt = Date.now();
 	const { executionId } = await api.runManually(workflow.id, 'Start');
 	const runAfter = Date.now() - startedAt;
@@ -46,7 +48,7 @@ export async function askAndWait(
 		return execution.status === 'waiting' ? execution : undefined;
 	});
 	const sent = await waitFor('the question in the sandbox', async () => {
-		const { sends } = await sandboxControl<{ sends: Sent[] }>('GET', '/sends');
+		const { sends } = await control<{ sends: Sent[] }>('GET', '/sends');
 		return sends.find((send) => send.text.startsWith(parameters.message));
 	});
 	const askedIn = Date.now() - startedAt;
