@@ -9,6 +9,7 @@ import {
 import { ConversationReader, MAX_PAGES } from '../../shared/conversation/reader';
 import { deadlineIn } from '../../shared/monotonic';
 import type { EventEnvelope } from '../../shared/webhooks/events';
+import type { Probe } from '../answers/answerOffers';
 import { findAnswers, type FoundAnswers, type RouteContext } from '../answers/answerRoute';
 import { filterEvent } from '../receive/eventFilter';
 import { caughtUpItem, NEVER_DELIVERED, WHILE_INACTIVE } from '../run/caughtUp';
@@ -69,8 +70,15 @@ async function withOffers(
 	bursts: readonly MissedBurst[],
 ): Promise<Found[]> {
 	const found: Found[] = [];
+	const probes = new Map<string, Probe>();
 	for (const burst of bursts) {
-		const answers = await findAnswers(context as RouteContext, reader, read, burst.messages);
+		const answers = await findAnswers(
+			context as RouteContext,
+			reader,
+			read,
+			burst.messages,
+			probes,
+		);
 		if (answers.failed)
 			throw new Error('a Send and Wait question could not be asked whether it waits');
 		if (answers.offers.length > 0) found.push({ burst, answers });
