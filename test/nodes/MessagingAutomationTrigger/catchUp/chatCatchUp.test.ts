@@ -16,7 +16,7 @@ import { catchUpBeside, quickGrouping } from './catchUpFixtures';
  */
 
 const MINUTE = 60_000;
-const { h, resumes, activeTrigger, question, ask, say, texts } = useRealQuestions();
+const { h, resumes, setLine, activeTrigger, question, ask, say, texts } = useRealQuestions();
 
 /** The trigger with Pass Answers and grouping, and the Catch-Up poll beside it, activated. */
 async function start(quietWindowSeconds = 0.4) {
@@ -93,6 +93,19 @@ describe('the Catch-Up poll and answers no run ends (S8-1)', () => {
 			caught_up: { reason: 'answer to a Send and Wait question that still waited' },
 			burst: { answered_message_ids: [one.id] },
 		});
+	});
+
+	it('two lost replies to one question, "2" then "1", bursts apart, on n8n 1.x: one offer, the older; the question declines once', async () => {
+		setLine('1.x');
+		const { poll } = await start();
+		const { key } = await ask(question());
+		h.sandbox.webhooks.faults.loseNext(2);
+		say('2');
+		say('1');
+		await pollLater(poll);
+
+		expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: false }) }]);
+		expect(passedOn(poll)).toEqual([]);
 	});
 
 	it('control: a "1" whose offer a run ended (the question refused it, it ran): offered nowhere, nothing runs again', async () => {
