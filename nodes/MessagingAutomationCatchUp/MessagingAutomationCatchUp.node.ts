@@ -11,7 +11,10 @@ import {
 import { claimRun } from '../MessagingAutomationTrigger/run/runClaim';
 import { pollCatchUp } from '../MessagingAutomationTrigger/catchUp/catchUpPoll';
 import { catchUpPollProperties } from '../MessagingAutomationTrigger/catchUp/pollProperties';
-import { sharedCatchUpSettings } from '../MessagingAutomationTrigger/catchUp/sharedSettings';
+import {
+	otherCredential,
+	sharedCatchUpSettings,
+} from '../MessagingAutomationTrigger/catchUp/sharedSettings';
 
 export class MessagingAutomationCatchUp implements INodeType {
 	description: INodeTypeDescription = {
@@ -43,12 +46,19 @@ export class MessagingAutomationCatchUp implements INodeType {
 	 * made for the trigger the poll follows, passes on only messages no run held; it fails the run
 	 * when n8n's record of runs fails, and the poll reads those chats again. A test run (execute() stands in for poll() there) shows
 	 * what a poll would run now, and claims nothing.
+	 *
+	 * The run reads the trigger's settings as the database holds them now, the poll those of its
+	 * own activation: a trigger published again alone on another credential (n8n 2.40 activates
+	 * only the triggers that changed) leaves the poll reading the old account, and the run fails,
+	 * saying so, rather than run that account's messages (review s6, S6-6).
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		if (this.getMode() === 'manual') return (await pollCatchUp(this)) ?? [[]];
 		const lookup = sharedCatchUpSettings(this);
 		if (!('trigger' in lookup))
 			throw new NodeOperationError(this.getNode(), `Caught up nothing: ${lookup.why}`);
+		const wrong = await otherCredential(this, lookup.settings);
+		if (wrong) throw wrong;
 		return await claimRun(this, { trigger: lookup.trigger, polled: true }, 1);
 	}
 }
