@@ -318,3 +318,42 @@ describe('review s9: what a Retry whose answer a question took shows', () => {
 		]);
 	});
 });
+
+/*
+ * R9-6 (docs). conversations.md says of the "Not run" error's Retry: it "passes on all it holds,
+ * as a person asked (but answers whose offer another run ended or holds: see answers in the
+ * chat)". Since 8e467fc a Retry offers its item's own answers again whoever ended their offer
+ * (answers-in-chat.md step 4, holdForRetry); only earlier answers are left to another run. The
+ * burst's own run ran "why?" and the "1" its question refused; its carried copy failed ("Not
+ * run": "most often one did"); the builder retries the copy: "why?" runs a second time, as
+ * conversations.md says, and so does the "1", which it says the Retry leaves to that run.
+ */
+describe('review s9: the Retry of a "Not run" copy, as conversations.md tells it', () => {
+	/** "why?" "1" as the burst's own run has it: started by the "1"'s delivery, its last message. */
+	const ownBurst = (): INodeExecutionData => {
+		const { json } = carriedBurst([['msg-one', '1']]);
+		return { json: { ...json, event_id: 'evt-one', data: { message: { id: 'msg-one' } } } };
+	};
+
+	async function retryOfCopy(workflow: string, question: Link) {
+		expect(await runOf(stepOf(workflow, ownBurst(), question))).toEqual(
+			question === refuses ? ['msg-one', 'msg-why'] : ['msg-why'],
+		);
+		failProcessedData(9);
+		const copy = stepOf(workflow, carriedBurst([['msg-one', '1']]), question);
+		expect(await runOf(copy)).toMatch(/^Not run/);
+		failProcessedData(0);
+		return await retryOf(workflow, carriedBurst([['msg-one', '1']]), notWaiting);
+	}
+
+	it('control: the own run\'s offer taken: the Retry runs "why?" again, not the "1"', async () => {
+		expect(await retryOfCopy('wf-s9-6c', takesFirst)).toEqual(['msg-why']);
+	});
+
+	it.fails(
+		'R9-6: the own run\'s offer refused, the "1" run there: the Retry leaves the "1" to that run',
+		async () => {
+			expect(await retryOfCopy('wf-s9-6', refuses)).toEqual(['msg-why']);
+		},
+	);
+});
