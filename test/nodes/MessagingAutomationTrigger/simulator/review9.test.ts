@@ -2,6 +2,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
 import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
+import { failProcessedData } from '../../../support/processedData';
 import {
 	earlierAnswerRun,
 	helloRun,
@@ -194,6 +195,46 @@ describe("review s9: a Retry while the earlier answer's own run still offers (n8
 				resumes: 1,
 				ran: ['msg-hello', 'msg-ok'],
 			});
+		},
+	);
+});
+
+/*
+ * R9-7. The next message's delivered run offers an earlier answer again only if a run claimed it
+ * as an answer (`answer|<id>`, answerReoffer.ts claimedBefore): "an answer written while the
+ * trigger was inactive is never offered", nor one that ran as an ordinary message without an
+ * offer (its delivery's third attempt, n8n unable to reach its own URL: step 5). holdForRetry
+ * does not ask: a Retry of that run (failed at its claim, "Not run", or crashed) offers the
+ * earlier "1", and its question takes it: the "1" ran as a bot message and resumed the question
+ * (or, refused, runs a second time as a caught-up item; with the trigger inactive then, it answers
+ * a question the docs say only its links answer now).
+ */
+describe("review s9: a Retry of the next message's run, its earlier answer never claimed as one", () => {
+	/** The "1" ran as an ordinary message: its delivery (the service's third attempt) carried no offer. */
+	async function oneRanAsMessage(workflow: string) {
+		const json = { ...earlierAnswerRun().json };
+		delete json.answer_offers;
+		expect(await runOf(stepOf(workflow, { json }, takesFirst))).toEqual(['msg-one']);
+	}
+
+	it('control: the delivered run of "ok" "hello" does not offer the "1" that ran', async () => {
+		await oneRanAsMessage('wf-s9-7c');
+		expect(await runOf(stepOf('wf-s9-7c', carriedHello(), takesFirst))).toEqual([
+			'msg-hello',
+			'msg-ok',
+		]);
+		expect(offers).toEqual([]);
+	});
+
+	it.fails(
+		'R9-7: the Retry of the "ok" "hello" run that failed at its claim does not offer the "1" that ran',
+		async () => {
+			await oneRanAsMessage('wf-s9-7');
+			failProcessedData(9);
+			expect(await runOf(stepOf('wf-s9-7', carriedHello(), takesFirst))).toMatch(/^Not run/);
+			failProcessedData(0);
+			expect(await retryOf('wf-s9-7', carriedHello(), takesFirst)).toEqual(['msg-hello', 'msg-ok']);
+			expect(offers).toEqual([]);
 		},
 	);
 });
