@@ -1,15 +1,20 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+
+import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
 
 import { entryOf, failProcessedData, processedRecords } from '../../../support/processedData';
 import {
 	earlierAnswerRun,
 	helloRun,
 	type Link,
+	nodeCouldNotRead,
 	notWaiting,
 	offeredIds,
+	ranIds,
 	stepToEnd,
 	takesFirst,
+	TRIGGER_CLAIMANT,
 	TRIGGER_NODE,
 	useStoreOnFakeTimers,
 } from '../run/firstStepContext';
@@ -213,6 +218,54 @@ describe('review s9: the Retry of a "Not run" copy, as conversations.md tells it
 		'R9-6: the own run\'s offer refused, the "1" run there: the Retry leaves the "1" to that run',
 		async () => {
 			expect(await retryOfCopy('wf-s9-6', refuses)).toEqual(['msg-why']);
+		},
+	);
+});
+
+/*
+ * R9-8. The editor keeps offering Retry on the original until a Retry of it succeeds
+ * (retrySuccessId), and a Retry whose offer gets no verdict is held for up to 2.5 minutes by its
+ * tries: a builder who sees nothing happen clicks Retry again. The second Retry finds the offer's
+ * tries and end claimed by the first, and offers all the same (holdForRetry: its own answers
+ * whoever ended or holds them), at once; neither records a try clean (both hold the offer). The
+ * first Retry's try got the node's 503 (it resumed nothing); the second's offer, in the first's
+ * pause, is taken; the first's next try meets n8n's 409 with no try of its own that may have
+ * resumed, so it runs the "1" as a message: run and resumed, on n8n 2.x (R8b-3's mechanism, with a
+ * Retry where the Limits name a take-over). On n8n 1.x in queue mode two tries in flight at once
+ * resume twice.
+ */
+describe('review s9: a second Retry of one execution while the first still offers', () => {
+	async function retries(workflow: string, second: boolean) {
+		await firstRunStopsAfter(workflow, nodeCouldNotRead);
+		let resumed = 0;
+		let tries = 0;
+		const question: Link = async (options) => {
+			tries++;
+			if (resumed > 0) return await notWaiting();
+			// The first Retry's first try: the node cannot read the chat yet.
+			if (tries === 1) return await nodeCouldNotRead();
+			resumed++;
+			return await takesFirst(options);
+		};
+		const retry = (link: Link) =>
+			claimRun(stepOf(workflow, earlierAnswerRun(), link, { mode: 'retry' }), TRIGGER_CLAIMANT, 1);
+		const first = retry(question);
+		// The first Retry's try got the 503; it pauses 3 s.
+		await vi.advanceTimersByTimeAsync(1000);
+		const again = second ? retry(question) : Promise.resolve([]);
+		await vi.runAllTimersAsync();
+		const ran = [...ranIds(await first), ...ranIds(await again)];
+		return { resumed, oneRan: ran.includes('msg-one') };
+	}
+
+	it('control: one Retry: its next try is taken, the "1" runs nowhere', async () => {
+		expect(await retries('wf-s9-8c', false)).toEqual({ resumed: 1, oneRan: false });
+	});
+
+	it.fails(
+		'R9-8: a second Retry clicked in the first one\'s pause: the "1" is never both taken and run',
+		async () => {
+			expect(await retries('wf-s9-8', true)).toEqual({ resumed: 1, oneRan: false });
 		},
 	);
 });
