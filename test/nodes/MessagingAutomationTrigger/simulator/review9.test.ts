@@ -34,6 +34,7 @@ import {
  * after a Retry that failed or crashed, and on that Retry too; its API retries any execution that
  * is neither queued nor finished, a running one included (ExecutionService.retry, 1.123.81 and
  * 2.40.7). A Retry whose execution n8n cancels ('canceled') is not offered Retry in the editor.
+ * Here R9-1 to R9-3 and R9-7; review9b.test.ts has R9-4 to R9-6 and R9-8.
  */
 
 const offers: string[][] = [];

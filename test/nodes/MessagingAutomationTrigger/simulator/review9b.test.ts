@@ -29,9 +29,9 @@ import {
 } from '../run/retryFixtures';
 
 /*
- * Review s9, continued (review9.test.ts has R9-1 to R9-3 and how n8n offers Retry): a Retry
- * cancelled while it offers, what a Retry shows, and the docs' word on the Retry of a "Not run"
- * copy.
+ * Review s9, continued (review9.test.ts has R9-1 to R9-3, R9-7 and how n8n offers Retry): a Retry
+ * cancelled while it offers, what a Retry shows, the docs' word on the Retry of a "Not run" copy,
+ * and two Retries of one execution at once.
  */
 
 const offers: string[][] = [];
