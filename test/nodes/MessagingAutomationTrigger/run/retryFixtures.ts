@@ -6,6 +6,7 @@ import {
 	chatMessage,
 	earlierAnswerRun,
 	firstStepContext,
+	helloRun,
 	type Link,
 	ranIds,
 	TRIGGER_CLAIMANT,
@@ -81,6 +82,22 @@ export function carriedBurst(answers: Array<[string, string]>): INodeExecutionDa
 			message_ids: ids,
 			burst: { message_count: ids.length, closed_by: 'quiet' },
 			answer_offers: [{ ...offer[0], message_ids: ids.slice(1) }],
+		},
+	};
+}
+
+/** "ok" then "hello", started by "ok"'s delivery (a carried start), the earlier "1" offered again. */
+export function carriedHello(): INodeExecutionData {
+	const json = helloRun({ grouped: true }).json;
+	const ok = { ...chatMessage('msg-ok', 'ok', 1), timestamp: '2026-11-28T10:01:29.000Z' };
+	return {
+		json: {
+			...json,
+			event_id: 'evt-ok',
+			message_id: 'msg-ok',
+			data: { message: { id: 'msg-ok' } },
+			messages: [ok, ...(json.messages as unknown[])],
+			message_ids: ['msg-ok', 'msg-hello'],
 		},
 	};
 }
