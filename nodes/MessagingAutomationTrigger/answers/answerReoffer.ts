@@ -77,14 +77,62 @@ async function triedBefore(
 }
 
 /**
+ * The take-over of the offers of `ids` that a run claimed as answers (claimedBefore) and whose end
+ * no run recorded: their tries left taken, so that the earlier run, if alive, makes no more; a
+ * wait until its try in flight has ended and its end is recorded; then the record of the end,
+ * which one later run at most takes.
+ */
+async function takeOver(
+	context: IExecuteFunctions,
+	ids: string[],
+	claimant: Claimant,
+): Promise<TakenOver> {
+	const answers = await claimedBefore(context, ids, claimant);
+	if (answers.length === 0) return NONE_TAKEN_OVER;
+	const tries = await claimed(context, tryKeys(answers), claimant);
+	// Cancelled, or the store failed: the tries taken stop the earlier run, and the end's record
+	// stays free, so the next run of the chat takes the offer over.
+	if (!tries || !(await paused(context, EARLIER_OFFER_ENDS_MS))) return NONE_TAKEN_OVER;
+	const unsettled = await claimed(context, settledKeys(answers), claimant);
+	const mine = new Set(answers.filter((id) => unsettled?.has(settledKey(id))));
+	if (mine.size === 0) return NONE_TAKEN_OVER;
+	context.logger.warn(
+		`Messaging Automation Trigger: messages ${[...mine].join(', ')} were claimed as answers by an earlier run that never ended their offer (n8n stopped or cancelled it), and their Send and Wait question still waits: offered again`,
+	);
+	const tried = await triedBefore(context, [...mine], tries, claimant);
+	return { ids: mine, endsHeld: mine, tried };
+}
+
+/**
+ * n8n's Retry of a run's own answers: offered again, as a person asked, without claiming each try:
+ * it claims their tries left (the tries before count as its own) and the records of the ends no
+ * run made, which it holds, so that no later run makes those offers again. One whose end a run
+ * recorded, most often the retried run's own before it failed, is offered again all the same: the
+ * question refuses it again (it runs) or no longer waits (taken, when a try may have resumed it).
+ * No wait: the run it retries has ended.
+ */
+async function holdOwn(
+	context: IExecuteFunctions,
+	ids: string[],
+	claimant: Claimant,
+): Promise<TakenOver> {
+	if (ids.length === 0) return NONE_TAKEN_OVER;
+	const tries = await claimed(context, tryKeys(ids), claimant);
+	const ends = tries && (await claimed(context, settledKeys(ids), claimant));
+	if (!tries || !ends) return NONE_TAKEN_OVER;
+	return {
+		ids: new Set(ids),
+		endsHeld: new Set(ids.filter((id) => ends.has(settledKey(id)))),
+		tried: await triedBefore(context, ids, tries, claimant),
+	};
+}
+
+/**
  * n8n's Retry of a run (its first step failed, or n8n stopped during it) offers its item's own
- * answers again, as a person asked, without claiming each try: it claims their tries left (the
- * tries before count as its own) and the records of the ends no run made, which it holds, so that
- * no later run makes those offers again. One whose end a run recorded, most often the retried
- * run's own before it failed, is offered again all the same: the question refuses it again (it
- * runs) or no longer waits (taken, when a try may have resumed it). An earlier answer the item
- * carries (answerRoute.ts earlierAnswer) is offered only when no run ended or holds its offer: else
- * that run decides it. No wait: the run it retries has ended.
+ * answers again (holdOwn). An earlier answer the item carries (answerRoute.ts earlierAnswer) is
+ * another run's: the Retry takes it over as the next message's run would (takeOver), only when a
+ * run claimed it as an answer and none ended its offer, once that run's try in flight has ended
+ * (review s9: R9-3, R9-7); else that run decides it, or no run offers it.
  */
 export async function holdForRetry(
 	context: IExecuteFunctions,
@@ -97,23 +145,23 @@ export async function holdForRetry(
 			entry.messageIds.map((id) => ({ id, earlier: !own.includes(id) })),
 		);
 	});
-	const ids = offered.map(({ id }) => id);
-	if (ids.length === 0) return NONE_TAKEN_OVER;
-	const tries = await claimed(context, tryKeys(ids), claimant);
-	const ends = tries && (await claimed(context, settledKeys(ids), claimant));
-	if (!tries || !ends) return NONE_TAKEN_OVER;
-	const endsHeld = ids.filter((id) => ends.has(settledKey(id)));
-	const notOffered = offered
-		.filter(({ id, earlier }) => earlier && !endsHeld.includes(id))
-		.map(({ id }) => id);
+	const own = await holdOwn(
+		context,
+		offered.filter(({ earlier }) => !earlier).map(({ id }) => id),
+		claimant,
+	);
+	const earlier = offered.filter((entry) => entry.earlier).map(({ id }) => id);
+	const earlierHeld =
+		earlier.length > 0 ? await takeOver(context, earlier, claimant) : NONE_TAKEN_OVER;
+	const notOffered = earlier.filter((id) => !earlierHeld.ids.has(id));
 	if (notOffered.length > 0)
 		context.logger.warn(
-			`Messaging Automation Trigger: earlier answers ${notOffered.join(', ')}: another run ended their offer to the Send and Wait question, or makes it now; this Retry leaves them to it`,
+			`Messaging Automation Trigger: earlier answers ${notOffered.join(', ')}: another run ended their offer to the Send and Wait question, or makes it now, or no run claimed them as answers; this Retry leaves them`,
 		);
 	return {
-		ids: new Set(ids.filter((id) => !notOffered.includes(id))),
-		endsHeld: new Set(endsHeld),
-		tried: await triedBefore(context, ids, tries, claimant),
+		ids: new Set([...own.ids, ...earlierHeld.ids]),
+		endsHeld: new Set([...own.endsHeld, ...earlierHeld.endsHeld]),
+		tried: new Set([...own.tried, ...earlierHeld.tried]),
 		notOffered: new Set(notOffered),
 	};
 }
@@ -138,18 +186,5 @@ export async function takeOverUnsettled(
 		).flatMap((entry) => entry.messageIds);
 	});
 	if (ids.length === 0) return NONE_TAKEN_OVER;
-	const answers = await claimedBefore(context, ids, claimant);
-	if (answers.length === 0) return NONE_TAKEN_OVER;
-	const tries = await claimed(context, tryKeys(answers), claimant);
-	// Cancelled, or the store failed: the tries taken stop the earlier run, and the end's record
-	// stays free, so the next run of the chat takes the offer over.
-	if (!tries || !(await paused(context, EARLIER_OFFER_ENDS_MS))) return NONE_TAKEN_OVER;
-	const unsettled = await claimed(context, settledKeys(answers), claimant);
-	const mine = new Set(answers.filter((id) => unsettled?.has(settledKey(id))));
-	if (mine.size === 0) return NONE_TAKEN_OVER;
-	context.logger.warn(
-		`Messaging Automation Trigger: messages ${[...mine].join(', ')} were claimed as answers by an earlier run that never ended their offer (n8n stopped or cancelled it), and their Send and Wait question still waits: offered again`,
-	);
-	const tried = await triedBefore(context, [...mine], tries, claimant);
-	return { ids: mine, endsHeld: mine, tried };
+	return await takeOver(context, ids, claimant);
 }

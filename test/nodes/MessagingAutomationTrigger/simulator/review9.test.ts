@@ -189,7 +189,7 @@ describe("review s9: a Retry while the earlier answer's own run still offers (n8
 		});
 	});
 
-	it.fails(
+	it(
 		'R9-3: a Retry of "ok" "hello"\'s failed run during the "1"\'s try: the question resumes once',
 		async () => {
 			expect(await helloDuringTry('wf-s9-3', 'retry')).toEqual({
@@ -227,7 +227,7 @@ describe("review s9: a Retry of the next message's run, its earlier answer never
 		expect(offers).toEqual([]);
 	});
 
-	it.fails(
+	it(
 		'R9-7: the Retry of the "ok" "hello" run that failed at its claim does not offer the "1" that ran',
 		async () => {
 			await oneRanAsMessage('wf-s9-7');
