@@ -8,6 +8,7 @@ import { cancelled } from '../answers/runCancel';
 import { afterOfferKeys, claimedAfterOffers } from './afterOffers';
 import { isCaughtUp } from './caughtUp';
 import { answerKey, eventKey, messageKey, messageOfKey } from './claimKeys';
+import { markEndedHere, markExecution } from './executionMarks';
 import { claimed, CLAIMS_KEPT, recordNeverFull, takeBack, type Claimant } from './claimStore';
 import { narrowedRun } from './narrowedRun';
 import { groupedIds, refuseUnclaimed, whenUnclaimed } from './unclaimedRun';
@@ -193,11 +194,6 @@ function withReoffered(
 	]);
 }
 
-/** The execution's custom data (Executions list); n8n 1.123's run contexts have none, and go without. */
-function markExecution(context: IExecuteFunctions, key: string, value: string): void {
-	(context as Partial<Pick<IExecuteFunctions, 'customData'>>).customData?.set(key, value);
-}
-
 /** A caught-up burst that runs: one line in n8n's log, and the execution says so. */
 function logCatchUp(
 	context: IExecuteFunctions,
@@ -275,11 +271,6 @@ export async function claimRun(
 	const passed = fresh
 		? await claimedAfterOffers(context, offered, later, claimant, outputs.flat())
 		: offered;
-	if (passed.every((list) => list.length === 0))
-		markExecution(
-			context,
-			'messaging_automation',
-			answered > 0 ? 'answered a Send and Wait question' : 'copy of a recorded run',
-		);
+	markEndedHere(context, passed, answered, 'copy of a recorded run');
 	return passed;
 }

@@ -175,7 +175,7 @@ describe('review s9: what a Retry whose answer a question took shows', () => {
 		]);
 	});
 
-	it.fails('R9-5: the Retry of the stopped run says the "1" answered a question', async () => {
+	it('R9-5: the Retry of the stopped run says the "1" answered a question', async () => {
 		await firstRunStopsAfter('wf-s9-5', badGateway);
 		expect(await marksOf('wf-s9-5', 'retry')).toEqual([
 			'messaging_automation: answered a Send and Wait question',
