@@ -189,15 +189,12 @@ describe("review s9: a Retry while the earlier answer's own run still offers (n8
 		});
 	});
 
-	it(
-		'R9-3: a Retry of "ok" "hello"\'s failed run during the "1"\'s try: the question resumes once',
-		async () => {
-			expect(await helloDuringTry('wf-s9-3', 'retry')).toEqual({
-				resumes: 1,
-				ran: ['msg-hello', 'msg-ok'],
-			});
-		},
-	);
+	it('R9-3: a Retry of "ok" "hello"\'s failed run during the "1"\'s try: the question resumes once', async () => {
+		expect(await helloDuringTry('wf-s9-3', 'retry')).toEqual({
+			resumes: 1,
+			ran: ['msg-hello', 'msg-ok'],
+		});
+	});
 });
 
 /*
@@ -227,15 +224,12 @@ describe("review s9: a Retry of the next message's run, its earlier answer never
 		expect(offers).toEqual([]);
 	});
 
-	it(
-		'R9-7: the Retry of the "ok" "hello" run that failed at its claim does not offer the "1" that ran',
-		async () => {
-			await oneRanAsMessage('wf-s9-7');
-			failProcessedData(9);
-			expect(await runOf(stepOf('wf-s9-7', carriedHello(), takesFirst))).toMatch(/^Not run/);
-			failProcessedData(0);
-			expect(await retryOf('wf-s9-7', carriedHello(), takesFirst)).toEqual(['msg-hello', 'msg-ok']);
-			expect(offers).toEqual([]);
-		},
-	);
+	it('R9-7: the Retry of the "ok" "hello" run that failed at its claim does not offer the "1" that ran', async () => {
+		await oneRanAsMessage('wf-s9-7');
+		failProcessedData(9);
+		expect(await runOf(stepOf('wf-s9-7', carriedHello(), takesFirst))).toMatch(/^Not run/);
+		failProcessedData(0);
+		expect(await retryOf('wf-s9-7', carriedHello(), takesFirst)).toEqual(['msg-hello', 'msg-ok']);
+		expect(offers).toEqual([]);
+	});
 });
