@@ -325,23 +325,20 @@ describe('review s6: the poll and a dropped claim', () => {
 	// afresh (MessagingAutomationCatchUp execute(): sharedCatchUpSettings), and now checks the
 	// credential there too: it fails, naming what to do, an error execution per poll that finds
 	// something, as with Catch Up Missed Messages turned off ("Caught up nothing").
-	it(
-		"S6-6: after the trigger alone is published again on another account's credential, the Catch-Up node runs nothing of the old account",
-		async () => {
-			const { trigger, poll } = await start();
-			const global = poll.savedStaticData.global as IDataObject;
-			const shared = global.messagingAutomationCatchUp as Record<string, IDataObject>;
-			for (const entry of Object.values(shared))
-				entry.credential = 'https://other.example|another-key';
-			// The old account's message: the trigger, on the other account now, never gets it.
-			sandbox.webhooks.faults.loseNext(1);
-			say(stranger(12), 'hi, is this the shop?', MINUTE);
-			sandbox.clock.advance(4 * MINUTE);
-			await poll.poll();
-			await poll.poll();
+	it("S6-6: after the trigger alone is published again on another account's credential, the Catch-Up node runs nothing of the old account", async () => {
+		const { trigger, poll } = await start();
+		const global = poll.savedStaticData.global as IDataObject;
+		const shared = global.messagingAutomationCatchUp as Record<string, IDataObject>;
+		for (const entry of Object.values(shared))
+			entry.credential = 'https://other.example|another-key';
+		// The old account's message: the trigger, on the other account now, never gets it.
+		sandbox.webhooks.faults.loseNext(1);
+		say(stranger(12), 'hi, is this the shop?', MINUTE);
+		sandbox.clock.advance(4 * MINUTE);
+		await poll.poll();
+		await poll.poll();
 
-			expect(trigger.executions).toHaveLength(0);
-			expect(poll.executions.flat()).toEqual([]);
-		},
-	);
+		expect(trigger.executions).toHaveLength(0);
+		expect(poll.executions.flat()).toEqual([]);
+	});
 });
