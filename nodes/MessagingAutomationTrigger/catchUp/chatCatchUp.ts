@@ -6,13 +6,17 @@ import {
 	type CatchUpWindow,
 	type MissedBurst,
 } from '../../shared/conversation/catchUp';
-import { ConversationReader, MAX_PAGES } from '../../shared/conversation/reader';
+import {
+	ConversationReader,
+	MAX_PAGES,
+	type ConversationRead,
+} from '../../shared/conversation/reader';
 import { deadlineIn } from '../../shared/monotonic';
 import type { EventEnvelope } from '../../shared/webhooks/events';
 import type { Probe } from '../answers/answerOffers';
 import { findAnswers, type FoundAnswers, type RouteContext } from '../answers/answerRoute';
 import { filterEvent } from '../receive/eventFilter';
-import { caughtUpItem, NEVER_DELIVERED, WHILE_INACTIVE } from '../run/caughtUp';
+import { caughtUpItem, NEVER_DELIVERED, WHILE_INACTIVE, type CaughtUpItem } from '../run/caughtUp';
 import type { ListedChat } from './conversationList';
 import type { PollContext, Window } from './pollMemory';
 import type { CatchUpSettings } from './sharedSettings';
@@ -66,7 +70,7 @@ interface Found {
 async function withOffers(
 	context: PollContext,
 	reader: ConversationReader,
-	read: Awaited<ReturnType<ConversationReader['read']>>,
+	read: ConversationRead,
 	bursts: readonly MissedBurst[],
 ): Promise<Found[]> {
 	const found: Found[] = [];
@@ -84,6 +88,46 @@ async function withOffers(
 		if (answers.offers.length > 0) found.push({ burst, answers });
 	}
 	return found;
+}
+
+/** A found burst's item, its messages within Max Age (`recent`), saying why it was caught up. */
+function itemOf(
+	{ burst, answers }: Found,
+	read: ConversationRead,
+	settings: CatchUpSettings,
+	window: Window,
+	recent: (at: number) => boolean,
+): CaughtUpItem {
+	const trimmed = { ...burst, messages: burst.messages.filter((entry) => recent(entry.at)) };
+	const reason = answers
+		? ANSWER_WAITING
+		: trimmed.messages[trimmed.messages.length - 1].at < window.activatedAt
+			? WHILE_INACTIVE
+			: NEVER_DELIVERED;
+	const turn = {
+		grouping: settings.grouping,
+		historyCount: 0,
+		takeover: settings.takeover,
+		answers: settings.answers,
+	};
+	return caughtUpItem(
+		baseEnvelope(read.conversationId),
+		trimmed,
+		read.timeline,
+		{ turn },
+		window.now,
+		reason,
+		answers ? { waitingQuestion: answers.waiting, answerOffers: answers.offers } : {},
+	);
+}
+
+/** Whether the item runs: not in a chat Human Takeover pauses (logged: a person answers there). */
+function unpaused(context: PollContext, { item, takeover }: CaughtUpItem): boolean {
+	if (!takeover || takeover.paused === false) return true;
+	context.logger.warn(
+		`Messaging Automation Catch-Up: left ${String((item.json.message_ids as string[]).join(','))} in conversation ${String(item.json.conversation_id)}: ${takeover.paused === true ? `Human Takeover paused the chat (${takeover.by}, since ${takeover.since})` : takeover.error}; a person answers there, not the bot`,
+	);
+	return false;
 }
 
 /**
@@ -127,38 +171,9 @@ export async function catchUpChat(
 	const within = all.filter(
 		(burst) => closedRecently(burst) && !burst.messages.some((entry) => inOffers.has(entry.id)),
 	);
-	const turn = {
-		grouping: rules,
-		historyCount: 0,
-		takeover: settings.takeover,
-		answers: settings.answers,
-	};
-	const caught = [...offered, ...within.map((burst): Found => ({ burst }))].map(
-		({ burst, answers }) => {
-			const trimmed = { ...burst, messages: burst.messages.filter((entry) => recent(entry.at)) };
-			const reason = answers
-				? ANSWER_WAITING
-				: trimmed.messages[trimmed.messages.length - 1].at < window.activatedAt
-					? WHILE_INACTIVE
-					: NEVER_DELIVERED;
-			return caughtUpItem(
-				baseEnvelope(chat.conversationId),
-				trimmed,
-				read.timeline,
-				{ turn },
-				window.now,
-				reason,
-				answers ? { waitingQuestion: answers.waiting, answerOffers: answers.offers } : {},
-			);
-		},
-	);
-	const items = caught.filter(({ item, takeover }) => {
-		if (!takeover || takeover.paused === false) return true;
-		context.logger.warn(
-			`Messaging Automation Catch-Up: left ${String((item.json.message_ids as string[]).join(','))} in conversation ${chat.conversationId}: ${takeover.paused === true ? `Human Takeover paused the chat (${takeover.by}, since ${takeover.since})` : takeover.error}; a person answers there, not the bot`,
-		);
-		return false;
-	});
+	const items = [...offered, ...within.map((burst): Found => ({ burst }))]
+		.map((found) => itemOf(found, read, settings, window, recent))
+		.filter((caught) => unpaused(context, caught));
 	const left = window.firstOfActivation
 		? all.filter((burst) => !closedRecently(burst) && burst.messages[0].at > window.listFloor)
 				.length
