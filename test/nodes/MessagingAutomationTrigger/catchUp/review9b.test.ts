@@ -23,6 +23,26 @@ import { catchUpBeside, quickGrouping } from './catchUpFixtures';
  * account's question) but answers nothing the poll can offer (the question is another n8n's, or no
  * longer waits) is in neither of the poll's lists: unansweredBursts leaves it as a possible answer,
  * and its answer burst has no offer. The trigger, delivered it, runs it; the poll never does.
+ *
+ * R9b-3: a lost reply that quotes a question further back than the poll's one page (50 messages):
+ * the poll's lists judge it on that page alone (answerBursts and unansweredBursts: questionOf finds
+ * no quoted question), so it is no possible answer and runs as an ordinary message, while the
+ * question keeps waiting. The trigger, delivered it, reads back to the quoted question (up to
+ * QUESTION_PAGES) and offers it; the poll's own route would too (findAnswers), but is never asked.
+ *
+ * R9b-4: a reply written while the workflow was inactive is offered by the poll's first poll of the
+ * next activation, and the question takes it. docs/answers-in-chat.md says "an answer written while
+ * the trigger was inactive is never offered" and "A first answer that never reached n8n (the
+ * trigger was inactive) still decides: later replies do not answer that question, its links still
+ * do" (R8-8 lists offering one as a fault). The poll's run claims it fresh, as its own, and its
+ * item says `answer to a Send and Wait question that still waited`, not `written while the
+ * workflow was inactive`.
+ *
+ * R9b-5 (log): a caught-up answer the question takes is logged as run: "caught up 1 message(s) <the
+ * 1> ... saved by the service but not run (answer to a Send and Wait question that still waited);
+ * they run now, once" (runClaim.ts logCatchUp, before the offer), and the execution is marked
+ * `messaging_automation_caught_up: <the 1>`. Nothing runs it: the question took it. The ops person
+ * looks for a run of the "1" that never comes.
  */
 
 const MINUTE = 60_000;
@@ -160,5 +180,101 @@ describe('review s9b: a lost possible answer with nothing to offer is never caug
 		await pollLater(poll);
 
 		expect(poll.executions).toEqual([]);
+	});
+});
+
+describe("review s9b: a lost reply quoting a question beyond the poll's page (R9b-3)", () => {
+	/** The question, `between` messages of the account after it, then the person's quoted "1", lost. */
+	async function farQuote(between: number) {
+		const { poll } = await start();
+		const asked = await ask(question());
+		for (let index = 0; index < between; index++) accountWrites(`update ${index}`);
+		h.sandbox.webhooks.faults.loseNext(1);
+		say('1', asked.id);
+		await pollLater(poll);
+		return { poll, key: asked.key };
+	}
+
+	it.fails(
+		'R9b-3: a lost "1" quoting the question 60 messages back: the poll offers it, the question takes it, it runs as no message',
+		async () => {
+			const { poll, key } = await farQuote(60);
+
+			expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
+			expect(passedOn(poll)).toEqual([]);
+		},
+	);
+
+	it('control: a lost "1" quoting the question 5 messages back: the question takes it', async () => {
+		const { poll, key } = await farQuote(5);
+
+		expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
+		expect(passedOn(poll)).toEqual([]);
+	});
+
+	it('control: what R9b-3 does today: the "1" runs as an ordinary message, the question still waits', async () => {
+		const { poll } = await farQuote(60);
+
+		expect(resumes).toEqual([]);
+		expect(passedOn(poll)).toEqual(['1']);
+	});
+});
+
+describe('review s9b: a reply written while the workflow was inactive (R9b-4)', () => {
+	/** The poll's first activation, the "1" written while the workflow is inactive, then active again. */
+	async function writtenWhileInactive() {
+		const { poll } = await start();
+		const asked = await ask(question());
+		poll.deactivate();
+		h.sandbox.webhooks.faults.loseNext(1);
+		say('1');
+		h.sandbox.clock.advance(5 * MINUTE);
+		await poll.activate();
+		await poll.poll();
+		return { poll, key: asked.key };
+	}
+
+	it.fails(
+		'R9b-4: as the docs say, never offered: the question keeps waiting (its links still answer it)',
+		async () => {
+			await writtenWhileInactive();
+
+			expect(resumes).toEqual([]);
+		},
+	);
+
+	it('control: what R9b-4 does today: the next activation\'s first poll offers it, the question takes it, its log says "still waited"', async () => {
+		const { poll, key } = await writtenWhileInactive();
+
+		expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
+		expect(poll.warnings.join('\n')).toContain(
+			'saved by the service but not run (answer to a Send and Wait question that still waited)',
+		);
+	});
+});
+
+describe('review s9b: the log of a caught-up answer (R9b-5)', () => {
+	it.fails('R9b-5: a lost "1" the question takes: the log does not say it runs', async () => {
+		const { poll } = await start();
+		const { key } = await ask(question());
+		h.sandbox.webhooks.faults.loseNext(1);
+		const one = say('1');
+		await pollLater(poll);
+
+		expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
+		const line = poll.warnings.find((warning) => warning.includes(one.id)) ?? '';
+		expect(line).not.toContain('they run now, once');
+	});
+
+	it('control: a lost ordinary message is logged as run now, once, and runs', async () => {
+		const { poll } = await start();
+		accountWrites('Hello, how can we help?');
+		h.sandbox.webhooks.faults.loseNext(1);
+		const parcel = say('my parcel never came');
+		await pollLater(poll);
+
+		expect(passedOn(poll)).toEqual(['my parcel never came']);
+		const line = poll.warnings.find((warning) => warning.includes(parcel.id)) ?? '';
+		expect(line).toContain('they run now, once');
 	});
 });
