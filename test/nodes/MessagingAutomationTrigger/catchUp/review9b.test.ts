@@ -153,6 +153,24 @@ describe('review s9b: a lost possible answer with nothing to offer is never caug
 		},
 	);
 
+	it.fails(
+		'R9b-2: a lost "1" and then, a burst later, a lost "ok great": the question takes the "1", and "ok great" runs once',
+		async () => {
+			const { poll } = await start();
+			const { key } = await ask(question());
+			h.sandbox.webhooks.faults.loseNext(2);
+			say('1');
+			h.sandbox.clock.advance(5000);
+			say('ok great');
+			await pollLater(poll);
+			h.sandbox.clock.advance(4 * MINUTE);
+			await poll.poll();
+
+			expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
+			expect(passedOn(poll)).toEqual(['ok great']);
+		},
+	);
+
 	it("control: the same message delivered runs in the trigger, after the other n8n's question", async () => {
 		const { trigger } = await start();
 		accountWrites(FOREIGN_QUESTION);
