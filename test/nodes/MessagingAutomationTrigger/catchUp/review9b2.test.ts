@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+
+import { entryOf, processedRecords } from '../../../support/processedData';
+import type { N8nPollHost } from '../../../support/n8nPoll';
+import { useRealQuestions } from '../answers/realQuestions';
+import { catchUpBeside, quickGrouping } from './catchUpFixtures';
+
+/*
+ * Review s9b (continued; review9b.test.ts holds R9b-1 to R9b-5), of the Catch-Up poll's answer
+ * bursts: n8n's engine, the real Send and Wait node behind a stand-in waiting server.
+ *
+ * R9b-6 (docs): answers-in-chat.md, Limits: "a poll ... makes one offer per question at most ...:
+ * the oldest burst's within Max Age, so when that one's offer was ended, a newer answer to the same
+ * question waits for a poll after the chat changes again, or the person's next message". A poll
+ * after the chat changed picks the same oldest burst again (its offer ended, the question still
+ * waits: its run passes nothing on), so the newer answer is never offered while the oldest stays
+ * within Max Age, however often the chat changes. The person's next message does offer it.
+ */
+
+const MINUTE = 60_000;
+const { h, resumes, activeTrigger, question, ask, say, accountWrites } = useRealQuestions();
+
+async function start() {
+	const trigger = await activeTrigger({ ...quickGrouping, quietWindowSeconds: 0.4 });
+	const poll = await catchUpBeside(
+		h.sandbox,
+		trigger,
+		h.sandbox.keys.owner,
+		`${new URL(String(trigger.waitingBaseUrl)).origin}/webhook-waiting`,
+	);
+	await poll.activate();
+	return { trigger, poll };
+}
+
+function claimedBefore(keys: string[]) {
+	const record = processedRecords().get('wf-test/') ?? [];
+	processedRecords().set('wf-test/', [
+		...record,
+		...keys.map((key) => entryOf(`trigger-1|${key}`)),
+	]);
+}
+
+async function pollLater(poll: N8nPollHost) {
+	h.sandbox.clock.advance(4 * MINUTE);
+	await poll.poll();
+	await poll.poll();
+}
+
+/**
+ * A "2" whose offer a run ended (its last try got no verdict: it ran as a message), the question
+ * still waiting; then a "1", a burst later, whose event the service lost; a poll.
+ */
+async function endedThenLost() {
+	const { poll } = await start();
+	const { key } = await ask(question());
+	h.sandbox.webhooks.faults.loseNext(2);
+	const two = say('2');
+	claimedBefore([`message|${two.id}`, `answer|${two.id}`, `settled|${two.id}`]);
+	h.sandbox.clock.advance(5000);
+	say('1');
+	await pollLater(poll);
+	return { poll, key };
+}
+
+describe('review s9b: one offer per question per poll, the oldest (R9b-6)', () => {
+	it.fails(
+		'R9b-6: as the Limits say, once the chat changed again a poll offers the newer "1", and the question takes it',
+		async () => {
+			const { poll, key } = await endedThenLost();
+			accountWrites('Our team is looking into it.');
+			await pollLater(poll);
+
+			expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
+		},
+	);
+
+	it('control: the first poll offers the oldest burst ("2", its offer ended) and not the "1"', async () => {
+		const { poll } = await endedThenLost();
+
+		expect(resumes).toEqual([]);
+		expect(poll.executions).toHaveLength(1);
+	});
+
+	it('control: what R9b-6 does today: after the chat changed, the poll starts another run of the "2" that passes nothing on, and the "1" still waits', async () => {
+		const { poll } = await endedThenLost();
+		accountWrites('Our team is looking into it.');
+		await pollLater(poll);
+
+		expect(resumes).toEqual([]);
+		expect(poll.executions).toHaveLength(2);
+		expect(poll.executions.flat()).toEqual([]);
+	});
+});
