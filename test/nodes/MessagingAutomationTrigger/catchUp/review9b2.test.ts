@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { entryOf, processedRecords } from '../../../support/processedData';
 import type { N8nPollHost } from '../../../support/n8nPoll';
+import { settledAfter } from '../fixtures';
 import { useRealQuestions } from '../answers/realQuestions';
 import { catchUpBeside, quickGrouping } from './catchUpFixtures';
 
@@ -15,13 +16,20 @@ import { catchUpBeside, quickGrouping } from './catchUpFixtures';
  * after the chat changed picks the same oldest burst again (its offer ended, the question still
  * waits: its run passes nothing on), so the newer answer is never offered while the oldest stays
  * within Max Age, however often the chat changes. The person's next message does offer it.
+ *
+ * R9b-7: with Human Takeover on, a lost "1" to a question still waiting in a chat the account
+ * paused ('/bot off'): the poll leaves it, logging "a person answers there, not the bot", which is
+ * not so: it answers the workflow's Send and Wait question, which the trigger passes on in a paused
+ * chat (docs/takeover.md: Send and Wait works in a paused chat), and nobody answers it by hand. The
+ * Limits name the leaving ("answers included"); the log neither says a question waits nor what to
+ * do (answer by the question's link). The question waits until the person writes again.
  */
 
 const MINUTE = 60_000;
 const { h, resumes, activeTrigger, question, ask, say, accountWrites } = useRealQuestions();
 
-async function start() {
-	const trigger = await activeTrigger({ ...quickGrouping, quietWindowSeconds: 0.4 });
+async function start(extra = {}) {
+	const trigger = await activeTrigger({ ...quickGrouping, quietWindowSeconds: 0.4, ...extra });
 	const poll = await catchUpBeside(
 		h.sandbox,
 		trigger,
@@ -89,5 +97,43 @@ describe('review s9b: one offer per question per poll, the oldest (R9b-6)', () =
 		expect(resumes).toEqual([]);
 		expect(poll.executions).toHaveLength(2);
 		expect(poll.executions.flat()).toEqual([]);
+	});
+});
+
+describe('review s9b: an answer in a chat Human Takeover paused (R9b-7)', () => {
+	/** A chat the account paused, its question asked after the pause, and the person's "1". */
+	async function pausedChat(lost: boolean) {
+		const { trigger, poll } = await start({ humanTakeover: true });
+		accountWrites('/bot off');
+		const { key } = await ask(question());
+		if (lost) h.sandbox.webhooks.faults.loseNext(1);
+		say('1');
+		return { trigger, poll, key };
+	}
+
+	it.fails(
+		'R9b-7: a lost "1" in a paused chat: the poll passes it to the question, as the trigger does',
+		async () => {
+			const { poll, key } = await pausedChat(true);
+			await pollLater(poll);
+
+			expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
+		},
+	);
+
+	it('control: the "1" delivered in the paused chat: the trigger passes it to the question', async () => {
+		const { trigger, key } = await pausedChat(false);
+		await settledAfter(h.sandbox, trigger, 1);
+		await trigger.settled();
+
+		expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
+	});
+
+	it('control: what R9b-7 does today: left, logged as a chat a person answers', async () => {
+		const { poll } = await pausedChat(true);
+		await pollLater(poll);
+
+		expect(resumes).toEqual([]);
+		expect(poll.warnings.join('\n')).toContain('a person answers there, not the bot');
 	});
 });
