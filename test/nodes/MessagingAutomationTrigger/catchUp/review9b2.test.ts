@@ -23,6 +23,14 @@ import { catchUpBeside, quickGrouping } from './catchUpFixtures';
  * chat (docs/takeover.md: Send and Wait works in a paused chat), and nobody answers it by hand. The
  * Limits name the leaving ("answers included"); the log neither says a question waits nor what to
  * do (answer by the question's link). The question waits until the person writes again.
+ *
+ * R9b-8: n8n's own waiting-webhook URL unreachable from n8n (a public WEBHOOK_URL that does not
+ * loop back: the trigger warns at activation, docs/answers-in-chat.md) fails the probe of every
+ * chat read that holds a possible answer within Max Age, and chatCatchUp.ts throws for the whole
+ * chat: its ordinary lost messages, which need no probe, never run either, each poll logs "could
+ * not read conversation ... the next poll tries again" for it (the read worked), and the floor
+ * stays (every such chat is read again each poll, for good). The trigger in that state runs the
+ * replies as ordinary messages from the service's third attempt; the poll runs nothing there.
  */
 
 const MINUTE = 60_000;
@@ -135,5 +143,45 @@ describe('review s9b: an answer in a chat Human Takeover paused (R9b-7)', () => 
 
 		expect(resumes).toEqual([]);
 		expect(poll.warnings.join('\n')).toContain('a person answers there, not the bot');
+	});
+});
+
+describe("review s9b: n8n's own URL unreachable from n8n (R9b-8)", () => {
+	/** The question's links and the poll's base at a port nothing listens on; a "1", then a lost "where is my parcel?". */
+	async function unreachableOwnUrl() {
+		const dead = 'http://127.0.0.1:9/webhook-waiting';
+		const trigger = await activeTrigger({ ...quickGrouping, quietWindowSeconds: 0.4 });
+		trigger.waitingBaseUrl = dead;
+		h.engine.webhookWaitingBaseUrl = dead;
+		const poll = await catchUpBeside(h.sandbox, trigger, h.sandbox.keys.owner, dead);
+		await poll.activate();
+		await ask(question());
+		h.sandbox.webhooks.faults.loseNext(1);
+		say('1');
+		h.sandbox.clock.advance(5000);
+		h.sandbox.webhooks.faults.loseNext(1);
+		say('where is my parcel?');
+		await pollLater(poll);
+		return poll;
+	}
+
+	it.fails(
+		'R9b-8: the lost "where is my parcel?", which no question could take, runs once',
+		async () => {
+			const poll = await unreachableOwnUrl();
+
+			expect(poll.executions.flat().map((item) => item.json.text)).toEqual(['where is my parcel?']);
+		},
+	);
+
+	it('control: what R9b-8 does today: nothing runs, and each poll says it could not read the conversation', async () => {
+		const poll = await unreachableOwnUrl();
+		h.sandbox.clock.advance(MINUTE);
+		await poll.poll();
+
+		expect(poll.executions).toEqual([]);
+		const lines = poll.warnings.filter((line) => line.includes('could not read conversation'));
+		expect(lines.length).toBeGreaterThanOrEqual(3);
+		expect(lines[0]).toContain('a Send and Wait question could not be asked whether it waits');
 	});
 });
