@@ -1,0 +1,121 @@
+import { describe, expect, it, vi } from 'vitest';
+
+import { entryOf, processedRecords } from '../../../support/processedData';
+import type { N8nPollHost } from '../../../support/n8nPoll';
+import { useRealQuestions } from '../answers/realQuestions';
+import { catchUpBeside, quickGrouping } from './catchUpFixtures';
+
+/*
+ * Review s9b (continued): what a run the Catch-Up poll started shows in n8n's Executions list (its
+ * custom data, run/executionMarks.ts), read here by wrapping the marks the run's first step makes.
+ *
+ * R9b-9 (words): the run of an answer burst whose offer a run ended (the Limits: "starts a run at
+ * each poll that reads the chat after it changed, which passes nothing on") is marked
+ * `messaging_automation: copy of a recorded run`. It is no copy: the poll started it, and it passes
+ * nothing on because another run ended the answer's offer. The person reading the Executions list
+ * finds one such execution per chat change, each named a copy.
+ *
+ * R9b-5's mark: a lost "1" the question took is marked both `messaging_automation_caught_up: <the 1>`
+ * (caught up and run) and `messaging_automation: answered a Send and Wait question`.
+ */
+
+const marks: string[] = [];
+
+vi.mock(
+	'../../../../nodes/MessagingAutomationTrigger/run/executionMarks',
+	async (importOriginal) => {
+		const original =
+			await importOriginal<
+				typeof import('../../../../nodes/MessagingAutomationTrigger/run/executionMarks')
+			>();
+		return {
+			...original,
+			markExecution: (...args: Parameters<typeof original.markExecution>) => {
+				marks.push(`${args[1]}: ${args[2]}`);
+				original.markExecution(...args);
+			},
+			markEndedHere: (...args: Parameters<typeof original.markEndedHere>) => {
+				const [, passed, answered, otherwise] = args;
+				if (!passed.some((list) => list.length > 0))
+					marks.push(
+						`messaging_automation: ${answered > 0 ? 'answered a Send and Wait question' : otherwise}`,
+					);
+				original.markEndedHere(...args);
+			},
+		};
+	},
+);
+
+const MINUTE = 60_000;
+const { h, resumes, activeTrigger, question, ask, say } = useRealQuestions();
+
+async function start() {
+	marks.length = 0;
+	const trigger = await activeTrigger({ ...quickGrouping, quietWindowSeconds: 0.4 });
+	const poll = await catchUpBeside(
+		h.sandbox,
+		trigger,
+		h.sandbox.keys.owner,
+		`${new URL(String(trigger.waitingBaseUrl)).origin}/webhook-waiting`,
+	);
+	await poll.activate();
+	return poll;
+}
+
+function claimedBefore(keys: string[]) {
+	const record = processedRecords().get('wf-test/') ?? [];
+	processedRecords().set('wf-test/', [
+		...record,
+		...keys.map((key) => entryOf(`trigger-1|${key}`)),
+	]);
+}
+
+async function pollLater(poll: N8nPollHost) {
+	h.sandbox.clock.advance(4 * MINUTE);
+	await poll.poll();
+	await poll.poll();
+}
+
+/** A "1" whose offer a run ended (refused, it ran), the question still waiting; a poll. */
+async function endedOffer() {
+	const poll = await start();
+	await ask(question());
+	h.sandbox.webhooks.faults.loseNext(1);
+	const one = say('1');
+	claimedBefore([`message|${one.id}`, `answer|${one.id}`, `settled|${one.id}`]);
+	await pollLater(poll);
+	return poll;
+}
+
+describe('review s9b: what a poll-started run shows (R9b-9, R9b-5)', () => {
+	it.fails(
+		'R9b-9: the run of an answer whose offer a run ended is not called a copy of a recorded run',
+		async () => {
+			await endedOffer();
+
+			expect(marks.join('\n')).not.toContain('copy of a recorded run');
+		},
+	);
+
+	it('control: what R9b-9 does today: one execution, nothing passed on, marked a copy', async () => {
+		const poll = await endedOffer();
+
+		expect(resumes).toEqual([]);
+		expect(poll.executions).toEqual([[]]);
+		expect(marks).toEqual(['messaging_automation: copy of a recorded run']);
+	});
+
+	it('control (R9b-5): a lost "1" the question took is marked caught up and answered at once', async () => {
+		const poll = await start();
+		await ask(question());
+		h.sandbox.webhooks.faults.loseNext(1);
+		const one = say('1');
+		await pollLater(poll);
+
+		expect(resumes).toHaveLength(1);
+		expect(marks).toEqual([
+			`messaging_automation_caught_up: ${one.id}`,
+			'messaging_automation: answered a Send and Wait question',
+		]);
+	});
+});
