@@ -1,13 +1,14 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { entryOf, processedRecords } from '../../../support/processedData';
+import type { N8nEngine } from '../../../support/n8nEngine';
 import type { N8nPollHost } from '../../../support/n8nPoll';
 import { useRealQuestions } from '../answers/realQuestions';
 import { catchUpBeside, quickGrouping } from './catchUpFixtures';
 
 /*
  * Review s9b (continued): what a run the Catch-Up poll started shows in n8n's Executions list (its
- * custom data, run/executionMarks.ts), read here by wrapping the marks the run's first step makes.
+ * custom data, run/executionMarks.ts), read from each run's execution metadata.
  *
  * R9b-9 (words): the run of an answer burst whose offer a run ended (the Limits: "starts a run at
  * each poll that reads the chat after it changed, which passes nothing on") is marked
@@ -21,30 +22,17 @@ import { catchUpBeside, quickGrouping } from './catchUpFixtures';
 
 const marks: string[] = [];
 
-vi.mock(
-	'../../../../nodes/MessagingAutomationTrigger/run/executionMarks',
-	async (importOriginal) => {
-		const original =
-			await importOriginal<
-				typeof import('../../../../nodes/MessagingAutomationTrigger/run/executionMarks')
-			>();
-		return {
-			...original,
-			markExecution: (...args: Parameters<typeof original.markExecution>) => {
-				marks.push(`${args[1]}: ${args[2]}`);
-				original.markExecution(...args);
-			},
-			markEndedHere: (...args: Parameters<typeof original.markEndedHere>) => {
-				const [, passed, answered, otherwise] = args;
-				if (!passed.some((list) => list.length > 0))
-					marks.push(
-						`messaging_automation: ${answered > 0 ? 'answered a Send and Wait question' : otherwise}`,
-					);
-				original.markEndedHere(...args);
-			},
-		};
-	},
-);
+/** The custom data of each run `poll` starts (n8n's execution metadata), as marks. */
+function readMarks(poll: N8nPollHost): void {
+	const engine = (poll as unknown as { engine: N8nEngine }).engine;
+	const run = engine.run.bind(engine);
+	engine.run = async (...args: Parameters<N8nEngine['run']>) => {
+		const result = await run(...args);
+		const metadata = (result.run.data.resultData as { metadata?: Record<string, string> }).metadata;
+		for (const [key, value] of Object.entries(metadata ?? {})) marks.push(`${key}: ${value}`);
+		return result;
+	};
+}
 
 const MINUTE = 60_000;
 const { h, resumes, activeTrigger, question, ask, say } = useRealQuestions();
@@ -58,6 +46,7 @@ async function start() {
 		h.sandbox.keys.owner,
 		`${new URL(String(trigger.waitingBaseUrl)).origin}/webhook-waiting`,
 	);
+	readMarks(poll);
 	await poll.activate();
 	return poll;
 }
