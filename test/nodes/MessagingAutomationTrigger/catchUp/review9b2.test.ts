@@ -185,3 +185,18 @@ describe("review s9b: n8n's own URL unreachable from n8n (R9b-8)", () => {
 		expect(lines[0]).toContain('a Send and Wait question could not be asked whether it waits');
 	});
 });
+
+describe('review s9b: R9b-3 beside the trigger', () => {
+	it('control (R9b-3): a "1" quoting the question 60 messages back, delivered: the trigger reads back to it, and the question takes it', async () => {
+		const { trigger } = await start();
+		const asked = await ask(question());
+		for (let index = 0; index < 60; index++) accountWrites(`update ${index}`);
+		say('1', asked.id);
+		await settledAfter(h.sandbox, trigger, 1);
+		await trigger.settled();
+
+		expect(resumes).toEqual([
+			{ key: asked.key, data: expect.objectContaining({ approved: true }) },
+		]);
+	});
+});
