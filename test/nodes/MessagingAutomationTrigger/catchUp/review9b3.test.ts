@@ -108,3 +108,55 @@ describe('review s9b: what a poll-started run shows (R9b-9, R9b-5)', () => {
 		]);
 	});
 });
+
+/*
+ * R9b-10 (ee14c19): the credential's key replaced in place (the same credential, a new key of the
+ * same account pasted in: what the trigger's own error tells the builder to do when a key is
+ * revoked, docs/credentials.md) after the workflow was published. The trigger shared its
+ * credential's fingerprint (base URL and a hash of the key) at its activation, and the run a poll
+ * starts now compares it with its own credential as it reads now: every such run fails, "This
+ * node's credential ... is not the one the Messaging Automation Trigger ... uses: ... choose the
+ * trigger's credential", though it is that very credential; the chat is not settled, so each poll
+ * that finds it starts another failing run (an error execution a minute), and the lost message
+ * never runs until the workflow is published again. The poll itself reads with the new key.
+ */
+describe('review s9b: a key replaced in the same credential (R9b-10)', () => {
+	const failures: string[] = [];
+
+	/** The workflow published, then the credential's key replaced by another of the same account; a lost message. */
+	async function keyReplaced() {
+		const poll = await start();
+		const engine = (poll as unknown as { engine: N8nEngine }).engine;
+		const run = engine.run.bind(engine);
+		failures.length = 0;
+		engine.run = async (...args: Parameters<N8nEngine['run']>) => {
+			const result = await run(...args);
+			if (result.error) failures.push(result.error.message);
+			return result;
+		};
+		engine.credentialsHelper.set('messagingAutomationApi', {
+			apiKey: h.sandbox.keys.member,
+			baseUrl: h.sandbox.url,
+			authScheme: 'bearer',
+		});
+		h.sandbox.webhooks.faults.loseNext(1);
+		say('my parcel never came');
+		await pollLater(poll);
+		h.sandbox.clock.advance(MINUTE);
+		await poll.poll();
+		return poll;
+	}
+
+	it.fails('R9b-10: the lost message runs once, read and claimed with the new key', async () => {
+		const poll = await keyReplaced();
+
+		expect(poll.executions.flat().map((item) => item.json.text)).toEqual(['my parcel never came']);
+	});
+
+	it('control: what R9b-10 does today: a failing run at each poll, telling the builder to choose the credential it has', async () => {
+		await keyReplaced();
+
+		expect(failures.length).toBeGreaterThanOrEqual(2);
+		expect(failures[0]).toContain('is not the one the Messaging Automation Trigger');
+	});
+});
