@@ -160,3 +160,52 @@ describe('review s9b: a key replaced in the same credential (R9b-10)', () => {
 		expect(failures[0]).toContain('is not the one the Messaging Automation Trigger');
 	});
 });
+
+/*
+ * R9b-11 (log, and R9b-1's path past the record's vouching): n8n's record of runs full (5,000
+ * keys, a busy account's every day), a lost "1" with no person's message before it in the read:
+ * runClaim.ts vouchedCatchUps drops the "1"'s `message|` key ("did not catch up ...: n8n's record of
+ * runs ... cannot tell whether they ran") but keeps its `answer|` key, which the run claimed
+ * itself; takeOverUnsettled then takes that for an earlier run's claim and offers the "1" ("were
+ * claimed as answers by an earlier run that never ended their offer (n8n stopped or cancelled
+ * it)"). The question takes it: two log lines, each false, and a message the record could not vouch
+ * for offered all the same (had it run, as in R9b-1, it would be run and resumed).
+ */
+describe("review s9b: n8n's record full (R9b-11)", () => {
+	it.fails(
+		'R9b-11: the lost "1" is either not caught up or caught up, and the log says one thing',
+		async () => {
+			const poll = await start();
+			const { key } = await ask(question());
+			processedRecords().set(
+				'wf-test/',
+				Array.from({ length: 5000 }, (_, index) => entryOf(`trigger-1|message|old-${index}`)),
+			);
+			h.sandbox.webhooks.faults.loseNext(1);
+			say('1');
+			await pollLater(poll);
+
+			expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
+			const log = poll.warnings.join('\n');
+			expect(log).not.toContain('did not catch up');
+			expect(log).not.toContain('never ended their offer');
+		},
+	);
+
+	it('control: what R9b-11 does today: both lines, and the question takes the "1"', async () => {
+		const poll = await start();
+		const { key } = await ask(question());
+		processedRecords().set(
+			'wf-test/',
+			Array.from({ length: 5000 }, (_, index) => entryOf(`trigger-1|message|old-${index}`)),
+		);
+		h.sandbox.webhooks.faults.loseNext(1);
+		say('1');
+		await pollLater(poll);
+
+		expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
+		const log = poll.warnings.join('\n');
+		expect(log).toContain('did not catch up');
+		expect(log).toContain('never ended their offer');
+	});
+});
