@@ -18,6 +18,9 @@ import { catchUpBeside, quickGrouping } from './catchUpFixtures';
  *
  * R9b-5's mark: a lost "1" the question took is marked both `messaging_automation_caught_up: <the 1>`
  * (caught up and run) and `messaging_automation: answered a Send and Wait question`.
+ *
+ * Below, R9b-10 (a key replaced in the same credential fails every poll-started run, ee14c19) and
+ * R9b-11 (n8n's record full: two false log lines, and R9b-1's path past the vouching).
  */
 
 const marks: string[] = [];
