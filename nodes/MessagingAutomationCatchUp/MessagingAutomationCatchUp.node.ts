@@ -12,7 +12,7 @@ import { claimRun } from '../MessagingAutomationTrigger/run/runClaim';
 import { pollCatchUp } from '../MessagingAutomationTrigger/catchUp/catchUpPoll';
 import { catchUpPollProperties } from '../MessagingAutomationTrigger/catchUp/pollProperties';
 import {
-	otherCredential,
+	movedCredential,
 	sharedCatchUpSettings,
 } from '../MessagingAutomationTrigger/catchUp/sharedSettings';
 
@@ -50,15 +50,16 @@ export class MessagingAutomationCatchUp implements INodeType {
 	 * The run reads the trigger's settings as the database holds them now, the poll those of its
 	 * own activation: a trigger published again alone on another credential (n8n 2.40 activates
 	 * only the triggers that changed) leaves the poll reading the old account, and the run fails,
-	 * saying so, rather than run that account's messages (review s6, S6-6).
+	 * saying so, rather than run that account's messages (review s6, S6-6). A key replaced in the
+	 * same credential keeps its id, and runs on (R9b-10).
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		if (this.getMode() === 'manual') return (await pollCatchUp(this)) ?? [[]];
 		const lookup = sharedCatchUpSettings(this);
 		if (!('trigger' in lookup))
 			throw new NodeOperationError(this.getNode(), `Caught up nothing: ${lookup.why}`);
-		const wrong = await otherCredential(this, lookup.settings);
-		if (wrong) throw wrong;
+		const moved = movedCredential(this, lookup.settings);
+		if (moved) throw moved;
 		return await claimRun(this, { trigger: lookup.trigger, polled: true }, 1);
 	}
 }

@@ -42,6 +42,8 @@ export interface SharedSettings {
 	endpointId?: string;
 	/** The trigger's credential (its base URL and a hash of its key): the poll must read that account. */
 	credential?: string;
+	/** The id of the trigger's credential in n8n: a key replaced in it keeps the id. */
+	credentialId?: string;
 }
 
 type Context = IHookFunctions | IPollFunctions | IExecuteFunctions;
@@ -67,6 +69,7 @@ export async function shareCatchUpSettings(context: IHookFunctions): Promise<voi
 	const settings = readSettings(context);
 	write(context, {
 		credential: await credentialFingerprint(context),
+		...credentialIdOf(context),
 		trigger: context.getNode().name,
 		...(settings.turn.grouping ? { grouping: settings.turn.grouping } : {}),
 		filters: settings.filters,
@@ -186,6 +189,34 @@ export async function pollLookup(
 	return {
 		why: `the Messaging Automation Trigger beside it did not share its settings within ${SHARE_WAITS_MS.reduce((sum, wait) => sum + wait, 0) / 1000} s of the activation: its activation failed or is still running (see the workflow's publication status, or its activation error on n8n 1.x); the next poll follows it once it has`,
 	};
+}
+
+/** The node's credential's id in n8n, when the node names one. */
+function credentialIdOf(context: Context): { credentialId?: string } {
+	const id = context.getNode().credentials?.messagingAutomationApi?.id;
+	return typeof id === 'string' ? { credentialId: id } : {};
+}
+
+/**
+ * Why a run a poll started must not run what the poll found: the trigger now uses another
+ * credential than this node (review s6, S6-6: the trigger alone published again on it, n8n 2.40
+ * activating only the triggers that changed, so the poll still reads the old account). Asked by
+ * the credential's id, which a key replaced in the same credential keeps (R9b-10).
+ */
+export function movedCredential(
+	context: IExecuteFunctions,
+	settings: SharedSettings,
+): NodeOperationError | undefined {
+	const own = credentialIdOf(context).credentialId;
+	if (!settings.credentialId || !own || settings.credentialId === own) return undefined;
+	return new NodeOperationError(
+		context.getNode(),
+		`This node's credential${named(context)} is not the one the Messaging Automation Trigger "${settings.trigger}" uses now: in this node's Credential to connect with, choose the trigger's credential, then publish the workflow again`,
+		{
+			description:
+				'The trigger was published again on another credential, and this node still reads the old account: it runs nothing until both use the same credential. On n8n 1.x, activate the workflow again instead of publishing it.',
+		},
+	);
 }
 
 /** The name of the node's credential, as its Credential field shows it. */

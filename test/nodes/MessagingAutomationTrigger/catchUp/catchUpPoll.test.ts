@@ -330,7 +330,10 @@ describe('review s6: the poll and a dropped claim', () => {
 		const global = poll.savedStaticData.global as IDataObject;
 		const shared = global.messagingAutomationCatchUp as Record<string, IDataObject>;
 		for (const entry of Object.values(shared))
-			entry.credential = 'https://other.example|another-key';
+			Object.assign(entry, {
+				credential: 'https://other.example|another-key',
+				credentialId: 'cred-other',
+			});
 		// The old account's message: the trigger, on the other account now, never gets it.
 		sandbox.webhooks.faults.loseNext(1);
 		say(stranger(12), 'hi, is this the shop?', MINUTE);
