@@ -50,6 +50,8 @@ export interface SharedWorld {
 	waiting?: WaitingExecutions;
 	/** Runs whose delivery the trigger answered 2xx first, and that n8n then failed to record. */
 	answeredUnrecorded: string[][];
+	/** What the Catch-Up poll threw (error executions of the workflow), and failed activations. */
+	pollErrors: string[];
 }
 
 export interface RecordedRun {
