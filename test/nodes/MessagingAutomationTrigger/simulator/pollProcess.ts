@@ -131,7 +131,8 @@ export class CatchUpPoller {
 		const context = this.process.executeContext(data, CATCH_UP_NODE, 'trigger');
 		void this.process
 			.firstStep(this.process.nodes.catchUp, context, runs)
-			.then((error) => done?.resolve(ranRun(error)))
+			// A run whose process stopped never ends: n8n settles nothing.
+			.then((error) => this.process.alive && done?.resolve(ranRun(error)))
 			.finally(() => this.world.firstSteps--);
 	}
 
