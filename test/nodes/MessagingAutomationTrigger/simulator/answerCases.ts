@@ -62,14 +62,17 @@ const STOPPED_DURING_RETRIED_OFFER: Case = {
 };
 
 /**
- * S8-1b, the shrunk case of answerStops with the Catch-Up node, seed 20261129: S8-1 twice. A "1"
- * answering q1, delivered twice (a copy 3.3 s on). n8n records the first delivery's run, which
- * claims the "1" as an answer, and stops before answering; the copy's run, in the process started
- * again, finds the offer unended and takes it over (answerReoffer.ts: it claims the offer's tries
- * and its end's record, `settled|m1`), and that process stops too, 3.6 s after the "1" was
- * written, during the offer. The retry of the first delivery and the Catch-Up's run both find the
- * end's record held: one later run at most makes the offer again, so the "1" neither resumes q1
- * nor runs.
+ * S8-1b, the shrunk case of answerStops with the Catch-Up node, seed 20261129: an offer taken over
+ * once is never taken over again. A "1" answering q1, delivered twice (a copy 3.3 s on). n8n
+ * records the first delivery's run, which claims the "1" as an answer, and stops before answering;
+ * the copy's run, in the process started again, finds the offer unended and takes it over
+ * (answerReoffer.ts: it claims the offer's tries and then its end's record, `settled|m1`), and
+ * that process stops too, during the offer. The retry of the first delivery and the Catch-Up's
+ * run both find the end's record held: the "1" neither resumes q1 nor runs. The simulator's stop
+ * parks a process's reads and requests but not its claims (n8nProcess.ts), so here the second stop
+ * stands for one just after the take-over claimed the end's record. The soak meets it with one stop
+ * too: a later run took over an offer the first run was still retrying (its reads failed), and its
+ * process stopped during it.
  */
 const TAKEOVER_STOPPED: Case = {
 	...plainCase([]),
