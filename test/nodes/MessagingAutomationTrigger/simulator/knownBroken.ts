@@ -23,8 +23,8 @@ export const RARELY_BROKEN: Partial<Record<Family, KnownBreak>> = {
 	 * S8-1b (answerCases.ts): S8-1 twice. n8n stopped during a run's offer of an answer, and again
 	 * during the offer a later run took over (answerReoffer.ts); that run holds the offer's end
 	 * (`settled|<id>`), so no later run, the Catch-Up's included, offers it again, and the answer is
-	 * lost. About one case in 1,500 to 2,500 of this family, with the Catch-Up node beside the
-	 * trigger (S8-1 itself is fixed by it).
+	 * lost. About one case in 1,000 of this family, with the Catch-Up node beside the trigger (24
+	 * of 24,000 at seeds 1 to 4, count.soak.test.ts); S8-1 itself is fixed by it.
 	 */
 	answerStops: { findings: 'S8-1b', rules: ['answers', 'oneRun'] },
 };
