@@ -1,5 +1,8 @@
 /**
- * Fixed cases of answers with n8n stopping (family answerStops), kept apart from cases.ts.
+ * Fixed cases of answers with n8n stopping (family answerStops), kept apart from cases.ts. Each
+ * has the Catch-Up node beside the trigger, as the family does (pollProcess.ts): no delivery comes
+ * again, and its poll reads the chat once quiet, offers the answer again (chatCatchUp.ts), and
+ * runs the burst's other messages (S8-1, fixed in 8799f22).
  */
 import { plainCase } from './cases';
 import type { Case } from './scenario';
@@ -32,6 +35,7 @@ const STOPPED_DURING_OFFER: Case = plainCase([1637, 1409, 2518], {
 	},
 	stopsAfterRecording: [2],
 	phone: { skewMs: 11 },
+	catchUp: true,
 });
 
 /**
@@ -57,6 +61,36 @@ const STOPPED_DURING_RETRIED_OFFER: Case = {
 	phone: { skewMs: 0 },
 };
 
+/**
+ * S8-1b, the shrunk case of answerStops with the Catch-Up node, seed 20261129: an offer taken over
+ * once is never taken over again. A "1" answering q1, delivered twice (a copy 3.3 s on). n8n
+ * records the first delivery's run, which claims the "1" as an answer, and stops before answering;
+ * the copy's run, in the process started again, finds the offer unended and takes it over
+ * (answerReoffer.ts: it claims the offer's tries and then its end's record, `settled|m1`), and
+ * that process stops too, during the offer. The retry of the first delivery and the Catch-Up's
+ * run both find the end's record held: the "1" neither resumes q1 nor runs. The simulator's stop
+ * parks a process's reads and requests but not its claims (n8nProcess.ts), so here the second stop
+ * stands for one just after the take-over claimed the end's record. The soak meets it with one stop
+ * too: a later run took over an offer the first run was still retrying (its reads failed), and its
+ * process stopped during it.
+ */
+const TAKEOVER_STOPPED: Case = {
+	...plainCase([]),
+	quietMs: 3000,
+	longestMs: 20_000,
+	bursts: [{ person: 0, pauseMs: 9295, gapsMs: [], offlineMs: 0, saveGapMs: 300 }],
+	copies: [{ message: 0, afterMs: 3307 }],
+	readLatencyMs: 5,
+	answers: {
+		n8nLine: 1,
+		questions: [{ afterMessage: -1, delayMs: 10 }],
+		replies: [{ message: 0, text: '1' }],
+	},
+	catchUp: true,
+	stopsAfterRecording: [0],
+	stops: [{ afterMessage: 0, delayMs: 3614, process: 0 }],
+};
+
 export const ANSWER_FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> = {
 	'S8-1': [
 		{
@@ -66,6 +100,12 @@ export const ANSWER_FINDING_CASES: Record<string, Array<{ name: string; case: Ca
 		{
 			name: 'n8n stops while the run offers the "1" again (the node could not read), every delivery of its burst answered: the "1" and the three messages after it resume the question or run',
 			case: STOPPED_DURING_RETRIED_OFFER,
+		},
+	],
+	'S8-1b': [
+		{
+			name: 'n8n stops during the first run\'s offer of the "1", then again during the offer its copy\'s run took over: the "1" resumes its question or runs',
+			case: TAKEOVER_STOPPED,
 		},
 	],
 };

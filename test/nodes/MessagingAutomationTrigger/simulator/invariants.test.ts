@@ -34,6 +34,7 @@ function outcome(runs: string[][], extra: Partial<Outcome> = {}): Outcome {
 		expected: new Map(),
 		questionOf: new Map(),
 		statusLookups: 0,
+		catchUp: { listings: 0, reads: 0, errors: [] },
 		...extra,
 	};
 }

@@ -7,7 +7,9 @@
  * - a run the handler hands over is recorded by n8n (or not: n8n answers 500), then n8n answers
  *   200 unless the trigger answered already, and the run's first step is the trigger's execute()
  *   (runClaim.ts), with n8n's processed-data store shared by every process;
- * - a stopped process answers nothing more and reads nothing more: its deliveries time out.
+ * - a stopped process answers nothing more and reads nothing more: its deliveries time out;
+ * - with the Catch-Up node in the case, the first process also polls (pollProcess.ts), with the
+ *   contexts here: a run its poll emits starts with the Catch-Up node's execute() (mode 'trigger').
  */
 import { DataDeduplicationService } from 'n8n-core';
 import type {
@@ -16,10 +18,12 @@ import type {
 	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
+	INodeType,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { clone, messageIdsOf, noop, parameter, SimResponse } from './n8nContext';
 import type { ProcessNodes } from './processPool';
 import { credentialFor, QUIET_LOGGER, type Delivery, type ServiceModel } from './service';
 import { WAITING_BASE, type WaitingExecutions } from './waitingExecutions';
@@ -46,6 +50,8 @@ export interface SharedWorld {
 	waiting?: WaitingExecutions;
 	/** Runs whose delivery the trigger answered 2xx first, and that n8n then failed to record. */
 	answeredUnrecorded: string[][];
+	/** What the Catch-Up poll threw (error executions of the workflow), and failed activations. */
+	pollErrors: string[];
 }
 
 export interface RecordedRun {
@@ -59,6 +65,8 @@ export interface RecordedRun {
 	failed?: string;
 	groupingError?: string;
 	at: number;
+	/** A run the Catch-Up poll emitted (pollProcess.ts), not a delivery's. */
+	polled?: boolean;
 }
 
 export interface Answer {
@@ -67,68 +75,15 @@ export interface Answer {
 	byNode: boolean;
 }
 
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-const noop = () => undefined;
-
-/** Dotted names (`options.deduplicate`) as n8n resolves them; the fallback when absent. */
-function parameter(parameters: IDataObject, name: string, fallback?: unknown): unknown {
-	let value: unknown = parameters;
-	for (const part of name.split('.')) value = (value as IDataObject | undefined)?.[part];
-	return value === undefined ? fallback : value;
-}
-
-/** An item's message ids: a grouped run's `message_ids`, else the event's message. */
-function messageIdsOf(item: INodeExecutionData | undefined): string[] {
-	const json = item?.json ?? {};
-	if (Array.isArray(json.message_ids)) return json.message_ids.map(String);
-	const message = (json.message ?? json) as IDataObject;
-	return typeof message.message_id === 'string'
-		? [message.message_id]
-		: typeof message.id === 'string'
-			? [message.id]
-			: [];
-}
-
-/**
- * The delivery's response as the trigger sees n8n's (a ServerResponse): what the trigger writes,
- * and n8n's own answer of a run's delivery, once it recorded the run ('finish'), or none ('close').
- */
-class SimResponse {
-	statusCode?: number;
-	private readonly listeners: Array<{ event: string; listener: () => void }> = [];
-
-	constructor(readonly writeHead: (status: number) => void) {}
-
-	end = noop;
-
-	once(event: 'finish' | 'close', listener: () => void): void {
-		this.listeners.push({ event, listener });
-	}
-
-	n8nAnswers(status: number): void {
-		this.statusCode = status;
-		this.emit('finish');
-	}
-
-	close(): void {
-		this.emit('close');
-	}
-
-	private emit(event: string): void {
-		for (const entry of this.listeners.filter((candidate) => candidate.event === event))
-			entry.listener();
-	}
-}
-
 export class N8nProcess {
 	alive = true;
 	/** Runs whose first step (the trigger's execute(): claims, answer offers) has not returned yet. */
 	firstSteps = 0;
-	private readonly node: INode;
+	readonly node: INode;
 
 	constructor(
 		readonly name: string,
-		private readonly nodes: ProcessNodes,
+		readonly nodes: ProcessNodes,
 		private readonly world: SharedWorld,
 		private readonly now: () => number,
 	) {
@@ -197,7 +152,8 @@ export class N8nProcess {
 		// onReceived), while the run's first step goes on (answer offers may take minutes, a claim
 		// may wait out a store fault); a process stopped by then never finishes it.
 		this.world.firstSteps++;
-		void this.firstStep(result.workflowData, runs).finally(() => this.world.firstSteps--);
+		const context = this.executeContext(result.workflowData);
+		void this.firstStep(this.nodes.trigger, context, runs).finally(() => this.world.firstSteps--);
 		if (!this.alive) {
 			response.close();
 			return undefined;
@@ -206,22 +162,27 @@ export class N8nProcess {
 		return answer;
 	}
 
-	/** The trigger's execute() as the run's first step (runClaim.ts), and what each run passed on. */
-	private async firstStep(
-		workflowData: INodeExecutionData[][],
+	/**
+	 * The start node's execute() as the run's first step (the trigger's, or the Catch-Up's for a run
+	 * its poll emitted: runClaim.ts), and what each run passed on; resolves with the error that
+	 * failed the execution, if one did.
+	 */
+	async firstStep(
+		type: INodeType,
+		context: IExecuteFunctions,
 		runs: RecordedRun[],
-	): Promise<void> {
+	): Promise<Error | undefined> {
 		this.firstSteps++;
 		try {
 			let outputs: INodeExecutionData[][];
 			try {
 				outputs = await (
-					this.nodes.trigger.execute as (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>
-				).call(this.executeContext(workflowData));
+					type.execute as (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>
+				).call(context);
 			} catch (error) {
 				// A throw fails the execution.
 				for (const run of runs) run.failed = (error as Error).message;
-				return;
+				return error as Error;
 			}
 			// A run whose messages an earlier run held passes on only the others.
 			const passed = outputs.flat().map(messageIdsOf);
@@ -232,6 +193,7 @@ export class N8nProcess {
 				run.passedOn = ids !== undefined;
 				if (ids) run.messageIds = ids;
 			}
+			return undefined;
 		} finally {
 			this.firstSteps--;
 		}
@@ -270,8 +232,16 @@ export class N8nProcess {
 		} as unknown as IWebhookFunctions;
 	}
 
-	private executeContext(workflowData: INodeExecutionData[][]): IExecuteFunctions {
-		const contextData = { node: this.node, workflow: { id: this.world.workflowId, active: true } };
+	/**
+	 * A run's first step: the trigger's (mode 'webhook'), or the Catch-Up node's of a run its poll
+	 * emitted (`node`, mode 'trigger'), each by its own parameters.
+	 */
+	executeContext(
+		workflowData: INodeExecutionData[][],
+		node: INode = this.node,
+		mode: 'webhook' | 'trigger' = 'webhook',
+	): IExecuteFunctions {
+		const contextData = { node, workflow: { id: this.world.workflowId, active: true } };
 		/** n8n's processed-data helper for `items`, every process's store shared. */
 		const onItems =
 			(call: 'checkProcessedAndRecord' | 'removeProcessed') =>
@@ -284,12 +254,17 @@ export class N8nProcess {
 					options as never,
 				);
 			};
-		const common = this.commonContext();
+		const common = this.commonContext(node, mode === 'trigger' ? 'poll' : 'trigger');
+		// The execution's copy, as n8n loaded the workflow for it (the Catch-Up reads the trigger's
+		// shared settings there); nothing a first step writes is saved.
+		const staticData = clone(this.world.database.staticData);
 		return {
 			...common,
+			getWorkflowStaticData: (type: string) =>
+				(staticData[type === 'node' ? `node:${node.name}` : 'global'] ??= {}) as IDataObject,
 			getNodeParameter: (name: string, _item: number, fallback?: unknown) =>
-				parameter(this.world.parameters, name, fallback),
-			getMode: () => 'webhook',
+				parameter(node.parameters, name, fallback),
+			getMode: () => mode,
 			getInputData: (index = 0) => workflowData[index] ?? [],
 			customData: { set: noop, setAll: noop, get: noop, getAll: () => ({}) },
 			helpers: {
@@ -308,18 +283,19 @@ export class N8nProcess {
 		} as unknown as IExecuteFunctions;
 	}
 
-	private commonContext() {
+	/** What every context of this process has; `by`: whose reads (the poll's are counted apart). */
+	commonContext(node: INode = this.node, by: 'trigger' | 'poll' = 'trigger') {
 		const world = this.world;
 		const alive = () => this.alive;
 		return {
 			logger: QUIET_LOGGER,
-			getNode: () => this.node,
+			getNode: () => node,
 			getWorkflow: () => ({ id: world.workflowId, name: 'Simulated', active: true }),
 			getCredentials: async () => credentialFor(world.apiKey),
 			helpers: {
 				httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) =>
 					// A stopped process's read never comes back: its code stays parked.
-					alive() ? await world.service.request(options) : await new Promise(noop),
+					alive() ? await world.service.request(options, by) : await new Promise(noop),
 				// The trigger's offer to a question's link: this n8n's own waiting webhook.
 				httpRequest: async (options: IHttpRequestOptions) => {
 					if (!alive() || !world.waiting) return await new Promise(noop);

@@ -16,9 +16,14 @@ import { clearProcessedData } from '../../../support/processedData';
 const PER_CASE = 6;
 const REFRESH_EVERY = 250;
 
-/** A process's nodes: the trigger, and the Send and Wait node its waiting webhooks reach. */
+/**
+ * A process's nodes: the trigger, the Catch-Up poll beside it (one module graph: the claims and
+ * answer offers it shares with the trigger are the same module's), and the Send and Wait node its
+ * waiting webhooks reach.
+ */
 export interface ProcessNodes {
 	trigger: INodeType;
+	catchUp: INodeType;
 	sendAndWait: INodeType;
 }
 
@@ -28,9 +33,13 @@ async function loadNodes(): Promise<ProcessNodes> {
 	const trigger = await import(
 		'../../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node.js'
 	);
+	const catchUp = await import(
+		'../../../../nodes/MessagingAutomationCatchUp/MessagingAutomationCatchUp.node.js'
+	);
 	const action = await import('../../../../nodes/MessagingAutomation/MessagingAutomation.node.js');
 	return {
 		trigger: new trigger.MessagingAutomationTrigger(),
+		catchUp: new catchUp.MessagingAutomationCatchUp(),
 		sendAndWait: new action.MessagingAutomation(),
 	};
 }

@@ -31,8 +31,18 @@ export const FAMILIES = {
 	answers: { answers: true, ownMessages: true },
 	/** The same over two webhook processes, copies, Deduplicate Events off. */
 	answerCopies: { answers: true, twoProcesses: true, copies: true, dedupeOff: true },
-	/** Answers with process stops, read faults and a second process: offers taken over by later runs. */
-	answerStops: { answers: true, stops: true, readFaults: true, twoProcesses: true, copies: true },
+	/**
+	 * Answers with process stops, read faults and a second process: offers taken over by later runs,
+	 * and the Catch-Up node beside the trigger, which offers again an answer no run will (S8-1).
+	 */
+	answerStops: {
+		answers: true,
+		stops: true,
+		readFaults: true,
+		twoProcesses: true,
+		copies: true,
+		catchUp: true,
+	},
 	/** Events the service never queues (messages saved all the same), copies of them, two processes. */
 	lostEvents: { lost: true, copies: true, twoProcesses: true, twoPeople: true },
 	/** The host's clock skewed and stepping during holds. */
@@ -65,6 +75,9 @@ export interface Exercised {
 	/** Processes started again after a stop. */
 	restarts: number;
 	reads: number;
+	/** Runs the Catch-Up poll emitted, and what it threw (families with the Catch-Up node). */
+	polledRuns: number;
+	pollErrors: number;
 }
 
 export interface SimulatorRun {
@@ -96,6 +109,8 @@ export async function checkCase(
 		exercised.retries += outcome.attempts.filter((attempt) => attempt.attempt > 1).length;
 		exercised.restarts += outcome.incarnations - c.processes;
 		exercised.reads += outcome.reads.length;
+		exercised.polledRuns += outcome.runs.filter((run) => run.polled).length;
+		exercised.pollErrors += outcome.catchUp.errors.length;
 	}
 	return violations(c, outcome);
 }
@@ -107,7 +122,15 @@ export async function simulate(
 ): Promise<SimulatorRun> {
 	const started = process.hrtime.bigint();
 	let cases = 0;
-	const exercised: Exercised = { messages: 0, runs: 0, retries: 0, restarts: 0, reads: 0 };
+	const exercised: Exercised = {
+		messages: 0,
+		runs: 0,
+		retries: 0,
+		restarts: 0,
+		reads: 0,
+		polledRuns: 0,
+		pollErrors: 0,
+	};
 	const property = fc.asyncProperty(caseArb(FAMILIES[family]), async (c) => {
 		cases++;
 		const found = (await checkCase(c, pool, exercised)).filter(
@@ -145,8 +168,11 @@ export async function simulate(
 /** What a failure prints: the seed, the shrunk case, what broke, the command that replays it. */
 export function report(run: SimulatorRun): string {
 	const found = run.counterexample;
-	const { messages, runs, retries, restarts, reads } = run.exercised;
-	const summary = `${run.cases} cases (${messages} messages, ${runs} runs, ${retries} retried deliveries, ${restarts} restarts, ${reads} reads) in ${Math.round(run.wallMs)} ms`;
+	const { messages, runs, retries, restarts, reads, polledRuns, pollErrors } = run.exercised;
+	const polled = (FAMILIES[run.family] as Knobs).catchUp
+		? `, ${polledRuns} runs the Catch-Up poll emitted, ${pollErrors} poll errors`
+		: '';
+	const summary = `${run.cases} cases (${messages} messages, ${runs} runs, ${retries} retried deliveries, ${restarts} restarts, ${reads} reads${polled}) in ${Math.round(run.wallMs)} ms`;
 	if (!found) return `${run.family}: ${summary}, no violation (seed ${run.seed})`;
 	return [
 		`Simulator family "${run.family}", seed ${run.seed}: ${found.violations.length} violation(s) after ${summary}`,

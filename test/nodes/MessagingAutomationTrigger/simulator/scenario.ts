@@ -64,6 +64,11 @@ export interface Case {
 	ownMessages: Array<{ afterMessage: number; delayMs: number; nearNextMs?: number }>;
 	/** Pass Answers to Send and Wait on, with questions waiting; undefined: off. */
 	answers?: Answers;
+	/**
+	 * The Catch-Up node beside the trigger (pollProcess.ts), polling every minute in the first
+	 * process: it runs what no delivery will, such as an answer whose offer n8n stopped (S8-1).
+	 */
+	catchUp?: boolean;
 	/** A process stops this long after a message's first delivery attempt (it comes back at once, its memory gone). */
 	stops: Array<{ afterMessage: number; delayMs: number; process: number }>;
 	phone: { skewMs: number; step?: { atMessage: number; ms: number } };
@@ -88,6 +93,8 @@ export interface Knobs {
 	answers?: boolean;
 	/** Lost events; the person's bursts at least the catch-up delay apart (catchUp.ts). */
 	lost?: boolean;
+	/** The Catch-Up node added beside the trigger. */
+	catchUp?: boolean;
 }
 
 const QUIET_WINDOWS = [2000, 3000, 5000];
@@ -221,6 +228,8 @@ export function caseArb(knobs: Knobs): fc.Arbitrary<Case> {
 								),
 							})
 						: fc.constant(undefined),
+					// Left out when off, so a family without it generates (and seeds) its cases as before.
+					...(knobs.catchUp ? { catchUp: fc.constant(true) } : {}),
 					stopsAfterRecording: knobs.stops
 						? fc.array(fc.nat(4), { maxLength: 1 })
 						: fc.constant([]),

@@ -96,16 +96,33 @@ export class ServiceModel {
 		private readonly readLatencyMs: number,
 	) {}
 
-	/** `httpRequestWithAuthentication` of a process: answered after the read latency. */
-	async request(options: IHttpRequestOptions): Promise<FullResponse> {
+	/** The Catch-Up poll's calls: list_conversations, and its reads of chats (get_messages). */
+	readonly listings: number[] = [];
+	readonly pollReads: number[] = [];
+
+	/**
+	 * `httpRequestWithAuthentication` of a process: answered after the read latency. The Catch-Up
+	 * poll's reads (`by: 'poll'`) are counted apart and never fail: the case's read faults and the
+	 * reads bound are the trigger's (limits.ts).
+	 */
+	async request(
+		options: IHttpRequestOptions,
+		by: 'trigger' | 'poll' = 'trigger',
+	): Promise<FullResponse> {
 		const url = String(options.url);
 		if (url === '/api/v1/tools/get_send_status') return this.sendStatus(options);
+		if (url === '/api/v1/tools/list_conversations') return await this.listConversations(options);
 		if (url !== '/api/v1/tools/get_messages')
 			return {
 				statusCode: 404,
 				headers: {},
 				body: errorBody('unknown_tool', `${url} is not modelled`),
 			};
+		if (by === 'poll') {
+			this.pollReads.push(this.time.serviceNow());
+			await this.latency(options.abortSignal as AbortSignal | undefined, noop);
+			return { statusCode: 200, headers: {}, body: this.page(...pageOf(options)) };
+		}
 		const fault = this.readFaults[this.reads.length];
 		const read = {
 			at: this.time.serviceNow(),
@@ -126,15 +143,43 @@ export class ServiceModel {
 				headers: {},
 				body: errorBody('tool_error', 'get_messages is unavailable'),
 			};
-		const input = JSON.parse(String(options.body)) as {
-			conversationId: string;
+		return { statusCode: 200, headers: {}, body: this.page(...pageOf(options)) };
+	}
+
+	/**
+	 * The account's chats, newest activity first (the sandbox's shape: `conversations`, each with
+	 * `last_message_at`, its newest saved message's timestamp), with the service's `Date`, by which
+	 * the poll tells how long a chat has been quiet.
+	 */
+	private async listConversations(options: IHttpRequestOptions): Promise<FullResponse> {
+		this.listings.push(this.time.serviceNow());
+		await this.latency(options.abortSignal as AbortSignal | undefined, noop);
+		const now = this.time.serviceNow();
+		const newest = new Map<number, number>();
+		for (const message of this.messages)
+			if (message.savedAt <= now)
+				newest.set(
+					message.person,
+					Math.max(newest.get(message.person) ?? -Infinity, message.stampedAt),
+				);
+		const chats = [...newest]
+			.sort((a, b) => b[1] - a[1])
+			.map(([person, at]) => ({
+				conversation_id: conversationOf(person),
+				channel: 'qr',
+				chat_type: 'individual',
+				last_message_at: new Date(at).toISOString(),
+			}));
+		const { limit, cursor } = JSON.parse(String(options.body)) as {
 			limit: number;
 			cursor?: string;
 		};
+		const offset = Number(cursor ?? 0);
+		const next = offset + limit < chats.length ? String(offset + limit) : null;
 		return {
 			statusCode: 200,
-			headers: {},
-			body: this.page(input.conversationId, input.limit, Number(input.cursor ?? 0)),
+			headers: { date: new Date(now).toUTCString() },
+			body: { conversations: chats.slice(offset, offset + limit), next_cursor: next },
 		};
 	}
 
@@ -216,6 +261,16 @@ export class ServiceModel {
 		const sentAt = this.time.serviceNow();
 		return { body, headers: signatureHeaders([SECRET], eventId, sentAt, body), sentAt };
 	}
+}
+
+/** A get_messages call's chat and page. */
+function pageOf(options: IHttpRequestOptions): [string, number, number] {
+	const input = JSON.parse(String(options.body)) as {
+		conversationId: string;
+		limit: number;
+		cursor?: string;
+	};
+	return [input.conversationId, input.limit, Number(input.cursor ?? 0)];
 }
 
 export interface Delivery {

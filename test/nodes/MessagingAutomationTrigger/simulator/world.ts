@@ -6,7 +6,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { CATCH_UP_AFTER_MS } from '../../../../nodes/shared/conversation/catchUp';
+
 import { N8nProcess, type RecordedRun, type SharedWorld } from './n8nProcess';
+import { CatchUpPoller, POLL_EVERY_MS } from './pollProcess';
 import type { ProcessPool } from './processPool';
 import {
 	ownMessages,
@@ -55,6 +58,8 @@ export interface Outcome {
 	/** Question ids by execution. */
 	questionOf: Map<string, string>;
 	statusLookups: number;
+	/** The Catch-Up poll's: listings, reads of chats, and what it threw. */
+	catchUp: { listings: number; reads: number; errors: string[] };
 }
 
 /** How long before a case begins its trigger was activated (on the host's clock, skewed up to a minute). */
@@ -133,6 +138,7 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 		runsHandedOver: 0,
 		runs: [],
 		answeredUnrecorded: [],
+		pollErrors: [],
 		waiting: c.answers
 			? new WaitingExecutions(service, c.answers.n8nLine, `key_${id}_000000`, () => time.elapsed())
 			: undefined,
@@ -141,6 +147,24 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 	const fresh = () =>
 		new N8nProcess(`p${++incarnations}`, pool.take(), world, () => time.elapsed());
 	const slots = Array.from({ length: c.processes }, fresh);
+	if (c.catchUp) {
+		// The first process polls; once stopped, n8n is back at the next poll time and activates again.
+		let poller: CatchUpPoller | undefined;
+		const poll = () => {
+			if (!slots[0].alive) slots[0] = fresh();
+			if (poller?.process === slots[0]) void poller.poll();
+			else void (poller = new CatchUpPoller(slots[0], world, () => time.elapsed())).activate();
+			time.at(time.elapsed() + POLL_EVERY_MS, poll);
+		};
+		time.at(0, poll);
+	}
+	// With the Catch-Up node the case goes on until its polls could read every chat, quiet long
+	// enough (catchUp.ts), and the runs they emit had polls to end in.
+	const lastWritten =
+		Math.max(...service.messages.map((saved) => Math.max(saved.savedAt, saved.stampedAt))) - start;
+	const pollsUntil = c.catchUp
+		? lastWritten + CATCH_UP_AFTER_MS + c.quietMs + 3 * POLL_EVERY_MS
+		: 0;
 	const attempts: AttemptLog[] = [];
 	const open = new Set<number>();
 	let retries = 0;
@@ -209,7 +233,10 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 	const lastFirst = Math.max(...messages.map((message) => message.firstAttemptAt)) + 12_000;
 	const horizon = lastFirst + HORIZON_AFTER_MS;
 	// A run's first step may offer an answer again for minutes (answerPass.ts): the case waits for it.
-	const busy = () => open.size > 0 || slots.some((slot) => slot.alive && slot.firstSteps > 0);
+	const busy = () =>
+		open.size > 0 ||
+		slots.some((slot) => slot.alive && slot.firstSteps > 0) ||
+		time.elapsed() < pollsUntil;
 	// A minute at a time while a chain may settle soon; past the service's third retry (10 min
 	// apart and more), half an hour.
 	const step = () => (time.elapsed() < lastFirst + 20 * 60_000 ? 60_000 : 30 * 60_000);
@@ -232,5 +259,10 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 		expected: expectedAnswers(messages, service.messages, questions, own),
 		questionOf: new Map(questions.map((question) => [question.execution, question.id])),
 		statusLookups: service.statusLookups.length,
+		catchUp: {
+			listings: service.listings.length,
+			reads: service.pollReads.length,
+			errors: world.pollErrors,
+		},
 	};
 }
