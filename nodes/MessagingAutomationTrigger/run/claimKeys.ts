@@ -21,5 +21,10 @@ export function messageOfKey(key: string): string | undefined {
 	return key.startsWith('message|') ? key.slice('message|'.length) : undefined;
 }
 
+/** The message an `answer|` key names; undefined for any other key. */
+export function answerOfKey(key: string): string | undefined {
+	return key.startsWith('answer|') ? key.slice('answer|'.length) : undefined;
+}
+
 /** Whether `key` claims a message as a possible answer. */
-export const isAnswerKey = (key: string) => key.startsWith('answer|');
+export const isAnswerKey = (key: string) => answerOfKey(key) !== undefined;

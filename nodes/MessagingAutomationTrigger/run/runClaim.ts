@@ -7,9 +7,10 @@ import { retriedRun } from './retriedRun';
 import { cancelled } from '../answers/runCancel';
 import { afterOfferKeys, claimedAfterOffers } from './afterOffers';
 import { isCaughtUp } from './caughtUp';
-import { answerKey, eventKey, messageKey, messageOfKey } from './claimKeys';
+import { previousId, vouchedCatchUps, withoutStrayAnswers } from './vouchedClaims';
+import { answerKey, eventKey, messageKey } from './claimKeys';
 import { markEndedHere, markExecution } from './executionMarks';
-import { claimed, CLAIMS_KEPT, recordNeverFull, takeBack, type Claimant } from './claimStore';
+import { claimed, takeBack, type Claimant } from './claimStore';
 import { narrowedRun } from './narrowedRun';
 import { groupedIds, refuseUnclaimed, whenUnclaimed } from './unclaimedRun';
 
@@ -33,13 +34,6 @@ export function withCarrier(workflowData: INodeExecutionData[][]): INodeExecutio
 	if ((workflowData[0]?.length ?? 0) > 0) return workflowData;
 	return [[{ json: { [CARRIER_FIELD]: true } }], ...workflowData.slice(1)];
 }
-
-/** The person's message before a caught-up burst, whose claim vouches for the record (vouchedCatchUps). */
-const previousId = (item: INodeExecutionData): string | undefined => {
-	const id = (item.json.caught_up as { previous_message_id?: unknown } | undefined)
-		?.previous_message_id;
-	return typeof id === 'string' ? id : undefined;
-};
 
 const deduplicating = (context: IExecuteFunctions) =>
 	context.getNodeParameter('options.deduplicate', 0, true) !== false;
@@ -148,35 +142,6 @@ function passedOn(
 	return [narrowedRun(item, keep)];
 }
 
-/**
- * `fresh` without a caught-up burst's messages when n8n's record of runs may have let go of their
- * claims: it keeps the last CLAIMS_KEPT across all chats, so an unclaimed message that ran long
- * enough ago looks like one that never ran, and would run twice. The record vouches for a burst
- * while it has never been full, or while it still holds the person's message before the burst
- * (it lets go of the oldest first, and that message ran before the burst's would have).
- */
-async function vouchedCatchUps(
-	context: IExecuteFunctions,
-	items: readonly INodeExecutionData[],
-	fresh: ReadonlySet<string>,
-): Promise<ReadonlySet<string>> {
-	const unvouched = items.filter(
-		(item) =>
-			isCaughtUp(item) &&
-			(groupedIds(item) ?? []).some((id) => fresh.has(messageKey(id))) &&
-			!held(previousId(item), fresh),
-	);
-	if (unvouched.length === 0 || (await recordNeverFull(context))) return fresh;
-	const dropped = new Set(unvouched.flatMap((item) => groupedIds(item) ?? []));
-	context.logger.warn(
-		`Messaging Automation Trigger: did not catch up ${[...dropped].join(',')}: n8n's record of runs (the last ${CLAIMS_KEPT} messages) no longer reaches back to them, so it cannot tell whether they ran`,
-	);
-	return new Set([...fresh].filter((key) => !dropped.has(messageOfKey(key) ?? '')));
-}
-
-const held = (id: string | undefined, fresh: ReadonlySet<string>) =>
-	id !== undefined && !fresh.has(messageKey(id));
-
 /** `fresh` with the keys of the messages whose offer this run took over (answerReoffer.ts): they are this run's now. */
 function withReoffered(
 	items: readonly INodeExecutionData[],
@@ -248,7 +213,12 @@ export async function claimRun(
 	);
 	if (!claims) refuseUnclaimed(context, claimant, outputs.flat());
 	const vouched =
-		claims && (await vouchedCatchUps(context, outputs.flat(), new Set([...claims, ...later])));
+		claims &&
+		(await withoutStrayAnswers(
+			context,
+			await vouchedCatchUps(context, outputs.flat(), new Set([...claims, ...later])),
+			claimant,
+		));
 	const reoffered = vouched
 		? await takeOverUnsettled(context, outputs.flat(), vouched, claimant)
 		: NONE_TAKEN_OVER;

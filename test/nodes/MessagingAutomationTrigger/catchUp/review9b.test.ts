@@ -84,20 +84,17 @@ const FOREIGN_QUESTION =
 	'Approve the refund? Reply 1 or 2. https://staging-n8n.example.com/webhook-waiting/991?chat=1&approved=true&signature=abc';
 
 describe('review s9b: the Catch-Up poll offers a "1" that ran as a message (R9b-1)', () => {
-	it.fails(
-		'R9b-1: a "1" whose run ran it as an ordinary message (claimed `message|` only, the delivery gave up on a probe n8n did not answer): the poll does not offer it; the question keeps waiting',
-		async () => {
-			const { poll } = await start();
-			await ask(question());
-			h.sandbox.webhooks.faults.loseNext(1);
-			const one = say('1');
-			// The run of the delivery's third attempt: n8n's own URL failed, so "1" ran as a message.
-			claimedBefore([`message|${one.id}`]);
-			await pollLater(poll);
+	it('R9b-1: a "1" whose run ran it as an ordinary message (claimed `message|` only, the delivery gave up on a probe n8n did not answer): the poll does not offer it; the question keeps waiting', async () => {
+		const { poll } = await start();
+		await ask(question());
+		h.sandbox.webhooks.faults.loseNext(1);
+		const one = say('1');
+		// The run of the delivery's third attempt: n8n's own URL failed, so "1" ran as a message.
+		claimedBefore([`message|${one.id}`]);
+		await pollLater(poll);
 
-			expect(resumes).toEqual([]);
-		},
-	);
+		expect(resumes).toEqual([]);
+	});
 
 	it('control: a "1" whose run claimed it as an answer and ended the offer (refused, it ran): offered nowhere', async () => {
 		const { poll } = await start();
@@ -109,18 +106,6 @@ describe('review s9b: the Catch-Up poll offers a "1" that ran as a message (R9b-
 
 		expect(resumes).toEqual([]);
 		expect(passedOn(poll)).toEqual([]);
-	});
-
-	it('control: what R9b-1 does today: the question takes the "1" that ran as a message', async () => {
-		const { poll } = await start();
-		const { key } = await ask(question());
-		h.sandbox.webhooks.faults.loseNext(1);
-		const one = say('1');
-		claimedBefore([`message|${one.id}`]);
-		await pollLater(poll);
-
-		expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
-		expect(poll.warnings.join('\n')).toContain('never ended their offer');
 	});
 });
 
