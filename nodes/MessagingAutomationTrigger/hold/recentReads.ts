@@ -8,7 +8,10 @@ export interface KnownRead {
 	read: ConversationRead;
 	asOf: number;
 	complete: boolean;
-	/** The runs it started: each one's identity, and the message whose delivery started it. */
+	/**
+	 * The runs it and the kept reads before it started (ranSince): each one's identity, and the
+	 * message whose delivery started it. A read that started a burst's run found it closed then.
+	 */
 	ran: Map<string, string>;
 }
 
@@ -29,6 +32,25 @@ export function savedBy(read: ConversationRead, asOf: number, before: KnownRead 
 		(before?.read.timeline ?? []).map((entry) => [entry.id, entry.savedBy ?? before?.asOf]),
 	);
 	for (const entry of read.timeline) entry.savedBy ??= shown.get(entry.id) ?? asOf;
+}
+
+/**
+ * The runs the kept read `before` knows started, carried on to the read that replaces it, as
+ * `savedBy` carries save times: a burst a read ran stays closed for later reads, which may show it
+ * less surely (a late upload's quiet window no longer dated: S8-2b), also when n8n did not record
+ * the run (R82b-1). One record, not a second one beside it. A run's identity is its messages, so a
+ * burst a late message joined is another one. Kept while the read shows the message that started
+ * it or it is still held here (`held`): a burst whose messages left both cannot be shown again.
+ * At most one per message shown or held, newest kept, so it cannot outgrow the read.
+ */
+export function ranSince(
+	read: ConversationRead,
+	before: KnownRead | undefined,
+	held: ReadonlySet<string>,
+): Map<string, string> {
+	const shown = new Set(read.timeline.map((entry) => entry.id));
+	const kept = [...(before?.ran ?? [])].filter(([, id]) => shown.has(id) || held.has(id));
+	return new Map(kept.slice(Math.max(0, kept.length - shown.size - held.size)));
 }
 
 /*

@@ -47,8 +47,11 @@ export function carriedRun(
 	known: readonly HeldMessage[],
 	id: string,
 	rules: BurstRules,
-	/** The runs `read` started, by identity: a read that ran the burst found it closed then. */
-	ran: Pick<ReadonlyMap<string, string>, 'has'>,
+	/**
+	 * The runs `read` and the kept reads before it started, by identity (recentReads.ts: ranSince):
+	 * a read that ran the burst found it closed then.
+	 */
+	ran: ReadonlyMap<string, string>,
 ): Extract<BurstVerdict, { kind: 'last' }> | undefined {
 	const burst = burstIn(read, known, id, rules);
 	if (burst.kind !== 'last') return undefined;

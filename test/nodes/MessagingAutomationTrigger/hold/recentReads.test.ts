@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import {
 	keptReads,
+	ranSince,
 	recentRead,
 	remember,
 	type KnownRead,
@@ -36,5 +37,47 @@ describe('recent reads', () => {
 		expect(recentRead('late')).toBeDefined();
 		await vi.advanceTimersByTimeAsync(30_000);
 		expect(keptReads()).toBe(0);
+	});
+});
+
+describe('the runs a kept read started', () => {
+	/** A read showing `ids`, which started `ran` (identity → the message that started it). */
+	const showing = (ids: string[], ran: Array<[string, string]> = []): KnownRead => ({
+		...known('c'),
+		read: { conversationId: 'c', timeline: ids.map((id) => ({ id })), reads: 1 } as never,
+		ran: new Map(ran),
+	});
+
+	it('carry on to the next read while it shows or the desk holds the message that started each', () => {
+		const before = showing(
+			['m1', 'm2', 'm3'],
+			[
+				['m1', 'm1'],
+				['m2,m3', 'm3'],
+				['m4', 'm4'],
+			],
+		);
+		// m1 left the read and is held no more; m3 is still shown; m4, not saved yet, is held.
+		const next = ranSince(showing(['m2', 'm3', 'm5']).read, before, new Set(['m4']));
+		expect([...next]).toEqual([
+			['m2,m3', 'm3'],
+			['m4', 'm4'],
+		]);
+	});
+
+	it('are at most one per message shown or held, the newest kept', () => {
+		// A late upload's bursts, each run again with one more message, all started by m3.
+		const before = showing(
+			['m1', 'm2', 'm3'],
+			[
+				['m3', 'm3'],
+				['m2,m3', 'm3'],
+				['m1,m2,m3', 'm3'],
+				['m0,m1,m2,m3', 'm3'],
+			],
+		);
+		const next = ranSince(showing(['m2', 'm3']).read, before, new Set(['m9']));
+		expect([...next.keys()]).toEqual(['m2,m3', 'm1,m2,m3', 'm0,m1,m2,m3']);
+		expect(ranSince(showing(['m3']).read, undefined, new Set())).toEqual(new Map());
 	});
 });
