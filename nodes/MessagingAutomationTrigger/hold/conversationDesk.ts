@@ -186,10 +186,16 @@ export class ConversationDesk {
 		);
 	}
 
-	/** The burst `id` belongs to as `known` shows it closed (heldPlan.ts: carriedRun). */
+	/**
+	 * The burst `id` belongs to as `known` shows it closed (heldPlan.ts: carriedRun), noted in
+	 * `known.ran` so that a later read less sure of it keeps it closed (S8-2b, R82b-3).
+	 */
 	private carriedRun(id: string, known: KnownRead) {
 		const messages = this.heldMessages([...this.held.values(), ...this.carried.values()]);
-		return carriedRun(extentOf(known), messages, id, this.rules, known.ran);
+		const verdict = carriedRun(extentOf(known), messages, id, this.rules, known.ran);
+		if (verdict && !known.ran.has(identityOf(verdict)))
+			known.ran.set(identityOf(verdict), undefined);
+		return verdict;
 	}
 
 	/** `id`'s delivery starts the run of `verdict`; the messages it carries wait for n8n to record it. */

@@ -1,6 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { KEEP_READ_MS, TIMER_SLACK_MS } from '../../shared/conversation/deliveryTiming';
+import { beginsWithOneOf } from '../../shared/conversation/heldPlan';
 import type { ConversationRead } from '../../shared/conversation/reader';
 
 /** A read and what it vouches for: every message written up to `asOf`. */
@@ -9,10 +10,11 @@ export interface KnownRead {
 	asOf: number;
 	complete: boolean;
 	/**
-	 * The runs it and the kept reads before it started (ranSince): each one's identity, and the
-	 * message whose delivery started it. A read that started a burst's run found it closed then.
+	 * The bursts it and the kept reads before it found closed (ranSince), by identity: the message
+	 * whose delivery started each one's run here, undefined while none did (a read showed it closed
+	 * to a carried delivery). A burst found closed stays closed: the one record of it.
 	 */
-	ran: Map<string, string>;
+	ran: Map<string, string | undefined>;
 }
 
 /** What `known` vouches for, as the conversation rules take a read (heldPlan.ts). */
@@ -35,22 +37,24 @@ export function savedBy(read: ConversationRead, asOf: number, before: KnownRead 
 }
 
 /**
- * The runs the kept read `before` knows started, carried on to the read that replaces it, as
- * `savedBy` carries save times: a burst a read ran stays closed for later reads, which may show it
- * less surely (a late upload's quiet window no longer dated: S8-2b), also when n8n did not record
- * the run (R82b-1). One record, not a second one beside it. A run's identity is its messages, so a
- * burst a late message joined is another one. Kept while the read shows the message that started
- * it or it is still held here (`held`): a burst whose messages left both cannot be shown again.
- * At most one per message shown or held, newest kept, so it cannot outgrow the read.
+ * The bursts the kept read `before` found closed, carried on to the read that replaces it, as
+ * `savedBy` carries save times: a burst a read ran or showed closed stays closed for later reads,
+ * which may show it less surely (S8-2b: a late upload's quiet window no longer dated; R82b-3),
+ * also when n8n did not record its run (R82b-1). One record, not a second one beside it. A burst's
+ * identity is its messages, so a burst a late message joined is another one. Each is kept while
+ * the read shows its first message or the desk still holds it (`held`): a burst whose first
+ * message left both cannot be shown whole again. At most one per message shown or held, newest
+ * kept, so it cannot outgrow the read.
  */
 export function ranSince(
 	read: ConversationRead,
 	before: KnownRead | undefined,
 	held: ReadonlySet<string>,
-): Map<string, string> {
+): Map<string, string | undefined> {
 	const shown = new Set(read.timeline.map((entry) => entry.id));
-	const kept = [...(before?.ran ?? [])].filter(([, id]) => shown.has(id) || held.has(id));
-	return new Map(kept.slice(Math.max(0, kept.length - shown.size - held.size)));
+	const here = new Set([...shown, ...held]);
+	const kept = [...(before?.ran ?? [])].filter(([identity]) => beginsWithOneOf(identity, here));
+	return new Map(kept.slice(Math.max(0, kept.length - here.size)));
 }
 
 /*

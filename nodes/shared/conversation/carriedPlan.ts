@@ -48,10 +48,10 @@ export function carriedRun(
 	id: string,
 	rules: BurstRules,
 	/**
-	 * The runs `read` and the kept reads before it started, by identity (recentReads.ts: ranSince):
-	 * a read that ran the burst found it closed then.
+	 * The bursts `read` and the kept reads before it found closed, by identity (recentReads.ts:
+	 * ranSince): each ran, or was shown closed to a carried delivery, then.
 	 */
-	ran: ReadonlyMap<string, string>,
+	ran: ReadonlyMap<string, string | undefined>,
 ): Extract<BurstVerdict, { kind: 'last' }> | undefined {
 	const burst = burstIn(read, known, id, rules);
 	if (burst.kind !== 'last') return undefined;

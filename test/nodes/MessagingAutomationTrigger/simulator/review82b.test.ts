@@ -5,8 +5,9 @@
  * later (a late upload stamped between its messages) changes the identity, so `closed` no longer
  * applied; in every hand-made variant below and in new seeds of late, copies, stops, lostEvents and
  * everything, `closed` split or repeated no burst. It missed R82b-1. Since then `closed` is gone:
- * the kept read's `ran` (the runs started from it) is carried on to the read that replaces it
- * (recentReads.ts: ranSince), one record for S8-2b and R82b-1, keyed by the same identity.
+ * the kept read's `ran` (the bursts found closed from it, each with the message that started its
+ * run here, if one did) is carried on to the read that replaces it (recentReads.ts: ranSince), one
+ * record for S8-2b, R82b-1 and R82b-3, keyed by the same identity.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -82,6 +83,60 @@ describe('R82b-1: a burst run here, its run not recorded, carried deliveries go 
 
 	it('m1 and m2 delivered just before m3 start it too, not 503', async () => {
 		expect(await firstStatuses(early, ['m1', 'm2'])).toEqual({ m1: 200, m2: 200 });
+	});
+});
+
+/*
+ * R82b-3 (low: a 503 once; found by the ran-only record's soak, longQuiet seed 20261501, case 927,
+ * one in 1,429). A burst a read showed closed to a carried delivery, no run started here, is a
+ * fact `closed` kept and `ran` alone did not: m6's retry is carried because the read made for it
+ * shows [m5 … m9] closed (m9's retry not come yet); the read made for m5's retry, 3 s later, shows
+ * it less surely, and at m6's deadline m6 went back (503), its run starting from m5 3 s later. The
+ * kept read's record notes such a burst too (its starter undefined until a run starts here), and
+ * carries it on while the desk holds a delivery: m6 starts the run at its deadline (200).
+ */
+describe('R82b-3: a burst shown closed to a carried delivery, no run started here', () => {
+	const shownClosed: Case = {
+		phaseMs: 488,
+		quietMs: 12000,
+		longestMs: 30000,
+		dedupe: false,
+		processes: 1,
+		bursts: [
+			{ person: 0, pauseMs: 26171, gapsMs: [3433, 70, 10161], offlineMs: 0, saveGapMs: 1000 },
+			{ person: 0, pauseMs: 47061, gapsMs: [2709, 4343, 5262, 9475], offlineMs: 0, saveGapMs: 100 },
+		],
+		saveJitterMs: [2, 17, 200, 0, 59, 6, 35, 90, 0],
+		delivery: {
+			shape: 'prompt',
+			lateMs: 0,
+			trickleMs: 1000,
+			scatterMs: [37, 218, 69, 145, 248, 244, 295, 5, 0],
+		},
+		lost: [],
+		copies: [],
+		jitter: [0, 0, 0, -0.2, 0.2, 0, 0, 0],
+		route: [0],
+		readFaults: [],
+		readLatencyMs: 148,
+		recordFails: [],
+		claimOutages: [],
+		ownMessages: [],
+		stopsAfterRecording: [],
+		stops: [],
+		phone: { skewMs: -292 },
+		host: { skewMs: -30772 },
+	};
+
+	it("m6's retry starts [m5 … m9] at its deadline, and m5's and m7's are answered with it", async () => {
+		await pool.nextCase();
+		const outcome = await runCase(shownClosed, pool);
+		const second = (id: string) =>
+			outcome.attempts.find((attempt) => attempt.message === id && attempt.attempt === 2);
+		expect([second('m6')?.status, second('m5')?.status, second('m7')?.status]).toEqual([
+			200, 200, 200,
+		]);
+		expect(second('m5')?.answeredAt).toBe(second('m6')?.answeredAt);
 	});
 });
 
