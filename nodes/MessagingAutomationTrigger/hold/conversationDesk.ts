@@ -19,7 +19,7 @@ import {
 import { deadlineIn, monotonicNow } from '../../shared/monotonic';
 import { isPassing } from '../../shared/client/errorRules';
 import { MAX_PAGES, reasonOf } from '../../shared/conversation/reader';
-import { extentOf, recentRead, remember, savedBy, type KnownRead } from './recentReads';
+import { extentOf, ranSince, recentRead, remember, savedBy, type KnownRead } from './recentReads';
 import { CarriedDeliveries } from './carriedDeliveries';
 import { heldMessageOf, type Entry, type Settlement } from './settlement';
 import type { ServiceClock } from '../receive/serviceClock';
@@ -41,8 +41,6 @@ export class ConversationDesk {
 	/** The smallest lag between a settled message's timestamp and its queue time: the phone's clock. */
 	private settledLag?: number;
 	private wake?: () => void;
-	/** Bursts a read showed closed, by identity: a later read less sure of it keeps them closed (S8-2b). */
-	private readonly closed = new Set<string>();
 
 	constructor(
 		private readonly key: string,
@@ -121,11 +119,12 @@ export class ConversationDesk {
 			const before = recentRead(this.key);
 			for (;;) {
 				savedBy(read, asOf, before);
+				const here = new Set([...this.held.keys(), ...this.carried.ids()]);
 				const known = {
 					read,
 					asOf,
 					complete: read.cursor === undefined || read.reads >= MAX_PAGES,
-					ran: new Map<string, string>(),
+					ran: ranSince(read, before, here),
 				};
 				const outcomes = this.settleBy(known);
 				if (![...outcomes.values()].some((outcome) => outcome.kind === 'needOlder')) {
@@ -187,12 +186,15 @@ export class ConversationDesk {
 		);
 	}
 
-	/** The burst `id` belongs to as `known` shows it closed (heldPlan.ts: carriedRun). */
+	/**
+	 * The burst `id` belongs to as `known` shows it closed (heldPlan.ts: carriedRun), noted in
+	 * `known.ran` so that a later read less sure of it keeps it closed (S8-2b, R82b-3).
+	 */
 	private carriedRun(id: string, known: KnownRead) {
 		const messages = this.heldMessages([...this.held.values(), ...this.carried.values()]);
-		const ran = { has: (identity: string) => known.ran.has(identity) || this.closed.has(identity) };
-		const verdict = carriedRun(extentOf(known), messages, id, this.rules, ran);
-		if (verdict) this.closed.add(identityOf(verdict));
+		const verdict = carriedRun(extentOf(known), messages, id, this.rules, known.ran);
+		if (verdict && !known.ran.has(identityOf(verdict)))
+			known.ran.set(identityOf(verdict), undefined);
 		return verdict;
 	}
 

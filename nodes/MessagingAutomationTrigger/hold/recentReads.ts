@@ -1,6 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { KEEP_READ_MS, TIMER_SLACK_MS } from '../../shared/conversation/deliveryTiming';
+import { beginsWithOneOf } from '../../shared/conversation/heldPlan';
 import type { ConversationRead } from '../../shared/conversation/reader';
 
 /** A read and what it vouches for: every message written up to `asOf`. */
@@ -8,8 +9,13 @@ export interface KnownRead {
 	read: ConversationRead;
 	asOf: number;
 	complete: boolean;
-	/** The runs it started: each one's identity, and the message whose delivery started it. */
-	ran: Map<string, string>;
+	/**
+	 * The bursts it and the kept reads before it found closed (ranSince), by identity: the message
+	 * whose delivery started each one's run from it, else undefined (a read before it found it
+	 * closed, or it showed it closed to a carried delivery). A burst found closed stays closed: the
+	 * one record of it.
+	 */
+	ran: Map<string, string | undefined>;
 }
 
 /** What `known` vouches for, as the conversation rules take a read (heldPlan.ts). */
@@ -29,6 +35,31 @@ export function savedBy(read: ConversationRead, asOf: number, before: KnownRead 
 		(before?.read.timeline ?? []).map((entry) => [entry.id, entry.savedBy ?? before?.asOf]),
 	);
 	for (const entry of read.timeline) entry.savedBy ??= shown.get(entry.id) ?? asOf;
+}
+
+/**
+ * The bursts the kept read `before` found closed, carried on to the read that replaces it, as
+ * `savedBy` carries save times: a burst a read ran or showed closed stays closed for later reads,
+ * which may show it less surely (S8-2b: a late upload's quiet window no longer dated; R82b-3),
+ * also when n8n did not record its run (R82b-1). One record, not a second one beside it. A burst's
+ * identity is its messages, so a burst a late message joined is another one. Carried on without
+ * the message that started it: which held delivery starts a burst again is the read's own choice
+ * (settleByRead), and a later read lets a copy of the burst's delivery run at once, the run claim
+ * narrowing it, rather than hold it to its deadline. Each is kept while the read shows its first
+ * message or the desk still holds it (`held`): a burst whose first message left both cannot be
+ * shown whole again. At most one per message shown or held, newest kept, so it cannot outgrow the
+ * read.
+ */
+export function ranSince(
+	read: ConversationRead,
+	before: KnownRead | undefined,
+	held: ReadonlySet<string>,
+): Map<string, string | undefined> {
+	const shown = new Set(read.timeline.map((entry) => entry.id));
+	const here = new Set([...shown, ...held]);
+	const kept = [...(before?.ran ?? [])].filter(([identity]) => beginsWithOneOf(identity, here));
+	const newest = kept.slice(Math.max(0, kept.length - here.size));
+	return new Map(newest.map(([identity]) => [identity, undefined]));
 }
 
 /*

@@ -47,8 +47,11 @@ export function carriedRun(
 	known: readonly HeldMessage[],
 	id: string,
 	rules: BurstRules,
-	/** The runs `read` started, by identity: a read that ran the burst found it closed then. */
-	ran: Pick<ReadonlyMap<string, string>, 'has'>,
+	/**
+	 * The bursts `read` and the kept reads before it found closed, by identity (recentReads.ts:
+	 * ranSince): each ran, or was shown closed to a carried delivery, then.
+	 */
+	ran: ReadonlyMap<string, string | undefined>,
 ): Extract<BurstVerdict, { kind: 'last' }> | undefined {
 	const burst = burstIn(read, known, id, rules);
 	if (burst.kind !== 'last') return undefined;

@@ -58,6 +58,17 @@ export function runIdentity(messageIds: readonly unknown[]): string {
 	return messageIds.map((id) => (typeof id === 'string' ? id : '')).join(',');
 }
 
+/**
+ * Whether the run `identity` (runIdentity) begins with a message of `ids`: tried at every comma,
+ * so an id with a comma in it is still found.
+ */
+export function beginsWithOneOf(identity: string, ids: ReadonlySet<string>): boolean {
+	if (ids.has(identity)) return true;
+	for (let at = identity.indexOf(','); at >= 0; at = identity.indexOf(',', at + 1))
+		if (ids.has(identity.slice(0, at))) return true;
+	return false;
+}
+
 /** The identity of the run a burst verdict starts. */
 export const identityOf = (verdict: Extract<BurstVerdict, { kind: 'last' }>): string =>
 	runIdentity(verdict.messages.map((message) => message.id));
@@ -67,9 +78,10 @@ export const identityOf = (verdict: Extract<BurstVerdict, { kind: 'last' }>): st
  * after its burst closed may have been saved late (a phone that was offline) and missing from the
  * read that ran the burst, so its burst runs with it; any other message followed within its burst
  * is carried. One read starts at most one run per burst, and a burst it already ran (`ran`: the
- * message that started each, by identity) only again from that message's delivery, sent again (a
- * run that did not start): a burst delivered late as a whole (or by a service whose events lag)
- * has every message queued after it closed, and still runs once. `ran` only spares the copies of a
+ * message that started each, by identity; undefined for a burst a read only showed closed) only
+ * again from that message's delivery, sent again (a run that did not start): a burst delivered
+ * late as a whole (or by a service whose events lag) has every message queued after it closed,
+ * and still runs once. `ran` only spares the copies of a
  * run an execution that passes nothing on; which messages ran is the run claim's to know
  * (runClaim.ts), and a run holding messages an earlier run held passes on only the others.
  */
@@ -77,7 +89,7 @@ export function settleByRead(
 	read: ReadExtent,
 	held: readonly HeldMessage[],
 	rules: BurstRules,
-	ran: ReadonlyMap<string, string> = new Map(),
+	ran: ReadonlyMap<string, string | undefined> = new Map(),
 	/** The phone's lag as the deliveries this process settled in the conversation showed it. */
 	settledLag?: number,
 ): Map<string, HeldOutcome> {
@@ -121,12 +133,12 @@ export function settleByRead(
 
 /**
  * Of the held messages a read runs one burst for, only one starts it: the message that started it
- * before, if the burst is in `ran`; else the burst's last message if held, else the first held.
- * The others are carried by it.
+ * before, if `ran` has one for the burst; else the burst's last message if held, else the first
+ * held. The others are carried by it.
  */
 function oneRunPerBurst(
 	outcomes: Map<string, HeldOutcome>,
-	ran: ReadonlyMap<string, string>,
+	ran: ReadonlyMap<string, string | undefined>,
 ): Map<string, HeldOutcome> {
 	const starter = new Map<string, string>();
 	for (const [id, outcome] of outcomes) {

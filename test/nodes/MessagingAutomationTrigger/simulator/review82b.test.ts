@@ -1,10 +1,13 @@
 /**
- * Review s8-2b, of abe5141 (the desk remembers, in `closed`, every burst identity a carriedRun
- * verdict showed closed, and a later read less sure of it keeps it closed for the desk's carried
+ * Review s8-2b, of abe5141 (the desk remembered, in `closed`, every burst identity a carriedRun
+ * verdict showed closed, and a later read less sure of it kept it closed for the desk's carried
  * deliveries). The attacks on a wrong remembered identity held: a message that joins the burst
  * later (a late upload stamped between its messages) changes the identity, so `closed` no longer
- * applies; in every hand-made variant below and in new seeds of late, copies, stops, lostEvents and
- * everything, `closed` split or repeated no burst. What it misses is below.
+ * applied; in every hand-made variant below and in new seeds of late, copies, stops, lostEvents and
+ * everything, `closed` split or repeated no burst. It missed R82b-1. Since then `closed` is gone:
+ * the kept read's `ran` (the bursts found closed from it, each with the message that started its
+ * run here, if one did) is carried on to the read that replaces it (recentReads.ts: ranSince), one
+ * record for S8-2b, R82b-1 and R82b-3, keyed by the same identity.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -42,16 +45,16 @@ async function firstStatuses(c: Case, ids: string[]): Promise<Record<string, num
 }
 
 /*
- * R82b-1 (low: a 503, the burst runs ~20 s later from m3's retry; still once). `closed` is filled
- * only when carriedRun gives a verdict, the last of mayCarry's four ways to carry. m1 and m2
+ * R82b-1 (low: a 503, the burst ran ~20 s later from m3's retry; still once; fixed). `closed` was
+ * filled only when carriedRun gave a verdict, the last of mayCarry's four ways to carry. m1 and m2
  * delivered just before m3 are carried because m3 is held here (carriedByHeldIn), m3's delivery
  * starts [m1 m2 m3] (that read's `ran` has it), and n8n does not record that run (500). The read
- * for m7 replaces the kept read, with a fresh `ran`; at m1's and m2's deadlines neither it nor
- * `closed` knows [m1 m2 m3] was closed, and both go back (503), against docs/conversations.md ("a
- * burst an earlier read showed closed stays closed: S8-2b"). Delivered after m3 (the control),
- * they are carried by carriedRun, `closed` has the burst, and each starts its run at its deadline.
- * `start` noting the identity too, or the kept read's `ran` carried on to the next read as
- * `savedBy` carries save times (one record, not two), would cover both.
+ * for m7 replaced the kept read with a fresh `ran`; at m1's and m2's deadlines neither it nor
+ * `closed` knew [m1 m2 m3] was closed, and both went back (503). Delivered after m3 (the control),
+ * they were carried by carriedRun, `closed` had the burst, and each started its run at its
+ * deadline. Now the read for m7 carries on the kept read's `ran` (ranSince, as `savedBy` carries
+ * save times): it has [m1 m2 m3], so m1 starts it at its deadline, m2 is answered once n8n recorded
+ * that run, and m3's retry 30 s later is a copy that passes nothing on.
  */
 describe('R82b-1: a burst run here, its run not recorded, carried deliveries go back', () => {
 	const early: Case = {
@@ -78,19 +81,74 @@ describe('R82b-1: a burst run here, its run not recorded, carried deliveries go 
 		});
 	});
 
-	it.fails('m1 and m2 delivered just before m3 start it too, not 503', async () => {
+	it('m1 and m2 delivered just before m3 start it too, not 503', async () => {
 		expect(await firstStatuses(early, ['m1', 'm2'])).toEqual({ m1: 200, m2: 200 });
 	});
 });
 
 /*
+ * R82b-3 (low: a 503 once; found by the ran-only record's soak, longQuiet seed 20261501, case 927,
+ * one in 1,429). A burst a read showed closed to a carried delivery, no run started here, is a
+ * fact `closed` kept and `ran` alone did not: m6's retry is carried because the read made for it
+ * shows [m5 … m9] closed (m9's retry not come yet); the read made for m5's retry, 3 s later, shows
+ * it less surely, and at m6's deadline m6 went back (503), its run starting from m5 3 s later. The
+ * kept read's record notes such a burst too (its starter undefined until a run starts here), and
+ * carries it on while the desk holds a delivery: m6 starts the run at its deadline (200).
+ */
+describe('R82b-3: a burst shown closed to a carried delivery, no run started here', () => {
+	const shownClosed: Case = {
+		phaseMs: 488,
+		quietMs: 12000,
+		longestMs: 30000,
+		dedupe: false,
+		processes: 1,
+		bursts: [
+			{ person: 0, pauseMs: 26171, gapsMs: [3433, 70, 10161], offlineMs: 0, saveGapMs: 1000 },
+			{ person: 0, pauseMs: 47061, gapsMs: [2709, 4343, 5262, 9475], offlineMs: 0, saveGapMs: 100 },
+		],
+		saveJitterMs: [2, 17, 200, 0, 59, 6, 35, 90, 0],
+		delivery: {
+			shape: 'prompt',
+			lateMs: 0,
+			trickleMs: 1000,
+			scatterMs: [37, 218, 69, 145, 248, 244, 295, 5, 0],
+		},
+		lost: [],
+		copies: [],
+		jitter: [0, 0, 0, -0.2, 0.2, 0, 0, 0],
+		route: [0],
+		readFaults: [],
+		readLatencyMs: 148,
+		recordFails: [],
+		claimOutages: [],
+		ownMessages: [],
+		stopsAfterRecording: [],
+		stops: [],
+		phone: { skewMs: -292 },
+		host: { skewMs: -30772 },
+	};
+
+	it("m6's retry starts [m5 … m9] at its deadline, and m5's and m7's are answered with it", async () => {
+		await pool.nextCase();
+		const outcome = await runCase(shownClosed, pool);
+		const second = (id: string) =>
+			outcome.attempts.find((attempt) => attempt.message === id && attempt.attempt === 2);
+		expect([second('m6')?.status, second('m5')?.status, second('m7')?.status]).toEqual([
+			200, 200, 200,
+		]);
+		expect(second('m5')?.answeredAt).toBe(second('m6')?.answeredAt);
+	});
+});
+
+/*
  * R82b-2 (low, before abe5141 too: not a regression). m2 saved 21 s late (an upload stamped
- * between m1 and m3) joins [m1 m3] after the read that ran it: the identity differs, `closed`
- * rightly does not apply, and m1's carried delivery goes back (503) at its deadline although the
- * burst [m1 m2 m3] closed (m2's save plus the quiet window) well before it; no read is made for a
- * carried delivery. checkCase: answeredInTime, in a calm case. m2 saved 23 s late (after the read
- * for m7, the control) leaves the read's [m1 m3], `closed` keeps it closed (abe5141 fixes this
- * one; before it, answeredInTime too). Both split the burst ([m1 m3], then [m2]): finding C's limit.
+ * between m1 and m3) joins [m1 m3] after the read that ran it: the identity differs, the carried
+ * `ran` rightly does not apply (carriedPlan.test.ts), and m1's carried delivery goes back (503) at
+ * its deadline although the burst [m1 m2 m3] closed (m2's save plus the quiet window) well before
+ * it; no read is made for a carried delivery. checkCase: answeredInTime, in a calm case. m2 saved
+ * 23 s late (after the read for m7, the control) leaves the read's [m1 m3], which the carried `ran`
+ * keeps closed (as `closed` did since abe5141; before it, answeredInTime too). Both split the burst
+ * ([m1 m3], then [m2]): finding C's limit.
  */
 describe('R82b-2: a late upload joins a burst a read showed closed', () => {
 	const savedLate = (ms: number): Case => ({ ...s82b, saveJitterMs: [0, ms, 0, 0, 0, 0, 0] });
