@@ -245,8 +245,6 @@ export async function findAnswers(
 	reader: ConversationReader,
 	read: ConversationRead,
 	messages: readonly TimelineMessage[],
-	/** Probes made already for this read: the Catch-Up poll asks for each of a chat's bursts. */
-	probes = new Map<string, Probe>(),
 ): Promise<FoundAnswers> {
 	const found: FoundAnswers = { offers: [], failed: false, waiting: null };
 	let timeline: TimelineMessage[];
@@ -266,7 +264,7 @@ export async function findAnswers(
 		conversationId: read.conversationId,
 		turn: new Set(messages.map((message) => message.id)),
 		found,
-		probes,
+		probes: new Map(),
 	};
 	const groups = [...byQuestion(context, timeline, messages, base).values()];
 	await Promise.all(

@@ -13,7 +13,6 @@ import {
 } from '../../shared/conversation/reader';
 import { deadlineIn } from '../../shared/monotonic';
 import type { EventEnvelope } from '../../shared/webhooks/events';
-import type { Probe } from '../answers/answerOffers';
 import { findAnswers, type FoundAnswers, type RouteContext } from '../answers/answerRoute';
 import { filterEvent } from '../receive/eventFilter';
 import { caughtUpItem, NEVER_DELIVERED, WHILE_INACTIVE, type CaughtUpItem } from '../run/caughtUp';
@@ -41,6 +40,8 @@ export interface ChatOutcome {
 	items: INodeExecutionData[];
 	/** Bursts written after the window's start but older than the limit, left. */
 	left: number;
+	/** A possible answer is left undecided: the next poll reads the chat again. */
+	readAgain: boolean;
 }
 
 const baseEnvelope = (conversationId: string): EventEnvelope => ({
@@ -63,31 +64,34 @@ interface Found {
 	answers?: FoundAnswers;
 }
 
-/**
- * Of the answer bursts, those with an offer to make: a question of this n8n waits for one of their
- * messages. A probe or read that fails throws: the chat is read again at the next poll.
- */
-async function withOffers(
+/** The answer bursts as the questions they may answer decide them. */
+interface Decided {
+	/** Those with an offer to make: a question of this n8n waits for one of their messages. */
+	offered: Found[];
+	/**
+	 * Those whose probe or read back failed (n8n's own URL unreachable, say): neither offered nor
+	 * run, as a delivery's would go back; the chat is read again at the next poll, its other items
+	 * with it (R9b-8). The rest answer nothing that waits, and are caught up as any message (R9b-2).
+	 */
+	undecided: MissedBurst[];
+}
+
+async function decided(
 	context: PollContext,
 	reader: ConversationReader,
 	read: ConversationRead,
 	bursts: readonly MissedBurst[],
-): Promise<Found[]> {
-	const found: Found[] = [];
-	const probes = new Map<string, Probe>();
+): Promise<Decided> {
+	const result: Decided = { offered: [], undecided: [] };
+	// Each burst asks as its delivery's run would: two offers to one question resume it once at most,
+	// the node taking only the chat's first answer (its own read), and a newer answer is offered
+	// even when the older one's offer ended (R9b-6).
 	for (const burst of bursts) {
-		const answers = await findAnswers(
-			context as RouteContext,
-			reader,
-			read,
-			burst.messages,
-			probes,
-		);
-		if (answers.failed)
-			throw new Error('a Send and Wait question could not be asked whether it waits');
-		if (answers.offers.length > 0) found.push({ burst, answers });
+		const answers = await findAnswers(context as RouteContext, reader, read, burst.messages);
+		if (answers.failed) result.undecided.push(burst);
+		else if (answers.offers.length > 0) result.offered.push({ burst, answers });
 	}
-	return found;
+	return result;
 }
 
 /** A found burst's item, its messages within Max Age (`recent`), saying why it was caught up. */
@@ -159,17 +163,24 @@ export async function catchUpChat(
 	const recent = (at: number) => window.now - at <= settings.catchUpMs;
 	const closedRecently = (burst: MissedBurst) =>
 		recent(burst.messages[burst.messages.length - 1].at);
-	const all = unansweredBursts(read.timeline, rules, catchUpWindow).filter(passes);
-	const offered = await withOffers(
+	// A possible answer that answers nothing waiting runs as any message, as the trigger runs it (R9b-2).
+	const all = unansweredBursts(read.timeline, rules, { ...catchUpWindow, answers: false }).filter(
+		passes,
+	);
+	const { offered, undecided } = await decided(
 		context,
 		reader,
 		read,
 		answerBursts(read.timeline, rules, catchUpWindow).filter(passes).filter(closedRecently),
 	);
 	// A burst with an answer to offer is that item's: its other messages run there once the offer ended.
-	const inOffers = new Set(offered.flatMap(({ burst }) => burst.messages.map((entry) => entry.id)));
+	const taken = new Set(
+		[...offered.map(({ burst }) => burst), ...undecided].flatMap((burst) =>
+			burst.messages.map((entry) => entry.id),
+		),
+	);
 	const within = all.filter(
-		(burst) => closedRecently(burst) && !burst.messages.some((entry) => inOffers.has(entry.id)),
+		(burst) => closedRecently(burst) && !burst.messages.some((entry) => taken.has(entry.id)),
 	);
 	const items = [...offered, ...within.map((burst): Found => ({ burst }))]
 		.map((found) => itemOf(found, read, settings, window, recent))
@@ -178,5 +189,7 @@ export async function catchUpChat(
 		? all.filter((burst) => !closedRecently(burst) && burst.messages[0].at > window.listFloor)
 				.length
 		: 0;
-	return { items: items.map(({ item }) => item), left };
+	// Undecided, the chat's items wait whole for a poll that can ask: run now, they would run again then.
+	if (undecided.length > 0) return { items: [], left, readAgain: true };
+	return { items: items.map(({ item }) => item), left, readAgain: false };
 }

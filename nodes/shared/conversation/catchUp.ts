@@ -1,4 +1,4 @@
-import { questionOf } from './answers';
+import { mayBeAnswer, questionOf } from './answers';
 import { burstThrough, type BurstClosedBy, type BurstRules } from './bursts';
 import type { TimelineMessage } from './timeline';
 
@@ -102,6 +102,15 @@ function answered(timeline: readonly TimelineMessage[], messages: readonly Timel
 }
 
 /**
+ * Whether `entry` could answer a question the read does not reach: it quotes a message older than
+ * the read (the trigger's answer route reads back to it, answerRoute.ts withQuoted).
+ */
+function quotesBeyond(timeline: readonly TimelineMessage[], entry: TimelineMessage): boolean {
+	const quoted = entry.message.quoted_message_id;
+	return mayBeAnswer(entry) && !!quoted && !timeline.some((candidate) => candidate.id === quoted);
+}
+
+/**
  * The closed bursts of a chat (the Catch-Up poll's read) that hold a message that could answer a
  * question, answered by the account or not, oldest first: the poll offers them again when the
  * question still waits (catchUp/answerCatchUp.ts). Each holds its whole burst within the window.
@@ -133,7 +142,7 @@ function burstsOf(
 		entry.at > window.since &&
 		window.now - entry.at <= window.maxAgeMs;
 	const mayAnswer = (entry: TimelineMessage) =>
-		window.answers && questionOf(timeline, entry) !== undefined;
+		window.answers && (questionOf(timeline, entry) !== undefined || quotesBeyond(timeline, entry));
 	const candidate = (entry: TimelineMessage) => inTime(entry) && mayAnswer(entry) === ofAnswers;
 	const extent = { complete: window.complete, asOf: window.now };
 	const bursts = new Map<string, MissedBurst>();

@@ -24,6 +24,8 @@ export interface RealQuestions {
 	resumes: Array<{ key: string; data: IDataObject }>;
 	/** n8n's line: 2.x refuses a resume of an execution that no longer waits, 1.x does not. */
 	setLine: (line: '1.x' | '2.x') => void;
+	/** n8n's waiting webhooks answer 502 (a proxy before n8n, n8n restarting) while down. */
+	setDown: (down: boolean) => void;
 	/** Where the stand-in listens: this n8n's waiting-webhook base. */
 	waitingBase: () => string;
 	/** The account's trigger with Pass Answers on, its n8n building links where the stand-in listens. */
@@ -48,6 +50,7 @@ export function useRealQuestions(): RealQuestions {
 	let waitingOrigin = '';
 	/** n8n's line: 2.x refuses a resume of an execution that no longer waits, 1.x does not. */
 	let n8nLine: '1.x' | '2.x' = '2.x';
+	let down = false;
 	/** Send and Wait's parameters per question key (the links' `q`), and whether it still waits. */
 	const asked = new Map<string, { parameters: INodeParameters; waiting: boolean }>();
 	/** Every resume, in order: the question's key and what the node passed on. */
@@ -63,6 +66,11 @@ export function useRealQuestions(): RealQuestions {
 					const url = `${waitingOrigin}${req.url ?? ''}`;
 					const key = new URL(url).searchParams.get('q') ?? '';
 					const question = asked.get(key);
+					if (down) {
+						res.writeHead(502, { 'Content-Type': 'text/html' });
+						res.end('<html><body>502 Bad Gateway</body></html>');
+						return;
+					}
 					if (!question || (!question.waiting && n8nLine === '2.x')) {
 						res.writeHead(409, { 'Content-Type': 'application/json' });
 						res.end(JSON.stringify({ message: 'The execution has finished already' }));
@@ -97,6 +105,7 @@ export function useRealQuestions(): RealQuestions {
 		h.sandbox.clock.set(Date.now());
 		h.engine.webhookWaitingBaseUrl = `${waitingOrigin}/webhook-waiting`;
 		n8nLine = '2.x';
+		down = false;
 		asked.clear();
 		resumes.length = 0;
 	});
@@ -161,6 +170,7 @@ export function useRealQuestions(): RealQuestions {
 		asked,
 		resumes,
 		setLine: (line) => void (n8nLine = line),
+		setDown: (value) => void (down = value),
 		waitingBase: () => `${waitingOrigin}/webhook-waiting`,
 		activeTrigger,
 		question,
