@@ -174,7 +174,6 @@ export async function pollCatchUp(context: PollContext): Promise<INodeExecutionD
 			const outcome = await catchUpChat(context, reader, chat, settings, current);
 			items.push(...outcome.items);
 			left += outcome.left;
-			// Left unsettled, a chat is read again at the next poll, and the floor waits below it.
 			if (outcome.readAgain) allRead = false;
 			else if (outcome.items.length > 0) taken.set(chat.conversationId, chat.lastAt);
 			else memory?.read.set(chat.conversationId, chat.lastAt);

@@ -40,7 +40,7 @@ export interface ChatOutcome {
 	items: INodeExecutionData[];
 	/** Bursts written after the window's start but older than the limit, left. */
 	left: number;
-	/** A possible answer is left undecided: the next poll reads the chat again. */
+	/** A possible answer is left undecided: the next poll reads the chat again, the floor below it. */
 	readAgain: boolean;
 }
 

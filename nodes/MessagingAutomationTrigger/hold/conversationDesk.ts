@@ -186,10 +186,7 @@ export class ConversationDesk {
 		);
 	}
 
-	/**
-	 * The burst `id` belongs to as `known` shows it closed (heldPlan.ts: carriedRun), noted in
-	 * `known.ran` so that a later read less sure of it keeps it closed (S8-2b, R82b-3).
-	 */
+	/** The burst of `id` as `known` shows it closed (carriedRun), noted for later reads (S8-2b, R82b-3). */
 	private carriedRun(id: string, known: KnownRead) {
 		const messages = this.heldMessages([...this.held.values(), ...this.carried.values()]);
 		const verdict = carriedRun(extentOf(known), messages, id, this.rules, known.ran);
@@ -234,8 +231,8 @@ export class ConversationDesk {
 
 	/**
 	 * A delivery's deadline: settled already; handed back and kept while its burst is still open;
-	 * run on its own at the service's third attempt or later; else handed back (a
-	 * handed-back one that is still not settled is left to the service's retry).
+	 * run on its own at the service's third attempt or later; else handed back (a handed-back one
+	 * that is still not settled is left to the service's retry).
 	 */
 	private expire(id: string): void {
 		const entry = this.held.get(id);

@@ -166,11 +166,19 @@ function logCatchUp(
 	keep: ReadonlySet<string>,
 ): void {
 	const caughtUp = item.json.caught_up as { age_seconds?: unknown; reason?: unknown };
+	// A possible answer among them goes to its question first: only what it does not take runs (R9b-5).
+	const then = hasOffers(item)
+		? 'a possible answer among them is offered to its Send and Wait question first; what it does not take runs now, once'
+		: 'they run now, once';
 	context.logger.warn(
-		`Messaging Automation Trigger: caught up ${keep.size} message(s) ${[...keep].join(',')} in conversation ${String(item.json.conversation_id)}, ${String(caughtUp.age_seconds)} s old, saved by the service but not run (${String(caughtUp.reason)}); they run now, once`,
+		`Messaging Automation Trigger: caught up ${keep.size} message(s) ${[...keep].join(',')} in conversation ${String(item.json.conversation_id)}, ${String(caughtUp.age_seconds)} s old, saved by the service but not run (${String(caughtUp.reason)}); ${then}`,
 	);
 	markExecution(context, 'messaging_automation_caught_up', [...keep].join(',').slice(0, 250));
 }
+
+/** Why a run passes nothing on, when no question took an answer of it (R9b-9: a poll's is no copy). */
+const endedHereWhy = (claimant: Claimant) =>
+	claimant.polled ? 'nothing to catch up: ran or offered before' : 'copy of a recorded run';
 
 /**
  * The trigger's step in the run: its items as handed over; for a grouped run, only the messages
@@ -241,6 +249,6 @@ export async function claimRun(
 	const passed = fresh
 		? await claimedAfterOffers(context, offered, later, claimant, outputs.flat())
 		: offered;
-	markEndedHere(context, passed, answered, 'copy of a recorded run');
+	markEndedHere(context, passed, answered, endedHereWhy(claimant));
 	return passed;
 }

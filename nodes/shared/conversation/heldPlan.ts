@@ -58,10 +58,7 @@ export function runIdentity(messageIds: readonly unknown[]): string {
 	return messageIds.map((id) => (typeof id === 'string' ? id : '')).join(',');
 }
 
-/**
- * Whether the run `identity` (runIdentity) begins with a message of `ids`: tried at every comma,
- * so an id with a comma in it is still found.
- */
+/** Whether the run `identity` (runIdentity) begins with one of `ids` (tried at every comma: ids may hold one). */
 export function beginsWithOneOf(identity: string, ids: ReadonlySet<string>): boolean {
 	if (ids.has(identity)) return true;
 	for (let at = identity.indexOf(','); at >= 0; at = identity.indexOf(',', at + 1))
@@ -81,8 +78,8 @@ export const identityOf = (verdict: Extract<BurstVerdict, { kind: 'last' }>): st
  * message that started each, by identity; undefined for a burst a read only showed closed) only
  * again from that message's delivery, sent again (a run that did not start): a burst delivered
  * late as a whole (or by a service whose events lag) has every message queued after it closed,
- * and still runs once. `ran` only spares the copies of a
- * run an execution that passes nothing on; which messages ran is the run claim's to know
+ * and still runs once. `ran` only spares the copies of a run an execution that passes nothing on;
+ * which messages ran is the run claim's to know
  * (runClaim.ts), and a run holding messages an earlier run held passes on only the others.
  */
 export function settleByRead(
