@@ -13,6 +13,7 @@ import {
 } from '../../shared/conversation/reader';
 import { deadlineIn } from '../../shared/monotonic';
 import type { EventEnvelope } from '../../shared/webhooks/events';
+import { hasOffers } from '../answers/answerPass';
 import { findAnswers, type FoundAnswers, type RouteContext } from '../answers/answerRoute';
 import { filterEvent } from '../receive/eventFilter';
 import { caughtUpItem, NEVER_DELIVERED, WHILE_INACTIVE, type CaughtUpItem } from '../run/caughtUp';
@@ -128,8 +129,12 @@ function itemOf(
 /** Whether the item runs: not in a chat Human Takeover pauses (logged: a person answers there). */
 function unpaused(context: PollContext, { item, takeover }: CaughtUpItem): boolean {
 	if (!takeover || takeover.paused === false) return true;
+	// The poll has one output, the bot's: a reply its question refused would run the bot (R9b-7).
+	const then = hasOffers(item)
+		? 'a reply in it to a waiting Send and Wait question is not passed on either: answer the question by its link, or resume the bot in the chat: the poll passes it on then'
+		: 'a person answers there, not the bot';
 	context.logger.warn(
-		`Messaging Automation Catch-Up: left ${String((item.json.message_ids as string[]).join(','))} in conversation ${String(item.json.conversation_id)}: ${takeover.paused === true ? `Human Takeover paused the chat (${takeover.by}, since ${takeover.since})` : takeover.error}; a person answers there, not the bot`,
+		`Messaging Automation Catch-Up: left ${String((item.json.message_ids as string[]).join(','))} in conversation ${String(item.json.conversation_id)}: ${takeover.paused === true ? `Human Takeover paused the chat (${takeover.by}, since ${takeover.since})` : takeover.error}; ${then}`,
 	);
 	return false;
 }
