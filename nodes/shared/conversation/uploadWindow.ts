@@ -29,14 +29,6 @@ function queueLags(held: readonly Held[], members: ReadonlySet<string>) {
 }
 
 /**
- * A person's message stamped before the account's is awaited at most this much past it: the
- * phone's lag as its held messages show it (a clock a little behind, the service saving a little
- * late). A phone whose lag is over a quiet window (uploading what it wrote offline, or a clock that
- * far behind) waits as any upload does instead (uploadOpenUntil).
- */
-const OWN_MESSAGE_LAG_MS = 1000;
-
-/**
  * Until when (service time) `burst` stays open for messages still to come; undefined when no
  * later than it closed by the phone's timestamps (a read made since settles it). Each message counts from its queue time: held,
  * as its delivery said; else its timestamp plus the phone's lag, at most the first kept read that
@@ -48,7 +40,7 @@ const OWN_MESSAGE_LAG_MS = 1000;
  * them saved, and a phone a minute behind has its burst close a quiet window after its last message
  * was queued, as one whose clock is right. A burst the account's message closed (the service
  * stamps it) is closed once a read shows every message the phone stamped before it: its time plus
- * the phone's lag, at most OWN_MESSAGE_LAG_MS; an uploading phone's, not before its upload's window
+ * the phone's lag; an uploading phone's, not before its upload's window
  * passed too (a message saved later than that runs in a run of its own: finding C's limit).
  */
 export function uploadOpenUntil(
@@ -63,9 +55,12 @@ export function uploadOpenUntil(
 	// messages were saved by their timestamps plus its lag, so another process's delivery, or a
 	// lost one, lets a carried message start its burst's run by its deadline.
 	const uploading = phoneLag > rules.quietMs;
+	// A person's message stamped before the account's is saved by then plus the phone's lag, as its
+	// held messages show it, up to a quiet window (past it the phone uploads, below). No lower cap:
+	// a phone 2 s behind saves one stamped just before the account's 2 s after it (S9-1).
 	const ownClose =
 		burst.closedBy === 'own_message'
-			? burst.closedAt + Math.min(Math.max(0, phoneLag), OWN_MESSAGE_LAG_MS)
+			? burst.closedAt + Math.min(Math.max(0, phoneLag), rules.quietMs)
 			: undefined;
 	// An uploading phone may still save a message stamped before the account's: like any upload,
 	// its burst waits a quiet window past the latest of its messages saved (finding C).

@@ -9,6 +9,7 @@ import { installProcessedDataStore } from '../../../support/processedData';
 import { ANSWER_FINDING_CASES } from './answerCases';
 import { CONTROL_CASES, CRASH_CASE, FINDING_CASES } from './cases';
 import { KNOWN_FINDINGS } from './knownBroken';
+import { LAG_FINDING_CASES } from './lagCases';
 import { ProcessPool } from './processPool';
 import { checkCase } from './property';
 import { installVirtualTime, uninstallVirtualTime } from './virtualTime';
@@ -20,7 +21,11 @@ beforeAll(() => {
 });
 afterAll(() => uninstallVirtualTime());
 
-for (const [finding, cases] of Object.entries({ ...FINDING_CASES, ...ANSWER_FINDING_CASES })) {
+for (const [finding, cases] of Object.entries({
+	...FINDING_CASES,
+	...ANSWER_FINDING_CASES,
+	...LAG_FINDING_CASES,
+})) {
 	const known = KNOWN_FINDINGS.has(finding);
 	describe(`finding ${finding}${known ? ' (known broken: the simulator must find it)' : ''}`, () => {
 		for (const { name, case: c } of cases) {

@@ -45,5 +45,7 @@ export const TOLERATED: Partial<Record<Family, KnownBreak>> = {};
  * one per hold the burst spans), S (a chain settles within the service's nine attempts). S8-1 (an
  * answer whose offer n8n stopped, its delivery answered) is fixed by the Catch-Up node, which the
  * answerStops family and its fixed cases (answerCases.ts) add beside the trigger (pollProcess.ts).
+ * S9-1 (a phone 1 s to a quiet window behind, the account's message stamped just after the burst's
+ * last: lagCases.ts) is fixed by waiting for the phone's whole lag past the account's message.
  */
 export const KNOWN_FINDINGS: ReadonlySet<string> = new Set<string>(['S8-1b']);

@@ -109,6 +109,11 @@ describe('uploadOpenUntil', () => {
 		expect(uploadOpenUntil(verdict, heldAt(timeline.slice(0, 2), [60, 61]), RULES, at(3600))).toBe(
 			at(64) + 1,
 		);
+		// A phone 2 s behind (under the 3 s quiet window) saves a message stamped just before the
+		// account's 2 s after it: the burst waits its whole lag, not 1 s (S9-1).
+		expect(uploadOpenUntil(verdict, heldAt(timeline.slice(0, 2), [2, 3]), RULES, at(3600))).toBe(
+			at(4.04),
+		);
 	});
 
 	it('says nothing for a phone whose clock is right', () => {
