@@ -123,12 +123,14 @@ describe('review s9b: an answer in a chat Human Takeover paused (R9b-7)', () => 
 		expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
 	});
 
-	it('control: what R9b-7 does today: left, logged as a chat a person answers', async () => {
+	it('control: what R9b-7 does today: left, the log naming the reply and what to do', async () => {
 		const { poll } = await pausedChat(true);
 		await pollLater(poll);
 
 		expect(resumes).toEqual([]);
-		expect(poll.warnings.join('\n')).toContain('a person answers there, not the bot');
+		expect(poll.warnings.join('\n')).toContain(
+			'a reply in it to a waiting Send and Wait question is not passed on either: answer the question by its link, or resume the bot',
+		);
 	});
 });
 
