@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+
+import { useRealQuestions } from '../answers/realQuestions';
+import { catchUpBeside, quickGrouping } from './catchUpFixtures';
+
+/*
+ * Review s9c (continued, review9c.test.ts): a second look at the fixes of review s9b (e28db3b). Each finding is an `it.fails`
+ * beside a passing control, in n8n's engine with the real Send and Wait node behind a stand-in
+ * waiting server (answers/realQuestions.ts), the sandbox clock moved by hand.
+ */
+
+const MINUTE = 60_000;
+const { h, activeTrigger, question, ask, say, setDown } = useRealQuestions();
+
+async function start() {
+	const trigger = await activeTrigger({ ...quickGrouping, quietWindowSeconds: 0.4 });
+	const poll = await catchUpBeside(
+		h.sandbox,
+		trigger,
+		h.sandbox.keys.owner,
+		`${new URL(String(trigger.waitingBaseUrl)).origin}/webhook-waiting`,
+	);
+	await poll.activate();
+	return { trigger, poll };
+}
+
+/*
+ * R9c-2: R9b-8's "the chat waits whole and the next poll reads it again" has no end but Max Age.
+ * n8n that cannot reach its own public URL (a container behind NAT without hairpin, a proxy that
+ * refuses n8n's own address) fails every probe for good. The delivered trigger gives up after its
+ * third attempt and runs the reply as a message (docs/answers-in-chat.md), and a lost ordinary
+ * message of the same chat, a burst of its own, runs delivered whatever the "1" does. The poll
+ * reads the chat again at every poll until the bursts pass Max Age, keeps the floor from moving,
+ * and then leaves the lost "where is my parcel?" without a run and without a log that says so.
+ */
+describe("review s9c: n8n's own URL never answering (R9c-2)", () => {
+	async function lostWhileDown(downFor: number) {
+		const { poll } = await start();
+		await ask(question());
+		setDown(true);
+		h.sandbox.webhooks.faults.loseNext(2);
+		say('1');
+		h.sandbox.clock.advance(5000);
+		say('where is my parcel?');
+		h.sandbox.clock.advance(4 * MINUTE);
+		// Polls every 5 minutes for 2 hours (Max Age is 1 hour by default), or until n8n answers.
+		for (let at = 0; at < 120; at += 5) {
+			if (at >= downFor + 5) break;
+			if (at >= downFor) setDown(false);
+			await poll.poll();
+			await poll.poll();
+			h.sandbox.clock.advance(5 * MINUTE);
+		}
+		return poll;
+	}
+
+	it('control: probes failing for the first poll only: "where is my parcel?" runs once', async () => {
+		const poll = await lostWhileDown(5);
+		expect(poll.executions.flat().map((item) => item.json.text)).toEqual(['where is my parcel?']);
+	});
+
+	it.fails(
+		'R9c-2: probes failing for good: the lost "where is my parcel?" runs once within Max Age, as delivered it would',
+		async () => {
+			const poll = await lostWhileDown(Infinity);
+			expect(poll.executions.flat().map((item) => item.json.text)).toContain('where is my parcel?');
+		},
+	);
+});
