@@ -62,7 +62,7 @@ describe('review s9c: a stray answer claim put back (R9c-1)', () => {
 		await pollLater(poll);
 	}
 
-	it.fails(
+	it(
 		'R9c-1: a "1" that ran as a message, its stray answer claim taken back and put back by another process\'s write: the question keeps waiting',
 		async () => {
 			await ranAsMessage(true);
