@@ -35,7 +35,7 @@ import type { CatchUpSettings } from './sharedSettings';
 const READ_BUDGET_MS = 20_000;
 
 /** Why a caught-up burst holding an answer runs: its question still waited when the poll read the chat. */
-export const ANSWER_WAITING = 'answer to a Send and Wait question that still waited';
+const ANSWER_WAITING = 'answer to a Send and Wait question that still waited';
 
 export interface ChatOutcome {
 	items: INodeExecutionData[];
@@ -83,7 +83,7 @@ interface Decided {
  * could not offer at the delivery's third attempt, so a chat whose probes fail for good (n8n unable
  * to reach its own URL) still settles (review s9c, R9c-2).
  */
-export const PROBE_PATIENCE_MS = 10 * 60_000;
+const PROBE_PATIENCE_MS = 10 * 60_000;
 
 async function decided(
 	context: PollContext,

@@ -1,10 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { entryOf, processedRecords } from '../../../support/processedData';
-import type { N8nPollHost } from '../../../support/n8nPoll';
 import { settledAfter } from '../fixtures';
-import { useRealQuestions } from '../answers/realQuestions';
+import { useAnswerCatchUp } from './answerCatchUp';
 import { catchUpBeside, quickGrouping } from './catchUpFixtures';
 
 /*
@@ -16,39 +14,20 @@ import { catchUpBeside, quickGrouping } from './catchUpFixtures';
  */
 
 const MINUTE = 60_000;
-const { h, resumes, setLine, activeTrigger, question, ask, say, texts } = useRealQuestions();
-
-/** The trigger with Pass Answers and grouping, and the Catch-Up poll beside it, activated. */
-async function start(quietWindowSeconds = 0.4) {
-	const trigger = await activeTrigger({ ...quickGrouping, quietWindowSeconds });
-	const poll = await catchUpBeside(
-		h.sandbox,
-		trigger,
-		h.sandbox.keys.owner,
-		`${new URL(String(trigger.waitingBaseUrl)).origin}/webhook-waiting`,
-	);
-	await poll.activate();
-	return { trigger, poll };
-}
-
-/** Claims as a run of the trigger ('trigger-1' in 'wf-test') made them, n8n stopping right after. */
-function claimedByStoppedRun(keys: string[]) {
-	const record = processedRecords().get('wf-test/') ?? [];
-	processedRecords().set('wf-test/', [
-		...record,
-		...keys.map((key) => entryOf(`trigger-1|${key}`)),
-	]);
-}
-
-/** Two polls four minutes on: the chat is old enough to read, and the run the first emits has ended. */
-async function pollLater(poll: N8nPollHost) {
-	h.sandbox.clock.advance(4 * MINUTE);
-	await poll.poll();
-	await poll.poll();
-}
-
-const passedOn = (poll: N8nPollHost) =>
-	poll.executions.flatMap((items) => items.map((item) => item.json.text as string));
+const {
+	h,
+	resumes,
+	setLine,
+	activeTrigger,
+	question,
+	ask,
+	say,
+	texts,
+	start,
+	claimedBefore,
+	pollLater,
+	passedOn,
+} = useAnswerCatchUp();
 
 describe('the Catch-Up poll and answers no run ends (S8-1)', () => {
 	it('a "1" claimed by a run n8n stopped during its offer, its delivery answered: the poll offers it again, the question takes it, nothing runs as a message', async () => {
@@ -56,7 +35,7 @@ describe('the Catch-Up poll and answers no run ends (S8-1)', () => {
 		const { key } = await ask(question());
 		h.sandbox.webhooks.faults.loseNext(1);
 		const one = say('1');
-		claimedByStoppedRun([`message|${one.id}`, `answer|${one.id}`]);
+		claimedBefore([`message|${one.id}`, `answer|${one.id}`]);
 		await pollLater(poll);
 
 		expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
@@ -79,12 +58,12 @@ describe('the Catch-Up poll and answers no run ends (S8-1)', () => {
 	});
 
 	it('the "1" and "also, where is my parcel?" after it, the run stopped before claiming the other: the question takes the "1", the other runs once, caught up', async () => {
-		const { poll } = await start(3);
+		const { poll } = await start({ quietWindowSeconds: 3 });
 		const { key } = await ask(question());
 		h.sandbox.webhooks.faults.loseNext(2);
 		const one = say('1');
 		say('also, where is my parcel?');
-		claimedByStoppedRun([`message|${one.id}`, `answer|${one.id}`]);
+		claimedBefore([`message|${one.id}`, `answer|${one.id}`]);
 		await pollLater(poll);
 
 		expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
@@ -113,7 +92,7 @@ describe('the Catch-Up poll and answers no run ends (S8-1)', () => {
 		await ask(question());
 		h.sandbox.webhooks.faults.loseNext(1);
 		const one = say('1');
-		claimedByStoppedRun([`message|${one.id}`, `answer|${one.id}`, `settled|${one.id}`]);
+		claimedBefore([`message|${one.id}`, `answer|${one.id}`, `settled|${one.id}`]);
 		await pollLater(poll);
 
 		expect(resumes).toEqual([]);

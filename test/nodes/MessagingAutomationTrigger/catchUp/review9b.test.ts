@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { entryOf, processedRecords } from '../../../support/processedData';
-import type { N8nPollHost } from '../../../support/n8nPoll';
 import { settledAfter } from '../fixtures';
-import { useRealQuestions } from '../answers/realQuestions';
-import { catchUpBeside, quickGrouping } from './catchUpFixtures';
+import { useAnswerCatchUp } from './answerCatchUp';
 
 /*
  * Review s9b, of the Catch-Up poll's answer bursts (8799f22, bc3f807: catchUp/chatCatchUp.ts,
@@ -46,38 +43,20 @@ import { catchUpBeside, quickGrouping } from './catchUpFixtures';
  */
 
 const MINUTE = 60_000;
-const { h, resumes, activeTrigger, question, ask, say, accountWrites, asked, texts } =
-	useRealQuestions();
-
-async function start() {
-	const trigger = await activeTrigger({ ...quickGrouping, quietWindowSeconds: 0.4 });
-	const poll = await catchUpBeside(
-		h.sandbox,
-		trigger,
-		h.sandbox.keys.owner,
-		`${new URL(String(trigger.waitingBaseUrl)).origin}/webhook-waiting`,
-	);
-	await poll.activate();
-	return { trigger, poll };
-}
-
-/** Claims as a run of the trigger ('trigger-1' in 'wf-test') made them. */
-function claimedBefore(keys: string[]) {
-	const record = processedRecords().get('wf-test/') ?? [];
-	processedRecords().set('wf-test/', [
-		...record,
-		...keys.map((key) => entryOf(`trigger-1|${key}`)),
-	]);
-}
-
-async function pollLater(poll: N8nPollHost) {
-	h.sandbox.clock.advance(4 * MINUTE);
-	await poll.poll();
-	await poll.poll();
-}
-
-const passedOn = (poll: N8nPollHost) =>
-	poll.executions.flatMap((items) => items.map((item) => item.json.text as string));
+const {
+	h,
+	resumes,
+	question,
+	ask,
+	say,
+	accountWrites,
+	asked,
+	texts,
+	start,
+	claimedBefore,
+	pollLater,
+	passedOn,
+} = useAnswerCatchUp();
 
 /** A question of another n8n, as the account sent it: signed, taking answers in the chat. */
 const FOREIGN_QUESTION =

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { entryOf, processedRecords } from '../../../support/processedData';
-import type { N8nPollHost } from '../../../support/n8nPoll';
 import { settledAfter } from '../fixtures';
-import { useRealQuestions } from '../answers/realQuestions';
-import { catchUpBeside, quickGrouping } from './catchUpFixtures';
+import { useAnswerCatchUp } from './answerCatchUp';
 
 /*
  * Review s9b (continued; review9b.test.ts holds R9b-1 to R9b-5), of the Catch-Up poll's answer
@@ -34,34 +31,8 @@ import { catchUpBeside, quickGrouping } from './catchUpFixtures';
  */
 
 const MINUTE = 60_000;
-const { h, resumes, setDown, activeTrigger, question, ask, say, accountWrites } =
-	useRealQuestions();
-
-async function start(extra = {}) {
-	const trigger = await activeTrigger({ ...quickGrouping, quietWindowSeconds: 0.4, ...extra });
-	const poll = await catchUpBeside(
-		h.sandbox,
-		trigger,
-		h.sandbox.keys.owner,
-		`${new URL(String(trigger.waitingBaseUrl)).origin}/webhook-waiting`,
-	);
-	await poll.activate();
-	return { trigger, poll };
-}
-
-function claimedBefore(keys: string[]) {
-	const record = processedRecords().get('wf-test/') ?? [];
-	processedRecords().set('wf-test/', [
-		...record,
-		...keys.map((key) => entryOf(`trigger-1|${key}`)),
-	]);
-}
-
-async function pollLater(poll: N8nPollHost) {
-	h.sandbox.clock.advance(4 * MINUTE);
-	await poll.poll();
-	await poll.poll();
-}
+const { h, resumes, setDown, question, ask, say, accountWrites, start, claimedBefore, pollLater } =
+	useAnswerCatchUp();
 
 /**
  * A "2" whose offer a run ended (its last try got no verdict: it ran as a message), the question

@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { entryOf, processedRecords } from '../../../support/processedData';
 import type { N8nEngine } from '../../../support/n8nEngine';
 import type { N8nPollHost } from '../../../support/n8nPoll';
-import { useRealQuestions } from '../answers/realQuestions';
-import { catchUpBeside, quickGrouping } from './catchUpFixtures';
+import { useAnswerCatchUp } from './answerCatchUp';
 
 /*
  * Review s9b (continued): what a run the Catch-Up poll started shows in n8n's Executions list (its
@@ -38,34 +37,21 @@ function readMarks(poll: N8nPollHost): void {
 }
 
 const MINUTE = 60_000;
-const { h, resumes, activeTrigger, question, ask, say } = useRealQuestions();
+const {
+	h,
+	resumes,
+	question,
+	ask,
+	say,
+	start: startPair,
+	claimedBefore,
+	pollLater,
+} = useAnswerCatchUp();
 
 async function start() {
 	marks.length = 0;
-	const trigger = await activeTrigger({ ...quickGrouping, quietWindowSeconds: 0.4 });
-	const poll = await catchUpBeside(
-		h.sandbox,
-		trigger,
-		h.sandbox.keys.owner,
-		`${new URL(String(trigger.waitingBaseUrl)).origin}/webhook-waiting`,
-	);
-	readMarks(poll);
-	await poll.activate();
+	const { poll } = await startPair({}, readMarks);
 	return poll;
-}
-
-function claimedBefore(keys: string[]) {
-	const record = processedRecords().get('wf-test/') ?? [];
-	processedRecords().set('wf-test/', [
-		...record,
-		...keys.map((key) => entryOf(`trigger-1|${key}`)),
-	]);
-}
-
-async function pollLater(poll: N8nPollHost) {
-	h.sandbox.clock.advance(4 * MINUTE);
-	await poll.poll();
-	await poll.poll();
 }
 
 /** A "1" whose offer a run ended (refused, it ran), the question still waiting; a poll. */

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { entryOf, processedRecords, putBackTakeBacks } from '../../../support/processedData';
-import type { N8nPollHost } from '../../../support/n8nPoll';
-import { useRealQuestions } from '../answers/realQuestions';
-import { catchUpBeside, quickGrouping } from './catchUpFixtures';
+import { putBackTakeBacks } from '../../../support/processedData';
+import { useAnswerCatchUp } from './answerCatchUp';
 
 /*
  * Review s9c: a second look at the fixes of review s9b (e28db3b). Each finding is an `it.fails`
@@ -11,35 +9,7 @@ import { catchUpBeside, quickGrouping } from './catchUpFixtures';
  * waiting server (answers/realQuestions.ts), the sandbox clock moved by hand.
  */
 
-const MINUTE = 60_000;
-const { h, resumes, activeTrigger, question, ask, say } = useRealQuestions();
-
-async function start() {
-	const trigger = await activeTrigger({ ...quickGrouping, quietWindowSeconds: 0.4 });
-	const poll = await catchUpBeside(
-		h.sandbox,
-		trigger,
-		h.sandbox.keys.owner,
-		`${new URL(String(trigger.waitingBaseUrl)).origin}/webhook-waiting`,
-	);
-	await poll.activate();
-	return { trigger, poll };
-}
-
-/** Claims as a run of the trigger ('trigger-1' in 'wf-test') made them. */
-function claimedBefore(keys: string[]) {
-	const record = processedRecords().get('wf-test/') ?? [];
-	processedRecords().set('wf-test/', [
-		...record,
-		...keys.map((key) => entryOf(`trigger-1|${key}`)),
-	]);
-}
-
-async function pollLater(poll: N8nPollHost) {
-	h.sandbox.clock.advance(4 * MINUTE);
-	await poll.poll();
-	await poll.poll();
-}
+const { h, resumes, question, ask, say, start, claimedBefore, pollLater } = useAnswerCatchUp();
 
 /*
  * R9c-1: withoutStrayAnswers (vouchedClaims.ts) keeps R9b-1 shut by a take-back: the poll's run of a

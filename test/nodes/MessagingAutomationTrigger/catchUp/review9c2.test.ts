@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { useRealQuestions } from '../answers/realQuestions';
-import { catchUpBeside, quickGrouping } from './catchUpFixtures';
+import { useAnswerCatchUp } from './answerCatchUp';
 
 /*
  * Review s9c (continued, review9c.test.ts): a second look at the fixes of review s9b (e28db3b). Each finding is an `it.fails`
@@ -10,19 +9,7 @@ import { catchUpBeside, quickGrouping } from './catchUpFixtures';
  */
 
 const MINUTE = 60_000;
-const { h, activeTrigger, question, ask, say, setDown } = useRealQuestions();
-
-async function start() {
-	const trigger = await activeTrigger({ ...quickGrouping, quietWindowSeconds: 0.4 });
-	const poll = await catchUpBeside(
-		h.sandbox,
-		trigger,
-		h.sandbox.keys.owner,
-		`${new URL(String(trigger.waitingBaseUrl)).origin}/webhook-waiting`,
-	);
-	await poll.activate();
-	return { trigger, poll };
-}
+const { h, question, ask, say, setDown, start } = useAnswerCatchUp();
 
 /*
  * R9c-2: R9b-8's "the chat waits whole and the next poll reads it again" has no end but Max Age.

@@ -1,5 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 
 import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
 import {
@@ -8,8 +8,10 @@ import {
 	firstStepContext,
 	helloRun,
 	type Link,
+	offeredIds,
 	ranIds,
 	TRIGGER_CLAIMANT,
+	useStoreOnFakeTimers,
 } from './firstStepContext';
 
 /*
@@ -98,6 +100,48 @@ export function carriedHello(): INodeExecutionData {
 			data: { message: { id: 'msg-ok' } },
 			messages: [ok, ...(json.messages as unknown[])],
 			message_ids: ['msg-ok', 'msg-hello'],
+		},
+	};
+}
+
+/**
+ * The Retry reviews' steps with every offer they make counted (`offers`, emptied before each test,
+ * on n8n's store and fake timers), and the "1"'s own run stopped by n8n after its first try.
+ */
+export function useCountedOffers() {
+	const offers: string[][] = [];
+	useStoreOnFakeTimers(() => {
+		offers.length = 0;
+	});
+	const counted =
+		(link: Link): Link =>
+		async (options) => {
+			offers.push(offeredIds(options));
+			return await link(options);
+		};
+	const countedStepOf = (
+		workflow: string,
+		item: INodeExecutionData,
+		link: Link,
+		options?: StepOptions,
+	) => stepOf(workflow, item, counted(link), options);
+	return {
+		offers,
+		/** `link` with its offers counted. */
+		counted,
+		stepOf: countedStepOf,
+		retryOf: async (workflow: string, item: INodeExecutionData, link: Link) =>
+			await retryOf(workflow, item, link, countedStepOf),
+		/** The "1"'s own run, whose first try gets `first`; n8n stops (or cancels) it in the pause after. */
+		firstRunStopsAfter: async (workflow: string, first: Link): Promise<void> => {
+			const cancel = new AbortController();
+			const link: Link = async (options) => {
+				setTimeout(() => cancel.abort(), 1000);
+				return await first(options);
+			};
+			expect(await runOf(countedStepOf(workflow, earlierAnswerRun(), link, { cancel }))).toEqual(
+				[],
+			);
 		},
 	};
 }

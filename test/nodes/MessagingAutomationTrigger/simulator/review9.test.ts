@@ -1,4 +1,3 @@
-import type { INodeExecutionData } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
 import { claimRun } from '../../../../nodes/MessagingAutomationTrigger/run/runClaim';
@@ -14,15 +13,13 @@ import {
 	stepToEnd,
 	takesFirst,
 	TRIGGER_CLAIMANT,
-	useStoreOnFakeTimers,
 } from '../run/firstStepContext';
 import {
 	carriedHello,
 	refusesAnswer as refuses,
-	retryOf as sharedRetryOf,
 	runOf,
 	stepOf as sharedStepOf,
-	type StepOptions,
+	useCountedOffers,
 } from '../run/retryFixtures';
 
 /*
@@ -37,35 +34,7 @@ import {
  * Here R9-1 to R9-3 and R9-7; review9b.test.ts has R9-4 to R9-6 and R9-8.
  */
 
-const offers: string[][] = [];
-
-useStoreOnFakeTimers(() => {
-	offers.length = 0;
-});
-
-const counted =
-	(link: Link): Link =>
-	async (options) => {
-		offers.push(offeredIds(options));
-		return await link(options);
-	};
-
-/** The step's context, its offers counted. */
-const stepOf = (workflow: string, item: INodeExecutionData, link: Link, options?: StepOptions) =>
-	sharedStepOf(workflow, item, counted(link), options);
-
-const retryOf = async (workflow: string, item: INodeExecutionData, link: Link) =>
-	await sharedRetryOf(workflow, item, link, stepOf);
-
-/** The "1"'s own run, whose first try gets `first`; n8n stops (or cancels) it in the pause after. */
-async function firstRunStopsAfter(workflow: string, first: Link): Promise<void> {
-	const cancel = new AbortController();
-	const link: Link = async (options) => {
-		setTimeout(() => cancel.abort(), 1000);
-		return await first(options);
-	};
-	expect(await runOf(stepOf(workflow, earlierAnswerRun(), link, { cancel }))).toEqual([]);
-}
+const { offers, counted, stepOf, retryOf, firstRunStopsAfter } = useCountedOffers();
 
 /*
  * R9-1. A Retry holds its offer (holdForRetry claims every try key left), so it records none of its

@@ -10,22 +10,18 @@ import {
 	type Link,
 	nodeCouldNotRead,
 	notWaiting,
-	offeredIds,
 	ranIds,
 	stepToEnd,
 	takesFirst,
 	TRIGGER_CLAIMANT,
 	TRIGGER_NODE,
-	useStoreOnFakeTimers,
 } from '../run/firstStepContext';
 import {
 	badGateway,
 	carriedBurst,
 	refusesAnswer as refuses,
-	retryOf as sharedRetryOf,
 	runOf,
-	stepOf as sharedStepOf,
-	type StepOptions,
+	useCountedOffers,
 } from '../run/retryFixtures';
 
 /*
@@ -34,35 +30,7 @@ import {
  * and two Retries of one execution at once.
  */
 
-const offers: string[][] = [];
-
-useStoreOnFakeTimers(() => {
-	offers.length = 0;
-});
-
-const counted =
-	(link: Link): Link =>
-	async (options) => {
-		offers.push(offeredIds(options));
-		return await link(options);
-	};
-
-/** The step's context, its offers counted. */
-const stepOf = (workflow: string, item: INodeExecutionData, link: Link, options?: StepOptions) =>
-	sharedStepOf(workflow, item, counted(link), options);
-
-const retryOf = async (workflow: string, item: INodeExecutionData, link: Link) =>
-	await sharedRetryOf(workflow, item, link, stepOf);
-
-/** The "1"'s own run, whose first try gets `first`; n8n stops (or cancels) it in the pause after. */
-async function firstRunStopsAfter(workflow: string, first: Link): Promise<void> {
-	const cancel = new AbortController();
-	const link: Link = async (options) => {
-		setTimeout(() => cancel.abort(), 1000);
-		return await first(options);
-	};
-	expect(await runOf(stepOf(workflow, earlierAnswerRun(), link, { cancel }))).toEqual([]);
-}
+const { offers, counted, stepOf, retryOf, firstRunStopsAfter } = useCountedOffers();
 
 /*
  * R9-4. A Retry records its messages as run before it offers (recordRetried), but not its
