@@ -77,20 +77,11 @@ interface Decided {
 	undecided: MissedBurst[];
 }
 
-/**
- * How long after a burst closed the poll asks again about its possible answer when n8n does not
- * answer the probe: then it runs as the ordinary message it may be, as the trigger runs a reply it
- * could not offer at the delivery's third attempt, so a chat whose probes fail for good (n8n unable
- * to reach its own URL) still settles (review s9c, R9c-2).
- */
-const PROBE_PATIENCE_MS = 10 * 60_000;
-
 async function decided(
 	context: PollContext,
 	reader: ConversationReader,
 	read: ConversationRead,
 	bursts: readonly MissedBurst[],
-	now: number,
 ): Promise<Decided> {
 	const result: Decided = { offered: [], undecided: [] };
 	// Each burst asks as its delivery's run would: two offers to one question resume it once at most,
@@ -98,14 +89,8 @@ async function decided(
 	// even when the older one's offer ended (R9b-6).
 	for (const burst of bursts) {
 		const answers = await findAnswers(context as RouteContext, reader, read, burst.messages);
-		if (answers.offers.length > 0 && !answers.failed) result.offered.push({ burst, answers });
-		if (!answers.failed) continue;
-		const last = burst.messages[burst.messages.length - 1];
-		if (now - last.at < PROBE_PATIENCE_MS) result.undecided.push(burst);
-		else
-			context.logger.warn(
-				`Messaging Automation Catch-Up: messages ${burst.messages.map((entry) => entry.id).join(', ')} in conversation ${read.conversationId} may answer a Send and Wait question, but n8n did not answer at its own waiting-webhook URL for ${PROBE_PATIENCE_MS / 60_000} minutes: they run as ordinary messages (check that n8n can reach its own webhook URL)`,
-			);
+		if (answers.failed) result.undecided.push(burst);
+		else if (answers.offers.length > 0) result.offered.push({ burst, answers });
 	}
 	return result;
 }
@@ -192,7 +177,6 @@ export async function catchUpChat(
 		reader,
 		read,
 		answerBursts(read.timeline, rules, catchUpWindow).filter(passes).filter(closedRecently),
-		window.now,
 	);
 	// A burst with an answer to offer is that item's: its other messages run there once the offer ended.
 	const taken = new Set(

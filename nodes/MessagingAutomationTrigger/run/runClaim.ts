@@ -7,8 +7,8 @@ import { retriedRun } from './retriedRun';
 import { cancelled } from '../answers/runCancel';
 import { afterOfferKeys, claimedAfterOffers } from './afterOffers';
 import { isCaughtUp } from './caughtUp';
-import { previousId, vouchedCatchUps, withAnswerClaims } from './vouchedClaims';
-import { answerKey, eventKey, isAnswerKey, messageKey } from './claimKeys';
+import { previousId, vouchedCatchUps, withoutStrayAnswers } from './vouchedClaims';
+import { answerKey, eventKey, messageKey } from './claimKeys';
 import { markEndedHere, markExecution } from './executionMarks';
 import { claimed, takeBack, type Claimant } from './claimStore';
 import { narrowedRun } from './narrowedRun';
@@ -214,21 +214,19 @@ export async function claimRun(
 		return (await passAnswers(context, outputs, undefined)).outputs;
 	// A burst's messages besides its answers are claimed once the offers ended (afterOffers.ts).
 	const later = afterOfferKeys(outputs.flat());
-	// A possible answer's claim comes once its message's is known to be this run's (withAnswerClaims).
 	const claims = await claimed(
 		context,
-		[...new Set(keys)].filter((key) => !later.has(key) && !isAnswerKey(key)),
+		[...new Set(keys)].filter((key) => !later.has(key)),
 		claimant,
 	);
+	if (!claims) refuseUnclaimed(context, claimant, outputs.flat());
 	const vouched =
 		claims &&
-		(await withAnswerClaims(
+		(await withoutStrayAnswers(
 			context,
 			await vouchedCatchUps(context, outputs.flat(), new Set([...claims, ...later])),
-			keys.filter(isAnswerKey),
 			claimant,
 		));
-	if (!vouched) refuseUnclaimed(context, claimant, outputs.flat());
 	const reoffered = vouched
 		? await takeOverUnsettled(context, outputs.flat(), vouched, claimant)
 		: NONE_TAKEN_OVER;

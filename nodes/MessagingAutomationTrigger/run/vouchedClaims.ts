@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { isCaughtUp } from './caughtUp';
 import { answerOfKey, messageKey, messageOfKey } from './claimKeys';
-import { claimed, CLAIMS_KEPT, recordNeverFull, type Claimant } from './claimStore';
+import { CLAIMS_KEPT, recordNeverFull, takeBack, type Claimant } from './claimStore';
 import { groupedIds } from './unclaimedRun';
 
 /*
@@ -44,25 +44,24 @@ export async function vouchedCatchUps(
 }
 
 /**
- * `fresh` with the claims of the possible answers (`answerKeys`) whose message this run holds,
- * made only now. A message another run claimed without offering it (it ran as an ordinary message)
- * or that the record cannot vouch for is no answer of this run: its `answer|` key is never claimed,
- * so no later run takes it for an earlier run's offer and offers a message that ran (review s9b,
- * R9b-1, R9b-11). Claimed with the rest and taken back, another process's write could put it back
- * (R9c-1). Undefined when the store failed.
+ * `fresh` without the answer claims of messages this run does not hold: a message another run
+ * claimed without offering it (it ran as an ordinary message, its delivery's third attempt or Pass
+ * Answers off then) or that the record cannot vouch for. Kept, such a claim would read as an
+ * earlier run's offer to every later run (answerReoffer.ts claimedBefore), and the message, run
+ * already, would be offered too (review s9b, R9b-1, R9b-11); so it is taken back.
  */
-export async function withAnswerClaims(
+export async function withoutStrayAnswers(
 	context: IExecuteFunctions,
 	fresh: ReadonlySet<string>,
-	answerKeys: readonly string[],
 	claimant: Claimant,
-): Promise<ReadonlySet<string> | undefined> {
-	const mine = [...new Set(answerKeys)].filter((key) =>
-		fresh.has(messageKey(answerOfKey(key) ?? '')),
-	);
-	if (mine.length === 0) return fresh;
-	const answers = await claimed(context, mine, claimant);
-	return answers && new Set([...fresh, ...answers]);
+): Promise<ReadonlySet<string>> {
+	const stray = [...fresh].filter((key) => {
+		const id = answerOfKey(key);
+		return id !== undefined && !fresh.has(messageKey(id));
+	});
+	if (stray.length === 0) return fresh;
+	await takeBack(context, stray, claimant);
+	return new Set([...fresh].filter((key) => !stray.includes(key)));
 }
 
 const held = (id: string | undefined, fresh: ReadonlySet<string>) =>
