@@ -19,6 +19,7 @@ import { filterEvent } from '../receive/eventFilter';
 import { caughtUpItem, NEVER_DELIVERED, WHILE_INACTIVE, type CaughtUpItem } from '../run/caughtUp';
 import type { ListedChat } from './conversationList';
 import type { PollContext, Window } from './pollMemory';
+import { asked, givesUp, PROBE_GIVE_UP_MS, PROBE_GIVE_UP_POLLS } from './probePatience';
 import type { CatchUpSettings } from './sharedSettings';
 
 /*
@@ -72,7 +73,8 @@ interface Decided {
 	/**
 	 * Those whose probe or read back failed (n8n's own URL unreachable, say): neither offered nor
 	 * run, as a delivery's would go back; the chat is read again at the next poll, its other items
-	 * with it (R9b-8). The rest answer nothing that waits, and are caught up as any message (R9b-2).
+	 * with it (R9b-8), until the poll gives up on them (probePatience.ts). The rest, and those given
+	 * up on, answer nothing that waits, and are caught up as any message (R9b-2).
 	 */
 	undecided: MissedBurst[];
 }
@@ -82,15 +84,26 @@ async function decided(
 	reader: ConversationReader,
 	read: ConversationRead,
 	bursts: readonly MissedBurst[],
+	{ memory, now }: Window,
 ): Promise<Decided> {
 	const result: Decided = { offered: [], undecided: [] };
+	const chat = read.conversationId;
 	// Each burst asks as its delivery's run would: two offers to one question resume it once at most,
 	// the node taking only the chat's first answer (its own read), and a newer answer is offered
 	// even when the older one's offer ended (R9b-6).
 	for (const burst of bursts) {
+		const first = burst.messages[0].id;
 		const answers = await findAnswers(context as RouteContext, reader, read, burst.messages);
-		if (answers.failed) result.undecided.push(burst);
-		else if (answers.offers.length > 0) result.offered.push({ burst, answers });
+		if (!answers.failed) {
+			asked(memory, chat, first);
+			if (answers.offers.length > 0) result.offered.push({ burst, answers });
+		} else if (!givesUp(memory, chat, first, now)) result.undecided.push(burst);
+		else {
+			asked(memory, chat, first);
+			context.logger.warn(
+				`Messaging Automation Catch-Up: could not ask whether a Send and Wait question waits for messages ${burst.messages.map((entry) => entry.id).join(', ')} in conversation ${chat} at ${PROBE_GIVE_UP_POLLS} polls over ${PROBE_GIVE_UP_MS / 60_000} minutes (the ask's failure is logged above): they run as ordinary messages now. Make n8n's own webhook address (WEBHOOK_URL) reachable from the n8n server itself, or turn off Pass Answers to Send and Wait.`,
+			);
+		}
 	}
 	return result;
 }
@@ -177,6 +190,7 @@ export async function catchUpChat(
 		reader,
 		read,
 		answerBursts(read.timeline, rules, catchUpWindow).filter(passes).filter(closedRecently),
+		window,
 	);
 	// A burst with an answer to offer is that item's: its other messages run there once the offer ended.
 	const taken = new Set(

@@ -47,9 +47,10 @@ export function useStoppedClock(
 		await sandbox?.stop();
 	});
 	beforeEach(() => {
-		sandbox?.reset();
+		// The clock first: the reset seeds the chats at the clock's time, which an earlier test moved on.
 		sandbox?.clock.setSpeed(0);
 		sandbox?.clock.set(Date.now());
+		sandbox?.reset();
 	});
 	afterEach(async () => {
 		await current()?.settled();

@@ -103,6 +103,8 @@ export function useRealQuestions(): RealQuestions {
 	beforeEach(() => {
 		h.sandbox.clock.setSpeed(0);
 		h.sandbox.clock.set(Date.now());
+		// Seeded again at this time: the harness's reset seeded the chats at the clock an earlier test moved on.
+		h.sandbox.reset();
 		h.engine.webhookWaitingBaseUrl = `${waitingOrigin}/webhook-waiting`;
 		n8nLine = '2.x';
 		down = false;

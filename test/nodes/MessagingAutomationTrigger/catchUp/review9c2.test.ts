@@ -9,7 +9,7 @@ import { useAnswerCatchUp } from './answerCatchUp';
  */
 
 const MINUTE = 60_000;
-const { h, question, ask, say, setDown, start } = useAnswerCatchUp();
+const { h, resumes, question, ask, say, setDown, start, passedOn } = useAnswerCatchUp();
 
 /*
  * R9c-2: R9b-8's "the chat waits whole and the next poll reads it again" has no end but Max Age.
@@ -46,11 +46,50 @@ describe("review s9c: n8n's own URL never answering (R9c-2)", () => {
 		expect(poll.executions.flat().map((item) => item.json.text)).toEqual(['where is my parcel?']);
 	});
 
-	it.fails(
-		'R9c-2: probes failing for good: the lost "where is my parcel?" runs once within Max Age, as delivered it would',
-		async () => {
-			const poll = await lostWhileDown(Infinity);
-			expect(poll.executions.flat().map((item) => item.json.text)).toContain('where is my parcel?');
-		},
-	);
+	it('R9c-2: probes failing for good: the lost "where is my parcel?" runs once within Max Age, as delivered it would', async () => {
+		const poll = await lostWhileDown(Infinity);
+		// The "1" too, as the delivered trigger runs it after the service's third attempt.
+		expect(poll.executions.flat().map((item) => item.json.text)).toEqual([
+			'1',
+			'where is my parcel?',
+		]);
+		expect(resumes).toEqual([]);
+	});
+
+	it('control: probes failing for two polls only, 15 minutes apart: the "1" waits and is offered then', async () => {
+		const poll = await lostWhileDown(10);
+		expect(poll.executions.flat().map((item) => item.json.text)).toEqual(['where is my parcel?']);
+		expect(resumes).toHaveLength(1);
+	});
+});
+
+/*
+ * R9d-3 (review s9d, of a first R9c-2 fix that gave up 10 minutes after the burst closed): a poll
+ * whose first look at the chat comes 11 minutes after a lost "1" asks again before it gives up.
+ */
+describe('R9c-2: the poll gives up only after failed asks at several polls, not at a late first look', () => {
+	async function lateFirstLook(failOnce: boolean) {
+		const { poll } = await start();
+		await ask(question());
+		h.sandbox.webhooks.faults.loseNext(1);
+		const one = say('1');
+		h.sandbox.clock.advance(11 * MINUTE);
+		if (failOnce) setDown(true);
+		await poll.poll();
+		await poll.poll();
+		setDown(false);
+		h.sandbox.clock.advance(5 * MINUTE);
+		await poll.poll();
+		await poll.poll();
+		return { one, poll };
+	}
+
+	for (const failOnce of [true, false])
+		it(`${failOnce ? 'one ask failing' : 'control: no ask failing'} at a first look 11 minutes after the "1": it is offered at the next poll, not run as a message`, async () => {
+			const { one, poll } = await lateFirstLook(failOnce);
+			expect({
+				resumed: resumes.map((resume) => resume.data.answerMessageId),
+				ran: passedOn(poll),
+			}).toEqual({ resumed: [one.id], ran: [] });
+		});
 });

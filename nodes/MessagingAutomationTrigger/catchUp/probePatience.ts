@@ -1,0 +1,62 @@
+import type { PollMemory } from './pollMemory';
+
+/*
+ * How long the Catch-Up poll keeps asking about a possible answer whose question it cannot ask (its
+ * probe or read back failed: n8n's own URL not answering, most often). Until then the chat waits
+ * whole and is read again at each poll (R9b-8); after it, the burst runs as the ordinary message it
+ * then is, as the delivered trigger runs a reply after the service's third attempt, so that a chat
+ * whose n8n never reaches its own URL still settles within Max Age (review s9c, R9c-2).
+ *
+ * Both bounds must be met, counted from the poll that first failed, never from the burst's time: a
+ * poll whose first look at the chat comes late (hourly Poll Times, n8n down a while) asks again
+ * before it gives up (review s9d, R9d-3). Kept in the activation's memory (pollMemory.ts): a restart
+ * starts the count again, which costs a later run, never a wrong one.
+ */
+
+const MINUTE = 60_000;
+/** Polls in a row whose ask about the burst failed, this one included. */
+export const PROBE_GIVE_UP_POLLS = 3;
+/** Service time from the first failed poll to the one that gives up. */
+export const PROBE_GIVE_UP_MS = 10 * MINUTE;
+
+export interface FailingProbe {
+	/** Service time of the first poll whose ask failed. */
+	firstAt: number;
+	polls: number;
+}
+
+const keyOf = (conversationId: string, firstMessageId: string) =>
+	`${conversationId}|${firstMessageId}`;
+
+/**
+ * Counts this poll's failed ask about the burst whose first message is `firstMessageId`: whether
+ * the poll now gives up on it. A test run (no memory) never does.
+ */
+export function givesUp(
+	memory: PollMemory | undefined,
+	conversationId: string,
+	firstMessageId: string,
+	now: number,
+): boolean {
+	if (!memory) return false;
+	const key = keyOf(conversationId, firstMessageId);
+	const failing = memory.failingProbes.get(key) ?? { firstAt: now, polls: 0 };
+	failing.polls += 1;
+	memory.failingProbes.set(key, failing);
+	return failing.polls >= PROBE_GIVE_UP_POLLS && now - failing.firstAt >= PROBE_GIVE_UP_MS;
+}
+
+/** The burst was asked about (or given up on): a later failure counts from its own poll. */
+export function asked(
+	memory: PollMemory | undefined,
+	conversationId: string,
+	firstMessageId: string,
+): void {
+	memory?.failingProbes.delete(keyOf(conversationId, firstMessageId));
+}
+
+/** Forgets bursts no poll asks about any more: first failed before `before` (past Max Age). */
+export function forgetFailingBefore(memory: PollMemory, before: number): void {
+	for (const [key, failing] of memory.failingProbes)
+		if (failing.firstAt < before) memory.failingProbes.delete(key);
+}
