@@ -84,9 +84,10 @@ async function decided(
 	reader: ConversationReader,
 	read: ConversationRead,
 	bursts: readonly MissedBurst[],
-	{ memory, now }: Window,
+	{ memory: poll, now }: Window,
 ): Promise<Decided> {
 	const result: Decided = { offered: [], undecided: [] };
+	const memory = poll?.failingProbes;
 	const chat = read.conversationId;
 	// Each burst asks as its delivery's run would: two offers to one question resume it once at most,
 	// the node taking only the chat's first answer (its own read), and a newer answer is offered

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, IPollFunctions, IRun } from 'n8n-workflow';
 
 import { CATCH_UP_AFTER_MS } from '../../shared/conversation/catchUp';
-import { forgetFailingBefore, PROBE_GIVE_UP_MS, type FailingProbe } from './probePatience';
+import { forgetFailingBefore, PROBE_GIVE_UP_MS, type FailingProbes } from './probePatience';
 import type { CatchUpSettings } from './sharedSettings';
 
 /*
@@ -52,7 +52,7 @@ export interface PollMemory {
 	/** Chats a run took, by the newest message time they were read at, and how that run went. */
 	pending: Map<string, { lastAt: number; state: RunState; polls: number }>;
 	/** Possible answers the poll could not ask about, by chat and first message (probePatience.ts). */
-	failingProbes: Map<string, FailingProbe>;
+	failingProbes: FailingProbes;
 	/** A listing cut short above the floor: where the next poll goes on, and when it began. */
 	sweep?: { cursor: string; startedAt: number };
 	report: ReportMemory;
@@ -117,7 +117,7 @@ export function windowOf(context: PollContext, settings: CatchUpSettings, now: n
 	settle(active);
 	for (const [chat, at] of active.read)
 		if (at <= active.lastPollAt - LOOK_BACK_MS) active.read.delete(chat);
-	forgetFailingBefore(active, now - settings.catchUpMs - PROBE_GIVE_UP_MS);
+	forgetFailingBefore(active.failingProbes, now - settings.catchUpMs - PROBE_GIVE_UP_MS);
 	const since = numberOr(data.since, now);
 	const listFloor = Math.max(since, active.lastPollAt - LOOK_BACK_MS);
 	return {

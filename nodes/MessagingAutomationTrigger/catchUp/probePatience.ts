@@ -1,5 +1,3 @@
-import type { PollMemory } from './pollMemory';
-
 /*
  * How long the Catch-Up poll keeps asking about a possible answer whose question it cannot ask (its
  * probe or read back failed: n8n's own URL not answering, most often). Until then the chat waits
@@ -19,6 +17,9 @@ export const PROBE_GIVE_UP_POLLS = 3;
 /** Service time from the first failed poll to the one that gives up. */
 export const PROBE_GIVE_UP_MS = 10 * MINUTE;
 
+/** The activation's possible answers the poll could not ask about, by chat and first message. */
+export type FailingProbes = Map<string, FailingProbe>;
+
 export interface FailingProbe {
 	/** Service time of the first poll whose ask failed. */
 	firstAt: number;
@@ -33,30 +34,29 @@ const keyOf = (conversationId: string, firstMessageId: string) =>
  * the poll now gives up on it. A test run (no memory) never does.
  */
 export function givesUp(
-	memory: PollMemory | undefined,
+	memory: FailingProbes | undefined,
 	conversationId: string,
 	firstMessageId: string,
 	now: number,
 ): boolean {
 	if (!memory) return false;
 	const key = keyOf(conversationId, firstMessageId);
-	const failing = memory.failingProbes.get(key) ?? { firstAt: now, polls: 0 };
+	const failing = memory.get(key) ?? { firstAt: now, polls: 0 };
 	failing.polls += 1;
-	memory.failingProbes.set(key, failing);
+	memory.set(key, failing);
 	return failing.polls >= PROBE_GIVE_UP_POLLS && now - failing.firstAt >= PROBE_GIVE_UP_MS;
 }
 
 /** The burst was asked about (or given up on): a later failure counts from its own poll. */
 export function asked(
-	memory: PollMemory | undefined,
+	memory: FailingProbes | undefined,
 	conversationId: string,
 	firstMessageId: string,
 ): void {
-	memory?.failingProbes.delete(keyOf(conversationId, firstMessageId));
+	memory?.delete(keyOf(conversationId, firstMessageId));
 }
 
 /** Forgets bursts no poll asks about any more: first failed before `before` (past Max Age). */
-export function forgetFailingBefore(memory: PollMemory, before: number): void {
-	for (const [key, failing] of memory.failingProbes)
-		if (failing.firstAt < before) memory.failingProbes.delete(key);
+export function forgetFailingBefore(memory: FailingProbes, before: number): void {
+	for (const [key, failing] of memory) if (failing.firstAt < before) memory.delete(key);
 }
