@@ -153,6 +153,27 @@ function rest(
 }
 
 /**
+ * A Catch-Up poll's item from a chat Human Takeover pauses holds only replies to a waiting question
+ * (catchUp/chatCatchUp.ts): the poll has only the bot's output, so what the question did not take
+ * runs in no run, logged; a person answers in that chat (R9b-7).
+ */
+function unlessPaused(
+	context: IExecuteFunctions,
+	item: INodeExecutionData,
+	after: INodeExecutionData[],
+): INodeExecutionData[] {
+	const { takeover } = item.json;
+	if (!isRecord(takeover) || takeover.paused !== true || after.length === 0) return after;
+	const ids = after.flatMap((left) =>
+		Array.isArray(left.json.message_ids) ? left.json.message_ids : [left.json.message_id],
+	);
+	context.logger.warn(
+		`Messaging Automation Trigger: messages ${ids.map(String).join(', ')}, caught up in conversation ${String(item.json.conversation_id)}, were not taken by their Send and Wait question, and Human Takeover paused the chat: they run in no run (a person answers there)`,
+	);
+	return [];
+}
+
+/**
  * The run's items once their offers are made: a message a question took is taken out (a grouped
  * run names it in `burst.answered_message_ids`, as it names one a later run offers now), an item
  * left with none goes no further. `fresh`: the keys this run claimed first for `claimant`
@@ -176,7 +197,12 @@ export async function passAnswers(
 						if (!hasOffers(item)) return [item];
 						const ended = await answeredIn(context, item, claimedHere, claimant, reoffered);
 						answered += ended.answered.size;
-						return rest(item, new Set([...ended.answered, ...ended.takenOver]), ended.refused);
+						const after = rest(
+							item,
+							new Set([...ended.answered, ...ended.takenOver]),
+							ended.refused,
+						);
+						return claimant?.polled === true ? unlessPaused(context, item, after) : after;
 					}),
 				),
 		),

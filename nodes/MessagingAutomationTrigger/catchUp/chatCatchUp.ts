@@ -13,7 +13,6 @@ import {
 } from '../../shared/conversation/reader';
 import { deadlineIn } from '../../shared/monotonic';
 import type { EventEnvelope } from '../../shared/webhooks/events';
-import { hasOffers } from '../answers/answerPass';
 import { findAnswers, type FoundAnswers, type RouteContext } from '../answers/answerRoute';
 import { filterEvent } from '../receive/eventFilter';
 import { caughtUpItem, NEVER_DELIVERED, WHILE_INACTIVE, type CaughtUpItem } from '../run/caughtUp';
@@ -140,17 +139,34 @@ function itemOf(
 	);
 }
 
-/** Whether the item runs: not in a chat Human Takeover pauses (logged: a person answers there). */
-function unpaused(context: PollContext, { item, takeover }: CaughtUpItem): boolean {
-	if (!takeover || takeover.paused === false) return true;
-	// The poll has one output, the bot's: a reply its question refused would run the bot (R9b-7).
-	const then = hasOffers(item)
-		? 'a reply in it to a waiting Send and Wait question is not passed on either: answer the question by its link, or resume the bot in the chat: the poll passes it on then'
-		: 'a person answers there, not the bot';
+/**
+ * The items of a found burst: none in a chat Human Takeover pauses (logged: a person answers
+ * there), but its replies to a waiting question, which the trigger passes on there too (R9b-7).
+ * The poll has only the bot's output, so such an item holds only those replies, marked paused: what
+ * its question does not take runs in no run (answerPass.ts), and the burst's other messages are
+ * left as in any paused chat.
+ */
+function forChat(context: PollContext, found: Found, caughtOf: (found: Found) => CaughtUpItem) {
+	const caught = caughtOf(found);
+	const { takeover } = caught;
+	if (!takeover || takeover.paused === false) return [caught.item];
+	const offered = new Set(found.answers?.offers.flatMap((entry) => entry.message_ids) ?? []);
+	const replies = found.burst.messages.filter((entry) => offered.has(entry.id));
+	const left = found.burst.messages.filter((entry) => !offered.has(entry.id));
+	const where = `in conversation ${String(caught.item.json.conversation_id)}: ${takeover.paused === true ? `Human Takeover paused the chat (${takeover.by}, since ${takeover.since})` : takeover.error}`;
+	if (takeover.paused === true && replies.length > 0) {
+		const narrowed = caughtOf({ ...found, burst: { ...found.burst, messages: replies } });
+		narrowed.item.json.takeover = { ...takeover };
+		if (left.length > 0)
+			context.logger.warn(
+				`Messaging Automation Catch-Up: left ${left.map((entry) => entry.id).join(',')} ${where}; a person answers there, not the bot. The replies ${replies.map((entry) => entry.id).join(',')} are offered to their waiting Send and Wait question`,
+			);
+		return [narrowed.item];
+	}
 	context.logger.warn(
-		`Messaging Automation Catch-Up: left ${String((item.json.message_ids as string[]).join(','))} in conversation ${String(item.json.conversation_id)}: ${takeover.paused === true ? `Human Takeover paused the chat (${takeover.by}, since ${takeover.since})` : takeover.error}; ${then}`,
+		`Messaging Automation Catch-Up: left ${found.burst.messages.map((entry) => entry.id).join(',')} ${where}; ${replies.length > 0 ? 'a reply in it to a waiting Send and Wait question is not passed on either: answer the question by its link' : 'a person answers there, not the bot'}`,
 	);
-	return false;
+	return [];
 }
 
 /**
@@ -202,14 +218,14 @@ export async function catchUpChat(
 	const within = all.filter(
 		(burst) => closedRecently(burst) && !burst.messages.some((entry) => taken.has(entry.id)),
 	);
-	const items = [...offered, ...within.map((burst): Found => ({ burst }))]
-		.map((found) => itemOf(found, read, settings, window, recent))
-		.filter((caught) => unpaused(context, caught));
+	const items = [...offered, ...within.map((burst): Found => ({ burst }))].flatMap((found) =>
+		forChat(context, found, (chosen) => itemOf(chosen, read, settings, window, recent)),
+	);
 	const left = window.firstOfActivation
 		? all.filter((burst) => !closedRecently(burst) && burst.messages[0].at > window.listFloor)
 				.length
 		: 0;
 	// Undecided, the chat's items wait whole for a poll that can ask: run now, they would run again then.
 	if (undecided.length > 0) return { items: [], left, readAgain: true };
-	return { items: items.map(({ item }) => item), left, readAgain: false };
+	return { items, left, readAgain: false };
 }

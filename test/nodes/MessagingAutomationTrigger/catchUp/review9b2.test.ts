@@ -31,8 +31,19 @@ import { useAnswerCatchUp } from './answerCatchUp';
  */
 
 const MINUTE = 60_000;
-const { h, resumes, setDown, question, ask, say, accountWrites, start, claimedBefore, pollLater } =
-	useAnswerCatchUp();
+const {
+	h,
+	asked,
+	resumes,
+	setDown,
+	question,
+	ask,
+	say,
+	accountWrites,
+	start,
+	claimedBefore,
+	pollLater,
+} = useAnswerCatchUp();
 
 /**
  * A "2" whose offer a run ended (its last try got no verdict: it ran as a message), the question
@@ -76,15 +87,13 @@ describe('review s9b: an answer in a chat Human Takeover paused (R9b-7)', () => 
 		return { trigger, poll, key };
 	}
 
-	it.fails(
-		'R9b-7: a lost "1" in a paused chat: the poll passes it to the question, as the trigger does',
-		async () => {
-			const { poll, key } = await pausedChat(true);
-			await pollLater(poll);
+	it('R9b-7: a lost "1" in a paused chat: the poll passes it to the question, as the trigger does', async () => {
+		const { poll, key } = await pausedChat(true);
+		await pollLater(poll);
 
-			expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
-		},
-	);
+		expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
+		expect(poll.executions.flat().map((item) => item.json.text)).toEqual([]);
+	});
 
 	it('control: the "1" delivered in the paused chat: the trigger passes it to the question', async () => {
 		const { trigger, key } = await pausedChat(false);
@@ -94,14 +103,36 @@ describe('review s9b: an answer in a chat Human Takeover paused (R9b-7)', () => 
 		expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
 	});
 
-	it('control: what R9b-7 does today: left, the log naming the reply and what to do', async () => {
-		const { poll } = await pausedChat(true);
+	it('R9b-7: in a paused chat, a lost "1" with "where is my parcel?" after it: the "1" answers, the rest is left for a person, and nothing runs the bot', async () => {
+		const { trigger, poll } = await start({ humanTakeover: true });
+		accountWrites('/bot off');
+		const { key } = await ask(question());
+		h.sandbox.webhooks.faults.loseNext(2);
+		say('1');
+		say('where is my parcel?');
+		await pollLater(poll);
+		await trigger.settled();
+
+		expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
+		expect(poll.executions.flat().map((item) => item.json.text)).toEqual([]);
+		expect(poll.warnings.join('\n')).toContain('a person answers there, not the bot');
+	});
+
+	it('R9b-7: a "1" its question refuses in a paused chat (answered by its link after the poll asked) runs no bot, and says so', async () => {
+		const { poll } = await start({ humanTakeover: true });
+		accountWrites('/bot off');
+		const { key } = await ask(question());
+		// The poll's probe finds it waiting; by the offer, a person answered it by its link.
+		const entry = asked.get(key) as { waiting: boolean };
+		let looks = 0;
+		Object.defineProperty(entry, 'waiting', { get: () => looks++ === 0, set: () => undefined });
+		h.sandbox.webhooks.faults.loseNext(1);
+		const one = say('1');
 		await pollLater(poll);
 
 		expect(resumes).toEqual([]);
-		expect(poll.warnings.join('\n')).toContain(
-			'a reply in it to a waiting Send and Wait question is not passed on either: answer the question by its link, or resume the bot',
-		);
+		expect(poll.executions.flat().map((item) => item.json.text)).toEqual([]);
+		expect(poll.warnings.join('\n')).toContain(`messages ${one.id}, caught up in conversation`);
 	});
 });
 
