@@ -7,7 +7,7 @@ import type { INodeProperties } from 'n8n-workflow';
 export const catchUpPollProperties: INodeProperties[] = [
 	{
 		displayName:
-			"Runs the messages the Messaging Automation Trigger in this workflow never received: a person's last message whose event the service lost, and messages written while the workflow was inactive. With Pass Answers to Send and Wait on, it also passes a reply n8n never passed on (lost, or n8n stopped while passing it) to its question, while that still waits. Choose the trigger's credential above, and connect this node and the trigger to the same next node. The trigger needs Message Received, Group Quick Messages and Catch Up Missed Messages on; this node follows its settings (Filters, Human Takeover, Max Age). At each Poll Time it checks the chats quiet for 3 minutes or more. A message runs once, whichever of the two nodes finds it.",
+			'Runs the messages the Messaging Automation Trigger in this workflow missed: messages that never reached n8n, and messages written while the workflow was unpublished (inactive). With Pass Answers to Send and Wait on, it also passes a missed reply to the "Send a message and wait for response" step still waiting for it.<br /><br />To set it up: in the trigger, keep Message Received in Events and turn on Group Quick Messages and Catch Up Missed Messages. Here, choose the same credential as the trigger. Connect both nodes to the same next node, then publish the workflow (on n8n 1.x: activate it).<br /><br />At each poll time it checks the chats that have been quiet for 3 minutes or more, by the trigger\'s Filters, Human Takeover and Max Age. A message runs only once, whichever node finds it.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
