@@ -103,7 +103,7 @@ async function settingsOf(context: PollContext): Promise<CatchUpSettings | undef
 	}
 	const { why } = lookup;
 	const message = `Messaging Automation Catch-Up: catches up nothing: ${why}`;
-	if (context.getMode() === 'manual') throw testRunError(context, why);
+	if (context.getMode() === 'manual') throw testRunError(context);
 	if (toldWhy.get(key) !== why) context.logger.warn(message);
 	toldWhy.set(key, why);
 	return undefined;

@@ -42,11 +42,8 @@ const list = (fields: string[]) =>
 
 const PUBLISH = 'then publish the workflow (on n8n 1.x: activate it)';
 
-/** The test run's error: the step the user has left, or `why` (the published trigger's reason). */
-export function testRunError(
-	context: IPollFunctions | IExecuteFunctions,
-	why: string,
-): NodeOperationError {
+/** The test run's error, when the poll found no trigger settings to follow: the step the user has left. */
+export function testRunError(context: IPollFunctions | IExecuteFunctions): NodeOperationError {
 	const node = context.getNode();
 	const [trigger] = triggersBeside(context);
 	if (!trigger)
@@ -68,6 +65,7 @@ export function testRunError(
 			},
 		);
 	return new NodeOperationError(node, 'Publish the workflow, then test this node again', {
-		description: `This node reads the trigger's settings once the workflow is published (on n8n 1.x: active), so a test shows what the next poll would run. Now: ${why}.`,
+		description:
+			"This node reads the trigger's settings when the workflow is published (on n8n 1.x: activated), and a change to the trigger counts once the workflow is published again. A test then shows what the next poll would run.",
 	});
 }

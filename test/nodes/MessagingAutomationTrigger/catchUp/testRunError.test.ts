@@ -96,7 +96,7 @@ describe("the Catch-Up node's test run in a workflow not ready for it", () => {
 
 		expect(error?.message).toBe('Publish the workflow, then test this node again');
 		expect(error?.description).toContain(
-			"reads the trigger's settings once the workflow is published",
+			"reads the trigger's settings when the workflow is published",
 		);
 	});
 });
