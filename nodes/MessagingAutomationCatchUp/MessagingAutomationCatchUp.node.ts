@@ -28,7 +28,7 @@ export class MessagingAutomationCatchUp implements INodeType {
 		version: 1,
 		subtitle: 'Missed messages',
 		description:
-			'Works beside the Messaging Automation Trigger, by its settings: runs messages the service saved but never delivered, and those written while the workflow was inactive',
+			'Runs the messages the Messaging Automation Trigger missed: those that never reached n8n, and those written while the workflow was unpublished',
 		defaults: { name: 'Messaging Automation Catch-Up' },
 		polling: true,
 		inputs: [],

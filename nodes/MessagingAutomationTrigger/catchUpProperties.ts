@@ -11,7 +11,7 @@ export const catchUpProperties = (groupingOn: IDisplayOptions): INodeProperties[
 		default: true,
 		displayOptions: groupingOn,
 		description:
-			"Whether to also run a person's earlier messages that never reached n8n. They are found when that person writes again 3 minutes or more later, and come as extra items of that run, after the new message; each runs once. Left out: messages you replied to, older than Max Age, or written before the workflow was published. For the rest, add the Messaging Automation Catch-Up node to this workflow.",
+			"Whether to also run a person's earlier messages that never reached n8n. They are found when that person writes again 3 minutes or more later, and come as extra items of that run, after the new message; each runs once. Left out: messages you replied to, older than Max Age, or written before the workflow was published. To run missed messages without waiting for the person to write again, add the Messaging Automation Catch-Up node to this workflow.",
 	},
 	{
 		displayName: 'Max Age (Hours)',

@@ -1,4 +1,4 @@
-import { NodeOperationError, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { listConversationsTool } from '../../shared/catalogue/tools/list_conversations';
 import { CATCH_UP_AFTER_MS } from '../../shared/conversation/catchUp';
@@ -19,6 +19,7 @@ import {
 	type Window,
 } from './pollMemory';
 import { otherCredential, pollLookup, type CatchUpSettings } from './sharedSettings';
+import { testRunError } from './testRunError';
 
 /*
  * Messaging Automation Catch-Up: the bursts the trigger beside it never got to run, found by a
@@ -102,8 +103,7 @@ async function settingsOf(context: PollContext): Promise<CatchUpSettings | undef
 	}
 	const { why } = lookup;
 	const message = `Messaging Automation Catch-Up: catches up nothing: ${why}`;
-	if (context.getMode() === 'manual')
-		throw new NodeOperationError(context.getNode(), `Catches up nothing: ${why}`);
+	if (context.getMode() === 'manual') throw testRunError(context);
 	if (toldWhy.get(key) !== why) context.logger.warn(message);
 	toldWhy.set(key, why);
 	return undefined;

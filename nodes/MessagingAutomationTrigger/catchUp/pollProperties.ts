@@ -7,7 +7,7 @@ import type { INodeProperties } from 'n8n-workflow';
 export const catchUpPollProperties: INodeProperties[] = [
 	{
 		displayName:
-			"Runs the messages the Messaging Automation Trigger in this workflow never received: a person's last message whose event the service lost, and messages written while the workflow was inactive. With Pass Answers to Send and Wait on, it also passes a reply n8n never passed on (lost, or n8n stopped while passing it) to its question, while that still waits. Choose the trigger's credential above, and connect this node and the trigger to the same next node. The trigger needs Message Received, Group Quick Messages and Catch Up Missed Messages on; this node follows its settings (Filters, Human Takeover, Max Age). At each Poll Time it checks the chats quiet for 3 minutes or more. A message runs once, whichever of the two nodes finds it.",
+			'Runs the messages the Messaging Automation Trigger in this workflow missed: messages that never reached n8n, and messages written while the workflow was unpublished. With Pass Answers to Send and Wait on, it also passes a missed reply to the "Send a message and wait for response" step still waiting for it. To set it up, turn on Group Quick Messages and Catch Up Missed Messages in the trigger (Events: Message Received), choose the trigger\'s credential here, connect both nodes to the same next node, and publish the workflow (on n8n 1.x, activate it). It follows the trigger\'s Filters, Human Takeover and Max Age, checks the chats quiet for 3 minutes or more at each poll time, and runs each message once, whichever node finds it.',
 		name: 'notice',
 		type: 'notice',
 		default: '',

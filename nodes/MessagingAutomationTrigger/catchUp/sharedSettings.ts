@@ -123,7 +123,7 @@ export function sharedCatchUpSettings(context: Context): SharedLookup {
 	const all = shared(context);
 	if (all.length === 0)
 		return {
-			why: "no Messaging Automation Trigger in this workflow is active. This node follows the trigger's settings, which the trigger shares once the workflow is active: add one with Group Quick Messages on, then activate the workflow (publish it on n8n 2.x)",
+			why: "no Messaging Automation Trigger in this workflow is active. This node follows the trigger's settings, which the trigger shares once the workflow is active: add one with Group Quick Messages and Catch Up Missed Messages on, then publish the workflow (on n8n 1.x: activate it)",
 		};
 	const on = all.find(
 		(entry): entry is CatchUpSettings & { id: string } =>
@@ -135,8 +135,16 @@ export function sharedCatchUpSettings(context: Context): SharedLookup {
 		const { id, ...settings } = on;
 		return { settings, trigger: id };
 	}
+	const [first] = all;
+	// Named as the trigger shows them: Group Quick Messages appears with Message Received only, and
+	// Catch Up Missed Messages with Group Quick Messages only.
+	const off = !first.filters.eventTypes.includes('message.received')
+		? 'Message Received (in Events) and Group Quick Messages'
+		: !first.grouping
+			? 'Group Quick Messages'
+			: 'Catch Up Missed Messages';
 	return {
-		why: `the Messaging Automation Trigger "${all[0].trigger}" does not have Message Received, Group Quick Messages and Catch Up Missed Messages all on`,
+		why: `the Messaging Automation Trigger "${first.trigger}" has ${off} off; this node needs Message Received, Group Quick Messages and Catch Up Missed Messages on`,
 	};
 }
 

@@ -240,16 +240,16 @@ describe('Messaging Automation Catch-Up', () => {
 
 		expect(poll.executions).toEqual([]);
 		expect(poll.warnings.filter((line) => line.includes('catches up nothing'))).toEqual([
-			'Messaging Automation Catch-Up: catches up nothing: the Messaging Automation Trigger "Trigger" does not have Message Received, Group Quick Messages and Catch Up Missed Messages all on',
+			'Messaging Automation Catch-Up: catches up nothing: the Messaging Automation Trigger "Trigger" has Group Quick Messages off; this node needs Message Received, Group Quick Messages and Catch Up Missed Messages on',
 		]);
 	});
 
-	it('fails a test run in a workflow with no active trigger, saying why', async () => {
+	it('fails a test run in a workflow with no trigger, saying to add one', async () => {
 		const { engine, definition } = catchUpWorkflow(sandbox);
 		const run = await engine.run(definition, { node: 'Catch-Up', items: [{ json: {} }] }, 'manual');
 
-		expect(run.nodeError('Catch-Up')?.message).toContain(
-			'no Messaging Automation Trigger in this workflow is active',
+		expect(run.nodeError('Catch-Up')?.message).toBe(
+			'Add a Messaging Automation Trigger to this workflow, and connect it and this node to the same next node',
 		);
 	});
 	it("fails a test run on another credential than the trigger's, naming the node's Credential field", async () => {

@@ -1,0 +1,71 @@
+import {
+	NodeOperationError,
+	type IExecuteFunctions,
+	type INodeParameters,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+/*
+ * What a test run of the Catch-Up node ("Fetch Test Event") says when it has no trigger settings to
+ * follow. Those settings reach this node only once the workflow is published (sharedSettings.ts),
+ * so the reason alone ("no trigger is active") read wrong to a user who had just added and set up a
+ * trigger: it told them to add one. Here the nodes as the editor holds them name the one step left:
+ * add the trigger, turn on a named field in it, or publish.
+ */
+
+/** The enabled Messaging Automation Triggers beside this node (sharing a next node), with their fields. */
+function triggersBeside(context: IPollFunctions | IExecuteFunctions) {
+	const name = context.getNode().name;
+	return context
+		.getChildNodes(name)
+		.flatMap((next) => context.getParentNodes(next.name, { depth: 1, includeNodeParameters: true }))
+		.filter(
+			(node) => !node.disabled && node.type.split('.').pop() === 'messagingAutomationTrigger',
+		);
+}
+
+/**
+ * The trigger fields this node needs on that are off, by their labels, as the trigger shows them:
+ * n8n drops a hidden field's value, and Group Quick Messages shows with Message Received only,
+ * Catch Up Missed Messages (on by default) with Group Quick Messages only.
+ */
+function fieldsOff(parameters: INodeParameters): string[] {
+	const events: unknown = parameters.events;
+	if (Array.isArray(events) && !events.some((event) => event === 'message.received'))
+		return ['Message Received (in Events)', 'Group Quick Messages'];
+	if (parameters.groupQuickMessages !== true) return ['Group Quick Messages'];
+	return parameters.catchUpMissed === false ? ['Catch Up Missed Messages'] : [];
+}
+
+const list = (fields: string[]) =>
+	fields.length > 1 ? `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)}` : fields[0];
+
+const PUBLISH = 'then publish the workflow (on n8n 1.x: activate it)';
+
+/** The test run's error, when the poll found no trigger settings to follow: the step the user has left. */
+export function testRunError(context: IPollFunctions | IExecuteFunctions): NodeOperationError {
+	const node = context.getNode();
+	const [trigger] = triggersBeside(context);
+	if (!trigger)
+		return new NodeOperationError(
+			node,
+			'Add a Messaging Automation Trigger to this workflow, and connect it and this node to the same next node',
+			{
+				description: `This node runs the messages that trigger missed, by the trigger's settings. In the trigger, turn on Group Quick Messages and Catch Up Missed Messages, ${PUBLISH}.`,
+			},
+		);
+	const off = trigger.parameters ? fieldsOff(trigger.parameters) : [];
+	if (off.length > 0)
+		return new NodeOperationError(
+			node,
+			`In the trigger "${trigger.name}", turn on ${list(off)}, ${PUBLISH}`,
+			{
+				description:
+					"This node runs the messages the trigger missed, by the trigger's settings, and only with Message Received, Group Quick Messages and Catch Up Missed Messages on.",
+			},
+		);
+	return new NodeOperationError(node, 'Publish the workflow, then test this node again', {
+		description:
+			"This node reads the trigger's settings when the workflow is published (on n8n 1.x: activated), and a change to the trigger counts once the workflow is published again. A test then shows what the next poll would run.",
+	});
+}

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { MessagingAutomationCatchUp } from '../../../../nodes/MessagingAutomationCatchUp/MessagingAutomationCatchUp.node';
+import { MessagingAutomationTrigger } from '../../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node';
+import type { SandboxHandle } from '../../../sandbox';
+import { START_NODE_TYPE, type TestWorkflow } from '../../../support/n8nEngine';
+import { useStoppedClock } from '../fixtures';
+import { quickGrouping, sandboxEngine } from './catchUpFixtures';
+
+/*
+ * The Catch-Up node's test run ("Fetch Test Event" in n8n's editor) in a workflow not ready for it,
+ * as a user meets it (session s10b, seen in n8n 2.40.7): a trigger set up right but not yet published
+ * got "no Messaging Automation Trigger in this workflow is active ... add one", and a trigger without
+ * Group Quick Messages the same, naming no field. The error now names the one step left.
+ */
+
+let sandbox: SandboxHandle;
+useStoppedClock(
+	(started) => void (sandbox = started),
+	() => undefined,
+);
+
+/** The Catch-Up node and a trigger with `trigger`'s fields beside it (both lead to Reply), never published. */
+function workflowBeside(trigger: INodeParameters): TestWorkflow {
+	const to = (node: string) => ({ main: [[{ node, type: 'main' as const, index: 0 }]] });
+	const node = (name: string, type: string, extra: IDataObject = {}) => ({
+		id: randomUUID(),
+		name,
+		type,
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: {},
+		...extra,
+	});
+	const credentials = { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } };
+	return {
+		nodes: [
+			node('Catch-Up', 'messagingAutomationCatchUp', { credentials }),
+			node('Reply', START_NODE_TYPE),
+			node('On Messages', 'messagingAutomationTrigger', {
+				credentials,
+				parameters: trigger,
+				webhookId: randomUUID(),
+			}),
+		],
+		connections: { 'Catch-Up': to('Reply'), 'On Messages': to('Reply') },
+	};
+}
+
+async function testRunError(trigger: INodeParameters) {
+	const engine = sandboxEngine(sandbox, {
+		messagingAutomationCatchUp: new MessagingAutomationCatchUp(),
+		messagingAutomationTrigger: new MessagingAutomationTrigger(),
+	});
+	const run = await engine.run(
+		workflowBeside(trigger),
+		{ node: 'Catch-Up', items: [{ json: {} }] },
+		'manual',
+	);
+	return run.nodeError('Catch-Up');
+}
+
+describe("the Catch-Up node's test run in a workflow not ready for it", () => {
+	it('a trigger without Group Quick Messages: names that field in the trigger', async () => {
+		const error = await testRunError({ events: ['message.received'] });
+
+		expect(error?.message).toBe(
+			'In the trigger "On Messages", turn on Group Quick Messages, then publish the workflow (on n8n 1.x: activate it)',
+		);
+	});
+
+	it('a trigger on other events: names Message Received, then Group Quick Messages, which shows with it', async () => {
+		const error = await testRunError({ events: ['message.sent'] });
+
+		expect(error?.message).toBe(
+			'In the trigger "On Messages", turn on Message Received (in Events) and Group Quick Messages, then publish the workflow (on n8n 1.x: activate it)',
+		);
+	});
+
+	it('a trigger with Catch Up Missed Messages off: names that field', async () => {
+		const error = await testRunError({
+			events: ['message.received'],
+			...quickGrouping,
+			catchUpMissed: false,
+		});
+
+		expect(error?.message).toBe(
+			'In the trigger "On Messages", turn on Catch Up Missed Messages, then publish the workflow (on n8n 1.x: activate it)',
+		);
+	});
+
+	it('a trigger set up right, the workflow not published: says to publish it', async () => {
+		const error = await testRunError({ events: ['message.received'], ...quickGrouping });
+
+		expect(error?.message).toBe('Publish the workflow, then test this node again');
+		expect(error?.description).toContain(
+			"reads the trigger's settings when the workflow is published",
+		);
+	});
+});
