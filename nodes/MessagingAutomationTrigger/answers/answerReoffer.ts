@@ -29,20 +29,32 @@ import { answerKey, messageKey, settledKey, tryKey } from '../run/claimKeys';
 const EARLIER_OFFER_ENDS_MS = ANSWER_OFFER_TIMEOUT_MS + 1000;
 
 /**
+ * What this run's own claim said of answer keys (runClaim.ts): by message, whether it was the first
+ * to claim `answer|<id>`. Its item's possible answers are claimed with their messages, so for those
+ * the run knows, with no second ask, whether an earlier run claimed them as answers.
+ */
+export type AnswerClaims = ReadonlyMap<string, boolean>;
+
+/**
  * Which of `ids` a run claimed as answers (`answer|<id>`, runClaim.ts): an earlier answer the
- * trigger never offered (it was inactive then) stays unoffered. Asked by claiming; a claim this
- * makes is taken back at once.
+ * trigger never offered (it was inactive then) stays unoffered. The run's own claim says it for
+ * its item's messages (`known`): a stray claim of its own, taken back and put back by another
+ * process's write, then never reads as an earlier run's (review s9c, R9c-1). The others are asked
+ * by claiming; a claim this makes is taken back at once.
  */
 async function claimedBefore(
 	context: IExecuteFunctions,
 	ids: string[],
 	claimant: Claimant,
+	known: AnswerClaims = new Map(),
 ): Promise<string[]> {
-	const keys = ids.map(answerKey);
-	const fresh = await claimed(context, keys, claimant);
-	if (!fresh) return [];
+	const before = ids.filter((id) => known.get(id) === false);
+	const asked = ids.filter((id) => !known.has(id));
+	if (asked.length === 0) return before;
+	const fresh = await claimed(context, asked.map(answerKey), claimant);
+	if (!fresh) return before;
 	await takeBack(context, [...fresh], claimant);
-	return ids.filter((id) => !fresh.has(answerKey(id)));
+	return [...before, ...asked.filter((id) => !fresh.has(answerKey(id)))];
 }
 
 /**
@@ -86,8 +98,9 @@ async function takeOver(
 	context: IExecuteFunctions,
 	ids: string[],
 	claimant: Claimant,
+	known?: AnswerClaims,
 ): Promise<TakenOver> {
-	const answers = await claimedBefore(context, ids, claimant);
+	const answers = await claimedBefore(context, ids, claimant, known);
 	if (answers.length === 0) return NONE_TAKEN_OVER;
 	const tries = await claimed(context, tryKeys(answers), claimant);
 	// Cancelled, or the store failed: the tries taken stop the earlier run, and the end's record
@@ -175,6 +188,7 @@ export async function takeOverUnsettled(
 	items: readonly INodeExecutionData[],
 	fresh: ReadonlySet<string>,
 	claimant: Claimant,
+	known: AnswerClaims,
 ): Promise<TakenOver> {
 	const ids = items.flatMap((item) => {
 		const own = groupedIds(item) ?? [String(item.json.message_id)];
@@ -186,5 +200,5 @@ export async function takeOverUnsettled(
 		).flatMap((entry) => entry.messageIds);
 	});
 	if (ids.length === 0) return NONE_TAKEN_OVER;
-	return await takeOver(context, ids, claimant);
+	return await takeOver(context, ids, claimant, known);
 }
