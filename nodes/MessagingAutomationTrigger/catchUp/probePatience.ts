@@ -24,6 +24,8 @@ export interface FailingProbe {
 	/** Service time of the first poll whose ask failed. */
 	firstAt: number;
 	polls: number;
+	/** Given up on: it stays so, while another burst of its chat still waits (the chat waits whole). */
+	gaveUp?: boolean;
 }
 
 const keyOf = (conversationId: string, firstMessageId: string) =>
@@ -31,23 +33,26 @@ const keyOf = (conversationId: string, firstMessageId: string) =>
 
 /**
  * Counts this poll's failed ask about the burst whose first message is `firstMessageId`: whether
- * the poll now gives up on it. A test run (no memory) never does.
+ * the poll gives up on it (`first`: at this poll). A test run (no memory) never does.
  */
 export function givesUp(
 	memory: FailingProbes | undefined,
 	conversationId: string,
 	firstMessageId: string,
 	now: number,
-): boolean {
-	if (!memory) return false;
+): { now: boolean; first: boolean } {
+	if (!memory) return { now: false, first: false };
 	const key = keyOf(conversationId, firstMessageId);
 	const failing = memory.get(key) ?? { firstAt: now, polls: 0 };
 	failing.polls += 1;
 	memory.set(key, failing);
-	return failing.polls >= PROBE_GIVE_UP_POLLS && now - failing.firstAt >= PROBE_GIVE_UP_MS;
+	const before = failing.gaveUp === true;
+	failing.gaveUp =
+		before || (failing.polls >= PROBE_GIVE_UP_POLLS && now - failing.firstAt >= PROBE_GIVE_UP_MS);
+	return { now: failing.gaveUp, first: failing.gaveUp && !before };
 }
 
-/** The burst was asked about (or given up on): a later failure counts from its own poll. */
+/** The burst was asked about: a later failure counts from its own poll. */
 export function asked(
 	memory: FailingProbes | undefined,
 	conversationId: string,

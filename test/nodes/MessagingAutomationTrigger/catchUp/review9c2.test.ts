@@ -64,6 +64,31 @@ describe("review s9c: n8n's own URL never answering (R9c-2)", () => {
 });
 
 /*
+ * Two possible answers in one chat whose asks began failing at different polls: the chat waits
+ * whole while either waits, so a burst given up on stays given up until the other is too; else each
+ * would start its count again in turn and the chat would never settle.
+ */
+describe('R9c-2: two replies in one chat, their asks failing from different polls', () => {
+	it('both run as messages once the later one is given up on too, within Max Age', async () => {
+		const { poll } = await start();
+		await ask(question());
+		setDown(true);
+		h.sandbox.webhooks.faults.loseNext(2);
+		say('1');
+		h.sandbox.clock.advance(4 * MINUTE);
+		await poll.poll();
+		h.sandbox.clock.advance(3 * MINUTE);
+		say('2');
+		for (let minute = 0; minute < 40; minute++) {
+			h.sandbox.clock.advance(MINUTE);
+			await poll.poll();
+		}
+		expect(resumes).toEqual([]);
+		expect(poll.executions.flat().map((item) => item.json.text)).toEqual(['1', '2']);
+	});
+});
+
+/*
  * R9d-3 (review s9d, of a first R9c-2 fix that gave up 10 minutes after the burst closed): a poll
  * whose first look at the chat comes 11 minutes after a lost "1" asks again before it gives up.
  */
