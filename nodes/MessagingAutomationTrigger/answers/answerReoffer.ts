@@ -33,7 +33,7 @@ const EARLIER_OFFER_ENDS_MS = ANSWER_OFFER_TIMEOUT_MS + 1000;
  * to claim `answer|<id>`. Its item's possible answers are claimed with their messages, so for those
  * the run knows, with no second ask, whether an earlier run claimed them as answers.
  */
-export type AnswerClaims = ReadonlyMap<string, boolean>;
+type AnswerClaims = ReadonlyMap<string, boolean>;
 
 /**
  * Which of `ids` a run claimed as answers (`answer|<id>`, runClaim.ts): an earlier answer the
@@ -186,10 +186,14 @@ export async function holdForRetry(
 export async function takeOverUnsettled(
 	context: IExecuteFunctions,
 	items: readonly INodeExecutionData[],
-	fresh: ReadonlySet<string>,
+	/**
+	 * The run's first claim: the keys it made (`asked`), those it made first (`claims`), and of those
+	 * the ones it vouches for (`vouched`, runClaim.ts).
+	 */
+	claim: { asked: readonly string[]; claims: ReadonlySet<string>; vouched: ReadonlySet<string> },
 	claimant: Claimant,
-	known: AnswerClaims,
 ): Promise<TakenOver> {
+	const fresh = claim.vouched;
 	const ids = items.flatMap((item) => {
 		const own = groupedIds(item) ?? [String(item.json.message_id)];
 		// An earlier message is asked about only by the run that holds the item's own: not by its copies.
@@ -200,5 +204,9 @@ export async function takeOverUnsettled(
 		).flatMap((entry) => entry.messageIds);
 	});
 	if (ids.length === 0) return NONE_TAKEN_OVER;
+	const asked = new Set(claim.asked);
+	const known: AnswerClaims = new Map(
+		ids.filter((id) => asked.has(answerKey(id))).map((id) => [id, claim.claims.has(answerKey(id))]),
+	);
 	return await takeOver(context, ids, claimant, known);
 }

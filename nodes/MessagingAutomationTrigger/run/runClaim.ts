@@ -1,14 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { hasOffers, offersIn, passAnswers, withheldAnswers } from '../answers/answerPass';
-import { takeOverUnsettled, type AnswerClaims } from '../answers/answerReoffer';
+import { takeOverUnsettled } from '../answers/answerReoffer';
 import { NONE_TAKEN_OVER } from '../answers/takenOver';
 import { retriedRun } from './retriedRun';
 import { cancelled } from '../answers/runCancel';
 import { afterOfferKeys, claimedAfterOffers } from './afterOffers';
 import { isCaughtUp } from './caughtUp';
 import { previousId, vouchedCatchUps, withoutStrayAnswers } from './vouchedClaims';
-import { answerKey, answerOfKey, eventKey, messageKey } from './claimKeys';
+import { answerKey, eventKey, messageKey } from './claimKeys';
 import { markEndedHere, markExecution } from './executionMarks';
 import { claimed, takeBack, type Claimant } from './claimStore';
 import { narrowedRun } from './narrowedRun';
@@ -68,15 +68,6 @@ function claimKeys(item: INodeExecutionData, deduplicate: boolean): string[] {
 		...(messageId ? [messageKey(messageId), ...answers([messageId])] : []),
 	];
 }
-
-/** Of the answer keys the run claimed, by message, whether it claimed each first. */
-const answerClaims = (keys: readonly string[], fresh: ReadonlySet<string>): AnswerClaims =>
-	new Map(
-		keys.flatMap((key) => {
-			const id = answerOfKey(key);
-			return id === undefined ? [] : [[id, fresh.has(key)]];
-		}),
-	);
 
 /**
  * Which of `ids` a run offered as answers before: the run of a copy with Deduplicate Events off,
@@ -237,13 +228,7 @@ export async function claimRun(
 			claimant,
 		));
 	const reoffered = vouched
-		? await takeOverUnsettled(
-				context,
-				outputs.flat(),
-				vouched,
-				claimant,
-				answerClaims(keys, claims),
-			)
+		? await takeOverUnsettled(context, outputs.flat(), { asked: keys, claims, vouched }, claimant)
 		: NONE_TAKEN_OVER;
 	const fresh = vouched && withReoffered(outputs.flat(), vouched, reoffered.ids, deduplicate);
 	const answeredBefore = fresh
