@@ -26,6 +26,7 @@ import type {
 import { clone, messageIdsOf, noop, parameter, SimResponse } from './n8nContext';
 import type { ProcessNodes } from './processPool';
 import { credentialFor, QUIET_LOGGER, type Delivery, type ServiceModel } from './service';
+import { runsText, trace, traceLogger, traceStore } from './trace';
 import { WAITING_BASE, type WaitingExecutions } from './waitingExecutions';
 
 /** What every process of one case shares: the workflow, its database, the service. */
@@ -100,6 +101,7 @@ export class N8nProcess {
 
 	/** The process is killed: nothing it was doing answers, saves or reads any more. */
 	stop(): void {
+		trace(`${this.name} STOPPED`);
 		this.alive = false;
 	}
 
@@ -145,6 +147,7 @@ export class N8nProcess {
 			}),
 		);
 		this.world.runs.push(...runs);
+		trace(() => `${this.name} recorded run(s) ${runsText(runs)}`);
 		const answer = { status: written ?? 200, byNode: written !== undefined };
 		if (this.world.stopsAfterRecording(index)) this.stop();
 		else save();
@@ -181,9 +184,14 @@ export class N8nProcess {
 				).call(context);
 			} catch (error) {
 				// A throw fails the execution.
+				trace(() => `${this.name} step of ${runsText(runs)} throws ${(error as Error).message}`);
 				for (const run of runs) run.failed = (error as Error).message;
 				return error as Error;
 			}
+			trace(
+				() =>
+					`${this.name} step of ${runsText(runs)} ends, passing on ${runsText(outputs.flat().map((item) => ({ messageIds: messageIdsOf(item) })))}${this.alive ? '' : ' (n8n stopped: it never ends)'}`,
+			);
 			// A run whose messages an earlier run held passes on only the others.
 			const passed = outputs.flat().map(messageIdsOf);
 			for (const run of runs) {
@@ -247,12 +255,14 @@ export class N8nProcess {
 			(call: 'checkProcessedAndRecord' | 'removeProcessed') =>
 			async (items: string[], scope: 'node', options: IDataObject) => {
 				if (this.world.claimFails()) throw new Error('SQLITE_BUSY: database is locked');
-				return await DataDeduplicationService.getInstance()[call](
+				const result = await DataDeduplicationService.getInstance()[call](
 					items,
 					scope,
 					contextData as never,
 					options as never,
 				);
+				traceStore(this.name, call, items, result);
+				return result;
 			};
 		const common = this.commonContext(node, mode === 'trigger' ? 'poll' : 'trigger');
 		// The execution's copy, as n8n loaded the workflow for it (the Catch-Up reads the trigger's
@@ -288,7 +298,7 @@ export class N8nProcess {
 		const world = this.world;
 		const alive = () => this.alive;
 		return {
-			logger: QUIET_LOGGER,
+			logger: traceLogger(this.name) ?? QUIET_LOGGER,
 			getNode: () => node,
 			getWorkflow: () => ({ id: world.workflowId, name: 'Simulated', active: true }),
 			getCredentials: async () => credentialFor(world.apiKey),

@@ -14,6 +14,7 @@ import type {
 } from 'n8n-workflow';
 
 import { credentialFor, QUIET_LOGGER, type ServiceModel } from './service';
+import { trace } from './trace';
 
 export const WAITING_BASE = 'http://n8n.sim/webhook-waiting';
 
@@ -66,6 +67,7 @@ export class WaitingExecutions {
 		if (!url.href.startsWith(WAITING_BASE)) throw new Error(`no route to ${url.href}`);
 		if (this.n8nLine === 2 && this.resumed.has(execution))
 			return { statusCode: 409, body: { message: 'The execution is not waiting' } };
+		trace(() => `offer to ${execution}: ${JSON.stringify(options.body)}`);
 		const answering = this.offer(sendAndWait, execution, url, options.body);
 		if (!options.timeout) return await answering;
 		return await Promise.race([
@@ -138,6 +140,7 @@ export class WaitingExecutions {
 		// n8n 2.x resumes an execution once, however many requests passed its first check at once.
 		if (this.n8nLine === 2 && this.resumed.has(execution))
 			return { statusCode: 409, body: { message: 'The execution is not waiting' } };
+		trace(() => `RESUME ${execution} with ${String(data.answerMessageId)}`);
 		this.resumed.add(execution);
 		this.resumes.push({ execution, messageId: String(data.answerMessageId ?? ''), at: this.now() });
 		return { statusCode: 200, body: result.webhookResponse };
