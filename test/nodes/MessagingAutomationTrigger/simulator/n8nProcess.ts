@@ -68,6 +68,12 @@ export interface RecordedRun {
 	at: number;
 	/** A run the Catch-Up poll emitted (pollProcess.ts), not a delivery's. */
 	polled?: boolean;
+	/** n8n stopped before its first step ended: n8n lists the execution as crashed, its Retry runs it. */
+	crashed?: boolean;
+	/** Messages whose `message|<id>` key its first step claimed first. */
+	claimed?: string[];
+	/** The message whose delivery n8n answered 2xx once it recorded this run: no retry of it comes. */
+	answered?: string;
 }
 
 export interface Answer {
@@ -80,6 +86,8 @@ export class N8nProcess {
 	alive = true;
 	/** Runs whose first step (the trigger's execute(): claims, answer offers) has not returned yet. */
 	firstSteps = 0;
+	/** Those runs: a stop marks them crashed. */
+	private readonly stepping = new Set<RecordedRun>();
 	readonly node: INode;
 
 	constructor(
@@ -103,6 +111,7 @@ export class N8nProcess {
 	stop(): void {
 		trace(`${this.name} STOPPED`);
 		this.alive = false;
+		for (const run of this.stepping) run.crashed = true;
 	}
 
 	private get url(): string {
@@ -155,13 +164,14 @@ export class N8nProcess {
 		// onReceived), while the run's first step goes on (answer offers may take minutes, a claim
 		// may wait out a store fault); a process stopped by then never finishes it.
 		this.world.firstSteps++;
-		const context = this.executeContext(result.workflowData);
+		const context = this.executeContext(result.workflowData, this.node, 'webhook', runs);
 		void this.firstStep(this.nodes.trigger, context, runs).finally(() => this.world.firstSteps--);
 		if (!this.alive) {
 			response.close();
 			return undefined;
 		}
 		if (written === undefined) response.n8nAnswers(answer.status);
+		if (answer.status < 300) for (const run of runs) run.answered = messageOf(delivery);
 		return answer;
 	}
 
@@ -176,6 +186,10 @@ export class N8nProcess {
 		runs: RecordedRun[],
 	): Promise<Error | undefined> {
 		this.firstSteps++;
+		for (const run of runs) {
+			if (!this.alive) run.crashed = true;
+			this.stepping.add(run);
+		}
 		try {
 			let outputs: INodeExecutionData[][];
 			try {
@@ -203,6 +217,7 @@ export class N8nProcess {
 			}
 			return undefined;
 		} finally {
+			for (const run of runs) this.stepping.delete(run);
 			this.firstSteps--;
 		}
 	}
@@ -248,6 +263,8 @@ export class N8nProcess {
 		workflowData: INodeExecutionData[][],
 		node: INode = this.node,
 		mode: 'webhook' | 'trigger' = 'webhook',
+		/** The runs it is the first step of: the messages it claims are noted on them. */
+		runs: readonly RecordedRun[] = [],
 	): IExecuteFunctions {
 		const contextData = { node, workflow: { id: this.world.workflowId, active: true } };
 		/** n8n's processed-data helper for `items`, every process's store shared. */
@@ -262,6 +279,7 @@ export class N8nProcess {
 					options as never,
 				);
 				traceStore(this.name, call, items, result);
+				if (result) noteClaims(runs, result.new);
 				return result;
 			};
 		const common = this.commonContext(node, mode === 'trigger' ? 'poll' : 'trigger');
@@ -313,5 +331,16 @@ export class N8nProcess {
 				},
 			},
 		};
+	}
+}
+
+const messageOf = (delivery: Delivery) =>
+	(JSON.parse(delivery.body) as { data: { message: { id: string } } }).data.message.id;
+
+/** Notes on `runs` the messages whose `<trigger>|message|<id>` key is among `fresh`. */
+function noteClaims(runs: readonly RecordedRun[], fresh: ReadonlyArray<string | number>): void {
+	for (const key of fresh) {
+		const id = /\|message\|(.+)$/.exec(String(key))?.[1];
+		for (const run of runs) if (id && run.messageIds.includes(id)) (run.claimed ??= []).push(id);
 	}
 }

@@ -130,7 +130,7 @@ export class CatchUpPoller {
 		this.world.runs.push(...runs);
 		trace(() => `${this.process.name} poll emitted run(s) ${runsText(runs)}`);
 		this.world.firstSteps++;
-		const context = this.process.executeContext(data, CATCH_UP_NODE, 'trigger');
+		const context = this.process.executeContext(data, CATCH_UP_NODE, 'trigger', runs);
 		void this.process
 			.firstStep(this.process.nodes.catchUp, context, runs)
 			// A run whose process stopped never ends: n8n settles nothing.
