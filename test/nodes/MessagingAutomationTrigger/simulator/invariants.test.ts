@@ -183,14 +183,11 @@ describe('the invariants', () => {
 		expect(rules(violations(behind, lateLast(5000)))).toEqual(['answeredInTime']);
 	});
 
-	it('name a message a crashed run claimed, or whose delivery it answered, and that ran nowhere: the crash limit, not a message lost', () => {
+	it('name a message a crashed run claimed, or holds with a delivery its process answered, and that ran nowhere: the crash limit, not a message lost', () => {
 		const crashed = outcome([['m1', 'm2', 'm3']]);
-		Object.assign(crashed.runs[0], {
-			passedOn: false,
-			crashed: true,
-			claimed: ['m1'],
-			answered: 'm3',
-		});
+		Object.assign(crashed.runs[0], { passedOn: false, crashed: true, claimed: ['m1'] });
+		// m2's delivery was answered by another process; m1 and m3's by the crashed run's.
+		crashed.attempts[1].process = 'p2';
 		expect(
 			violations(c, crashed).map(({ rule, detail }) => `${rule}: ${detail.split(':')[0]}`),
 		).toEqual([

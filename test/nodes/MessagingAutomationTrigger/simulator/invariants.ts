@@ -23,8 +23,8 @@ export type Rule =
 	| 'oneRun'
 	/**
 	 * The documented limit of a stop (docs/conversations.md): a message that ran nowhere because n8n
-	 * stopped during the first step of a recorded run that claimed it, or whose delivery n8n had
-	 * answered when it recorded that run. n8n lists the execution as crashed and its Retry runs it.
+	 * stopped during the first step of a recorded run that claimed it, or that holds it and whose
+	 * process answered a delivery of it. n8n lists the execution as crashed and its Retry runs it.
 	 */
 	| 'crashed'
 	/** Each answer resumes the question the rule names, once; no execution resumes twice. */
@@ -225,14 +225,18 @@ function nothingFollows(
 
 /**
  * Why `id` is in the crash limit, if it is: a run that n8n stopped during its first step claimed it,
- * or answered its delivery (so no retry comes); the message ran nowhere else.
+ * or holds it and its process answered a delivery of it 2xx (held until a recorded run holds it), so
+ * no retry comes; the message ran nowhere else.
  */
 function crashedWith(outcome: Outcome, id: string): string | undefined {
 	for (const run of outcome.runs.filter((candidate) => candidate.crashed)) {
+		const answered = outcome.attempts.some(
+			(a) => a.message === id && a.process === run.process && (a.status ?? 500) < 300,
+		);
 		const how = run.claimed?.includes(id)
 			? 'claimed it'
-			: run.answered === id
-				? 'answered its delivery 2xx'
+			: answered && run.messageIds.includes(id)
+				? 'holds it, its delivery answered 2xx'
 				: undefined;
 		if (how)
 			return `n8n (${run.process}) stopped during the first step of the run of [${run.messageIds.join(' ')}], which ${how}; its execution is crashed, and n8n's Retry runs it`;

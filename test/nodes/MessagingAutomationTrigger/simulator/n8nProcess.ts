@@ -72,8 +72,6 @@ export interface RecordedRun {
 	crashed?: boolean;
 	/** Messages whose `message|<id>` key its first step claimed first. */
 	claimed?: string[];
-	/** The message whose delivery n8n answered 2xx once it recorded this run: no retry of it comes. */
-	answered?: string;
 }
 
 export interface Answer {
@@ -171,7 +169,6 @@ export class N8nProcess {
 			return undefined;
 		}
 		if (written === undefined) response.n8nAnswers(answer.status);
-		if (answer.status < 300) for (const run of runs) run.answered = messageOf(delivery);
 		return answer;
 	}
 
@@ -333,9 +330,6 @@ export class N8nProcess {
 		};
 	}
 }
-
-const messageOf = (delivery: Delivery) =>
-	(JSON.parse(delivery.body) as { data: { message: { id: string } } }).data.message.id;
 
 /** Notes on `runs` the messages whose `<trigger>|message|<id>` key is among `fresh`. */
 function noteClaims(runs: readonly RecordedRun[], fresh: ReadonlyArray<string | number>): void {
