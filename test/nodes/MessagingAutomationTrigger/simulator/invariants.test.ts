@@ -183,6 +183,23 @@ describe('the invariants', () => {
 		expect(rules(violations(behind, lateLast(5000)))).toEqual(['answeredInTime']);
 	});
 
+	it('name a message a crashed run claimed, or holds with a delivery its process answered, and that ran nowhere: the crash limit, not a message lost', () => {
+		const crashed = outcome([['m1', 'm2', 'm3']]);
+		Object.assign(crashed.runs[0], { passedOn: false, crashed: true, claimed: ['m1'] });
+		// m2's delivery was answered by another process; m1 and m3's by the crashed run's.
+		crashed.attempts[1].process = 'p2';
+		expect(
+			violations(c, crashed).map(({ rule, detail }) => `${rule}: ${detail.split(':')[0]}`),
+		).toEqual([
+			'crashed: m1 ran 0 times',
+			'oneRun: m2 ran 0 times, though a delivery of it was answered 2xx',
+			'crashed: m3 ran 0 times',
+		]);
+		// A run that was not cut short loses nothing by this limit.
+		crashed.runs[0].crashed = false;
+		expect(rules(violations(c, crashed))).toEqual(['oneRun', 'oneRun', 'oneRun']);
+	});
+
 	it('count a copy that passed nothing on as no run', () => {
 		const copy = outcome([
 			['m1', 'm2', 'm3'],

@@ -21,6 +21,12 @@ export type Rule =
 	 * lost runs once too when a later delivery in its chat shows it (Catch Up Missed Messages).
 	 */
 	| 'oneRun'
+	/**
+	 * The documented limit of a stop (docs/conversations.md): a message that ran nowhere because n8n
+	 * stopped during the first step of a recorded run that claimed it, or that holds it and whose
+	 * process answered a delivery of it. n8n lists the execution as crashed and its Retry runs it.
+	 */
+	| 'crashed'
 	/** Each answer resumes the question the rule names, once; no execution resumes twice. */
 	| 'answers'
 	/** A run keeps written order and holds one burst, whole: split only by the Longest Wait. */
@@ -110,6 +116,11 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 		const answers = outcome.resumes.filter((resume) => resume.messageId === message.id).length;
 		const times = ran.filter((run) => run.messageIds.includes(message.id)).length + answers;
 		if (times === 1 || (times === 0 && nothingFollows(c, outcome, written, message.id))) continue;
+		const crashed = times === 0 && crashedWith(outcome, message.id);
+		if (crashed) {
+			found.push({ rule: 'crashed', detail: `${message.id} ran 0 times: ${crashed}` });
+			continue;
+		}
 		const answered = outcome.attempts.some(
 			(a) => a.message === message.id && (a.status ?? 500) < 300,
 		);
@@ -210,6 +221,27 @@ function nothingFollows(
 	return !outcome.messages.some(
 		(other) => other.person === message?.person && !lost.has(other.index) && other.typedAt >= end,
 	);
+}
+
+/**
+ * Why `id` is in the crash limit, if it is: a run that n8n stopped during its first step claimed it,
+ * or holds it and its process answered a delivery of it 2xx (held until a recorded run holds it), so
+ * no retry comes; the message ran nowhere else.
+ */
+function crashedWith(outcome: Outcome, id: string): string | undefined {
+	for (const run of outcome.runs.filter((candidate) => candidate.crashed)) {
+		const answered = outcome.attempts.some(
+			(a) => a.message === id && a.process === run.process && (a.status ?? 500) < 300,
+		);
+		const how = run.claimed?.includes(id)
+			? 'claimed it'
+			: answered && run.messageIds.includes(id)
+				? 'holds it, its delivery answered 2xx'
+				: undefined;
+		if (how)
+			return `n8n (${run.process}) stopped during the first step of the run of [${run.messageIds.join(' ')}], which ${how}; its execution is crashed, and n8n's Retry runs it`;
+	}
+	return undefined;
 }
 
 /** Pass Answers: each expected answer resumed its question, once; nothing else resumed anything. */

@@ -26,6 +26,7 @@ import type {
 import { clone, messageIdsOf, noop, parameter, SimResponse } from './n8nContext';
 import type { ProcessNodes } from './processPool';
 import { credentialFor, QUIET_LOGGER, type Delivery, type ServiceModel } from './service';
+import { runsText, trace, traceLogger, traceStore } from './trace';
 import { WAITING_BASE, type WaitingExecutions } from './waitingExecutions';
 
 /** What every process of one case shares: the workflow, its database, the service. */
@@ -67,6 +68,10 @@ export interface RecordedRun {
 	at: number;
 	/** A run the Catch-Up poll emitted (pollProcess.ts), not a delivery's. */
 	polled?: boolean;
+	/** n8n stopped before its first step ended: n8n lists the execution as crashed, its Retry runs it. */
+	crashed?: boolean;
+	/** Messages whose `message|<id>` key its first step claimed first. */
+	claimed?: string[];
 }
 
 export interface Answer {
@@ -79,6 +84,8 @@ export class N8nProcess {
 	alive = true;
 	/** Runs whose first step (the trigger's execute(): claims, answer offers) has not returned yet. */
 	firstSteps = 0;
+	/** Those runs: a stop marks them crashed. */
+	private readonly stepping = new Set<RecordedRun>();
 	readonly node: INode;
 
 	constructor(
@@ -100,7 +107,9 @@ export class N8nProcess {
 
 	/** The process is killed: nothing it was doing answers, saves or reads any more. */
 	stop(): void {
+		trace(`${this.name} STOPPED`);
 		this.alive = false;
+		for (const run of this.stepping) run.crashed = true;
 	}
 
 	private get url(): string {
@@ -145,6 +154,7 @@ export class N8nProcess {
 			}),
 		);
 		this.world.runs.push(...runs);
+		trace(() => `${this.name} recorded run(s) ${runsText(runs)}`);
 		const answer = { status: written ?? 200, byNode: written !== undefined };
 		if (this.world.stopsAfterRecording(index)) this.stop();
 		else save();
@@ -152,7 +162,7 @@ export class N8nProcess {
 		// onReceived), while the run's first step goes on (answer offers may take minutes, a claim
 		// may wait out a store fault); a process stopped by then never finishes it.
 		this.world.firstSteps++;
-		const context = this.executeContext(result.workflowData);
+		const context = this.executeContext(result.workflowData, this.node, 'webhook', runs);
 		void this.firstStep(this.nodes.trigger, context, runs).finally(() => this.world.firstSteps--);
 		if (!this.alive) {
 			response.close();
@@ -173,6 +183,10 @@ export class N8nProcess {
 		runs: RecordedRun[],
 	): Promise<Error | undefined> {
 		this.firstSteps++;
+		for (const run of runs) {
+			if (!this.alive) run.crashed = true;
+			this.stepping.add(run);
+		}
 		try {
 			let outputs: INodeExecutionData[][];
 			try {
@@ -181,9 +195,14 @@ export class N8nProcess {
 				).call(context);
 			} catch (error) {
 				// A throw fails the execution.
+				trace(() => `${this.name} step of ${runsText(runs)} throws ${(error as Error).message}`);
 				for (const run of runs) run.failed = (error as Error).message;
 				return error as Error;
 			}
+			trace(
+				() =>
+					`${this.name} step of ${runsText(runs)} ends, passing on ${runsText(outputs.flat().map((item) => ({ messageIds: messageIdsOf(item) })))}${this.alive ? '' : ' (n8n stopped: it never ends)'}`,
+			);
 			// A run whose messages an earlier run held passes on only the others.
 			const passed = outputs.flat().map(messageIdsOf);
 			for (const run of runs) {
@@ -195,6 +214,7 @@ export class N8nProcess {
 			}
 			return undefined;
 		} finally {
+			for (const run of runs) this.stepping.delete(run);
 			this.firstSteps--;
 		}
 	}
@@ -240,6 +260,8 @@ export class N8nProcess {
 		workflowData: INodeExecutionData[][],
 		node: INode = this.node,
 		mode: 'webhook' | 'trigger' = 'webhook',
+		/** The runs it is the first step of: the messages it claims are noted on them. */
+		runs: readonly RecordedRun[] = [],
 	): IExecuteFunctions {
 		const contextData = { node, workflow: { id: this.world.workflowId, active: true } };
 		/** n8n's processed-data helper for `items`, every process's store shared. */
@@ -247,12 +269,15 @@ export class N8nProcess {
 			(call: 'checkProcessedAndRecord' | 'removeProcessed') =>
 			async (items: string[], scope: 'node', options: IDataObject) => {
 				if (this.world.claimFails()) throw new Error('SQLITE_BUSY: database is locked');
-				return await DataDeduplicationService.getInstance()[call](
+				const result = await DataDeduplicationService.getInstance()[call](
 					items,
 					scope,
 					contextData as never,
 					options as never,
 				);
+				traceStore(this.name, call, items, result);
+				if (result) noteClaims(runs, result.new);
+				return result;
 			};
 		const common = this.commonContext(node, mode === 'trigger' ? 'poll' : 'trigger');
 		// The execution's copy, as n8n loaded the workflow for it (the Catch-Up reads the trigger's
@@ -288,7 +313,7 @@ export class N8nProcess {
 		const world = this.world;
 		const alive = () => this.alive;
 		return {
-			logger: QUIET_LOGGER,
+			logger: traceLogger(this.name) ?? QUIET_LOGGER,
 			getNode: () => node,
 			getWorkflow: () => ({ id: world.workflowId, name: 'Simulated', active: true }),
 			getCredentials: async () => credentialFor(world.apiKey),
@@ -303,5 +328,13 @@ export class N8nProcess {
 				},
 			},
 		};
+	}
+}
+
+/** Notes on `runs` the messages whose `<trigger>|message|<id>` key is among `fresh`. */
+function noteClaims(runs: readonly RecordedRun[], fresh: ReadonlyArray<string | number>): void {
+	for (const key of fresh) {
+		const id = /\|message\|(.+)$/.exec(String(key))?.[1];
+		for (const run of runs) if (id && run.messageIds.includes(id)) (run.claimed ??= []).push(id);
 	}
 }

@@ -20,6 +20,7 @@ import type {
 
 import { clone, messageIdsOf, parameter } from './n8nContext';
 import type { N8nProcess, RecordedRun, SharedWorld } from './n8nProcess';
+import { runsText, trace } from './trace';
 import { WAITING_BASE } from './waitingExecutions';
 
 /** n8n's Poll Times: every minute. */
@@ -127,8 +128,9 @@ export class CatchUpPoller {
 			}),
 		);
 		this.world.runs.push(...runs);
+		trace(() => `${this.process.name} poll emitted run(s) ${runsText(runs)}`);
 		this.world.firstSteps++;
-		const context = this.process.executeContext(data, CATCH_UP_NODE, 'trigger');
+		const context = this.process.executeContext(data, CATCH_UP_NODE, 'trigger', runs);
 		void this.process
 			.firstStep(this.process.nodes.catchUp, context, runs)
 			// A run whose process stopped never ends: n8n settles nothing.

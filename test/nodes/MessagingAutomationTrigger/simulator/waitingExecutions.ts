@@ -2,8 +2,9 @@
  * Pass Answers to Send and Wait, as n8n's waiting webhooks carry it: each question is an execution
  * waiting at its signed link; the trigger's offer (an HTTP POST to that link) reaches the real Send
  * and Wait node's webhook(), which looks the question up and reads the chat in the service model,
- * and n8n resumes the execution when the node hands back workflow data. n8n 2.x refuses a second
- * resume of one execution itself (409); 1.x calls the node again, and it may resume again.
+ * and n8n resumes the execution when the node hands back workflow data. Neither line passes a request
+ * for a resumed execution to the node (409); of requests that reached the node before the resume,
+ * n8n 2.x resumes with one and refuses the others (409), 1.x resumes with each.
  */
 import type {
 	IDataObject,
@@ -14,6 +15,7 @@ import type {
 } from 'n8n-workflow';
 
 import { credentialFor, QUIET_LOGGER, type ServiceModel } from './service';
+import { trace } from './trace';
 
 export const WAITING_BASE = 'http://n8n.sim/webhook-waiting';
 
@@ -64,8 +66,11 @@ export class WaitingExecutions {
 		const url = new URL(String(options.url));
 		const execution = url.pathname.split('/')[2] ?? '';
 		if (!url.href.startsWith(WAITING_BASE)) throw new Error(`no route to ${url.href}`);
-		if (this.n8nLine === 2 && this.resumed.has(execution))
+		// Either line first checks the execution still waits: once resumed it is running or finished
+		// (n8n/dist/webhooks/waiting-webhooks.js, 1.123.81 and 2.40.7 alike).
+		if (this.resumed.has(execution))
 			return { statusCode: 409, body: { message: 'The execution is not waiting' } };
+		trace(() => `offer to ${execution}: ${JSON.stringify(options.body)}`);
 		const answering = this.offer(sendAndWait, execution, url, options.body);
 		if (!options.timeout) return await answering;
 		return await Promise.race([
@@ -135,9 +140,12 @@ export class WaitingExecutions {
 				body: sent === undefined ? undefined : (JSON.parse(sent) as unknown),
 			};
 		const data = (result.workflowData[0]?.[0]?.json.data ?? {}) as IDataObject;
-		// n8n 2.x resumes an execution once, however many requests passed its first check at once.
+		// n8n 2.x resumes an execution once, however many requests passed its first check at once
+		// (its write of 'running' requires 'waiting'); 1.x writes it whatever it was (active-executions.js
+		// add), so each request that passed the check while the node looked up and read resumes it.
 		if (this.n8nLine === 2 && this.resumed.has(execution))
 			return { statusCode: 409, body: { message: 'The execution is not waiting' } };
+		trace(() => `RESUME ${execution} with ${String(data.answerMessageId)}`);
 		this.resumed.add(execution);
 		this.resumes.push({ execution, messageId: String(data.answerMessageId ?? ''), at: this.now() });
 		return { statusCode: 200, body: result.webhookResponse };

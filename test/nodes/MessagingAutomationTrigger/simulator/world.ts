@@ -20,6 +20,7 @@ import {
 } from './scenario';
 import { RECEIVER_TIMEOUT_MS, RETRY_SCHEDULE_MS, SECRET, ServiceModel } from './service';
 import { expectedAnswers, plannedQuestions, questionMessages } from './questions';
+import { trace, traceCase } from './trace';
 import { seedRandom, VirtualTime } from './virtualTime';
 import { WaitingExecutions, type Resume } from './waitingExecutions';
 
@@ -91,6 +92,7 @@ export async function runCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 
 async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 	const time = new VirtualTime(c.host.skewMs, c.phaseMs);
+	traceCase();
 	const id = `sim${++caseNumber}`;
 	const service = new ServiceModel(time, c.readFaults, c.readLatencyMs);
 	const messages = plannedMessages(c);
@@ -174,6 +176,7 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 		const slot = c.route[routed++ % c.route.length] % slots.length;
 		if (!slots[slot].alive) slots[slot] = fresh();
 		const process = slots[slot];
+		trace(`attempt ${number} of ${message.id} (chain ${chain}) to ${process.name}`);
 		const delivery = service.delivery(
 			`evt_${id}_${message.id}`,
 			service.messages[message.index],
@@ -200,6 +203,7 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 		void process.deliver(delivery).then((answer) => {
 			if (!answer) return;
 			log.status = answer.status;
+			trace(`answer ${answer.status} to ${message.id} (chain ${chain}, attempt ${number})`);
 			log.answeredAt = time.elapsed();
 			if (log.answeredAt - log.sentAt <= RECEIVER_TIMEOUT_MS) decide(answer.status < 300);
 		});
