@@ -14,7 +14,7 @@ import { messageKey } from '../run/claimKeys';
  * claimed the messages it offers in n8n's processed-data store (runClaim.ts), which every n8n
  * process shares: so one claim per answer (the burst's others are claimed after, afterOffers.ts). A copy of the delivery, a second webhook process holding part of the
  * burst, or the service's retry finds the message claimed and runs it nowhere, whatever n8n line
- * (1.x resumes as often as asked) and whether Deduplicate Events is on or off; it offers it again
+ * (1.x resumes once for each offer that reaches the node before the first resume is written) and whether Deduplicate Events is on or off; it offers it again
  * only when no run ended that offer (answerReoffer.ts), and ends it here. A message a question took runs in no run.
  * The offer comes after n8n answered the delivery, so a failed one cannot go back to the service:
  * it is tried again (offerTries.ts), and only then does the message run as an ordinary one.
@@ -212,7 +212,7 @@ export async function passAnswers(
 
 /**
  * The run's items when n8n's store failed at its claim: nothing is offered, since every copy of the
- * delivery would offer too, at the same moment, and n8n 1.x resumes as often as asked (a refund
+ * delivery would offer too, at the same moment, and n8n 1.x resumes once for each offer that reaches the node at once (a refund
  * twice). The answers are taken out of the run, so they run no bot either; their questions keep
  * waiting for a reply that quotes them, or their links.
  */

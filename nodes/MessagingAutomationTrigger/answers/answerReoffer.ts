@@ -22,7 +22,7 @@ import { answerKey, messageKey, settledKey, tryKey } from '../run/claimKeys';
  * offer is then this run's, made and ended by the one rule of a first offer (answerPass.ts: taken,
  * or run as a message), the earlier run's tries counted as its own (a try that may have resumed
  * the question). No two offers of one message are made at once, which shields n8n 1.x (it resumes
- * as often as asked).
+ * once for each offer that reaches the node before the first resume is written).
  */
 
 /** The earlier run's offer in flight ends (its time-out), and its end is recorded, within this. */
