@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { putBackTakeBacks } from '../../../support/processedData';
 import { useAnswerCatchUp } from './answerCatchUp';
 
 /*
@@ -21,6 +22,7 @@ const {
 	accountWrites,
 	pollLater,
 	passedOn,
+	claimedBefore,
 } = useAnswerCatchUp();
 
 /*
@@ -168,6 +170,47 @@ describe('review s10: a refused reply in a paused chat, then the bot resumed (R1
 		async () => {
 			const { all } = await refusedThenResumed();
 			expect(all).toContain('1');
+		},
+	);
+});
+
+/*
+ * R10-5 (R9c-1, the same-run part as fixed): `known` tells the run whose stray `answer|<1>` was put
+ * back that no earlier run claimed it. But the key put back stays, and the Catch-Up poll itself
+ * reads the chat again once it changes (here the account writes; most often the bot's reply to the
+ * "1" that ran): the question still waits, so the poll offers the "1" again, and that run's own
+ * first claim finds `answer|<1>` already claimed, by the put-back: `known` says an earlier run
+ * claimed it as an answer, the run takes the "unended offer" over, and the question takes the "1"
+ * that ran as a message. The Limits name only "the person's next message's run" as open.
+ * Seen on 59fb038: "claimed as answers by an earlier run that never ended their offer ... offered
+ * again", then "answered". No small fix: the Limits should name the poll's next read too (it needs
+ * no new message from the person); closing it needs the ask no put-back can fake that R9c-1 names.
+ */
+describe('review s10: the stray answer claim put back, then the poll reads the chat again (R10-5)', () => {
+	async function ranAsMessageThenChanged(putBack: boolean) {
+		const { poll } = await start();
+		await ask(question());
+		if (putBack) putBackTakeBacks();
+		h.sandbox.webhooks.faults.loseNext(1);
+		const one = say('1');
+		// The run of the delivery's third attempt: n8n's own URL failed, so "1" ran as a message.
+		claimedBefore([`message|${one.id}`]);
+		await pollLater(poll);
+		accountWrites('Noted, thanks.');
+		await pollLater(poll);
+		return poll;
+	}
+
+	it('control: the same without the write putting the take-back back: the question keeps waiting', async () => {
+		await ranAsMessageThenChanged(false);
+		expect(resumes).toEqual([]);
+	});
+
+	it.fails(
+		'R10-5: put back, the poll\'s next read of the chat leaves the "1" that ran alone',
+		async () => {
+			await ranAsMessageThenChanged(true);
+			expect(resumes).toEqual([]);
 		},
 	);
 });
