@@ -214,3 +214,58 @@ describe('review s10: the stray answer claim put back, then the poll reads the c
 		},
 	);
 });
+
+/*
+ * R10-6 (R9b-7 as fixed): in a paused chat the poll now runs an item for the reply to a waiting
+ * question. A caught-up item's claim takes the person's message before its first message too
+ * (`caught_up.previous_message_id`, run/vouchedClaims.ts: it vouches for the record), and that
+ * claim is never taken back. Here the reply "1" is a burst of its own (an answer closes a burst)
+ * right after "where is my parcel?", which the poll leaves ("left ...; a person answers there"):
+ * the "1"'s claim marks "where is my parcel?" as run. Once the bot resumes, the poll runs the
+ * chat's left messages (control: the "1" first), but not this one: lost for good, though the log
+ * said it was left. Before R9b-7 the paused "1" ran nothing and claimed nothing. Seen on 59fb038;
+ * passes with chatCatchUp.ts `forChat` dropping `previous_message_id` from the paused item. The fix
+ * for every caught-up item: take back a `message|<previous>` the run claimed first (it only asked),
+ * as withoutStrayAnswers takes back stray answer claims.
+ */
+describe('review s10: a paused chat, the reply after another message of its burst (R10-6)', () => {
+	async function pausedThenResumed(order: 'reply first' | 'reply last') {
+		const { poll } = await start({ humanTakeover: true });
+		accountWrites('/bot off');
+		const { key } = await ask(question());
+		h.sandbox.webhooks.faults.loseNext(2);
+		if (order === 'reply first') {
+			say('1');
+			say('where is my parcel?');
+		} else {
+			say('where is my parcel?');
+			say('1');
+		}
+		await pollLater(poll);
+		const whilePaused = passedOn(poll);
+		h.sandbox.clock.advance(MINUTE);
+		h.sandbox.webhooks.faults.loseNext(1);
+		say('hello?');
+		h.sandbox.clock.advance(MINUTE);
+		accountWrites('/bot on');
+		await pollLater(poll);
+		return { key, whilePaused, all: passedOn(poll) };
+	}
+
+	it('control: the "1" first: the question takes it, and once resumed "where is my parcel?" runs', async () => {
+		const { key, whilePaused, all } = await pausedThenResumed('reply first');
+		expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
+		expect(whilePaused).toEqual([]);
+		expect(all).toContain('where is my parcel?');
+	});
+
+	it.fails(
+		'R10-6: "where is my parcel?" first, the "1" last: the question takes the "1", and once resumed "where is my parcel?" runs',
+		async () => {
+			const { key, whilePaused, all } = await pausedThenResumed('reply last');
+			expect(resumes).toEqual([{ key, data: expect.objectContaining({ approved: true }) }]);
+			expect(whilePaused).toEqual([]);
+			expect(all).toContain('where is my parcel?');
+		},
+	);
+});
