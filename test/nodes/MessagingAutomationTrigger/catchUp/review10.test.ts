@@ -129,12 +129,14 @@ describe('review s10: a possible answer given up on and run, then the chat read 
 /*
  * R10-4 (R9b-7 as fixed): in a chat Human Takeover paused, the poll's item holds only the replies to
  * a waiting question; it claims them, and what the question refuses (answered by its link between
- * the poll's probe and its offer) runs in no run. The burst's other messages are left unclaimed. Once
- * the person writes again and the account resumes the bot ('/bot on'), the burst's pause is judged
- * at that command (hold/turn.ts burstPauseAt): the poll runs the left "where is my parcel?" with the
- * bot, but the "1", claimed and dropped, never runs: a message in no run and no answer, for good.
- * Smallest fix: answerPass.ts `unlessPaused` takes back the message claims of what it drops, so the
- * refused reply is left as its burst's other messages are, and runs with them once the bot resumes.
+ * the poll's probe and its offer) runs in no run. The chat's other messages ("where is my parcel?",
+ * a burst of its own after the "1") are left unclaimed. Once the person writes again and the
+ * account resumes the bot ('/bot on'), a burst's pause is judged at that command (hold/turn.ts
+ * burstPauseAt): the poll runs the left "where is my parcel?" with the bot, but the "1", claimed and
+ * dropped, never runs: a message in no run and no answer, for good. Before R9b-7 both were left
+ * unclaimed. Seen on 59fb038. Smallest fix: answerPass.ts `unlessPaused` takes back the message
+ * claims of what it drops (after the offer ended), so the refused reply is left as the chat's other
+ * messages are, and runs with them once the bot resumes.
  */
 describe('review s10: a refused reply in a paused chat, then the bot resumed (R10-4)', () => {
 	async function refusedThenResumed() {
