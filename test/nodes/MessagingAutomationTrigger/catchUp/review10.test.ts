@@ -23,6 +23,7 @@ const {
 	pollLater,
 	passedOn,
 	claimedBefore,
+	texts,
 } = useAnswerCatchUp();
 
 /*
@@ -270,4 +271,28 @@ describe('review s10: a paused chat, the reply after another message of its burs
 			expect(all).toContain('where is my parcel?');
 		},
 	);
+});
+
+/* Checked and holding: a "1" given up on and run, then n8n's own URL answering again. */
+describe('review s10: given up, then n8n answers again (holds)', () => {
+	it('the "1" that ran as a message is not offered when a later read finds its question still waiting', async () => {
+		const { trigger, poll } = await start();
+		await ask(question());
+		setDown(true);
+		h.sandbox.webhooks.faults.loseNext(1);
+		say('1');
+		for (let at = 0; at < 15; at++) {
+			h.sandbox.clock.advance(MINUTE);
+			await poll.poll();
+		}
+		expect(passedOn(poll)).toEqual(['1']);
+		setDown(false);
+		accountWrites('Noted.');
+		await pollLater(poll);
+		say('thanks');
+		await pollLater(poll);
+		expect(resumes).toEqual([]);
+		await trigger.settled();
+		expect([...texts(trigger), ...passedOn(poll)]).toEqual(['1', 'thanks']);
+	});
 });
