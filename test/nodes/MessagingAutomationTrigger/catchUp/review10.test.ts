@@ -296,3 +296,39 @@ describe('review s10: given up, then n8n answers again (holds)', () => {
 		expect([...texts(trigger), ...passedOn(poll)]).toEqual(['1', 'thanks']);
 	});
 });
+
+/*
+ * R10-7 (docs): answers-in-chat.md, Limits: "With Poll Times longer than 20 minutes the three polls
+ * may pass a 1-hour Max Age first". The first failed ask comes at the first poll after the chat has
+ * been quiet 3 minutes, up to one interval later, and the give-up two intervals after it: with Poll
+ * Times every 20 minutes that is up to 3 + 3 × 20 = 63 minutes after the "1", past Max Age. Seen on
+ * 59fb038: the give-up is logged ("they run as ordinary messages now"), and nothing runs. Smallest
+ * fix: the Limits say "19 minutes or longer"; and the give-up logs only what it runs.
+ */
+describe('review s10: the give-up with Poll Times every 20 minutes (R10-7)', () => {
+	async function everyMinutes(interval: number) {
+		const { poll } = await start();
+		await ask(question());
+		setDown(true);
+		h.sandbox.webhooks.faults.loseNext(1);
+		say('1');
+		// The first poll comes just before the chat has been quiet 3 minutes.
+		h.sandbox.clock.advance(2.9 * MINUTE);
+		for (let at = 0; at < 5; at++) {
+			await poll.poll();
+			h.sandbox.clock.advance(interval * MINUTE);
+		}
+		return passedOn(poll);
+	}
+
+	it('control: every 15 minutes, the "1" runs as a message within Max Age', async () => {
+		expect(await everyMinutes(15)).toEqual(['1']);
+	});
+
+	it.fails(
+		'R10-7: every 20 minutes (not "longer than 20"), the "1" runs as a message within Max Age',
+		async () => {
+			expect(await everyMinutes(20)).toEqual(['1']);
+		},
+	);
+});
