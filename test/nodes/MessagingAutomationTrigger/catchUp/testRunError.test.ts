@@ -23,7 +23,7 @@ useStoppedClock(
 );
 
 /** The Catch-Up node and a trigger with `trigger`'s fields beside it (both lead to Reply), never published. */
-function workflowBeside(trigger: INodeParameters): TestWorkflow {
+function workflowBeside(trigger: INodeParameters, catchUpConnected = true): TestWorkflow {
 	const to = (node: string) => ({ main: [[{ node, type: 'main' as const, index: 0 }]] });
 	const node = (name: string, type: string, extra: IDataObject = {}) => ({
 		id: randomUUID(),
@@ -45,17 +45,20 @@ function workflowBeside(trigger: INodeParameters): TestWorkflow {
 				webhookId: randomUUID(),
 			}),
 		],
-		connections: { 'Catch-Up': to('Reply'), 'On Messages': to('Reply') },
+		connections: {
+			...(catchUpConnected ? { 'Catch-Up': to('Reply') } : {}),
+			'On Messages': to('Reply'),
+		},
 	};
 }
 
-async function testRunError(trigger: INodeParameters) {
+async function testRunError(trigger: INodeParameters, catchUpConnected = true) {
 	const engine = sandboxEngine(sandbox, {
 		messagingAutomationCatchUp: new MessagingAutomationCatchUp(),
 		messagingAutomationTrigger: new MessagingAutomationTrigger(),
 	});
 	const run = await engine.run(
-		workflowBeside(trigger),
+		workflowBeside(trigger, catchUpConnected),
 		{ node: 'Catch-Up', items: [{ json: {} }] },
 		'manual',
 	);
@@ -99,4 +102,36 @@ describe("the Catch-Up node's test run in a workflow not ready for it", () => {
 			"reads the trigger's settings when the workflow is published",
 		);
 	});
+});
+
+/*
+ * Review s10, R10-3: a Catch-Up node just added and not yet connected (the user tests it first) beside
+ * a trigger set up right: the error says to add a trigger, which the workflow has. The poll follows
+ * the workflow's trigger by name whether connected or not (sharedSettings.ts), so the steps left are
+ * to connect this node and to publish. Smallest fix: testRunError.ts looks for the triggers of the
+ * whole workflow when none shares a next node with this one (say "connect ..." then), and says "add"
+ * only when the workflow has none.
+ */
+describe("review s10: the Catch-Up node's test run before it is connected (R10-3)", () => {
+	it('control: no trigger in the workflow at all: says to add one', async () => {
+		const engine = sandboxEngine(sandbox, {
+			messagingAutomationCatchUp: new MessagingAutomationCatchUp(),
+		});
+		const alone = workflowBeside({});
+		const run = await engine.run(
+			{ nodes: alone.nodes.filter((node) => node.name !== 'On Messages'), connections: {} },
+			{ node: 'Catch-Up', items: [{ json: {} }] },
+			'manual',
+		);
+		expect(run.nodeError('Catch-Up')?.message).toMatch(/^Add a Messaging Automation Trigger/);
+	});
+
+	it.fails(
+		'R10-3: a trigger set up right, the Catch-Up node not connected yet: the error does not tell the user to add a trigger',
+		async () => {
+			const error = await testRunError({ events: ['message.received'], ...quickGrouping }, false);
+
+			expect(error?.message).not.toMatch(/^Add a Messaging Automation Trigger/);
+		},
+	);
 });
