@@ -176,6 +176,7 @@ describe.runIf(runsHere)('Messaging Automation Catch-Up, in a real n8n', () => {
 			async () => ((await listReads()) > reads ? true : undefined),
 			90_000,
 		);
+		await settledExecutions();
 		expect(await catchUpRuns()).toEqual(runs);
 		expect(runs.map((items) => items.map((item) => [item.text, item.caught_up?.reason]))).toEqual([
 			[['hello, is this the bike shop?', 'event never delivered']],

@@ -103,7 +103,7 @@ async function decided(
 		if (!givenUp.now) result.undecided.push(burst);
 		else if (givenUp.first)
 			context.logger.warn(
-				`Messaging Automation Catch-Up: could not ask whether a Send and Wait question waits for messages ${burst.messages.map((entry) => entry.id).join(', ')} in conversation ${chat} at ${PROBE_GIVE_UP_POLLS} polls over ${PROBE_GIVE_UP_MS / 60_000} minutes (the ask's failure is logged above): they run as ordinary messages, once no other reply of the chat waits to be asked about. Make n8n's own webhook address (WEBHOOK_URL) reachable from the n8n server itself, or turn off Pass Answers to Send and Wait.`,
+				`Messaging Automation Catch-Up: could not ask whether a Send and Wait question waits for messages ${burst.messages.map((entry) => entry.id).join(', ')} in conversation ${chat} at ${PROBE_GIVE_UP_POLLS} polls or more over ${PROBE_GIVE_UP_MS / 60_000} minutes or more (the ask's failures are logged above): they run as ordinary messages, once no other reply of the chat waits to be asked about. Make n8n's own webhook address (WEBHOOK_URL) reachable from the n8n server itself, or turn off Pass Answers to Send and Wait.`,
 			);
 	}
 	return result;

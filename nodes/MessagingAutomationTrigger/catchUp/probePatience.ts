@@ -12,8 +12,11 @@
  */
 
 const MINUTE = 60_000;
-/** Polls in a row whose ask about the burst failed, this one included. */
-export const PROBE_GIVE_UP_POLLS = 3;
+/**
+ * Polls in a row whose ask about the burst failed, this one included: two, so that Poll Times up
+ * to 28 minutes give up within a 1-hour Max Age (review s10, R10-7).
+ */
+export const PROBE_GIVE_UP_POLLS = 2;
 /** Service time from the first failed poll to the one that gives up. */
 export const PROBE_GIVE_UP_MS = 10 * MINUTE;
 

@@ -49,9 +49,9 @@ export function testRunError(context: IPollFunctions | IExecuteFunctions): NodeO
 	if (!trigger)
 		return new NodeOperationError(
 			node,
-			'Add a Messaging Automation Trigger to this workflow, and connect it and this node to the same next node',
+			'Connect this node and a Messaging Automation Trigger to the same next node',
 			{
-				description: `This node runs the messages that trigger missed, by the trigger's settings. In the trigger, turn on Group Quick Messages and Catch Up Missed Messages, ${PUBLISH}.`,
+				description: `This node runs the messages that trigger missed, by the trigger's settings. Add the trigger first if this workflow has none; in it, turn on Group Quick Messages and Catch Up Missed Messages, ${PUBLISH}.`,
 			},
 		);
 	const off = trigger.parameters ? fieldsOff(trigger.parameters) : [];

@@ -226,6 +226,7 @@ export async function claimRun(
 			context,
 			await vouchedCatchUps(context, outputs.flat(), new Set([...claims, ...later])),
 			claimant,
+			outputs.flat(),
 		));
 	const reoffered = vouched
 		? await takeOverUnsettled(context, outputs.flat(), { asked: keys, claims, vouched }, claimant)

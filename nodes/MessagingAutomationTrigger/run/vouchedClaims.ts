@@ -44,20 +44,35 @@ export async function vouchedCatchUps(
 }
 
 /**
- * `fresh` without the answer claims of messages this run does not hold: a message another run
- * claimed without offering it (it ran as an ordinary message, its delivery's third attempt or Pass
- * Answers off then) or that the record cannot vouch for. Kept, such a claim would read as an
- * earlier run's offer to every later run (answerReoffer.ts claimedBefore), and the message, run
- * already, would be offered too (review s9b, R9b-1, R9b-11); so it is taken back.
+ * `fresh` without the claims the run made only to ask, each taken back:
+ * - the answer claims of messages this run does not hold: a message another run claimed without
+ *   offering it (it ran as an ordinary message, its delivery's third attempt or Pass Answers off
+ *   then) or that the record cannot vouch for. Kept, such a claim would read as an earlier run's
+ *   offer to every later run (answerReoffer.ts claimedBefore), and the message, run already, would
+ *   be offered too (review s9b, R9b-1, R9b-11);
+ * - the claim of a caught-up burst's previous message (what vouches for the record) that no run had
+ *   made and no item of this run runs: kept, that message would count as run, and a poll after the
+ *   chat's bot was resumed would never run it (review s10, R10-6: a message a paused chat left).
  */
 export async function withoutStrayAnswers(
 	context: IExecuteFunctions,
 	fresh: ReadonlySet<string>,
 	claimant: Claimant,
+	items: readonly INodeExecutionData[],
 ): Promise<ReadonlySet<string>> {
+	const ownKeys = new Set(
+		items.flatMap((item) => (groupedIds(item) ?? [String(item.json.message_id)]).map(messageKey)),
+	);
+	const previous = new Set(
+		items.flatMap((item) => {
+			const id = previousId(item);
+			return id === undefined ? [] : [messageKey(id)];
+		}),
+	);
 	const stray = [...fresh].filter((key) => {
 		const id = answerOfKey(key);
-		return id !== undefined && !fresh.has(messageKey(id));
+		if (id !== undefined) return !fresh.has(messageKey(id));
+		return previous.has(key) && !ownKeys.has(key);
 	});
 	if (stray.length === 0) return fresh;
 	await takeBack(context, stray, claimant);

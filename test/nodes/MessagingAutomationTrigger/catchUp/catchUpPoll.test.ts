@@ -244,12 +244,12 @@ describe('Messaging Automation Catch-Up', () => {
 		]);
 	});
 
-	it('fails a test run in a workflow with no trigger, saying to add one', async () => {
+	it('fails a test run in a workflow with no trigger, saying to connect one (and to add it first)', async () => {
 		const { engine, definition } = catchUpWorkflow(sandbox);
 		const run = await engine.run(definition, { node: 'Catch-Up', items: [{ json: {} }] }, 'manual');
 
 		expect(run.nodeError('Catch-Up')?.message).toBe(
-			'Add a Messaging Automation Trigger to this workflow, and connect it and this node to the same next node',
+			'Connect this node and a Messaging Automation Trigger to the same next node',
 		);
 	});
 	it("fails a test run on another credential than the trigger's, naming the node's Credential field", async () => {

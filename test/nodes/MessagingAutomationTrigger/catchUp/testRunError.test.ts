@@ -110,10 +110,12 @@ describe("the Catch-Up node's test run in a workflow not ready for it", () => {
  * the workflow's trigger by name whether connected or not (sharedSettings.ts), so the steps left are
  * to connect this node and to publish. Smallest fix: testRunError.ts looks for the triggers of the
  * whole workflow when none shares a next node with this one (say "connect ..." then), and says "add"
- * only when the workflow has none.
+ * only when the workflow has none. Fixed by one message for both: the node cannot list the
+ * workflow's nodes, only those connected to it, so it says to connect this node and a trigger to the
+ * same next node, and its description says to add the trigger first if there is none.
  */
 describe("review s10: the Catch-Up node's test run before it is connected (R10-3)", () => {
-	it('control: no trigger in the workflow at all: says to add one', async () => {
+	it('control: no trigger in the workflow at all: says to connect one, and to add it first if there is none', async () => {
 		const engine = sandboxEngine(sandbox, {
 			messagingAutomationCatchUp: new MessagingAutomationCatchUp(),
 		});
@@ -123,15 +125,16 @@ describe("review s10: the Catch-Up node's test run before it is connected (R10-3
 			{ node: 'Catch-Up', items: [{ json: {} }] },
 			'manual',
 		);
-		expect(run.nodeError('Catch-Up')?.message).toMatch(/^Add a Messaging Automation Trigger/);
+		expect(run.nodeError('Catch-Up')?.message).toBe(
+			'Connect this node and a Messaging Automation Trigger to the same next node',
+		);
 	});
 
-	it.fails(
-		'R10-3: a trigger set up right, the Catch-Up node not connected yet: the error does not tell the user to add a trigger',
-		async () => {
-			const error = await testRunError({ events: ['message.received'], ...quickGrouping }, false);
+	it('R10-3: a trigger set up right, the Catch-Up node not connected yet: the error says to connect it, not to add a trigger', async () => {
+		const error = await testRunError({ events: ['message.received'], ...quickGrouping }, false);
 
-			expect(error?.message).not.toMatch(/^Add a Messaging Automation Trigger/);
-		},
-	);
+		expect(error?.message).toBe(
+			'Connect this node and a Messaging Automation Trigger to the same next node',
+		);
+	});
 });
