@@ -5,7 +5,8 @@
  * that test fails and says to take the family off this list, and it is held to every invariant.
  */
 import type { Rule } from './invariants';
-import type { Family } from './property';
+import { FAMILIES, type Family } from './property';
+import type { Knobs } from './scenario';
 
 export interface KnownBreak {
 	findings: string;
@@ -32,10 +33,35 @@ export const RARELY_BROKEN: Partial<Record<Family, KnownBreak>> = {
 };
 
 /**
+ * The rules that name a documented limit, not a loss: 'crashed' (invariants.ts), a message a run
+ * claimed, or held with its delivery answered, when n8n stopped during the run's first step. n8n
+ * lists that execution as crashed and its Retry runs it; no code of the trigger's can, since a
+ * stopped process claims and passes on nothing more (n8nProcess.ts).
+ */
+export const LIMIT_RULES: readonly Rule[] = ['crashed'];
+
+/**
+ * The families that meet the limits, and only those are excused them: the ones that stop processes.
+ * Every other rule still holds them: a message lost by anything but the stopped first step that
+ * claimed it is 'oneRun', an answer never resumed is 'answers' (invariants.test.ts).
+ */
+export const LIMITS: Partial<Record<Family, readonly Rule[]>> = Object.fromEntries(
+	(Object.keys(FAMILIES) as Family[])
+		.filter((family) => (FAMILIES[family] as Knobs).stops)
+		.map((family) => [family, LIMIT_RULES]),
+);
+
+/**
  * Rules a family is not held to yet, with the findings that break them, in rare cases the default
  * budget may not meet (the soak does): the family's other invariants still hold it.
  */
 export const TOLERATED: Partial<Record<Family, KnownBreak>> = {};
+
+/** What a family's runs leave out: its limits and the rules it is not held to yet. */
+export const excused = (family: Family): Rule[] => [
+	...(LIMITS[family] ?? []),
+	...(TOLERATED[family]?.rules ?? []),
+];
 
 /**
  * Findings today's code still has (findings.test.ts holds each fixed case to it): S8-1b. Issue 43's
