@@ -6,6 +6,7 @@
  */
 import { plainCase } from './cases';
 import type { Case } from './scenario';
+import type { ReadFault } from './service';
 
 /**
  * S8-1, the shrunk case of answerStops, seed 20261401: the "1" (m5) answers q2, the question
@@ -62,24 +63,31 @@ const STOPPED_DURING_RETRIED_OFFER: Case = {
 };
 
 /**
- * S8-1b, the shrunk case of answerStops with the Catch-Up node, seed 20261129: an offer taken over
- * once is never taken over again. A "1" answering q1, delivered twice (a copy 3.3 s on). n8n
- * records the first delivery's run, which claims the "1" as an answer, and stops before answering;
- * the copy's run, in the process started again, finds the offer unended and takes it over
- * (answerReoffer.ts: it claims the offer's tries and then its end's record, `settled|m1`), and
- * that process stops too, during the offer. The retry of the first delivery and the Catch-Up's
- * run both find the end's record held: the "1" neither resumes q1 nor runs. The simulator's stop
- * parks a process's reads and requests but not its claims (n8nProcess.ts), so here the second stop
- * stands for one just after the take-over claimed the end's record. The soak meets it with one stop
- * too: a later run took over an offer the first run was still retrying (its reads failed), and its
- * process stopped during it.
+ * S8-1b: an offer taken over once is never taken over again. A "1" answering q1, then (62 s on) an
+ * ordinary message, each to its own webhook process; the Send and Wait node cannot read the chat
+ * (429) while either offers the "1". n8n records the "1"'s run in p1 and answers its delivery; the
+ * run claims the "1" as an answer and offers it, and its tries fail (0 and 3 s on; the next comes
+ * 33 s on, the last 153 s on). The next message's run in p2 carries the "1", a minute old
+ * (earlierAnswer.ts), finds the offer unended and the question waiting, and takes it over
+ * (answerReoffer.ts): it claims the offer's try left, waits out p1's try in flight, claims the
+ * end's record (`settled|m1`) and offers; n8n stops p2 0.7 s into that try. p1's last try finds it
+ * taken and leaves the "1", and the Catch-Up's run finds the end's record held: the "1" neither
+ * resumes q1 nor runs. One stop, whose process claimed nothing after it (n8nProcess.ts), and faults
+ * of the kinds the answerStops family draws, though more failed reads (13) than its six.
  */
 const TAKEOVER_STOPPED: Case = {
 	...plainCase([]),
 	quietMs: 3000,
 	longestMs: 20_000,
-	bursts: [{ person: 0, pauseMs: 9295, gapsMs: [], offlineMs: 0, saveGapMs: 300 }],
-	copies: [{ message: 0, afterMs: 3307 }],
+	processes: 2,
+	route: [0, 1],
+	bursts: [
+		{ person: 0, pauseMs: 9295, gapsMs: [], offlineMs: 0, saveGapMs: 300 },
+		{ person: 0, pauseMs: 62_000, gapsMs: [], offlineMs: 0, saveGapMs: 300 },
+	],
+	saveJitterMs: [0, 0],
+	// Read 0 is p1's hold, 1 to 9 the node's for p1's tries, 10 p2's hold, 11 to 13 p2's try.
+	readFaults: [undefined, ...Array<ReadFault>(9).fill(429), undefined, 429, 429, 429],
 	readLatencyMs: 5,
 	answers: {
 		n8nLine: 1,
@@ -87,8 +95,7 @@ const TAKEOVER_STOPPED: Case = {
 		replies: [{ message: 0, text: '1' }],
 	},
 	catchUp: true,
-	stopsAfterRecording: [0],
-	stops: [{ afterMessage: 0, delayMs: 3614, process: 0 }],
+	stops: [{ afterMessage: 1, delayMs: 10_000, process: 1 }],
 };
 
 export const ANSWER_FINDING_CASES: Record<string, Array<{ name: string; case: Case }>> = {
@@ -104,7 +111,7 @@ export const ANSWER_FINDING_CASES: Record<string, Array<{ name: string; case: Ca
 	],
 	'S8-1b': [
 		{
-			name: 'n8n stops during the first run\'s offer of the "1", then again during the offer its copy\'s run took over: the "1" resumes its question or runs',
+			name: 'the next message\'s run takes over the offer of the "1" that the first run is still trying (the node cannot read), and n8n stops during its try: the "1" resumes its question or runs',
 			case: TAKEOVER_STOPPED,
 		},
 	],

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import { plainCase } from './cases';
 import { referenceBursts, violations } from './invariants';
+import { excused, LIMITS } from './knownBroken';
 import { plannedMessages } from './scenario';
 import type { Outcome } from './world';
 
@@ -198,6 +199,47 @@ describe('the invariants', () => {
 		// A run that was not cut short loses nothing by this limit.
 		crashed.runs[0].crashed = false;
 		expect(rules(violations(c, crashed))).toEqual(['oneRun', 'oneRun', 'oneRun']);
+	});
+
+	it('excuse the crash limit only where a family stops processes, and nothing else with it: a message lost otherwise, or an answer never resumed, is still found', () => {
+		expect(Object.keys(LIMITS).sort()).toEqual(['answerStops', 'everything', 'stops']);
+		expect(excused('prompt')).toEqual([]);
+		const kept = (found: ReturnType<typeof violations>) =>
+			found
+				.filter((violation) => !excused('stops').includes(violation.rule))
+				.map(({ rule, detail }) => `${rule}: ${detail.split(':')[0]}`);
+		// Two bursts: n8n stopped during the first one's run, which claimed m1 and m2; the second's
+		// delivery, answered by the same process, ran nowhere with no crash of its own.
+		const two = plainCase([300, 6000]);
+		const planned = plannedMessages(two);
+		const lost: Outcome = {
+			...outcome([['m1', 'm2']], { messages: planned }),
+			attempts: planned.map((message) => ({
+				message: message.id,
+				chain: message.index,
+				attempt: 1,
+				process: 'p1',
+				sentAt: message.firstAttemptAt,
+				status: 200,
+				answeredAt: message.firstAttemptAt + 100,
+			})),
+		};
+		Object.assign(lost.runs[0], { passedOn: false, crashed: true, claimed: ['m1', 'm2'] });
+		expect(rules(violations(two, lost))).toEqual(['crashed', 'crashed', 'oneRun']);
+		expect(kept(violations(two, lost))).toEqual([
+			'oneRun: m3 ran 0 times, though a delivery of it was answered 2xx',
+		]);
+		// The "1" (m1) answers q1: claimed by the stopped run, it is in the limit as a message, and
+		// its question never resumed is still a broken answer (the Catch-Up and the take-over offer it).
+		const answer: Outcome = {
+			...lost,
+			expected: new Map([['m1', 'q1']]),
+			questionOf: new Map([['exec-1', 'q1']]),
+		};
+		expect(kept(violations(two, answer))).toEqual([
+			'answers: m1 answers q1, which it never resumed',
+			'oneRun: m3 ran 0 times, though a delivery of it was answered 2xx',
+		]);
 	});
 
 	it('count a copy that passed nothing on as no run', () => {

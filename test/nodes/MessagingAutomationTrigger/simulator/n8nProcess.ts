@@ -194,8 +194,9 @@ export class N8nProcess {
 					type.execute as (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>
 				).call(context);
 			} catch (error) {
-				// A throw fails the execution.
+				// A throw fails the execution, unless n8n stopped first: the run then never ended.
 				trace(() => `${this.name} step of ${runsText(runs)} throws ${(error as Error).message}`);
+				if (!this.alive) return undefined;
 				for (const run of runs) run.failed = (error as Error).message;
 				return error as Error;
 			}
@@ -203,6 +204,7 @@ export class N8nProcess {
 				() =>
 					`${this.name} step of ${runsText(runs)} ends, passing on ${runsText(outputs.flat().map((item) => ({ messageIds: messageIdsOf(item) })))}${this.alive ? '' : ' (n8n stopped: it never ends)'}`,
 			);
+			if (!this.alive) return undefined;
 			// A run whose messages an earlier run held passes on only the others.
 			const passed = outputs.flat().map(messageIdsOf);
 			for (const run of runs) {
@@ -268,6 +270,9 @@ export class N8nProcess {
 		const onItems =
 			(call: 'checkProcessedAndRecord' | 'removeProcessed') =>
 			async (items: string[], scope: 'node', options: IDataObject) => {
+				// A stopped process claims nothing more. Its code fails here rather than parks: the claims
+				// queue is the module's (claimStore.ts), and a later case's process reuses the module.
+				if (!this.alive) throw new Error('n8n stopped: this process runs nothing more');
 				if (this.world.claimFails()) throw new Error('SQLITE_BUSY: database is locked');
 				const result = await DataDeduplicationService.getInstance()[call](
 					items,

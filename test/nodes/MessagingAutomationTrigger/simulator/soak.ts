@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { installProcessedDataStore } from '../../../support/processedData';
-import { KNOWN_BROKEN, RARELY_BROKEN, TOLERATED } from './knownBroken';
+import { excused, KNOWN_BROKEN, RARELY_BROKEN } from './knownBroken';
 import { ProcessPool } from './processPool';
 import { FAMILIES, report, simulate, type Family } from './property';
 import { installVirtualTime, uninstallVirtualTime } from './virtualTime';
@@ -41,7 +41,7 @@ export function soakHalf(half: 0 | 1): void {
 					const run = await simulate(pool, family, {
 						seed,
 						numRuns: perFamily,
-						ignore: TOLERATED[family]?.rules,
+						ignore: excused(family),
 					});
 					console.log(`${report(run)}; ${(run.cases / (run.wallMs / 1000)).toFixed(1)} cases/s`);
 					expect(run.counterexample === undefined, report(run)).toBe(true);
