@@ -4,7 +4,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { MessagingAutomationApi } from '../../../../credentials/MessagingAutomationApi.credentials';
 import { MessagingAutomationCatchUp } from '../../../../nodes/MessagingAutomationCatchUp/MessagingAutomationCatchUp.node';
 import type { SandboxHandle } from '../../../sandbox';
-import { N8nEngine, type TestWorkflow } from '../../../support/n8nEngine';
+import { N8nEngine, START_NODE_TYPE, type TestWorkflow } from '../../../support/n8nEngine';
 import { N8nPollHost } from '../../../support/n8nPoll';
 import { N8nWebhookHost } from '../../../support/n8nWebhook';
 import { beforeEach } from 'vitest';
@@ -159,6 +159,42 @@ export function useCatchUpBesideTrigger(): {
 			const poll = await catchUp();
 			await poll.activate();
 			return { trigger: live, poll };
+		},
+	};
+}
+
+/**
+ * A never-published workflow of the Catch-Up node and, with `trigger`'s fields, a trigger named
+ * `triggerName` beside it, both leading to Reply (the Catch-Up node only when `catchUpConnected`).
+ */
+export function besideWorkflow(
+	trigger: INodeParameters | undefined,
+	{ triggerName = 'On Messages', catchUpConnected = true } = {},
+): TestWorkflow {
+	const to = (node: string) => ({ main: [[{ node, type: 'main' as const, index: 0 }]] });
+	const node = (name: string, type: string, extra: IDataObject = {}) => ({
+		id: randomUUID(),
+		name,
+		type,
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: {},
+		...extra,
+	});
+	const credentials = { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } };
+	const triggerNode = trigger && {
+		...node(triggerName, 'messagingAutomationTrigger', { credentials, parameters: trigger }),
+		webhookId: randomUUID(),
+	};
+	return {
+		nodes: [
+			node('Catch-Up', 'messagingAutomationCatchUp', { credentials }),
+			node('Reply', START_NODE_TYPE),
+			...(triggerNode ? [triggerNode] : []),
+		],
+		connections: {
+			...(catchUpConnected ? { 'Catch-Up': to('Reply') } : {}),
+			...(triggerNode ? { [triggerName]: to('Reply') } : {}),
 		},
 	};
 }

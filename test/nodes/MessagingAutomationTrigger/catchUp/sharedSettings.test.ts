@@ -1,14 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { sleep, type IDataObject, type Workflow } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { MessagingAutomationCatchUp } from '../../../../nodes/MessagingAutomationCatchUp/MessagingAutomationCatchUp.node';
 import { MessagingAutomationTrigger } from '../../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node';
 import type { SandboxHandle } from '../../../sandbox';
-import { START_NODE_TYPE, type TestWorkflow } from '../../../support/n8nEngine';
 import { N8nPollHost } from '../../../support/n8nPoll';
 import { useStoppedClock } from '../fixtures';
-import { catchUpBeside, quickGrouping, sandboxEngine } from './catchUpFixtures';
+import { besideWorkflow, catchUpBeside, quickGrouping, sandboxEngine } from './catchUpFixtures';
 
 /*
  * Review s6, R6-1: n8n 2.40.7 publishes a workflow's webhook triggers and its polls at once, on one
@@ -25,37 +23,6 @@ useStoppedClock(
 	() => undefined,
 );
 
-/** The Catch-Up node and a trigger beside it (both lead to Reply), as the README sets them up. */
-function workflowBeside(trigger: boolean): TestWorkflow {
-	const to = (node: string) => ({ main: [[{ node, type: 'main' as const, index: 0 }]] });
-	const node = (name: string, type: string, extra: IDataObject = {}) => ({
-		id: randomUUID(),
-		name,
-		type,
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		parameters: {},
-		...extra,
-	});
-	const credentials = { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } };
-	return {
-		nodes: [
-			node('Catch-Up', 'messagingAutomationCatchUp', { credentials }),
-			node('Reply', START_NODE_TYPE),
-			...(trigger
-				? [
-						node('Trigger', 'messagingAutomationTrigger', {
-							credentials,
-							parameters: { events: ['message.received'], ...quickGrouping },
-							webhookId: randomUUID(),
-						}),
-					]
-				: []),
-		],
-		connections: { 'Catch-Up': to('Reply'), ...(trigger ? { Trigger: to('Reply') } : {}) },
-	};
-}
-
 /**
  * The poll of a Catch-Up node (its credential `apiKey`'s), its workflow's static data empty at
  * activation; with a trigger, that trigger's shared settings (the owner key's) land 300 ms in.
@@ -71,7 +38,13 @@ async function publishedAtOnce(trigger: boolean, apiKey = sandbox.keys.owner) {
 		},
 		apiKey,
 	);
-	const poll = new N8nPollHost(engine, workflowBeside(trigger), 'Catch-Up');
+	const poll = new N8nPollHost(
+		engine,
+		besideWorkflow(trigger ? { events: ['message.received'], ...quickGrouping } : undefined, {
+			triggerName: 'Trigger',
+		}),
+		'Catch-Up',
+	);
 	if (trigger)
 		poll.besideActivation = async (workflow: Workflow) => {
 			await sleep(300);

@@ -1,13 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { MessagingAutomationCatchUp } from '../../../../nodes/MessagingAutomationCatchUp/MessagingAutomationCatchUp.node';
 import { MessagingAutomationTrigger } from '../../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node';
 import type { SandboxHandle } from '../../../sandbox';
-import { START_NODE_TYPE, type TestWorkflow } from '../../../support/n8nEngine';
 import { useStoppedClock } from '../fixtures';
-import { quickGrouping, sandboxEngine } from './catchUpFixtures';
+import { besideWorkflow, quickGrouping, sandboxEngine } from './catchUpFixtures';
 
 /*
  * The Catch-Up node's test run ("Fetch Test Event" in n8n's editor) in a workflow not ready for it,
@@ -22,43 +20,13 @@ useStoppedClock(
 	() => undefined,
 );
 
-/** The Catch-Up node and a trigger with `trigger`'s fields beside it (both lead to Reply), never published. */
-function workflowBeside(trigger: INodeParameters, catchUpConnected = true): TestWorkflow {
-	const to = (node: string) => ({ main: [[{ node, type: 'main' as const, index: 0 }]] });
-	const node = (name: string, type: string, extra: IDataObject = {}) => ({
-		id: randomUUID(),
-		name,
-		type,
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		parameters: {},
-		...extra,
-	});
-	const credentials = { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } };
-	return {
-		nodes: [
-			node('Catch-Up', 'messagingAutomationCatchUp', { credentials }),
-			node('Reply', START_NODE_TYPE),
-			node('On Messages', 'messagingAutomationTrigger', {
-				credentials,
-				parameters: trigger,
-				webhookId: randomUUID(),
-			}),
-		],
-		connections: {
-			...(catchUpConnected ? { 'Catch-Up': to('Reply') } : {}),
-			'On Messages': to('Reply'),
-		},
-	};
-}
-
 async function testRunError(trigger: INodeParameters, catchUpConnected = true) {
 	const engine = sandboxEngine(sandbox, {
 		messagingAutomationCatchUp: new MessagingAutomationCatchUp(),
 		messagingAutomationTrigger: new MessagingAutomationTrigger(),
 	});
 	const run = await engine.run(
-		workflowBeside(trigger, catchUpConnected),
+		besideWorkflow(trigger, { catchUpConnected }),
 		{ node: 'Catch-Up', items: [{ json: {} }] },
 		'manual',
 	);
@@ -119,7 +87,7 @@ describe("review s10: the Catch-Up node's test run before it is connected (R10-3
 		const engine = sandboxEngine(sandbox, {
 			messagingAutomationCatchUp: new MessagingAutomationCatchUp(),
 		});
-		const alone = workflowBeside({});
+		const alone = besideWorkflow({});
 		const run = await engine.run(
 			{ nodes: alone.nodes.filter((node) => node.name !== 'On Messages'), connections: {} },
 			{ node: 'Catch-Up', items: [{ json: {} }] },
