@@ -16,6 +16,9 @@ import {
 	sharedCatchUpSettings,
 } from '../MessagingAutomationTrigger/catchUp/sharedSettings';
 
+const RAN_BEFORE_SAVED =
+	"Ran nothing yet: the trigger's settings were not saved when this run started; the next poll runs these messages";
+
 export class MessagingAutomationCatchUp implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Messaging Automation Catch-Up',
@@ -56,6 +59,13 @@ export class MessagingAutomationCatchUp implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		if (this.getMode() === 'manual') return (await pollCatchUp(this)) ?? [[]];
 		const lookup = sharedCatchUpSettings(this);
+		// The poll found settings, the saved workflow this run loaded has none: most often the poll
+		// of a publication ran before n8n saved what the trigger shared (seen in n8n 2.40.7).
+		if ('noneShared' in lookup && lookup.noneShared)
+			throw new NodeOperationError(this.getNode(), RAN_BEFORE_SAVED, {
+				description:
+					'A poll started this run while the workflow was being published or unpublished, before n8n had saved the settings the Messaging Automation Trigger shares. Nothing was claimed: while the workflow is published, the next poll runs these messages.',
+			});
 		if (!('trigger' in lookup))
 			throw new NodeOperationError(this.getNode(), `Caught up nothing: ${lookup.why}`);
 		const moved = movedCredential(this, lookup.settings);

@@ -107,7 +107,10 @@ const isShared = (value: unknown): value is SharedSettings =>
 export type CatchUpSettings = SharedSettings & { grouping: BurstRules };
 
 /** The settings, with the node id of the trigger they are (whose claims a caught-up run makes). */
-export type SharedLookup = { settings: CatchUpSettings; trigger: string } | { why: string };
+export type SharedLookup =
+	| { settings: CatchUpSettings; trigger: string }
+	/** `noneShared`: no trigger of the workflow shares settings (none active, or not saved yet). */
+	| { why: string; noneShared?: boolean };
 
 const shared = (context: Context) =>
 	Object.entries(entries(context))
@@ -123,6 +126,7 @@ export function sharedCatchUpSettings(context: Context): SharedLookup {
 	const all = shared(context);
 	if (all.length === 0)
 		return {
+			noneShared: true,
 			why: "no Messaging Automation Trigger in this workflow is active. This node follows the trigger's settings, which the trigger shares once the workflow is active: add one with Group Quick Messages and Catch Up Missed Messages on, then publish the workflow (on n8n 1.x: activate it)",
 		};
 	const on = all.find(

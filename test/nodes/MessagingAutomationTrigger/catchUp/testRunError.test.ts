@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MessagingAutomationCatchUp } from '../../../../nodes/MessagingAutomationCatchUp/MessagingAutomationCatchUp.node';
 import { MessagingAutomationTrigger } from '../../../../nodes/MessagingAutomationTrigger/MessagingAutomationTrigger.node';
 import type { SandboxHandle } from '../../../sandbox';
+import { processedRecords } from '../../../support/processedData';
 import { useStoppedClock } from '../fixtures';
 import { besideWorkflow, quickGrouping, sandboxEngine } from './catchUpFixtures';
 
@@ -104,5 +105,31 @@ describe("review s10: the Catch-Up node's test run before it is connected (R10-3
 		expect(error?.message).toBe(
 			'Connect this node and a Messaging Automation Trigger to the same next node',
 		);
+	});
+});
+
+/*
+ * A run a poll started, in a saved workflow with no trigger settings yet: n8n 2.40.7 ran the poll of
+ * a publication before it saved what the trigger shares (seen in the e2e suite). The run fails,
+ * claims nothing, and says that the next poll runs the messages, not that the workflow lacks a
+ * trigger.
+ */
+describe('a run the poll started before n8n saved the trigger settings', () => {
+	it('fails, claiming nothing, saying the next poll runs these messages', async () => {
+		const engine = sandboxEngine(sandbox, {
+			messagingAutomationCatchUp: new MessagingAutomationCatchUp(),
+			messagingAutomationTrigger: new MessagingAutomationTrigger(),
+		});
+		const item = { json: { message_ids: ['m-1'], message_id: 'm-1', caught_up: {} } };
+		const run = await engine.run(
+			besideWorkflow({ events: ['message.received'], ...quickGrouping }),
+			{ node: 'Catch-Up', items: [item] },
+			'trigger',
+		);
+
+		expect(run.nodeError('Catch-Up')?.message).toBe(
+			"Ran nothing yet: the trigger's settings were not saved when this run started; the next poll runs these messages",
+		);
+		expect(processedRecords().size).toBe(0);
 	});
 });
