@@ -1,13 +1,19 @@
 /**
  * Review s10b: the crash limit (`crashed`, invariants.ts) must name only a message lost because n8n
- * stopped during the first step of a run that claimed it, never one another run lost.
+ * stopped during the first step of a run that claimed it, never one another run lost; and the n8n
+ * 1.x waiting-webhook model (waitingExecutions.ts) must still find finding 7.
  */
-import { describe, expect, it } from 'vitest';
+import { DataDeduplicationService } from 'n8n-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { plainCase } from './cases';
+import { installProcessedDataStore } from '../../../support/processedData';
+import { FINDING_CASES, plainCase } from './cases';
 import { violations } from './invariants';
 import { excused } from './knownBroken';
+import { ProcessPool } from './processPool';
+import { checkCase } from './property';
 import { plannedMessages } from './scenario';
+import { installVirtualTime, uninstallVirtualTime } from './virtualTime';
 import type { Outcome } from './world';
 
 const c = plainCase([300, 300]);
@@ -88,4 +94,44 @@ describe('review s10b: the crash limit and a loss by a run that ended (S10b-1)',
 			expect(kept(violations(c, lostByEnded(true)))).toHaveLength(3);
 		},
 	);
+});
+
+/*
+ * Checked and holding: the n8n 1.x waiting-webhook model of 7fe1587 (a resumed execution refused;
+ * each request that reached the node before the resume resumes it) keeps finding 7's teeth. With
+ * every claim answered "new" (the fix of finding 7 undone: no copy finds the "1" claimed), the
+ * two copies offer at the same moment and the question resumes twice on 1.x, once on 2.x.
+ */
+describe('review s10b: finding 7 with claims that never block (holds)', () => {
+	const pool = new ProcessPool();
+	beforeAll(() => {
+		installProcessedDataStore();
+		installVirtualTime();
+	});
+	afterAll(() => uninstallVirtualTime());
+	afterEach(() => vi.restoreAllMocks());
+
+	const seven = FINDING_CASES['7'][0].case;
+	const answers = seven.answers as NonNullable<typeof seven.answers>;
+	const blind = () =>
+		vi
+			.spyOn(DataDeduplicationService.getInstance(), 'checkProcessedAndRecord')
+			.mockImplementation(async (items) => ({ new: items as never, processed: [] }));
+	const resumedTwice = (found: Awaited<ReturnType<typeof checkCase>>) =>
+		found.filter((v) => v.rule === 'answers' && / resumed 2 times/.test(v.detail)).length;
+
+	it('control: the claims as n8n makes them: finding 7 holds every invariant', async () => {
+		expect(await checkCase(seven, pool)).toEqual([]);
+	});
+
+	it('claims never blocking, n8n 1.x: the question resumes twice', async () => {
+		blind();
+		expect(resumedTwice(await checkCase(seven, pool))).toBe(1);
+	});
+
+	it('claims never blocking, n8n 2.x: the question resumes once', async () => {
+		blind();
+		const two = { ...seven, answers: { ...answers, n8nLine: 2 as const } };
+		expect(resumedTwice(await checkCase(two, pool))).toBe(0);
+	});
 });
