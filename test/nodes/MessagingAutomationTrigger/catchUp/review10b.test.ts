@@ -212,3 +212,52 @@ describe('review s10b: a possible answer given up on and run, n8n answering a wh
 		},
 	);
 });
+
+/*
+ * R10b-4: the give-up counts per burst, and the chat waits whole while any burst of it is
+ * undecided (chatCatchUp.ts `decided`). While a question waits, every message of the chat that
+ * asks nothing back (no question mark: shared/conversation/answers.ts questionOf) is a possible
+ * answer, so with n8n's own URL failing and the deliveries lost (a broken public address fails
+ * both), a person who writes again within ~10 minutes starts a new undecided burst before the last
+ * one's give-up: each burst is given up on in turn, and logged ("they run as ordinary
+ * messages, once no other reply of the chat waits"), but the chat never runs: nothing of it runs
+ * while they keep writing, and the "1" passes Max Age, lost. Seen on 7fe1587: a message every 8
+ * minutes for 75 minutes, 9 give-ups logged, no run in 80 minutes (control, every 20 minutes: each
+ * runs 13 minutes after it). Severity: medium (the setting the give-up exists for; a chatty person
+ * loses the chat's messages while n8n's URL fails). Smallest fix: chatCatchUp.ts runs the chat's
+ * bursts written before its first undecided one (given up on, or decided), holding only that one
+ * and what follows: written order kept; or count the give-up per chat, so a chat whose asks failed
+ * at 2 polls over 10 minutes gives up on every burst of it.
+ */
+describe("review s10b: n8n's own URL failing, a person writing again every few minutes (R10b-4)", () => {
+	async function chatty(every: number) {
+		const { poll } = await start();
+		await ask(question());
+		setDown(true);
+		for (let at = 0; at < 80; at++) {
+			if (at % every === 0 && at < 75) {
+				h.sandbox.webhooks.faults.loseNext(1);
+				say(at === 0 ? '1' : `still waiting (${at / every})`);
+			}
+			h.sandbox.clock.advance(MINUTE);
+			await poll.poll();
+		}
+		return passedOn(poll);
+	}
+
+	it('control: a message every 20 minutes: each runs as a message, the "1" first', async () => {
+		expect(await chatty(20)).toEqual([
+			'1',
+			'still waiting (1)',
+			'still waiting (2)',
+			'still waiting (3)',
+		]);
+	});
+
+	it.fails(
+		'R10b-4: a message every 8 minutes: the "1" runs as a message within Max Age',
+		async () => {
+			expect(await chatty(8)).toContain('1');
+		},
+	);
+});
