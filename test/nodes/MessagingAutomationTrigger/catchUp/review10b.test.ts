@@ -227,7 +227,9 @@ describe('review s10b: a possible answer given up on and run, n8n answering a wh
  * loses the chat's messages while n8n's URL fails). Smallest fix: chatCatchUp.ts runs the chat's
  * bursts written before its first undecided one (given up on, or decided), holding only that one
  * and what follows: written order kept; or count the give-up per chat, so a chat whose asks failed
- * at 2 polls over 10 minutes gives up on every burst of it.
+ * at 2 polls over 10 minutes gives up on every burst of it. Tried: `givesUp(memory, chat, '', now)`
+ * in `decided` (one count per chat, which `asked` never resets) passes this test and R10b-3's, and
+ * review10, review9c2 and chatCatchUp tests still pass.
  */
 describe("review s10b: n8n's own URL failing, a person writing again every few minutes (R10b-4)", () => {
 	async function chatty(every: number) {
