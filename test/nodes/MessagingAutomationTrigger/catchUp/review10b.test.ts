@@ -263,3 +263,46 @@ describe("review s10b: n8n's own URL failing, a person writing again every few m
 		},
 	);
 });
+
+/*
+ * R10b-5 (found checking R10-7's bound; older than 27f1854): the Catch-Up poll catches up nothing
+ * when the trigger's Quiet Window is 180 s or more (the field allows up to 300 s). A chat is read
+ * once it has been quiet CATCH_UP_AFTER_MS (3 minutes) plus the quiet window (catchUpPoll.ts
+ * dueChats `ready`), but listed only while its newest message is above the floor, the previous
+ * poll less LOOK_BACK_MS = 3 + 2 minutes (pollMemory.ts windowOf `listFloor`): with Poll Times
+ * every minute, from a quiet window of 3 minutes on (2 minutes plus the Poll Times interval) the
+ * floor passes the chat before it is ready, and no poll ever reads it. Seen on 7fe1587: a lost
+ * message, polls every minute for 30 minutes, quiet window 150 s: run at minute 6; 180 s or 300 s:
+ * nothing, and nothing logged. Severity: medium (the node silently does nothing for a setting the
+ * trigger allows; its description advises 8 s or less, so few users meet it). Smallest fix (tried:
+ * this test passes): pollMemory.ts `listFloor = Math.max(since, active.lastPollAt - LOOK_BACK_MS -
+ * settings.grouping.quietMs)`, and the same look-back where `read` entries are forgotten and in
+ * moveFloor; or cap the quiet window the poll allows for at 2 minutes and say so.
+ */
+describe('review s10b: the Catch-Up poll with a long quiet window (R10b-5)', () => {
+	async function lostWith(quietWindowSeconds: number) {
+		const { poll } = await start({ quietWindowSeconds, longestWaitSeconds: 600 });
+		h.sandbox.webhooks.faults.loseNext(1);
+		say('where is my parcel');
+		for (let at = 1; at <= 30; at++) {
+			h.sandbox.clock.advance(MINUTE);
+			await poll.poll();
+		}
+		return passedOn(poll);
+	}
+
+	it('control: a 150 s quiet window: the lost message is caught up', async () => {
+		expect(await lostWith(150)).toEqual(['where is my parcel']);
+	});
+
+	it.fails('R10b-5: a 180 s quiet window: the lost message is caught up', async () => {
+		expect(await lostWith(180)).toEqual(['where is my parcel']);
+	});
+
+	it.fails(
+		'R10b-5: a 300 s quiet window (the most allowed): the lost message is caught up',
+		async () => {
+			expect(await lostWith(300)).toEqual(['where is my parcel']);
+		},
+	);
+});
