@@ -91,21 +91,22 @@ async function decided(
 	// Each burst asks as its delivery's run would: two offers to one question resume it once at most,
 	// the node taking only the chat's first answer (its own read), and a newer answer is offered
 	// even when the older one's offer ended (R9b-6).
+	const failed: MissedBurst[] = [];
 	for (const burst of bursts) {
-		const first = burst.messages[0].id;
 		const answers = await findAnswers(context as RouteContext, reader, read, burst.messages);
-		if (!answers.failed) {
-			asked(memory, chat, first);
-			if (answers.offers.length > 0) result.offered.push({ burst, answers });
-			continue;
-		}
-		const givenUp = givesUp(memory, chat, first, now);
-		if (!givenUp.now) result.undecided.push(burst);
-		else if (givenUp.first)
-			context.logger.warn(
-				`Messaging Automation Catch-Up: could not ask whether a Send and Wait question waits for messages ${burst.messages.map((entry) => entry.id).join(', ')} in conversation ${chat} at ${PROBE_GIVE_UP_POLLS} polls or more over ${PROBE_GIVE_UP_MS / 60_000} minutes or more (the ask's failures are logged above): they run as ordinary messages, once no other reply of the chat waits to be asked about. Make n8n's own webhook address (WEBHOOK_URL) reachable from the n8n server itself, or turn off Pass Answers to Send and Wait.`,
-			);
+		if (answers.failed) failed.push(burst);
+		else if (answers.offers.length > 0) result.offered.push({ burst, answers });
 	}
+	if (failed.length === 0) {
+		asked(memory, chat);
+		return result;
+	}
+	const givenUp = givesUp(memory, chat, now);
+	if (!givenUp.now) result.undecided.push(...failed);
+	else if (givenUp.first)
+		context.logger.warn(
+			`Messaging Automation Catch-Up: could not ask whether a Send and Wait question waits for messages ${failed.flatMap((burst) => burst.messages.map((entry) => entry.id)).join(', ')} in conversation ${chat} at ${PROBE_GIVE_UP_POLLS} polls or more over ${PROBE_GIVE_UP_MS / 60_000} minutes or more (the ask's failures are logged above): they run as ordinary messages, and so do later replies of this chat whose ask fails, within Max Age. Make n8n's own webhook address (WEBHOOK_URL) reachable from the n8n server itself, or turn off Pass Answers to Send and Wait.`,
+		);
 	return result;
 }
 

@@ -14,15 +14,22 @@ import type { CatchUpSettings } from './sharedSettings';
  * executions, in queue mode too). Losing it costs reads, never a run: a new activation looks back to
  * the saved `lastPollAt`.
  *
- * The floor (`lastPollAt` less LOOK_BACK_MS: chats older were looked at) passes a chat only once
+ * The floor (`lastPollAt` less the look-back: chats older were looked at) passes a chat only once
  * the poll has seen it settled: read with nothing to run, or run by a run whose first step (the
  * claim in n8n's record of runs) went through. A run whose claim failed (n8n's database) leaves its
  * chats to the next poll; until a run ends its chats wait, and hold the floor.
  */
 
 const MINUTE = 60_000;
-/** A poll lists back to the previous one less this, so a chat not ready then is seen again. */
+/**
+ * A poll lists back to the previous one less this and the trigger's quiet window (lookBackOf), so a
+ * chat not ready then (quiet CATCH_UP_AFTER_MS past its burst's close) is seen again: without the
+ * quiet window, one of 3 minutes or more let the floor pass a chat before it was ready, and it was
+ * never read (review s10b, R10b-5).
+ */
 export const LOOK_BACK_MS = CATCH_UP_AFTER_MS + 2 * MINUTE;
+
+const lookBackOf = (settings: CatchUpSettings) => LOOK_BACK_MS + settings.grouping.quietMs;
 
 type RunState = 'running' | 'recorded' | 'failed';
 
@@ -53,6 +60,8 @@ export interface PollMemory {
 	pending: Map<string, { lastAt: number; state: RunState; polls: number }>;
 	/** Possible answers the poll could not ask about, by chat and first message (probePatience.ts). */
 	failingProbes: FailingProbes;
+	/** How far before the previous poll a poll lists (lookBackOf), as the last poll's settings say. */
+	lookBackMs: number;
 	/** A listing cut short above the floor: where the next poll goes on, and when it began. */
 	sweep?: { cursor: string; startedAt: number };
 	report: ReportMemory;
@@ -109,17 +118,19 @@ export function windowOf(context: PollContext, settings: CatchUpSettings, now: n
 			read: new Map(),
 			pending: new Map(),
 			failingProbes: new Map(),
+			lookBackMs: lookBackOf(settings),
 			report: {},
 		};
 		memories.set(key, memory);
 	}
 	const active = memory as PollMemory;
+	active.lookBackMs = lookBackOf(settings);
 	settle(active);
 	for (const [chat, at] of active.read)
-		if (at <= active.lastPollAt - LOOK_BACK_MS) active.read.delete(chat);
+		if (at <= active.lastPollAt - active.lookBackMs) active.read.delete(chat);
 	forgetFailingBefore(active.failingProbes, now - settings.catchUpMs - PROBE_GIVE_UP_MS);
 	const since = numberOr(data.since, now);
-	const listFloor = Math.max(since, active.lastPollAt - LOOK_BACK_MS);
+	const listFloor = Math.max(since, active.lastPollAt - active.lookBackMs);
 	return {
 		now,
 		since,
@@ -149,7 +160,8 @@ export const unsettled = (memory: PollMemory | undefined, chat: string, lastAt: 
  */
 export function moveFloor(memory: PollMemory, to: number | undefined): void {
 	let next = to ?? memory.lastPollAt;
-	for (const run of memory.pending.values()) next = Math.min(next, run.lastAt + LOOK_BACK_MS - 1);
+	for (const run of memory.pending.values())
+		next = Math.min(next, run.lastAt + memory.lookBackMs - 1);
 	memory.lastPollAt = Math.max(memory.lastPollAt, next);
 }
 

@@ -13,15 +13,13 @@ import {
  * add the trigger, turn on a named field in it, or publish.
  */
 
-/** The enabled Messaging Automation Triggers beside this node (sharing a next node), with their fields. */
+/** The Messaging Automation Triggers beside this node (sharing a next node), with their fields. */
 function triggersBeside(context: IPollFunctions | IExecuteFunctions) {
 	const name = context.getNode().name;
 	return context
 		.getChildNodes(name)
 		.flatMap((next) => context.getParentNodes(next.name, { depth: 1, includeNodeParameters: true }))
-		.filter(
-			(node) => !node.disabled && node.type.split('.').pop() === 'messagingAutomationTrigger',
-		);
+		.filter((node) => node.type.split('.').pop() === 'messagingAutomationTrigger');
 }
 
 /**
@@ -45,7 +43,17 @@ const PUBLISH = 'then publish the workflow (on n8n 1.x: activate it)';
 /** The test run's error, when the poll found no trigger settings to follow: the step the user has left. */
 export function testRunError(context: IPollFunctions | IExecuteFunctions): NodeOperationError {
 	const node = context.getNode();
-	const [trigger] = triggersBeside(context);
+	const beside = triggersBeside(context);
+	const [trigger] = beside.filter((node) => !node.disabled);
+	if (!trigger && beside.length > 0)
+		return new NodeOperationError(
+			node,
+			`Activate the trigger "${beside[0].name}" (it is deactivated), ${PUBLISH}`,
+			{
+				description:
+					"This node runs the messages that trigger missed, by the trigger's settings, which a deactivated trigger does not share.",
+			},
+		);
 	if (!trigger)
 		return new NodeOperationError(
 			node,

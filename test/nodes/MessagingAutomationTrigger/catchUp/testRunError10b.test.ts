@@ -77,12 +77,9 @@ describe("review s10b: the Catch-Up node's test run beside a disabled trigger (R
 		);
 	});
 
-	it.fails(
-		'R10b-2: the trigger disabled: the error names enabling it, not connecting one',
-		async () => {
-			const error = await testRunError(true);
-			expect(error?.message).not.toContain('Connect this node');
-			expect(`${error?.message} ${String(error?.description)}`).toMatch(/enable|deactivated/i);
-		},
-	);
+	it('R10b-2: the trigger disabled: the error names activating it, not connecting one', async () => {
+		const error = await testRunError(true);
+		expect(error?.message).not.toContain('Connect this node');
+		expect(`${error?.message} ${String(error?.description)}`).toMatch(/activate|deactivated/i);
+	});
 });

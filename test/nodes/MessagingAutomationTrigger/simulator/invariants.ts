@@ -229,6 +229,9 @@ function nothingFollows(
  * no retry comes; the message ran nowhere else.
  */
 function crashedWith(outcome: Outcome, id: string): string | undefined {
+	// A run that ended and claimed it first dropped it: a loss of its own, whatever crashed beside
+	// it (review s10b, S10b-1).
+	if (outcome.runs.some((run) => !run.crashed && run.claimed?.includes(id))) return undefined;
 	for (const run of outcome.runs.filter((candidate) => candidate.crashed)) {
 		const answered = outcome.attempts.some(
 			(a) => a.message === id && a.process === run.process && (a.status ?? 500) < 300,
