@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { ANSWER_OFFER_TIMEOUT_MS } from '../../shared/conversation/deliveryTiming';
 import { claimed, takeBack, type Claimant } from '../run/claimStore';
-import { groupedIds } from '../run/unclaimedRun';
+import { ownIds } from '../run/unclaimedRun';
 import { offersIn } from './answerPass';
 import { cleanKeys, settledKeys, tryKeys, TRY_NUMBERS } from './offerTries';
 import { paused } from './runCancel';
@@ -153,7 +153,7 @@ export async function holdForRetry(
 	claimant: Claimant,
 ): Promise<TakenOver> {
 	const offered = items.flatMap((item) => {
-		const own = groupedIds(item) ?? [String(item.json.message_id)];
+		const own = ownIds(item);
 		return offersIn(item, () => true).flatMap((entry) =>
 			entry.messageIds.map((id) => ({ id, earlier: !own.includes(id) })),
 		);
@@ -195,7 +195,7 @@ export async function takeOverUnsettled(
 ): Promise<TakenOver> {
 	const fresh = claim.vouched;
 	const ids = items.flatMap((item) => {
-		const own = groupedIds(item) ?? [String(item.json.message_id)];
+		const own = ownIds(item);
 		// An earlier message is asked about only by the run that holds the item's own: not by its copies.
 		const holds = own.some((id) => fresh.has(messageKey(id)));
 		return offersIn(

@@ -140,17 +140,35 @@ export function sharedCatchUpSettings(context: Context): SharedLookup {
 		return { settings, trigger: id };
 	}
 	const [first] = all;
-	// Named as the trigger shows them: Group Quick Messages appears with Message Received only, and
-	// Catch Up Missed Messages with Group Quick Messages only.
-	const off = !first.filters.eventTypes.includes('message.received')
-		? 'Message Received (in Events) and Group Quick Messages'
-		: !first.grouping
-			? 'Group Quick Messages'
-			: 'Catch Up Missed Messages';
+	const off = fieldsOff({
+		messages: first.filters.eventTypes.includes('message.received'),
+		grouping: first.grouping !== undefined,
+		catchUp: first.catchUpMs > 0,
+	});
 	return {
-		why: `the Messaging Automation Trigger "${first.trigger}" has ${off} off; this node needs Message Received, Group Quick Messages and Catch Up Missed Messages on`,
+		why: `the Messaging Automation Trigger "${first.trigger}" has ${listed(off)} off; this node needs Message Received, Group Quick Messages and Catch Up Missed Messages on`,
 	};
 }
+
+/**
+ * The trigger fields this node needs on that are off, by their labels, as the trigger shows them:
+ * Group Quick Messages shows with Message Received only, Catch Up Missed Messages with Group Quick
+ * Messages only. One rule for the poll's log (shared settings) and a test run's error (the node's
+ * parameters, testRunError.ts).
+ */
+export function fieldsOff(on: {
+	messages: boolean;
+	grouping: boolean;
+	catchUp: boolean;
+}): string[] {
+	if (!on.messages) return ['Message Received (in Events)', 'Group Quick Messages'];
+	if (!on.grouping) return ['Group Quick Messages'];
+	return on.catchUp ? [] : ['Catch Up Missed Messages'];
+}
+
+/** Labels as a sentence lists them: "A", "A and B", "A, B and C". */
+export const listed = (labels: string[]) =>
+	labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}` : labels[0];
 
 /**
  * Whether an enabled Messaging Automation Trigger is beside this node in the workflow, as n8n's node

@@ -5,6 +5,8 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { fieldsOff, listed } from './sharedSettings';
+
 /*
  * What a test run of the Catch-Up node ("Fetch Test Event") says when it has no trigger settings to
  * follow. Those settings reach this node only once the workflow is published (sharedSettings.ts),
@@ -22,21 +24,14 @@ function triggersBeside(context: IPollFunctions | IExecuteFunctions) {
 		.filter((node) => node.type.split('.').pop() === 'messagingAutomationTrigger');
 }
 
-/**
- * The trigger fields this node needs on that are off, by their labels, as the trigger shows them:
- * n8n drops a hidden field's value, and Group Quick Messages shows with Message Received only,
- * Catch Up Missed Messages (on by default) with Group Quick Messages only.
- */
-function fieldsOff(parameters: INodeParameters): string[] {
-	const events: unknown = parameters.events;
-	if (Array.isArray(events) && !events.some((event) => event === 'message.received'))
-		return ['Message Received (in Events)', 'Group Quick Messages'];
-	if (parameters.groupQuickMessages !== true) return ['Group Quick Messages'];
-	return parameters.catchUpMissed === false ? ['Catch Up Missed Messages'] : [];
-}
-
-const list = (fields: string[]) =>
-	fields.length > 1 ? `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)}` : fields[0];
+/** The node's parameters as fieldsOff reads them: n8n drops a hidden field's value. */
+const onIn = (parameters: INodeParameters) => ({
+	messages:
+		!Array.isArray(parameters.events) ||
+		parameters.events.some((event) => event === 'message.received'),
+	grouping: parameters.groupQuickMessages === true,
+	catchUp: parameters.catchUpMissed !== false,
+});
 
 const PUBLISH = 'then publish the workflow (on n8n 1.x: activate it)';
 
@@ -44,7 +39,7 @@ const PUBLISH = 'then publish the workflow (on n8n 1.x: activate it)';
 export function testRunError(context: IPollFunctions | IExecuteFunctions): NodeOperationError {
 	const node = context.getNode();
 	const beside = triggersBeside(context);
-	const [trigger] = beside.filter((node) => !node.disabled);
+	const [trigger] = beside.filter((candidate) => !candidate.disabled);
 	if (!trigger && beside.length > 0)
 		return new NodeOperationError(
 			node,
@@ -62,11 +57,11 @@ export function testRunError(context: IPollFunctions | IExecuteFunctions): NodeO
 				description: `This node runs the messages that trigger missed, by the trigger's settings. Add the trigger first if this workflow has none; in it, turn on Group Quick Messages and Catch Up Missed Messages, ${PUBLISH}.`,
 			},
 		);
-	const off = trigger.parameters ? fieldsOff(trigger.parameters) : [];
+	const off = trigger.parameters ? fieldsOff(onIn(trigger.parameters)) : [];
 	if (off.length > 0)
 		return new NodeOperationError(
 			node,
-			`In the trigger "${trigger.name}", turn on ${list(off)}, ${PUBLISH}`,
+			`In the trigger "${trigger.name}", turn on ${listed(off)}, ${PUBLISH}`,
 			{
 				description:
 					"This node runs the messages the trigger missed, by the trigger's settings, and only with Message Received, Group Quick Messages and Catch Up Missed Messages on.",

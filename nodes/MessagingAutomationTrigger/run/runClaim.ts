@@ -7,7 +7,7 @@ import { retriedRun } from './retriedRun';
 import { cancelled } from '../answers/runCancel';
 import { afterOfferKeys, claimedAfterOffers } from './afterOffers';
 import { isCaughtUp } from './caughtUp';
-import { previousId, vouchedCatchUps, withoutStrayAnswers } from './vouchedClaims';
+import { previousId, vouchedCatchUps, withoutStrayClaims } from './vouchedClaims';
 import { answerKey, eventKey, messageKey } from './claimKeys';
 import { markEndedHere, markExecution } from './executionMarks';
 import { claimed, takeBack, type Claimant } from './claimStore';
@@ -222,7 +222,7 @@ export async function claimRun(
 	if (!claims) refuseUnclaimed(context, claimant, outputs.flat());
 	const vouched =
 		claims &&
-		(await withoutStrayAnswers(
+		(await withoutStrayClaims(
 			context,
 			await vouchedCatchUps(context, outputs.flat(), new Set([...claims, ...later])),
 			claimant,

@@ -14,6 +14,10 @@ const strings = (value: unknown): string[] | undefined =>
 /** A grouped run's messages, in written order; undefined for a run of one event. */
 export const groupedIds = (item: INodeExecutionData | undefined) => strings(item?.json.message_ids);
 
+/** The messages an item runs: a grouped run's, or the one it received. */
+export const ownIds = (item: INodeExecutionData) =>
+	groupedIds(item) ?? [String(item.json.message_id)];
+
 /**
  * Whether a carried delivery started this grouped run (a delivered one, not caught up): the
  * event's own message is not the burst's last. A carried delivery starts its burst's run at its deadline when no run holding it was

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { isCaughtUp } from './caughtUp';
 import { answerOfKey, messageKey, messageOfKey } from './claimKeys';
 import { CLAIMS_KEPT, recordNeverFull, takeBack, type Claimant } from './claimStore';
-import { groupedIds } from './unclaimedRun';
+import { groupedIds, ownIds } from './unclaimedRun';
 
 /*
  * What a run's fresh claims vouch for (runClaim.ts): a caught-up burst only while n8n's record of
@@ -54,15 +54,13 @@ export async function vouchedCatchUps(
  *   made and no item of this run runs: kept, that message would count as run, and a poll after the
  *   chat's bot was resumed would never run it (review s10, R10-6: a message a paused chat left).
  */
-export async function withoutStrayAnswers(
+export async function withoutStrayClaims(
 	context: IExecuteFunctions,
 	fresh: ReadonlySet<string>,
 	claimant: Claimant,
 	items: readonly INodeExecutionData[],
 ): Promise<ReadonlySet<string>> {
-	const ownKeys = new Set(
-		items.flatMap((item) => (groupedIds(item) ?? [String(item.json.message_id)]).map(messageKey)),
-	);
+	const ownKeys = new Set(items.flatMap((item) => ownIds(item).map(messageKey)));
 	const previous = new Set(
 		items.flatMap((item) => {
 			const id = previousId(item);

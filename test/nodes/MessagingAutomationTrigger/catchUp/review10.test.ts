@@ -224,7 +224,7 @@ describe('review s10: the stray answer claim put back, then the poll reads the c
  * said it was left. Before R9b-7 the paused "1" ran nothing and claimed nothing. Seen on 59fb038;
  * passes with chatCatchUp.ts `forChat` dropping `previous_message_id` from the paused item. The fix
  * for every caught-up item: take back a `message|<previous>` the run claimed first (it only asked),
- * as withoutStrayAnswers takes back stray answer claims.
+ * as withoutStrayClaims takes back stray answer claims.
  */
 describe('review s10: a paused chat, the reply after another message of its burst (R10-6)', () => {
 	async function pausedThenResumed(order: 'reply first' | 'reply last') {

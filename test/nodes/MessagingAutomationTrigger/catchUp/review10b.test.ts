@@ -36,7 +36,7 @@ async function resumeLater(poll: Awaited<ReturnType<typeof start>>['poll']) {
 
 /*
  * R10b-1 (R10-6 and R10-4 as fixed): both fixes take a claim back (vouchedClaims.ts
- * withoutStrayAnswers: `message|<previous>`; answerPass.ts unlessPaused: the dropped reply's
+ * withoutStrayClaims: `message|<previous>`; answerPass.ts unlessPaused: the dropped reply's
  * `message|<id>`), and a take-back can be put back by another process's write of the whole record
  * (support/processedData.ts putBackTakeBacks, the worst such writes can do; R9c-1). Put back, the
  * paused chat's left "where is my parcel?" (R10-6) or refused "1" (R10-4) counts as run, and once

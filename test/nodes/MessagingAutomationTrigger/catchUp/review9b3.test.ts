@@ -155,7 +155,7 @@ describe("review s9b: n8n's record full (R9b-11)", () => {
 		say('1');
 		await pollLater(poll);
 
-		// Fixed (runClaim.ts withoutStrayAnswers): the record cannot vouch for the "1", so it is not
+		// Fixed (runClaim.ts withoutStrayClaims): the record cannot vouch for the "1", so it is not
 		// caught up, and its answer claim is taken back: the log says that alone.
 		expect(resumes).toEqual([]);
 		const log = poll.warnings.join('\n');

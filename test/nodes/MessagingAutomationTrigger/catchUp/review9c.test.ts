@@ -13,7 +13,7 @@ import { useAnswerCatchUp } from './answerCatchUp';
 const { h, resumes, question, ask, say, start, claimedBefore, pollLater } = useAnswerCatchUp();
 
 /*
- * R9c-1: withoutStrayAnswers (vouchedClaims.ts) keeps R9b-1 shut by a take-back: the poll's run of a
+ * R9c-1: withoutStrayClaims (vouchedClaims.ts) keeps R9b-1 shut by a take-back: the poll's run of a
  * "1" that ran as an ordinary message finds `answer|<1>` fresh and `message|<1>` not, and takes the
  * answer claim back. A take-back is a write another process's whole-record write can undo
  * (test/support/processedData.ts putBackTakeBacks; S7-6 held because that run "asks nothing it
