@@ -52,15 +52,17 @@ interface Listing {
 	now: number;
 	/** When the listing began: a sweep's first page, maybe polls ago. */
 	startedAt: number;
-	/** Set when the pages ran out above the floor: where the next poll goes on. */
+	/** Set when the pages ran out above the floor: the cursor of the last page listed. */
 	cursor?: string;
 }
 
 /**
  * The chats changed since the floor, newest activity first, at most MAX_LIST_PAGES pages; a
- * listing cut short above the floor goes on where it stopped at the next poll (`sweep`), so a
- * chat below the first pages is listed however busy the account (a chat active meanwhile moves to
- * the top, after the sweep's start: the next listing has it).
+ * listing cut short above the floor goes on at the next poll (`sweep`), so a chat below the first
+ * pages is listed however busy the account (a chat active meanwhile moves to the top, after the
+ * sweep's start: the next listing has it). It goes on by listing its last page again: where the
+ * cursor is an offset, a chat deleted above it meanwhile moves the chats below up by one, and the
+ * first of them would be listed by no page (R45e-5).
  */
 async function listChats(
 	context: PollContext,
@@ -71,6 +73,7 @@ async function listChats(
 	const chats: ListedChat[] = [];
 	let now: number | undefined;
 	let cursor = sweep?.cursor;
+	let cut: string | undefined;
 	for (let page = 0; page < MAX_LIST_PAGES; page++) {
 		const answer = await client.callTool(listConversationsTool.name, {
 			limit: LIST_PAGE_SIZE,
@@ -79,15 +82,19 @@ async function listChats(
 		now ??= serviceTime(answer.date);
 		const listed = listedPage(answer.data);
 		chats.push(...listed.chats);
-		cursor = listed.cursor;
 		const oldest = listed.chats.at(-1)?.lastAt ?? Number.NEGATIVE_INFINITY;
-		if (!cursor || oldest <= floor(now)) {
-			cursor = undefined;
-			break;
-		}
+		// '' is the first page: a sweep cut there lists it again.
+		cut = listed.cursor && oldest > floor(now) ? (cursor ?? '') : undefined;
+		if (!listed.cursor || oldest <= floor(now)) break;
+		cursor = listed.cursor;
 	}
 	const at = now ?? Date.now();
-	return { chats, now: at, startedAt: sweep?.startedAt ?? at, ...(cursor ? { cursor } : {}) };
+	return {
+		chats,
+		now: at,
+		startedAt: sweep?.startedAt ?? at,
+		...(cut === undefined ? {} : { cursor: cut }),
+	};
 }
 
 /** Logged once per poll node and reason: why the poll catches nothing up. */
@@ -191,12 +198,13 @@ export async function pollCatchUp(context: PollContext): Promise<INodeExecutionD
 	if (!memory) return items.length > 0 ? [items] : null;
 	// A sweep goes on only past pages whose chats were all read; else they are listed again.
 	if (allRead) {
-		memory.sweep = listing.cursor
-			? { cursor: listing.cursor, startedAt: listing.startedAt }
-			: undefined;
+		memory.sweep =
+			listing.cursor === undefined
+				? undefined
+				: { cursor: listing.cursor, startedAt: listing.startedAt };
 	}
 	if (items.length > 0) emitTracked(context as IPollFunctions, [items], taken, memory);
-	moveFloor(memory, allRead && !listing.cursor ? listing.startedAt : undefined);
+	moveFloor(memory, allRead && listing.cursor === undefined ? listing.startedAt : undefined);
 	if (current.firstOfActivation) return null;
 	const report = await endpointReport(context as IPollFunctions, memory, settings.endpointId, now);
 	if (report) throw report;

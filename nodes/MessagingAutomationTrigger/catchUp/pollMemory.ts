@@ -62,7 +62,7 @@ export interface PollMemory {
 	failingProbes: FailingProbes;
 	/** How far before the previous poll a poll lists (lookBackOf), as the last poll's settings say. */
 	lookBackMs: number;
-	/** A listing cut short above the floor: where the next poll goes on, and when it began. */
+	/** A listing cut short above the floor: its last page's cursor ('' the first), and when it began. */
 	sweep?: { cursor: string; startedAt: number };
 	report: ReportMemory;
 }
