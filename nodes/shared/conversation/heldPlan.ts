@@ -1,4 +1,5 @@
 import { burstOf, burstThrough, type BurstRules, type BurstVerdict } from './bursts';
+import { SAVE_SLACK_MS } from './deliveryTiming';
 import { queuedAfterRun, uploadOpenUntil } from './uploadWindow';
 import { mergeTimelines, type TimelineMessage } from './timeline';
 
@@ -209,7 +210,9 @@ function carriedByHeld(
  * Whether `entry` may start an upload no read showed yet: its lag (queue time less timestamp) is
  * over a quiet window past that of every other held message, of those settled before
  * (`settledLag`) and of a clock that is right. A phone
- * whose clock runs behind keeps one lag, so only its burst's first delivery counts.
+ * whose clock runs behind keeps one lag, so only its burst's first delivery counts. A read sent
+ * after the event was queued that does not show the message cannot reach it (more pages of a busy
+ * group stamped after it than a read follows): reading again at once would show no more (R43de-2).
  */
 function firstOfUpload(
 	known: readonly TimelineMessage[],
@@ -217,9 +220,11 @@ function firstOfUpload(
 	entry: HeldMessage,
 	rules: BurstRules,
 	settledLag: number | undefined,
+	knownAsOf: number | undefined,
 ): boolean {
 	if (entry.queuedAt === undefined || known.some((message) => message.id === entry.message.id))
 		return false;
+	if (knownAsOf !== undefined && knownAsOf + SAVE_SLACK_MS >= entry.queuedAt) return false;
 	const lag = entry.queuedAt - entry.message.at;
 	// A clock that is right (lag 0) is the other to compare with when nothing else is known.
 	const others = held.flatMap((other) =>
@@ -266,7 +271,7 @@ export function nextReadAt(
 		// does the first read to show the start of an upload: it shows what else the upload saved,
 		// and the window counts from that read (uploadWindow.ts).
 		const openUntil =
-			firstOfUpload(known, held, entry, rules, settledLag) ||
+			firstOfUpload(known, held, entry, rules, settledLag, knownAsOf) ||
 			carriedByHeld(known, held, entry.message.id, rules, now)
 				? undefined
 				: likelyOpenUntil(known, held, entry.message.id, rules, now, knownAsOf);
