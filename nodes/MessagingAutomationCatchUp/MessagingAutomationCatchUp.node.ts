@@ -10,6 +10,10 @@ import {
 
 import { claimRun } from '../MessagingAutomationTrigger/run/runClaim';
 import { pollCatchUp } from '../MessagingAutomationTrigger/catchUp/catchUpPoll';
+import {
+	BOT_OUTPUT_NAME,
+	PEOPLE_OUTPUT_NAME,
+} from '../MessagingAutomationTrigger/run/takeoverOutput';
 import { catchUpPollProperties } from '../MessagingAutomationTrigger/catchUp/pollProperties';
 import {
 	movedCredential,
@@ -35,7 +39,11 @@ export class MessagingAutomationCatchUp implements INodeType {
 		defaults: { name: 'Messaging Automation Catch-Up' },
 		polling: true,
 		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
+		// The trigger's outputs with Human Takeover on; without it, nothing comes out of Paused Chats.
+		outputs: [
+			{ type: NodeConnectionTypes.Main, displayName: BOT_OUTPUT_NAME },
+			{ type: NodeConnectionTypes.Main, displayName: PEOPLE_OUTPUT_NAME },
+		],
 		credentials: [{ name: 'messagingAutomationApi', required: true }],
 		properties: catchUpPollProperties,
 	};
@@ -57,7 +65,7 @@ export class MessagingAutomationCatchUp implements INodeType {
 	 * same credential keeps its id, and runs on (R9b-10).
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		if (this.getMode() === 'manual') return (await pollCatchUp(this)) ?? [[]];
+		if (this.getMode() === 'manual') return (await pollCatchUp(this)) ?? [[], []];
 		const lookup = sharedCatchUpSettings(this);
 		// The poll found settings, the saved workflow this run loaded has none: most often the poll
 		// of a publication ran before n8n saved what the trigger shared (seen in n8n 2.40.7).
@@ -70,6 +78,6 @@ export class MessagingAutomationCatchUp implements INodeType {
 			throw new NodeOperationError(this.getNode(), `Caught up nothing: ${lookup.why}`);
 		const moved = movedCredential(this, lookup.settings);
 		if (moved) throw moved;
-		return await claimRun(this, { trigger: lookup.trigger, polled: true }, 1);
+		return await claimRun(this, { trigger: lookup.trigger, polled: true }, 2);
 	}
 }

@@ -27,8 +27,10 @@ const clone = (data: IDataObject): IDataObject => JSON.parse(JSON.stringify(data
 export class N8nPollHost {
 	/** Static data as the database holds it. */
 	savedStaticData: IDataObject = {};
-	/** Each run a poll started: the poll node's output as its step passed it on. */
+	/** Each run a poll started: the poll node's first output (Bot) as its step passed it on. */
 	readonly executions: INodeExecutionData[][] = [];
+	/** The same runs' second output, Paused Chats (Human Takeover on). */
+	readonly paused: INodeExecutionData[][] = [];
 	/** The errors later polls threw, each an error execution in n8n. */
 	readonly failures: Error[] = [];
 	/** What the node logged with warn, in order. */
@@ -158,6 +160,7 @@ export class N8nPollHost {
 				'trigger',
 			);
 			this.executions.push(run.output(this.nodeName));
+			this.paused.push(run.output(this.nodeName, 1));
 			done?.resolve(run.run);
 		} catch (error) {
 			done?.reject(error as Error);

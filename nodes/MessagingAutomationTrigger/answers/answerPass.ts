@@ -153,35 +153,6 @@ function rest(
 }
 
 /**
- * A Catch-Up poll's item from a chat Human Takeover pauses holds only replies to a waiting question
- * (catchUp/chatCatchUp.ts): the poll has only the bot's output, so what the question did not take
- * runs in no run while the chat is paused, logged; a person answers there (R9b-7). Their claims
- * this run made are taken back, so that, as any message a paused chat left, they run once a poll
- * after the bot was resumed reads the chat (review s10, R10-4).
- */
-async function unlessPaused(
-	context: IExecuteFunctions,
-	item: INodeExecutionData,
-	after: INodeExecutionData[],
-	fresh: ReadonlySet<string> | undefined,
-	claimant: Claimant,
-): Promise<INodeExecutionData[]> {
-	const { takeover } = item.json;
-	if (!isRecord(takeover) || takeover.paused !== true || after.length === 0) return after;
-	const ids = after.flatMap((left) =>
-		(Array.isArray(left.json.message_ids) ? left.json.message_ids : [left.json.message_id]).map(
-			String,
-		),
-	);
-	const mine = ids.map(messageKey).filter((key) => fresh?.has(key) === true);
-	await takeBack(context, mine, claimant);
-	context.logger.warn(
-		`Messaging Automation Trigger: messages ${ids.join(', ')}, caught up in conversation ${String(item.json.conversation_id)}, were not taken by their Send and Wait question, and Human Takeover paused the chat: they run in no run while it is paused (a person answers there); a poll after the bot is resumed runs them`,
-	);
-	return [];
-}
-
-/**
  * The run's items once their offers are made: a message a question took is taken out (a grouped
  * run names it in `burst.answered_message_ids`, as it names one a later run offers now), an item
  * left with none goes no further. `fresh`: the keys this run claimed first for `claimant`
@@ -205,14 +176,7 @@ export async function passAnswers(
 						if (!hasOffers(item)) return [item];
 						const ended = await answeredIn(context, item, claimedHere, claimant, reoffered);
 						answered += ended.answered.size;
-						const after = rest(
-							item,
-							new Set([...ended.answered, ...ended.takenOver]),
-							ended.refused,
-						);
-						return claimant?.polled === true
-							? await unlessPaused(context, item, after, fresh, claimant)
-							: after;
+						return rest(item, new Set([...ended.answered, ...ended.takenOver]), ended.refused);
 					}),
 				),
 		),

@@ -6,6 +6,7 @@ import { ConversationReader, reasonOf } from '../../shared/conversation/reader';
 import { createNodeClient } from '../../shared/transport/nodeClient';
 import { pageMinimum } from '../hold/turn';
 import { catchUpChat } from './chatCatchUp';
+import { withCarrier } from '../run/runClaim';
 import { listedPage, type ListedChat } from './conversationList';
 import { endpointReport, listingFailure } from './endpointReport';
 import {
@@ -171,7 +172,8 @@ export async function pollCatchUp(context: PollContext): Promise<INodeExecutionD
 	const memory = current.memory;
 	const { due, leftChats } = dueChats(listing.chats, current, settings);
 	const reader = new ConversationReader(context, pageMinimum({ historyCount: 0, ...settings }));
-	const items: INodeExecutionData[] = [];
+	// The bot's items and Paused Chats' (the trigger's two outputs with Human Takeover on).
+	const items: INodeExecutionData[][] = [[], []];
 	const taken = new Map<string, number>();
 	let left = current.firstOfActivation ? leftChats : 0;
 	// The floor moves on only once every chat above it was read: the rest wait above it.
@@ -179,10 +181,10 @@ export async function pollCatchUp(context: PollContext): Promise<INodeExecutionD
 	for (const chat of due.slice(0, MAX_CHATS)) {
 		try {
 			const outcome = await catchUpChat(context, reader, chat, settings, current);
-			items.push(...outcome.items);
+			outcome.items.forEach((list, output) => items[output].push(...list));
 			left += outcome.left;
 			if (outcome.readAgain) allRead = false;
-			else if (outcome.items.length > 0) taken.set(chat.conversationId, chat.lastAt);
+			else if (outcome.items.flat().length > 0) taken.set(chat.conversationId, chat.lastAt);
 			else memory?.read.set(chat.conversationId, chat.lastAt);
 		} catch (error) {
 			allRead = false;
@@ -195,7 +197,7 @@ export async function pollCatchUp(context: PollContext): Promise<INodeExecutionD
 		context.logger.warn(
 			`Messaging Automation Catch-Up: left ${left} conversation burst(s) written while the workflow was inactive and older than the trigger's Max Age (${settings.catchUpMs / 3_600_000} h): they do not run`,
 		);
-	if (!memory) return items.length > 0 ? [items] : null;
+	if (!memory) return items.flat().length > 0 ? items : null;
 	// A sweep goes on only past pages whose chats were all read; else they are listed again.
 	if (allRead) {
 		memory.sweep =
@@ -203,7 +205,8 @@ export async function pollCatchUp(context: PollContext): Promise<INodeExecutionD
 				? undefined
 				: { cursor: listing.cursor, startedAt: listing.startedAt };
 	}
-	if (items.length > 0) emitTracked(context as IPollFunctions, [items], taken, memory);
+	if (items.flat().length > 0)
+		emitTracked(context as IPollFunctions, withCarrier(items), taken, memory);
 	moveFloor(memory, allRead && listing.cursor === undefined ? listing.startedAt : undefined);
 	if (current.firstOfActivation) return null;
 	const report = await endpointReport(context as IPollFunctions, memory, settings.endpointId, now);

@@ -16,6 +16,7 @@ import type { EventEnvelope } from '../../shared/webhooks/events';
 import { findAnswers, type FoundAnswers, type RouteContext } from '../answers/answerRoute';
 import { filterEvent } from '../receive/eventFilter';
 import { caughtUpItem, NEVER_DELIVERED, WHILE_INACTIVE, type CaughtUpItem } from '../run/caughtUp';
+import { takeoverWorkflowData } from '../run/takeoverOutput';
 import type { ListedChat } from './conversationList';
 import type { PollContext, Window } from './pollMemory';
 import { asked, givesUp, PROBE_GIVE_UP_MS, PROBE_GIVE_UP_POLLS } from './probePatience';
@@ -38,7 +39,8 @@ const READ_BUDGET_MS = 20_000;
 const ANSWER_WAITING = 'answer to a Send and Wait question that still waited';
 
 export interface ChatOutcome {
-	items: INodeExecutionData[];
+	/** Its items for the bot, and with Human Takeover on, for the people (takeoverOutput.ts). */
+	items: INodeExecutionData[][];
 	/** Bursts written after the window's start but older than the limit, left. */
 	left: number;
 	/** A possible answer is left undecided: the next poll reads the chat again, the floor below it. */
@@ -142,39 +144,9 @@ function itemOf(
 }
 
 /**
- * The items of a found burst: none in a chat Human Takeover pauses (logged: a person answers
- * there), but its replies to a waiting question, which the trigger passes on there too (R9b-7).
- * The poll has only the bot's output, so such an item holds only those replies, marked paused: what
- * its question does not take runs in no run (answerPass.ts), and the burst's other messages are
- * left as in any paused chat.
- */
-function forChat(context: PollContext, found: Found, caughtOf: (found: Found) => CaughtUpItem) {
-	const caught = caughtOf(found);
-	const { takeover } = caught;
-	if (!takeover || takeover.paused === false) return [caught.item];
-	const offered = new Set(found.answers?.offers.flatMap((entry) => entry.message_ids) ?? []);
-	const replies = found.burst.messages.filter((entry) => offered.has(entry.id));
-	const left = found.burst.messages.filter((entry) => !offered.has(entry.id));
-	const where = `in conversation ${String(caught.item.json.conversation_id)}: ${takeover.paused === true ? `Human Takeover paused the chat (${takeover.by}, since ${takeover.since})` : takeover.error}`;
-	if (takeover.paused === true && replies.length > 0) {
-		const narrowed = caughtOf({ ...found, burst: { ...found.burst, messages: replies } });
-		narrowed.item.json.takeover = { ...takeover };
-		if (left.length > 0)
-			context.logger.warn(
-				`Messaging Automation Catch-Up: left ${left.map((entry) => entry.id).join(',')} ${where}; a person answers there, not the bot. The replies ${replies.map((entry) => entry.id).join(',')} are offered to their waiting Send and Wait question`,
-			);
-		return [narrowed.item];
-	}
-	context.logger.warn(
-		`Messaging Automation Catch-Up: left ${found.burst.messages.map((entry) => entry.id).join(',')} ${where}; ${replies.length > 0 ? 'a reply in it to a waiting Send and Wait question is not passed on either: answer the question by its link' : 'a person answers there, not the bot'}`,
-	);
-	return [];
-}
-
-/**
  * One chat's read: its unanswered bursts within the limit that the trigger's Filters pass, and its
- * bursts holding an answer to a waiting question, as items (but none of a chat Human Takeover
- * pauses), and how many older ones it leaves.
+ * bursts holding an answer to a waiting question, as each burst's outputs, and how many older ones
+ * it leaves.
  */
 export async function catchUpChat(
 	context: PollContext,
@@ -220,14 +192,20 @@ export async function catchUpChat(
 	const within = all.filter(
 		(burst) => closedRecently(burst) && !burst.messages.some((entry) => taken.has(entry.id)),
 	);
-	const items = [...offered, ...within.map((burst): Found => ({ burst }))].flatMap((found) =>
-		forChat(context, found, (chosen) => itemOf(chosen, read, settings, window, recent)),
-	);
+	// A chat Human Takeover pauses goes to Paused Chats, replies to a waiting question too, as the
+	// trigger sends it: a person answers there (R4-4, R9b-7).
+	const items: INodeExecutionData[][] = [[], []];
+	for (const found of [...offered, ...within.map((burst): Found => ({ burst }))]) {
+		const caught = itemOf(found, read, settings, window, recent);
+		takeoverWorkflowData(caught.item, settings.takeover !== undefined, caught.takeover).forEach(
+			(list, output) => items[output].push(...list),
+		);
+	}
 	const left = window.firstOfActivation
 		? all.filter((burst) => !closedRecently(burst) && burst.messages[0].at > window.listFloor)
 				.length
 		: 0;
 	// Undecided, the chat's items wait whole for a poll that can ask: run now, they would run again then.
-	if (undecided.length > 0) return { items: [], left, readAgain: true };
+	if (undecided.length > 0) return { items: [[], []], left, readAgain: true };
 	return { items, left, readAgain: false };
 }

@@ -1,4 +1,4 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { N8nPollHost } from '../../../support/n8nPoll';
 import type { N8nWebhookHost } from '../../../support/n8nWebhook';
@@ -27,9 +27,14 @@ export interface AnswerCatchUp extends RealQuestions {
 	claimedBefore: (keys: string[]) => void;
 	/** Two polls four minutes on: the chat is old enough to read, and the run the first emits has ended. */
 	pollLater: (poll: N8nPollHost) => Promise<void>;
-	/** The texts the poll's runs passed on. */
+	/** The texts the poll's runs passed on to the bot. */
 	passedOn: (poll: N8nPollHost) => string[];
+	/** The texts the poll's runs passed on to Paused Chats (Human Takeover). */
+	toPeople: (poll: N8nPollHost) => string[];
 }
+
+const textsOf = (runs: INodeExecutionData[][]) =>
+	runs.flatMap((items) => items.map((item) => item.json.text as string));
 
 export function useAnswerCatchUp(): AnswerCatchUp {
 	const questions = useRealQuestions();
@@ -64,7 +69,7 @@ export function useAnswerCatchUp(): AnswerCatchUp {
 			await poll.poll();
 			await poll.poll();
 		},
-		passedOn: (poll) =>
-			poll.executions.flatMap((items) => items.map((item) => item.json.text as string)),
+		passedOn: (poll) => textsOf(poll.executions),
+		toPeople: (poll) => textsOf(poll.paused),
 	};
 }

@@ -65,7 +65,8 @@ describe('review 4: the Catch-Up node and the trigger it follows', () => {
 		expect(poll.executions).toEqual([]);
 	});
 
-	it.fails(
+	// Holds since the Catch-Up node has the trigger's Paused Chats output (chatCatchUp.ts).
+	it(
 		"R4-4 (nobody is told): with Human Takeover on, a missed message in a chat the account paused ('/bot off') is left by the Catch-Up node with a log line ('a person answers there, not the bot': R45b-2's fix), while the trigger's own catch-up sends the same burst to Paused Chats (takeoverOutput.ts), where the workflow tells the staff: the poll's customer is answered by nobody, and nothing reaches a person",
 		async () => {
 			const poll = await activePoll({ humanTakeover: true });
@@ -74,9 +75,9 @@ describe('review 4: the Catch-Up node and the trigger it follows', () => {
 			sandbox.clock.advance(MINUTE);
 			sandbox.inject.injectMessage({ from: person, text: 'is anyone there?' });
 
-			const ran = await pollLater(poll);
-			console.log(`R4-4: ran ${JSON.stringify(ran)}; ${poll.warnings.join(' | ')}`);
-			expect(ran).toEqual(['is anyone there?']);
+			expect(await pollLater(poll)).toEqual([]);
+			expect(poll.paused.flat().map((item) => item.json.text)).toEqual(['is anyone there?']);
+			expect(poll.paused.flat()[0].json.takeover).toMatchObject({ paused: true });
 		},
 	);
 
