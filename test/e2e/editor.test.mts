@@ -618,7 +618,7 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 			expect(texts.description).toMatch(/^This node runs the messages /);
 		expect(retried.status).toBe('error');
 		expect(execution.message).toBe(
-			"Ran nothing yet: the trigger's settings were not saved when this run started; the next poll runs these messages",
+			"Ran nothing yet: n8n had not yet saved the trigger's settings when this run started; the next poll runs these messages",
 		);
 		expect(executionToast).toContain(execution.message);
 	});
