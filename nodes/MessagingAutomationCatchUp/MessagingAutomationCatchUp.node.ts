@@ -21,7 +21,7 @@ import {
 } from '../MessagingAutomationTrigger/catchUp/sharedSettings';
 
 const RAN_BEFORE_SAVED =
-	"Ran nothing yet: the trigger's settings were not saved when this run started; the next poll runs these messages";
+	"Ran nothing yet: n8n had not yet saved the trigger's settings when this run started; the next poll runs these messages";
 
 export class MessagingAutomationCatchUp implements INodeType {
 	description: INodeTypeDescription = {
@@ -72,7 +72,7 @@ export class MessagingAutomationCatchUp implements INodeType {
 		if ('noneShared' in lookup && lookup.noneShared)
 			throw new NodeOperationError(this.getNode(), RAN_BEFORE_SAVED, {
 				description:
-					'A poll started this run while the workflow was being published or unpublished, before n8n had saved the settings the Messaging Automation Trigger shares. Nothing was claimed: while the workflow is published, the next poll runs these messages.',
+					"A poll started this run while the workflow was being published or unpublished, before n8n had saved the Messaging Automation Trigger's settings. No message was marked as run, so while the workflow is published the next poll runs them: there is nothing to do.",
 			});
 		if (!('trigger' in lookup))
 			throw new NodeOperationError(this.getNode(), `Caught up nothing: ${lookup.why}`);

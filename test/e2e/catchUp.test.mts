@@ -240,7 +240,7 @@ describe.runIf(runsHere)('Messaging Automation Catch-Up, in a real n8n', () => {
 		);
 		for (const { id } of failed)
 			expect(executionError(await api.getExecution(id))).toMatch(
-				/^Ran nothing yet: the trigger's settings were not saved/,
+				/^Ran nothing yet: n8n had not yet saved the trigger's settings/,
 			);
 		expect(runs.map((items) => items.map((item) => [item.text, item.caught_up?.reason]))).toEqual([
 			[

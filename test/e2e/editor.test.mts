@@ -21,6 +21,7 @@ import {
 	visibleParameterLabels,
 } from './support/browser.mjs';
 import { e2e, n8nApi } from './support/context.mjs';
+import { catchUpWorkflow } from './support/workflows.mjs';
 
 // The action node as a person meets it in n8n's editor (issue 10's acceptance): headless Chromium
 // (Debian's package) signs in to the suite's n8n and looks at the nodes panel (the actions and the
@@ -555,5 +556,70 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		expect(await tip.innerText()).toContain(
 			'A reply answers the newest question while your account has written nothing after it, or the question it quotes',
 		);
+	});
+
+	// The Catch-Up node's errors as a person meets them (seen before only in engine tests): its test
+	// run ("Fetch Test Event") with no trigger beside it and with a deactivated one, and a run its poll
+	// started before n8n saved the trigger's settings, in the execution view.
+	it("l: the Catch-Up node's test run names the step left (no trigger beside it, a deactivated one); a run of its poll that found no settings saved says so in the execution view", async () => {
+		pictureOnFailure('l-catch-up');
+		const ui = editor(page);
+		const toast = page.locator('.el-notification').filter({ hasText: 'Problem in node' });
+		const shown = ui.ndv.locator(ui.byTestId('node-error-message'));
+		/** The error the open node's panel shows, once shown, pictured; and n8n's toast. */
+		const shownError = async (picture: string) => {
+			await shown.waitFor({ timeout: 30_000 });
+			await toast.first().waitFor();
+			await screenshot(page, picture);
+			const texts = {
+				message: await shown.innerText(),
+				description: await ui.ndv.locator(ui.byTestId('node-error-description')).innerText(),
+				toast: await toast.first().innerText(),
+			};
+			await page.keyboard.press('Escape');
+			await toast.first().locator('.el-notification__closeBtn').click();
+			return texts;
+		};
+		/** The workflow opened in the editor, the Catch-Up node's panel open, its execute button clicked. */
+		const testRun = async (trigger: 'none' | 'deactivated', picture: string) => {
+			const workflow = await api.createWorkflow(
+				catchUpWorkflow(`Catch-Up test run ${randomUUID().slice(0, 8)}`, credential, trigger),
+			);
+			await page.goto(`${e2e().n8nUrl}/workflow/${workflow.id}`);
+			await ui.canvasNode('Catch-Up').dblclick();
+			await ui.ndv.locator(ui.byTestId('node-execute-button')).first().click();
+			return { workflowId: workflow.id, texts: await shownError(picture) };
+		};
+		const alone = await testRun('none', 'l-catch-up-test-run-no-trigger');
+		const deactivated = await testRun('deactivated', 'l-catch-up-test-run-trigger-deactivated');
+
+		// A run of the poll that finds no trigger settings in the saved workflow: n8n's Retry of the
+		// failed test run above runs the node again in another mode than a test run's, on that workflow.
+		const [tested] = await api.listExecutions(alone.workflowId);
+		const retried = await api.request('POST', `/executions/${tested.id}/retry`, {
+			loadWorkflow: false,
+		});
+		await page.goto(`${e2e().n8nUrl}/workflow/${alone.workflowId}/executions/${retried.id}`);
+		await toast.first().waitFor({ timeout: 30_000 });
+		await screenshot(page, 'l-catch-up-poll-run-before-saved');
+		const executionToast = await toast.first().innerText();
+		await ui.canvasNode('Catch-Up').dblclick();
+		const execution = await shownError('l-catch-up-poll-run-before-saved-node');
+
+		expect(alone.texts.message).toBe(
+			'Connect this node and a Messaging Automation Trigger to the same next node',
+		);
+		expect(alone.texts.toast).toContain(alone.texts.message);
+		expect(deactivated.texts.message).toBe(
+			'Activate the trigger "Trigger" (it is deactivated), then publish the workflow (on n8n 1.x: activate it)',
+		);
+		expect(deactivated.texts.toast).toContain(deactivated.texts.message);
+		for (const { texts } of [alone, deactivated])
+			expect(texts.description).toMatch(/^This node runs the messages /);
+		expect(retried.status).toBe('error');
+		expect(execution.message).toBe(
+			"Ran nothing yet: n8n had not yet saved the trigger's settings when this run started; the next poll runs these messages",
+		);
+		expect(executionToast).toContain(execution.message);
 	});
 });

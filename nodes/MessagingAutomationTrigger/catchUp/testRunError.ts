@@ -46,7 +46,7 @@ export function testRunError(context: IPollFunctions | IExecuteFunctions): NodeO
 			`Activate the trigger "${beside[0].name}" (it is deactivated), ${PUBLISH}`,
 			{
 				description:
-					"This node runs the messages that trigger missed, by the trigger's settings, which a deactivated trigger does not share.",
+					"This node runs the messages the trigger missed, following the trigger's settings, and cannot read them from a deactivated trigger.",
 			},
 		);
 	if (!trigger)
@@ -54,7 +54,7 @@ export function testRunError(context: IPollFunctions | IExecuteFunctions): NodeO
 			node,
 			'Connect this node and a Messaging Automation Trigger to the same next node',
 			{
-				description: `This node runs the messages that trigger missed, by the trigger's settings. Add the trigger first if this workflow has none; in it, turn on Group Quick Messages and Catch Up Missed Messages, ${PUBLISH}.`,
+				description: `This node runs the messages the Messaging Automation Trigger missed, following its settings. Add the trigger first if this workflow has none; in it, turn on Group Quick Messages and Catch Up Missed Messages, ${PUBLISH}.`,
 			},
 		);
 	const off = trigger.parameters ? fieldsOff(onIn(trigger.parameters)) : [];
@@ -64,7 +64,7 @@ export function testRunError(context: IPollFunctions | IExecuteFunctions): NodeO
 			`In the trigger "${trigger.name}", turn on ${listed(off)}, ${PUBLISH}`,
 			{
 				description:
-					"This node runs the messages the trigger missed, by the trigger's settings, and only with Message Received, Group Quick Messages and Catch Up Missed Messages on.",
+					"This node runs the messages the trigger missed, following the trigger's settings, and only with Message Received, Group Quick Messages and Catch Up Missed Messages on.",
 			},
 		);
 	return new NodeOperationError(node, 'Publish the workflow, then test this node again', {

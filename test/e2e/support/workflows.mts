@@ -138,3 +138,41 @@ export function memoryWorkflow(
 		modelCredential,
 	);
 }
+
+/**
+ * The Catch-Up node "Catch-Up" leading to a No Operation node "Reply", beside a Messaging Automation
+ * Trigger "Trigger" (also leading there) when `trigger` says so: none, or one deactivated in the
+ * editor (disabled). The trigger's fields are the README's (Group Quick Messages on).
+ */
+export function catchUpWorkflow(
+	name: string,
+	credential: Credential,
+	trigger: 'none' | 'deactivated',
+): N8nWorkflowInput {
+	const catchUp = workflowNode('Catch-Up', NODE_TYPES.catchUp, 1, [0, 200], {
+		pollTimes: { item: [{ mode: 'everyMinute' }] },
+	});
+	const beside =
+		trigger === 'none'
+			? []
+			: [
+					{
+						...workflowNode('Trigger', NODE_TYPES.trigger, 1.1, [0, 0], {
+							events: ['message.received'],
+							groupQuickMessages: true,
+						}),
+						webhookId: randomUUID(),
+						disabled: true,
+					},
+				];
+	const nodes = [...beside, catchUp];
+	return withCredential(
+		{
+			name,
+			nodes: [...nodes, workflowNode('Reply', 'n8n-nodes-base.noOp', 1, [300, 100], {})],
+			connections: Object.fromEntries(nodes.map((node) => [node.name, link('Reply')])),
+			settings: { executionOrder: 'v1' },
+		},
+		credential,
+	);
+}

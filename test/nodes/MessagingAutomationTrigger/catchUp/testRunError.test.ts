@@ -128,7 +128,7 @@ describe('a run the poll started before n8n saved the trigger settings', () => {
 		);
 
 		expect(run.nodeError('Catch-Up')?.message).toBe(
-			"Ran nothing yet: the trigger's settings were not saved when this run started; the next poll runs these messages",
+			"Ran nothing yet: n8n had not yet saved the trigger's settings when this run started; the next poll runs these messages",
 		);
 		expect(processedRecords().size).toBe(0);
 	});
