@@ -154,39 +154,36 @@ describe('review 45e: the Catch-Up poll as an attacker', () => {
 	// one, so the first one below is never listed. The sweep then ends, the floor moves past it, and
 	// its missed message never runs nor is counted as left. Holds since a sweep goes on by listing its
 	// last page again (catchUpPoll.ts listChats).
-	it(
-		'R45e-5: a chat deleted above the cursor of a cut listing does not hide the next one from the sweep',
-		async () => {
-			const sandbox = pair.sandbox();
-			const poll = await catchUpBeside(sandbox, quickGrouping);
-			await poll.activate();
-			poll.deactivate();
-			say('4917100045005', 'hello? anyone at all?', 10 * MINUTE);
-			const busy: string[] = [];
-			for (let n = 0; n < 300; n++) {
-				const other = { phone: `4917300${String(10_000 + n)}`, name: `Busy ${n}` };
-				busy.push(say(other.phone, 'where is my order', 1_000).conversation_id as string);
-				sandbox.clock.advance(200);
-				sandbox.inject.injectMessage({ from: other, fromMe: true, text: 'on its way' });
-			}
-			sandbox.clock.advance(10 * MINUTE);
-			await poll.activate();
-			const read = () =>
-				new Set(
-					sandbox
-						.calls()
-						.filter((call) => call.tool === 'get_messages')
-						.map((call) => (call.input as { conversationId?: string }).conversationId),
-				);
-			for (let n = 0; n < 10 && busy.some((id) => !read().has(id)); n++)
-				await pollEvery(poll, MINUTE, 1);
-			// The three pages listed are read; the sweep goes on from its cursor. One of them is deleted.
-			for (const account of sandbox.state.accounts.values()) account.chats.delete(busy[0]);
-			await pollEvery(poll, MINUTE, 5);
+	it('R45e-5: a chat deleted above the cursor of a cut listing does not hide the next one from the sweep', async () => {
+		const sandbox = pair.sandbox();
+		const poll = await catchUpBeside(sandbox, quickGrouping);
+		await poll.activate();
+		poll.deactivate();
+		say('4917100045005', 'hello? anyone at all?', 10 * MINUTE);
+		const busy: string[] = [];
+		for (let n = 0; n < 300; n++) {
+			const other = { phone: `4917300${String(10_000 + n)}`, name: `Busy ${n}` };
+			busy.push(say(other.phone, 'where is my order', 1_000).conversation_id as string);
+			sandbox.clock.advance(200);
+			sandbox.inject.injectMessage({ from: other, fromMe: true, text: 'on its way' });
+		}
+		sandbox.clock.advance(10 * MINUTE);
+		await poll.activate();
+		const read = () =>
+			new Set(
+				sandbox
+					.calls()
+					.filter((call) => call.tool === 'get_messages')
+					.map((call) => (call.input as { conversationId?: string }).conversationId),
+			);
+		for (let n = 0; n < 10 && busy.some((id) => !read().has(id)); n++)
+			await pollEvery(poll, MINUTE, 1);
+		// The three pages listed are read; the sweep goes on from its cursor. One of them is deleted.
+		for (const account of sandbox.state.accounts.values()) account.chats.delete(busy[0]);
+		await pollEvery(poll, MINUTE, 5);
 
-			expect(texts(poll)).toContain('hello? anyone at all?');
-		},
-	);
+		expect(texts(poll)).toContain('hello? anyone at all?');
+	});
 
 	// R45e-6: n8n 1.123's node contexts have no `customData` (2.x added it to NodeExecutionContext):
 	// runClaim.ts sets it after the claim (logCatchUp; 'copy of a recorded run'), so on 1.123 every
