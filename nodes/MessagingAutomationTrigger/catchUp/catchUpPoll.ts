@@ -20,7 +20,7 @@ import {
 	type Window,
 } from './pollMemory';
 import { otherCredential, pollLookup, type CatchUpSettings } from './sharedSettings';
-import { testRunError } from './testRunError';
+import { noSettingsReport, testRunError } from './testRunError';
 
 /*
  * Messaging Automation Catch-Up: the bursts the trigger beside it never got to run, found by a
@@ -114,6 +114,8 @@ async function settingsOf(context: PollContext): Promise<CatchUpSettings | undef
 	if (context.getMode() === 'manual') throw testRunError(context);
 	if (toldWhy.get(key) !== why) context.logger.warn(message);
 	toldWhy.set(key, why);
+	const report = noSettingsReport(context as IPollFunctions, key, lookup);
+	if (report) throw report;
 	return undefined;
 }
 

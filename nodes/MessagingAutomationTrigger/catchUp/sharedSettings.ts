@@ -109,8 +109,11 @@ export type CatchUpSettings = SharedSettings & { grouping: BurstRules };
 /** The settings, with the node id of the trigger they are (whose claims a caught-up run makes). */
 export type SharedLookup =
 	| { settings: CatchUpSettings; trigger: string }
-	/** `noneShared`: no trigger of the workflow shares settings (none active, or not saved yet). */
-	| { why: string; noneShared?: boolean };
+	/**
+	 * `noneShared`: no trigger of the workflow shares settings (none active, or not saved yet);
+	 * `off`: the trigger that does, and its fields this node needs that are off.
+	 */
+	| { why: string; noneShared?: boolean; off?: { trigger: string; fields: string[] } };
 
 const shared = (context: Context) =>
 	Object.entries(entries(context))
@@ -147,6 +150,7 @@ export function sharedCatchUpSettings(context: Context): SharedLookup {
 	});
 	return {
 		why: `the Messaging Automation Trigger "${first.trigger}" has ${listed(off)} off; this node needs Message Received, Group Quick Messages and Catch Up Missed Messages on`,
+		off: { trigger: first.trigger, fields: off },
 	};
 }
 

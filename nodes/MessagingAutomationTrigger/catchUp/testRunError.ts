@@ -5,6 +5,8 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { monotonicNow } from '../../shared/monotonic';
+import { REPORT_EVERY_MS } from './endpointReport';
 import { fieldsOff, listed } from './sharedSettings';
 
 /*
@@ -35,8 +37,31 @@ const onIn = (parameters: INodeParameters) => ({
 
 const PUBLISH = 'then publish the workflow (on n8n 1.x: activate it)';
 
-/** The test run's error, when the poll found no trigger settings to follow: the step the user has left. */
-export function testRunError(context: IPollFunctions | IExecuteFunctions): NodeOperationError {
+/** The error naming the fields this node needs that are off in the trigger `trigger`. */
+function turnOnError(
+	context: IPollFunctions | IExecuteFunctions,
+	trigger: string,
+	off: string[],
+): NodeOperationError {
+	return new NodeOperationError(
+		context.getNode(),
+		`In the trigger "${trigger}", turn on ${listed(off)}, ${PUBLISH}`,
+		{
+			description:
+				"This node runs the messages the trigger missed, following the trigger's settings, and only with Message Received, Group Quick Messages and Catch Up Missed Messages on.",
+		},
+	);
+}
+
+/**
+ * The test run's error, when the poll found no trigger settings to follow: the step the user has
+ * left. `why`: an active workflow's poll, which says why it found none where the nodes show no step
+ * left (the trigger's activation failed, say).
+ */
+export function testRunError(
+	context: IPollFunctions | IExecuteFunctions,
+	why?: string,
+): NodeOperationError {
 	const node = context.getNode();
 	const beside = triggersBeside(context);
 	const [trigger] = beside.filter((candidate) => !candidate.disabled);
@@ -58,17 +83,45 @@ export function testRunError(context: IPollFunctions | IExecuteFunctions): NodeO
 			},
 		);
 	const off = trigger.parameters ? fieldsOff(onIn(trigger.parameters)) : [];
-	if (off.length > 0)
-		return new NodeOperationError(
-			node,
-			`In the trigger "${trigger.name}", turn on ${listed(off)}, ${PUBLISH}`,
-			{
-				description:
-					"This node runs the messages the trigger missed, following the trigger's settings, and only with Message Received, Group Quick Messages and Catch Up Missed Messages on.",
-			},
-		);
+	if (off.length > 0) return turnOnError(context, trigger.name, off);
+	if (why !== undefined) return new NodeOperationError(node, `Caught up nothing: ${why}`);
 	return new NodeOperationError(node, 'Publish the workflow, then test this node again', {
 		description:
 			"This node reads the trigger's settings when the workflow is published (on n8n 1.x: activated), and a change to the trigger counts once the workflow is published again. A test then shows what the next poll would run.",
+	});
+}
+
+/** Activations whose first poll ran: n8n's test of the activation, which a throw would fail. */
+const polledBefore = new WeakSet<object>();
+const reported = new Map<string, { step: string; at: number }>();
+
+/**
+ * An active workflow's poll that found no trigger settings to follow (no trigger beside it, the
+ * trigger deactivated or a field of it off): the step left as an error execution, at most once an
+ * hour on this process's clock while it lasts, as the endpoint report does (endpointReport.ts), so
+ * a Catch-Up node that catches up nothing is seen, not only logged. Never at the activation's
+ * first poll: a trigger not beside this node may still be sharing its settings then, and a throw
+ * there would fail a working publication.
+ */
+export function noSettingsReport(
+	context: IPollFunctions,
+	key: string,
+	lookup: { why: string; off?: { trigger: string; fields: string[] } },
+): NodeOperationError | undefined {
+	if (!polledBefore.has(context)) {
+		polledBefore.add(context);
+		return undefined;
+	}
+	// A trigger that shares its settings is followed wherever it is connected: its fields say it.
+	const error = lookup.off
+		? turnOnError(context, lookup.off.trigger, lookup.off.fields)
+		: testRunError(context, lookup.why);
+	const at = monotonicNow();
+	const last = reported.get(key);
+	if (last?.step === error.message && at - last.at < REPORT_EVERY_MS) return undefined;
+	reported.set(key, { step: error.message, at });
+	return new NodeOperationError(context.getNode(), error.message, {
+		description:
+			`${error.description ?? ''} Until then this node runs nothing; this error comes back at most once an hour.`.trim(),
 	});
 }

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { type SandboxHandle } from '../../../sandbox';
 import { N8nPollHost } from '../../../support/n8nPoll';
@@ -229,8 +229,9 @@ describe('Messaging Automation Catch-Up', () => {
 				.map((call) => call.tool),
 		).toEqual(['list_conversations']);
 	});
-	it('catches up nothing beside a trigger without Group Quick Messages, and says why once', async () => {
+	it('catches up nothing beside a trigger without Group Quick Messages, says why once, and fails a poll once an hour naming the field', async () => {
 		const poll = await catchUpHost({ groupQuickMessages: false });
+		// The activation's first poll (n8n's test of it) never fails for this: a publication goes through.
 		await poll.activate();
 		say(stranger(20), 'nobody hears me', MINUTE);
 		for (let n = 0; n < 3; n++) {
@@ -242,6 +243,35 @@ describe('Messaging Automation Catch-Up', () => {
 		expect(poll.warnings.filter((line) => line.includes('catches up nothing'))).toEqual([
 			'Messaging Automation Catch-Up: catches up nothing: the Messaging Automation Trigger "Trigger" has Group Quick Messages off; this node needs Message Received, Group Quick Messages and Catch Up Missed Messages on',
 		]);
+		const step =
+			'In the trigger "Trigger", turn on Group Quick Messages, then publish the workflow (on n8n 1.x: activate it)';
+		expect(poll.failures.map((error) => error.message)).toEqual([step]);
+		// An hour later on this process's clock, the error comes back.
+		const now = performance.now();
+		const clock = vi.spyOn(performance, 'now').mockImplementation(() => now + 61 * MINUTE);
+		try {
+			await poll.poll();
+		} finally {
+			clock.mockRestore();
+		}
+		expect(poll.failures.map((error) => error.message)).toEqual([step, step]);
+	});
+
+	it('published with no trigger, its activation goes through and a later poll fails once, saying to connect one', async () => {
+		const { engine, definition } = catchUpWorkflow(sandbox);
+		const poll = new N8nPollHost(engine, definition, 'Catch-Up');
+		await poll.activate();
+		for (let n = 0; n < 3; n++) {
+			sandbox.clock.advance(MINUTE);
+			await poll.poll();
+		}
+
+		expect(poll.failures.map((error) => error.message)).toEqual([
+			'Connect this node and a Messaging Automation Trigger to the same next node',
+		]);
+		expect((poll.failures[0] as { description?: string }).description).toMatch(
+			/runs nothing; this error comes back at most once an hour\.$/,
+		);
 	});
 
 	it('fails a test run in a workflow with no trigger, saying to connect one (and to add it first)', async () => {
