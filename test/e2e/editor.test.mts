@@ -606,9 +606,7 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		await ui.canvasNode('Catch-Up').dblclick();
 		const execution = await shownError('l-catch-up-poll-run-before-saved-node');
 
-		expect(alone.texts.message).toBe(
-			'Connect this node and a Messaging Automation Trigger to the same next node',
-		);
+		expect(alone.texts.message).toBe('Connect a Messaging Automation Trigger to "Reply" too');
 		expect(alone.texts.toast).toContain(alone.texts.message);
 		expect(deactivated.texts.message).toBe(
 			'Activate the trigger "Trigger" (it is deactivated), then publish the workflow (on n8n 1.x: activate it)',

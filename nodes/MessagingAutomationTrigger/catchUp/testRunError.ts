@@ -26,6 +26,17 @@ function triggersBeside(context: IPollFunctions | IExecuteFunctions) {
 		.filter((node) => node.type.split('.').pop() === 'messagingAutomationTrigger');
 }
 
+/** The names of the nodes this node's outputs connect to. */
+function nextNodes(context: IPollFunctions | IExecuteFunctions): string[] {
+	const name = context.getNode().name;
+	return context
+		.getChildNodes(name)
+		.filter((child) =>
+			context.getParentNodes(child.name, { depth: 1 }).some((parent) => parent.name === name),
+		)
+		.map((child) => child.name);
+}
+
 /** The node's parameters as fieldsOff reads them: n8n drops a hidden field's value. */
 const onIn = (parameters: INodeParameters) => ({
 	messages:
@@ -64,6 +75,7 @@ export function testRunError(
 ): NodeOperationError {
 	const node = context.getNode();
 	const beside = triggersBeside(context);
+	const next = nextNodes(context);
 	const [trigger] = beside.filter((candidate) => !candidate.disabled);
 	if (!trigger && beside.length > 0)
 		return new NodeOperationError(
@@ -77,7 +89,9 @@ export function testRunError(
 	if (!trigger)
 		return new NodeOperationError(
 			node,
-			'Connect this node and a Messaging Automation Trigger to the same next node',
+			next.length === 1
+				? `Connect a Messaging Automation Trigger to "${next[0]}" too`
+				: 'Connect this node and a Messaging Automation Trigger to the same next node',
 			{
 				description: `This node runs the messages the Messaging Automation Trigger missed, following its settings. Add the trigger first if this workflow has none; in it, turn on Group Quick Messages and Catch Up Missed Messages, ${PUBLISH}.`,
 			},

@@ -99,6 +99,20 @@ describe("review s10: the Catch-Up node's test run before it is connected (R10-3
 		);
 	});
 
+	it('the Catch-Up node connected to Reply, no trigger there: says to connect one to "Reply" too', async () => {
+		const engine = sandboxEngine(sandbox, {
+			messagingAutomationCatchUp: new MessagingAutomationCatchUp(),
+		});
+		const run = await engine.run(
+			besideWorkflow(undefined),
+			{ node: 'Catch-Up', items: [{ json: {} }] },
+			'manual',
+		);
+		expect(run.nodeError('Catch-Up')?.message).toBe(
+			'Connect a Messaging Automation Trigger to "Reply" too',
+		);
+	});
+
 	it('R10-3: a trigger set up right, the Catch-Up node not connected yet: the error says to connect it, not to add a trigger', async () => {
 		const error = await testRunError({ events: ['message.received'], ...quickGrouping }, false);
 
