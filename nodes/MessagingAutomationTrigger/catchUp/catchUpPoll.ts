@@ -17,6 +17,7 @@ import {
 	unsettled,
 	windowOf,
 	type PollContext,
+	type PollMemory,
 	type Window,
 } from './pollMemory';
 import { otherCredential, pollLookup, type CatchUpSettings } from './sharedSettings';
@@ -98,6 +99,21 @@ async function listChats(
 	};
 }
 
+/** The listing, or null when its failure is only logged at this poll (listingFailure). */
+async function listingOf(
+	context: PollContext,
+	floor: (now: number) => number,
+	before: PollMemory | undefined,
+): Promise<Listing | null> {
+	try {
+		return await listChats(context, floor, before?.sweep);
+	} catch (error) {
+		const thrown = listingFailure(context, before, error);
+		if (thrown) throw thrown;
+		return null;
+	}
+}
+
 /** Logged once per poll node and reason: why the poll catches nothing up. */
 const toldWhy = new Map<string, string>();
 
@@ -161,14 +177,8 @@ export async function pollCatchUp(context: PollContext): Promise<INodeExecutionD
 	if (wrong) throw wrong;
 	let window: Window | undefined;
 	const windowAt = (at: number) => (window ??= windowOf(context, settings, at));
-	let listing: Listing;
-	try {
-		listing = await listChats(context, (at) => windowAt(at).listFloor, before?.sweep);
-	} catch (error) {
-		const thrown = listingFailure(context, before, error);
-		if (thrown) throw thrown;
-		return null;
-	}
+	const listing = await listingOf(context, (at) => windowAt(at).listFloor, before);
+	if (!listing) return null;
 	const { now } = listing;
 	const current = windowAt(now);
 	const memory = current.memory;

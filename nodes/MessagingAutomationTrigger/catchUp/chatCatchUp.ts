@@ -144,6 +144,23 @@ function itemOf(
 }
 
 /**
+ * The found bursts' items, the bot's and Paused Chats': a chat Human Takeover pauses goes to the
+ * people, replies to a waiting question too, by the trigger's rule (R4-4, R9b-7).
+ */
+function outputsOf(
+	found: readonly Found[],
+	caughtOf: (found: Found) => CaughtUpItem,
+	takeoverOn: boolean,
+): INodeExecutionData[][] {
+	const outputs: INodeExecutionData[][] = [[], []];
+	for (const caught of found.map(caughtOf))
+		takeoverWorkflowData(caught.item, takeoverOn, caught.takeover).forEach((list, output) =>
+			outputs[output].push(...list),
+		);
+	return outputs;
+}
+
+/**
  * One chat's read: its unanswered bursts within the limit that the trigger's Filters pass, and its
  * bursts holding an answer to a waiting question, as each burst's outputs, and how many older ones
  * it leaves.
@@ -192,15 +209,11 @@ export async function catchUpChat(
 	const within = all.filter(
 		(burst) => closedRecently(burst) && !burst.messages.some((entry) => taken.has(entry.id)),
 	);
-	// A chat Human Takeover pauses goes to Paused Chats, replies to a waiting question too, as the
-	// trigger sends it: a person answers there (R4-4, R9b-7).
-	const items: INodeExecutionData[][] = [[], []];
-	for (const found of [...offered, ...within.map((burst): Found => ({ burst }))]) {
-		const caught = itemOf(found, read, settings, window, recent);
-		takeoverWorkflowData(caught.item, settings.takeover !== undefined, caught.takeover).forEach(
-			(list, output) => items[output].push(...list),
-		);
-	}
+	const items = outputsOf(
+		[...offered, ...within.map((burst): Found => ({ burst }))],
+		(found) => itemOf(found, read, settings, window, recent),
+		settings.takeover !== undefined,
+	);
 	const left = window.firstOfActivation
 		? all.filter((burst) => !closedRecently(burst) && burst.messages[0].at > window.listFloor)
 				.length

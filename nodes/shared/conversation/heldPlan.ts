@@ -209,10 +209,9 @@ function carriedByHeld(
 /**
  * Whether `entry` may start an upload no read showed yet: its lag (queue time less timestamp) is
  * over a quiet window past that of every other held message, of those settled before
- * (`settledLag`) and of a clock that is right. A phone
- * whose clock runs behind keeps one lag, so only its burst's first delivery counts. A read sent
- * after the event was queued that does not show the message cannot reach it (more pages of a busy
- * group stamped after it than a read follows): reading again at once would show no more (R43de-2).
+ * (`settledLag`) and of a clock that is right. A phone whose clock runs behind keeps one lag, so
+ * only its burst's first delivery counts. A read sent after the event was queued that lacks the
+ * message cannot reach it (a busy group's pages): no read at once again (R43de-2).
  */
 function firstOfUpload(
 	known: readonly TimelineMessage[],
@@ -258,14 +257,9 @@ export function nextReadAt(
 		// or the account's message that makes it its burst's last. Once: not again after that read.
 		const confirmAt = entry.deadline - leadMs;
 		const confirmed = knownAsOf !== undefined && knownAsOf >= confirmAt;
+		const unconfirmed = confirmed ? Number.POSITIVE_INFINITY : confirmAt;
 		const due =
-			verdict.kind === 'wait'
-				? verdict.until
-				: verdict.kind === 'notLast'
-					? confirmed
-						? Number.POSITIVE_INFINITY
-						: confirmAt
-					: now;
+			verdict.kind === 'wait' ? verdict.until : verdict.kind === 'notLast' ? unconfirmed : now;
 		// No read settles a run before a late upload's quiet window has passed; one that confirms a
 		// message its burst's held last one carries comes before its deadline all the same, and so
 		// does the first read to show the start of an upload: it shows what else the upload saved,
