@@ -21,7 +21,7 @@ import {
 	visibleParameterLabels,
 } from './support/browser.mjs';
 import { e2e, n8nApi } from './support/context.mjs';
-import { catchUpWorkflow } from './support/workflows.mjs';
+import { catchUpTakeoverWorkflow, catchUpWorkflow } from './support/workflows.mjs';
 
 // The action node as a person meets it in n8n's editor (issue 10's acceptance): headless Chromium
 // (Debian's package) signs in to the suite's n8n and looks at the nodes panel (the actions and the
@@ -619,5 +619,36 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 			"Ran nothing yet: n8n had not yet saved the trigger's settings when this run started; the next poll runs these messages",
 		);
 		expect(executionToast).toContain(execution.message);
+	});
+
+	it("l: the Catch-Up node beside a trigger with Human Takeover on shows the trigger's two outputs, connected alike, and its notice says where Paused Chats goes", async () => {
+		pictureOnFailure('l-catch-up-two-outputs');
+		const ui = editor(page);
+		const workflow = await api.createWorkflow(
+			catchUpTakeoverWorkflow(`Catch-Up two outputs ${randomUUID().slice(0, 8)}`, credential),
+		);
+		await page.goto(`${e2e().n8nUrl}/workflow/${workflow.id}`);
+		const outputsOf = (node: string) =>
+			page.locator(`${ui.byTestId('canvas-node-output-handle')}[data-node-name="${node}"]`);
+		await ui.canvasNode('Catch-Up').waitFor({ timeout: 45_000 });
+		await expect.poll(() => outputsOf('Trigger').count(), { timeout: 15_000 }).toBe(2);
+		const labelsOf = async (node: string) =>
+			(await outputsOf(node).allInnerTexts()).map((text) => text.trim());
+		const catchUpLabels = await labelsOf('Catch-Up');
+		const triggerLabels = await labelsOf('Trigger');
+		await screenshot(page, 'l-catch-up-two-outputs');
+		await ui.canvasNode('Catch-Up').dblclick();
+		await ui.parameters.waitFor();
+		const notice = ui.parameters.getByText(/^Runs the messages the Messaging Automation Trigger/);
+		await notice.waitFor();
+		await screenshot(page, 'l-catch-up-notice');
+		const noticeText = await notice.innerText();
+		await page.keyboard.press('Escape');
+
+		expect(catchUpLabels).toEqual(['Bot', 'Paused Chats']);
+		expect(triggerLabels).toEqual(catchUpLabels);
+		expect(noticeText).toContain(
+			"With the trigger's Human Takeover on, a paused chat's messages come out of Paused Chats: connect it where the trigger's Paused Chats goes.",
+		);
 	});
 });

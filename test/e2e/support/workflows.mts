@@ -176,3 +176,40 @@ export function catchUpWorkflow(
 		credential,
 	);
 }
+
+/**
+ * The Catch-Up node "Catch-Up" beside an active Messaging Automation Trigger "Trigger" with Human
+ * Takeover on, as the Catch-Up's notice says to connect them: each node's Bot output to the No
+ * Operation node "Reply", each one's Paused Chats to the No Operation node "Notify Staff".
+ */
+export function catchUpTakeoverWorkflow(name: string, credential: Credential): N8nWorkflowInput {
+	const outputs = {
+		main: [
+			[{ node: 'Reply', type: 'main', index: 0 }],
+			[{ node: 'Notify Staff', type: 'main', index: 0 }],
+		],
+	};
+	return withCredential(
+		{
+			name,
+			nodes: [
+				{
+					...workflowNode('Trigger', NODE_TYPES.trigger, 1.1, [0, 0], {
+						events: ['message.received'],
+						groupQuickMessages: true,
+						humanTakeover: true,
+					}),
+					webhookId: randomUUID(),
+				},
+				workflowNode('Catch-Up', NODE_TYPES.catchUp, 1, [0, 300], {
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+				}),
+				workflowNode('Reply', 'n8n-nodes-base.noOp', 1, [400, 50], {}),
+				workflowNode('Notify Staff', 'n8n-nodes-base.noOp', 1, [400, 250], {}),
+			],
+			connections: { Trigger: outputs, 'Catch-Up': outputs },
+			settings: { executionOrder: 'v1' },
+		},
+		credential,
+	);
+}
