@@ -648,7 +648,7 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		expect(catchUpLabels).toEqual(['Bot', 'Paused Chats']);
 		expect(triggerLabels).toEqual(catchUpLabels);
 		expect(noticeText).toContain(
-			"With the trigger's Human Takeover on, a paused chat's messages come out of Paused Chats: connect it where the trigger's Paused Chats goes.",
+			"connect this node's Bot output to the trigger's next node, and publish the workflow (on n8n 1.x, activate it). Paused Chats is for the trigger's Human Takeover: without it, nothing comes out there; with it, connect Bot and Paused Chats where the trigger's Bot and Paused Chats go.",
 		);
 	});
 });
