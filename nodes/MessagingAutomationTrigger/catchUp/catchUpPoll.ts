@@ -157,7 +157,9 @@ function dueChats(
 			return false;
 		})
 		.filter(
-			(chat) => chat.lastAt <= ready && unsettled(window.memory, chat.conversationId, chat.lastAt),
+			(chat) =>
+				chat.lastAt <= ready &&
+				unsettled(window.memory ?? window.seen, chat.conversationId, chat.lastAt),
 		)
 		.sort((a, b) => a.lastAt - b.lastAt);
 	return { due, leftChats };

@@ -82,6 +82,8 @@ export interface Window {
 	listFloor: number;
 	/** This activation's memory; none for a test run. */
 	memory?: PollMemory;
+	/** A test run's: the memory of this node's active poll in this process, read, never written. */
+	seen?: PollMemory;
 }
 
 const numberOr = (value: unknown, fallback: number) =>
@@ -96,13 +98,20 @@ export function memoryOf(context: PollContext): PollMemory | undefined {
 	return memory?.activation === context ? memory : undefined;
 }
 
-/** The poll's window; a test run (manual) looks back to the limit (not before `since`) and keeps nothing. */
+/**
+ * The poll's window. A test run (manual) keeps nothing: it looks back to the limit, never before
+ * the first poll ever (`since`), and past what this node's active poll in this process looked at
+ * and settled (`seen`), so it shows what the next poll would run, not what the trigger or an
+ * earlier poll ran (R45b-5).
+ */
 export function windowOf(context: PollContext, settings: CatchUpSettings, now: number): Window {
 	const data = context.getWorkflowStaticData('node');
 	if (context.getMode() === 'manual') {
-		// Never before the first poll ever, as the polls themselves.
-		const floor = Math.max(now - settings.catchUpMs, numberOr(data.since, 0));
-		return { now, since: floor, activatedAt: now, firstOfActivation: false, listFloor: floor };
+		const since = Math.max(now - settings.catchUpMs, numberOr(data.since, 0));
+		const seen = memories.get(pollKey(context));
+		const listFloor = seen ? Math.max(since, seen.lastPollAt - seen.lookBackMs) : since;
+		const test = { now, since, activatedAt: now, firstOfActivation: false, listFloor };
+		return seen ? { ...test, seen } : test;
 	}
 	const key = pollKey(context);
 	let memory = memories.get(key);
@@ -151,8 +160,12 @@ function settle(memory: PollMemory): void {
 }
 
 /** Whether a chat needs reading at `lastAt`: not settled at it, and no run of it still going. */
-export const unsettled = (memory: PollMemory | undefined, chat: string, lastAt: number) =>
-	memory?.read.get(chat) !== lastAt && memory?.pending.get(chat)?.state !== 'running';
+export function unsettled(memory: PollMemory | undefined, chat: string, lastAt: number): boolean {
+	const run = memory?.pending.get(chat);
+	// A run that went through and was not yet settled (settle) counts: a test run reads it so.
+	const ran = run?.state === 'recorded' && run.lastAt === lastAt;
+	return memory?.read.get(chat) !== lastAt && run?.state !== 'running' && !ran;
+}
 
 /**
  * The floor after a poll: up to `to` (the listing's start) when every chat above the old floor
