@@ -14,7 +14,7 @@ import {
 	uploadedAfterRun,
 	uploadTailsUnseen,
 } from './limits';
-import { unreachableAnswer } from './ownUrlRule';
+import { accountAnswered, unreachableAnswer } from './ownUrlRule';
 
 export type Rule =
 	/**
@@ -299,15 +299,3 @@ function answerViolations(outcome: Outcome, asMessages: ReadonlyMap<string, stri
 
 const answeredInTime = (attempt: Outcome['attempts'][number]) =>
 	(attempt.status ?? 500) < 300 && (attempt.answeredAt ?? Infinity) - attempt.sentAt <= 10_000;
-
-/** Whether, after `burst`, the next message in its chat is the account's (a question too). */
-function accountAnswered(outcome: Outcome, burst: readonly string[], person: number | undefined) {
-	const stamps = outcome.messages.filter((message) => burst.includes(message.id));
-	const last = Math.max(...stamps.map((message) => message.stampedAt));
-	const next = (times: number[]) => Math.min(...times.filter((at) => at > last));
-	const own = next(outcome.own.filter((entry) => entry.person === person).map((entry) => entry.at));
-	const theirs = next(
-		outcome.messages.filter((entry) => entry.person === person).map((entry) => entry.stampedAt),
-	);
-	return own < theirs;
-}

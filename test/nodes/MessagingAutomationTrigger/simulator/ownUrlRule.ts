@@ -30,6 +30,7 @@ export function unreachableAnswer(
 	const failures = outcome.ownUrlFailures ?? [];
 	if (!c.ownUrl || failures.length === 0) return undefined;
 	const ran = outcome.runs.filter((run) => run.passedOn && run.messageIds.includes(messageId));
+	if (ran.length === 0) return leftAsAnswered(c, outcome, messageId);
 	if (ran.length !== 1) return undefined;
 	const [run] = ran;
 	const execution = [...outcome.questionOf].find(([, id]) => id === question)?.[0];
@@ -65,4 +66,35 @@ function pollGaveUp(outcome: Outcome, messageId: string, at: number): boolean {
 		)
 		.map((failure) => failure.at);
 	return times.length >= 2 && at - Math.min(...times) >= PROBE_GIVE_UP_MS;
+}
+
+/** Whether, after `burst`, the next message in its chat is the account's (a question too). */
+export function accountAnswered(
+	outcome: Outcome,
+	burst: readonly string[],
+	person: number | undefined,
+) {
+	const stamps = outcome.messages.filter((message) => burst.includes(message.id));
+	const last = Math.max(...stamps.map((message) => message.stampedAt));
+	const next = (times: number[]) => Math.min(...times.filter((at) => at > last));
+	const own = next(outcome.own.filter((entry) => entry.person === person).map((entry) => entry.at));
+	const theirs = next(
+		outcome.messages.filter((entry) => entry.person === person).map((entry) => entry.stampedAt),
+	);
+	return own < theirs;
+}
+
+/**
+ * S11b-2: a lost answer the poll gave up on is an ordinary lost message then, and one the account's
+ * next message follows is answered by the catch-up's rule (catchUp.ts `answered`): it runs nowhere,
+ * as such a message does (invariants.ts nothingFollows), though the poll logs that it runs.
+ */
+function leftAsAnswered(c: Case, outcome: Outcome, messageId: string): string | undefined {
+	const message = outcome.messages.find((entry) => entry.id === messageId);
+	if (!message || !c.lost?.includes(message.index)) return undefined;
+	if (outcome.attempts.some((attempt) => attempt.message === messageId)) return undefined;
+	if (!accountAnswered(outcome, [messageId], message.person)) return undefined;
+	const at = Math.max(...(outcome.ownUrlFailures ?? []).map((failure) => failure.at));
+	if (!pollGaveUp(outcome, messageId, at)) return undefined;
+	return `n8n's own URL failed (${c.ownUrl?.kind}): the Catch-Up poll gave up asking about its chat, and its event lost, the account's next message answers it: it runs nowhere, as any such message (S11b-2)`;
 }
