@@ -111,17 +111,18 @@ function personBursts(
 }
 
 export function violations(c: Case, outcome: Outcome): Violation[] {
+	const written = referenceBursts(c, outcome.messages, outcome.own);
 	// An answer n8n's own URL kept from its question runs as a message, in its burst (ownUrlRule.ts).
 	const asMessages = new Map(
 		[...outcome.expected].flatMap(([message, question]) => {
 			const resumed = outcome.resumes.some((resume) => resume.messageId === message);
-			const why = resumed ? undefined : unreachableAnswer(c, outcome, message, question);
+			const burst = written.find((candidate) => candidate.includes(message));
+			const why = resumed ? undefined : unreachableAnswer(c, outcome, message, question, burst);
 			return why ? [[message, why] as const] : [];
 		}),
 	);
 	const found: Violation[] = [...answerViolations(outcome, asMessages)];
 	// An answer leaves its burst: the rest of it runs as one.
-	const written = referenceBursts(c, outcome.messages, outcome.own);
 	const bursts = written
 		.map((burst) => burst.filter((id) => !outcome.expected.has(id) || asMessages.has(id)))
 		.filter((burst) => burst.length > 0);
@@ -144,15 +145,26 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 		});
 	}
 	const pieces = bursts.flatMap((burst) => uploadedAfterRun(c, burst, outcome, ran));
+	// Or, withheld as an answer until given up on, it runs alone, its burst's others without it.
+	const apart = bursts
+		.map((burst) => burst.filter((id) => !asMessages.has(id)))
+		.filter((burst) => burst.length > 0)
+		.flatMap((burst) => uploadedAfterRun(c, burst, outcome, ran));
 	for (const run of ran) {
-		const burst = pieces.find((candidate) => candidate.includes(run.messageIds[0])) ?? [];
-		const start = burst.indexOf(run.messageIds[0]);
-		const inOrder = run.messageIds.every((id, offset) => burst[start + offset] === id);
-		if (!inOrder || run.messageIds.length !== burst.length)
+		const whole = (within: string[][]) => {
+			const burst = within.find((candidate) => candidate.includes(run.messageIds[0])) ?? [];
+			const start = burst.indexOf(run.messageIds[0]);
+			const inOrder = run.messageIds.every((id, offset) => burst[start + offset] === id);
+			return inOrder && run.messageIds.length === burst.length;
+		};
+		const alone = run.messageIds.every((id) => asMessages.has(id));
+		if (!whole(pieces) && !(asMessages.size > 0 && (alone || whole(apart)))) {
+			const burst = pieces.find((candidate) => candidate.includes(run.messageIds[0])) ?? [];
 			found.push({
 				rule: 'wholeBurst',
 				detail: `a run of [${run.messageIds.join(' ')}]${run.groupingError ? ` (${run.groupingError})` : ''}; its burst is [${burst.join(' ')}]`,
 			});
+		}
 	}
 	for (const ids of outcome.answeredUnrecorded)
 		found.push({

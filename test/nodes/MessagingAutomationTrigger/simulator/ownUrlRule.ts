@@ -26,11 +26,13 @@ export function unreachableAnswer(
 	outcome: Outcome,
 	messageId: string,
 	question: string,
+	/** Its burst, as the spec draws it. */
+	burst: readonly string[] = [messageId],
 ): string | undefined {
 	const failures = outcome.ownUrlFailures ?? [];
 	if (!c.ownUrl || failures.length === 0) return undefined;
 	const ran = outcome.runs.filter((run) => run.passedOn && run.messageIds.includes(messageId));
-	if (ran.length === 0) return leftAsAnswered(c, outcome, messageId);
+	if (ran.length === 0) return leftAsAnswered(c, outcome, messageId, burst);
 	if (ran.length !== 1) return undefined;
 	const [run] = ran;
 	const execution = [...outcome.questionOf].find(([, id]) => id === question)?.[0];
@@ -89,11 +91,16 @@ export function accountAnswered(
  * next message follows is answered by the catch-up's rule (catchUp.ts `answered`): it runs nowhere,
  * as such a message does (invariants.ts nothingFollows), though the poll logs that it runs.
  */
-function leftAsAnswered(c: Case, outcome: Outcome, messageId: string): string | undefined {
+function leftAsAnswered(
+	c: Case,
+	outcome: Outcome,
+	messageId: string,
+	burst: readonly string[],
+): string | undefined {
 	const message = outcome.messages.find((entry) => entry.id === messageId);
 	if (!message || !c.lost?.includes(message.index)) return undefined;
-	if (outcome.attempts.some((attempt) => attempt.message === messageId)) return undefined;
-	if (!accountAnswered(outcome, [messageId], message.person)) return undefined;
+	if (outcome.attempts.some((attempt) => burst.includes(attempt.message))) return undefined;
+	if (!accountAnswered(outcome, burst, message.person)) return undefined;
 	const at = Math.max(...(outcome.ownUrlFailures ?? []).map((failure) => failure.at));
 	if (!pollGaveUp(outcome, messageId, at)) return undefined;
 	return `n8n's own URL failed (${c.ownUrl?.kind}): the Catch-Up poll gave up asking about its chat, and its event lost, the account's next message answers it: it runs nowhere, as any such message (S11b-2)`;

@@ -5,10 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { installProcessedDataStore } from '../../../support/processedData';
+import { plainCase } from './cases';
+import { violations } from './invariants';
 import { ProcessPool } from './processPool';
 import { checkCase } from './property';
-import type { Case } from './scenario';
+import { plannedMessages, type Case } from './scenario';
+import { conversationOf } from './service';
 import { installVirtualTime, uninstallVirtualTime } from './virtualTime';
+import type { Outcome } from './world';
 
 const pool = new ProcessPool();
 beforeAll(() => {
@@ -94,5 +98,58 @@ describe('review s11b: a lost answer resumed by a later run, then caught up by t
 	it.fails('S11b-3: m1 runs once (as the answer)', async () => {
 		const found = await checkCase(answeredThenCaughtUp, pool);
 		expect(found.map((violation) => `${violation.rule}: ${violation.detail}`)).toEqual([]);
+	});
+});
+
+/**
+ * The 'unreachable' limit (ownUrlRule.ts) names only an answer its run could not ask or offer about
+ * through n8n's own URL, and a poll's run only once the chat's asks failed for 10 minutes: m1, a "1"
+ * answering q1, ran as a message in a run recorded at 100 s.
+ */
+describe("review s11b: the limit of n8n's own URL failing is narrow", () => {
+	const c: Case = { ...plainCase([]), ownUrl: { kind: 'refused' } };
+	const messages = plannedMessages(c);
+	const at = 100_000;
+	const failed = (when: number, by: 'trigger' | 'poll' = 'trigger') => ({
+		at: when,
+		execution: 'exec1',
+		by,
+		probe: true,
+		conversationId: conversationOf(0),
+	});
+	const outcome = (polled: boolean, failures: Outcome['ownUrlFailures']): Outcome => ({
+		messages,
+		own: [{ id: 'q1', person: 0, at: 0 }],
+		runs: [{ process: 'p1', messageIds: ['m1'], passedOn: true, at, polled }],
+		attempts: [],
+		reads: [],
+		unsettled: [],
+		answeredUnrecorded: [],
+		incarnations: 1,
+		resumes: [],
+		expected: new Map([['m1', 'q1']]),
+		questionOf: new Map([['exec1', 'q1']]),
+		statusLookups: 0,
+		catchUp: { listings: 0, reads: 0, errors: [] },
+		ownUrlFailures: failures,
+	});
+	/** The answer's rule: its run of m1 alone is then a burst's too ('wholeBurst'), unless excused. */
+	const rulesOf = (found: ReturnType<typeof violations>) =>
+		found.map((v) => v.rule).filter((rule) => rule !== 'wholeBurst');
+
+	it("its delivery's ask failed just before its run: the limit", () => {
+		expect(rulesOf(violations(c, outcome(false, [failed(at - 5000)])))).toEqual(['unreachable']);
+	});
+
+	it('no ask of its question failed: a broken answer', () => {
+		expect(rulesOf(violations(c, outcome(false, [])))).toEqual(['answers']);
+		expect(rulesOf(violations(c, outcome(false, [failed(at - 600_000)])))).toEqual(['answers']);
+	});
+
+	it("a poll's run: the limit only once the chat's asks failed at 2 polls over 10 minutes", () => {
+		const early = [failed(at - 120_000, 'poll'), failed(at - 1000, 'poll')];
+		expect(rulesOf(violations(c, outcome(true, early)))).toEqual(['answers']);
+		const patient = [failed(at - 600_000, 'poll'), failed(at - 1000, 'poll')];
+		expect(rulesOf(violations(c, outcome(true, patient)))).toEqual(['unreachable']);
 	});
 });
