@@ -6,15 +6,9 @@
  */
 import type { Case, OwnMessage, PlannedMessage } from './scenario';
 import type { Outcome } from './world';
-import {
-	CLOSE_MARGIN_MS,
-	closeTimes,
-	HOLD_MS,
-	readBound,
-	uploadedAfterRun,
-	uploadTailsUnseen,
-} from './limits';
+import { CLOSE_MARGIN_MS, closeTimes, HOLD_MS, readBound, uploadTailsUnseen } from './limits';
 import { accountAnswered, unreachableAnswer } from './ownUrlRule';
+import { wholeBurstViolations } from './wholeBurst';
 
 export type Rule =
 	/**
@@ -144,28 +138,7 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 			detail: `${message.id} ran ${times} times${times === 0 && answered ? ', though a delivery of it was answered 2xx' : ''}`,
 		});
 	}
-	const pieces = bursts.flatMap((burst) => uploadedAfterRun(c, burst, outcome, ran));
-	// Or, withheld as an answer until given up on, it runs alone, its burst's others without it.
-	const apart = bursts
-		.map((burst) => burst.filter((id) => !asMessages.has(id)))
-		.filter((burst) => burst.length > 0)
-		.flatMap((burst) => uploadedAfterRun(c, burst, outcome, ran));
-	for (const run of ran) {
-		const whole = (within: string[][]) => {
-			const burst = within.find((candidate) => candidate.includes(run.messageIds[0])) ?? [];
-			const start = burst.indexOf(run.messageIds[0]);
-			const inOrder = run.messageIds.every((id, offset) => burst[start + offset] === id);
-			return inOrder && run.messageIds.length === burst.length;
-		};
-		const alone = run.messageIds.every((id) => asMessages.has(id));
-		if (!whole(pieces) && !(asMessages.size > 0 && (alone || whole(apart)))) {
-			const burst = pieces.find((candidate) => candidate.includes(run.messageIds[0])) ?? [];
-			found.push({
-				rule: 'wholeBurst',
-				detail: `a run of [${run.messageIds.join(' ')}]${run.groupingError ? ` (${run.groupingError})` : ''}; its burst is [${burst.join(' ')}]`,
-			});
-		}
-	}
+	found.push(...wholeBurstViolations(c, outcome, bursts, asMessages));
 	for (const ids of outcome.answeredUnrecorded)
 		found.push({
 			rule: 'answeredFirst',

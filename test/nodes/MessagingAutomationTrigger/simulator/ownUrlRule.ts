@@ -11,7 +11,7 @@
  */
 import { PROBE_GIVE_UP_MS } from '../../../../nodes/MessagingAutomationTrigger/catchUp/probePatience';
 
-import type { Case } from './scenario';
+import type { Case, PlannedMessage } from './scenario';
 import { conversationOf } from './service';
 import type { Outcome } from './world';
 
@@ -76,14 +76,19 @@ export function accountAnswered(
 	burst: readonly string[],
 	person: number | undefined,
 ) {
-	const stamps = outcome.messages.filter((message) => burst.includes(message.id));
-	const last = Math.max(...stamps.map((message) => message.stampedAt));
-	const next = (times: number[]) => Math.min(...times.filter((at) => at > last));
-	const own = next(outcome.own.filter((entry) => entry.person === person).map((entry) => entry.at));
-	const theirs = next(
-		outcome.messages.filter((entry) => entry.person === person).map((entry) => entry.stampedAt),
+	const members = outcome.messages.filter((message) => burst.includes(message.id));
+	const last = members.reduce((a, b) => (b.stampedAt > a.stampedAt ? b : a));
+	// An account's message with the same timestamp as a person's comes after it when the service
+	// saved it no sooner (it lists the later saved first), as invariants.ts and questions.ts take it.
+	const after = (at: number, message: PlannedMessage) =>
+		at > message.stampedAt || (at === message.stampedAt && at >= message.savedAt);
+	const next = outcome.messages
+		.filter((entry) => entry.person === person && entry.stampedAt > last.stampedAt)
+		.sort((x, y) => x.stampedAt - y.stampedAt)[0];
+	return outcome.own.some(
+		(entry) =>
+			entry.person === person && after(entry.at, last) && (!next || !after(entry.at, next)),
 	);
-	return own < theirs;
 }
 
 /**
