@@ -9,12 +9,15 @@
  * question's link failed by the fault where its run decided so; a poll's run only once the chat's
  * asks had failed for the poll's whole patience. Anything else stays 'answers' or 'oneRun'.
  */
-import { PROBE_GIVE_UP_MS } from '../../../../nodes/MessagingAutomationTrigger/catchUp/probePatience';
-
 import type { Case, PlannedMessage } from './scenario';
 import { conversationOf } from './service';
 import type { Outcome } from './world';
 
+/**
+ * The poll's patience as docs/answers-in-chat.md promises it (2 polls over 10 minutes), stated
+ * here, not imported from probePatience.ts: the rule holds the code to the promise.
+ */
+const POLL_PATIENCE_MS = 10 * 60_000;
 /** A delivery's probe comes within its hold (8.5 s), a poll's ask just before it emits: with margin. */
 const ASKED_BEFORE_RUN_MS = 60_000;
 /** A run's offer tries end 153 s after the first, the last's time-out 5 s later: with margin. */
@@ -67,7 +70,7 @@ function pollGaveUp(outcome: Outcome, messageId: string, at: number): boolean {
 				failure.at <= at,
 		)
 		.map((failure) => failure.at);
-	return times.length >= 2 && at - Math.min(...times) >= PROBE_GIVE_UP_MS;
+	return times.length >= 2 && at - Math.min(...times) >= POLL_PATIENCE_MS;
 }
 
 /** Whether, after `burst`, the next message in its chat is the account's (a question too). */
