@@ -6,14 +6,9 @@
  */
 import type { Case, OwnMessage, PlannedMessage } from './scenario';
 import type { Outcome } from './world';
-import {
-	CLOSE_MARGIN_MS,
-	closeTimes,
-	HOLD_MS,
-	readBound,
-	uploadedAfterRun,
-	uploadTailsUnseen,
-} from './limits';
+import { CLOSE_MARGIN_MS, closeTimes, HOLD_MS, readBound, uploadTailsUnseen } from './limits';
+import { accountAnswered, unreachableAnswer } from './ownUrlRule';
+import { wholeBurstViolations } from './wholeBurst';
 
 export type Rule =
 	/**
@@ -29,6 +24,11 @@ export type Rule =
 	| 'crashed'
 	/** Each answer resumes the question the rule names, once; no execution resumes twice. */
 	| 'answers'
+	/**
+	 * The documented limit of n8n's own URL failing (ownUrlRule.ts): an answer that ran once as a
+	 * message, as its question could not be asked or offered to through that URL.
+	 */
+	| 'unreachable'
 	/** A run keeps written order and holds one burst, whole: split only by the Longest Wait. */
 	| 'wholeBurst'
 	/** No delivery answered 2xx before its run is recorded (or settled without one). */
@@ -105,11 +105,20 @@ function personBursts(
 }
 
 export function violations(c: Case, outcome: Outcome): Violation[] {
-	const found: Violation[] = [...answerViolations(outcome)];
-	// An answer leaves its burst: the rest of it runs as one.
 	const written = referenceBursts(c, outcome.messages, outcome.own);
+	// An answer n8n's own URL kept from its question runs as a message, in its burst (ownUrlRule.ts).
+	const asMessages = new Map(
+		[...outcome.expected].flatMap(([message, question]) => {
+			const resumed = outcome.resumes.some((resume) => resume.messageId === message);
+			const burst = written.find((candidate) => candidate.includes(message));
+			const why = resumed ? undefined : unreachableAnswer(c, outcome, message, question, burst);
+			return why ? [[message, why] as const] : [];
+		}),
+	);
+	const found: Violation[] = [...answerViolations(outcome, asMessages)];
+	// An answer leaves its burst: the rest of it runs as one.
 	const bursts = written
-		.map((burst) => burst.filter((id) => !outcome.expected.has(id)))
+		.map((burst) => burst.filter((id) => !outcome.expected.has(id) || asMessages.has(id)))
 		.filter((burst) => burst.length > 0);
 	const ran = outcome.runs.filter((run) => run.passedOn);
 	for (const message of outcome.messages) {
@@ -129,17 +138,7 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 			detail: `${message.id} ran ${times} times${times === 0 && answered ? ', though a delivery of it was answered 2xx' : ''}`,
 		});
 	}
-	const pieces = bursts.flatMap((burst) => uploadedAfterRun(c, burst, outcome, ran));
-	for (const run of ran) {
-		const burst = pieces.find((candidate) => candidate.includes(run.messageIds[0])) ?? [];
-		const start = burst.indexOf(run.messageIds[0]);
-		const inOrder = run.messageIds.every((id, offset) => burst[start + offset] === id);
-		if (!inOrder || run.messageIds.length !== burst.length)
-			found.push({
-				rule: 'wholeBurst',
-				detail: `a run of [${run.messageIds.join(' ')}]${run.groupingError ? ` (${run.groupingError})` : ''}; its burst is [${burst.join(' ')}]`,
-			});
-	}
+	found.push(...wholeBurstViolations(c, outcome, bursts, asMessages));
 	for (const ids of outcome.answeredUnrecorded)
 		found.push({
 			rule: 'answeredFirst',
@@ -177,7 +176,8 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 			c.recordFails,
 			c.stops,
 			c.stopsAfterRecording,
-		].every((faults) => faults.length === 0);
+		].every((faults) => faults.length === 0) &&
+		!c.ownUrl;
 	const closes = closeTimes(c, outcome, written);
 	// C' (S8-2): a process learns a behind phone's last save from its own delivery of it, else only by a read.
 	const unseen = uploadTailsUnseen(c, outcome, written);
@@ -218,6 +218,9 @@ function nothingFollows(
 	const burst = bursts.find((candidate) => candidate.includes(id)) ?? [id];
 	const end = Math.max(...burst.map((member) => byId.get(member)?.typedAt ?? 0));
 	if (outcome.attempts.some((attempt) => burst.includes(attempt.message))) return false;
+	// The Catch-Up node runs what nothing delivered can (pollProcess.ts), but a burst the account's
+	// next message answered (conversations.md, Catch Up Missed Messages: `answered` in catchUp.ts).
+	if (c.catchUp) return accountAnswered(outcome, burst, message?.person);
 	return !outcome.messages.some(
 		(other) => other.person === message?.person && !lost.has(other.index) && other.typedAt >= end,
 	);
@@ -248,7 +251,7 @@ function crashedWith(outcome: Outcome, id: string): string | undefined {
 }
 
 /** Pass Answers: each expected answer resumed its question, once; nothing else resumed anything. */
-function answerViolations(outcome: Outcome): Violation[] {
+function answerViolations(outcome: Outcome, asMessages: ReadonlyMap<string, string>): Violation[] {
 	const found: Violation[] = [];
 	const executions = [...new Set(outcome.resumes.map((resume) => resume.execution))];
 	for (const execution of executions) {
@@ -268,12 +271,14 @@ function answerViolations(outcome: Outcome): Violation[] {
 				detail: `${resume.messageId} resumed ${question}; the rule names ${named ?? 'no question'}`,
 			});
 	}
-	for (const [message, question] of outcome.expected)
-		if (!outcome.resumes.some((resume) => resume.messageId === message))
-			found.push({
-				rule: 'answers',
-				detail: `${message} answers ${question}, which it never resumed`,
-			});
+	for (const [message, question] of outcome.expected) {
+		if (outcome.resumes.some((resume) => resume.messageId === message)) continue;
+		const unreachable = asMessages.get(message);
+		found.push({
+			rule: unreachable ? 'unreachable' : 'answers',
+			detail: `${message} answers ${question}, which it never resumed${unreachable ? `: ${unreachable}` : ''}`,
+		});
+	}
 	return found;
 }
 

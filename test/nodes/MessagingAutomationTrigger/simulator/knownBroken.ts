@@ -38,24 +38,43 @@ export const RARELY_BROKEN: Partial<Record<Family, KnownBreak>> = {};
  * lists that execution as crashed and its Retry runs it; no code of the trigger's can, since a
  * stopped process claims and passes on nothing more (n8nProcess.ts).
  */
-export const LIMIT_RULES: readonly Rule[] = ['crashed'];
+export const LIMIT_RULES: readonly Rule[] = ['crashed', 'unreachable'];
 
 /**
- * The families that meet the limits, and only those are excused them: the ones that stop processes.
- * Every other rule still holds them: a message lost by anything but the stopped first step that
- * claimed it is 'oneRun', an answer never resumed is 'answers' (invariants.test.ts).
+ * The families that meet the limits, and only those are excused them: 'crashed' the ones that stop
+ * processes, 'unreachable' (ownUrlRule.ts: an answer run as a message, as n8n could not reach its
+ * own URL to offer it) the ones whose n8n's own URL fails. Every other rule still holds them: a
+ * message lost by anything but the stopped first step that claimed it is 'oneRun', an answer never
+ * resumed for any other reason is 'answers' (invariants.test.ts).
  */
 export const LIMITS: Partial<Record<Family, readonly Rule[]>> = Object.fromEntries(
 	(Object.keys(FAMILIES) as Family[])
-		.filter((family) => (FAMILIES[family] as Knobs).stops)
-		.map((family) => [family, LIMIT_RULES]),
+		.map((family): [Family, Rule[]] => {
+			const knobs = FAMILIES[family] as Knobs;
+			return [
+				family,
+				[
+					...(knobs.stops ? ['crashed' as const] : []),
+					...(knobs.ownUrl ? ['unreachable' as const] : []),
+				],
+			];
+		})
+		.filter(([, rules]) => rules.length > 0),
 );
 
 /**
  * Rules a family is not held to yet, with the findings that break them, in rare cases the default
  * budget may not meet (the soak does): the family's other invariants still hold it.
  */
-export const TOLERATED: Partial<Record<Family, KnownBreak>> = {};
+export const TOLERATED: Partial<Record<Family, KnownBreak>> = {
+	/*
+	 * S11b-1 (review11b.test.ts): n8n's own URL not answering at all (each request runs into its 5 s
+	 * time-out), a delivery of a chat with a question waiting is answered after the service's 10 s
+	 * at every attempt (its hold, then the probe's 5 s), the one that runs it included, and every
+	 * later copy probes again: the chain never settles. Every other rule holds the family.
+	 */
+	ownUrl: { findings: 'S11b-1', rules: ['settled'] },
+};
 
 /** What a family's runs leave out: its limits and the rules it is not held to yet. */
 export const excused = (family: Family): Rule[] => [

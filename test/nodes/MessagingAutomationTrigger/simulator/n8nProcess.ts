@@ -329,7 +329,7 @@ export class N8nProcess {
 				// The trigger's offer to a question's link: this n8n's own waiting webhook.
 				httpRequest: async (options: IHttpRequestOptions) => {
 					if (!alive() || !world.waiting) return await new Promise(noop);
-					return await world.waiting.request(this.nodes.sendAndWait, options);
+					return await world.waiting.request(this.nodes.sendAndWait, options, by);
 				},
 			},
 		};

@@ -45,6 +45,12 @@ export const FAMILIES = {
 	},
 	/** Events the service never queues (messages saved all the same), copies of them, two processes. */
 	lostEvents: { lost: true, copies: true, twoProcesses: true, twoPeople: true },
+	/**
+	 * n8n's own URL failing (refused, 5xx, time-outs; a window or the whole case) with Pass Answers,
+	 * the Catch-Up node and lost events: answers asked about and offered through that URL, by the
+	 * trigger, its runs, and the poll, which gives up on a chat it cannot ask about (probePatience.ts).
+	 */
+	ownUrl: { answers: true, catchUp: true, lost: true, ownUrl: true },
 	/** The host's clock skewed and stepping during holds. */
 	hostClock: { hostClock: true },
 	/** Everything at once. */

@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { CATCH_UP_AFTER_MS } from '../../../../nodes/shared/conversation/catchUp';
 
+import { ownUrlArb, type OwnUrlFault } from './ownUrl';
 import type { ReadFault } from './service';
 
 export type DeliveryShape = 'prompt' | 'together' | 'trickle' | 'scattered';
@@ -69,6 +70,8 @@ export interface Case {
 	 * process: it runs what no delivery will, such as an answer whose offer n8n stopped (S8-1).
 	 */
 	catchUp?: boolean;
+	/** n8n's own URL failing for its processes' requests to its waiting webhooks (ownUrl.ts). */
+	ownUrl?: OwnUrlFault;
 	/** A process stops this long after a message's first delivery attempt (it comes back at once, its memory gone). */
 	stops: Array<{ afterMessage: number; delayMs: number; process: number }>;
 	phone: { skewMs: number; step?: { atMessage: number; ms: number } };
@@ -95,6 +98,8 @@ export interface Knobs {
 	lost?: boolean;
 	/** The Catch-Up node added beside the trigger. */
 	catchUp?: boolean;
+	/** n8n's own URL failing (ownUrl.ts). */
+	ownUrl?: boolean;
 }
 
 const QUIET_WINDOWS = [2000, 3000, 5000];
@@ -230,6 +235,7 @@ export function caseArb(knobs: Knobs): fc.Arbitrary<Case> {
 						: fc.constant(undefined),
 					// Left out when off, so a family without it generates (and seeds) its cases as before.
 					...(knobs.catchUp ? { catchUp: fc.constant(true) } : {}),
+					...(knobs.ownUrl ? { ownUrl: ownUrlArb(index) } : {}),
 					stopsAfterRecording: knobs.stops
 						? fc.array(fc.nat(4), { maxLength: 1 })
 						: fc.constant([]),

@@ -15,7 +15,7 @@ const PEOPLE = [
 	{ phone: '4917012345678', name: 'Alice' },
 	{ phone: '4917087654321', name: 'Bob' },
 ];
-const conversationOf = (person: number) => `${PEOPLE[person].phone}@s.whatsapp.net`;
+export const conversationOf = (person: number) => `${PEOPLE[person].phone}@s.whatsapp.net`;
 const ACCOUNT_PHONE = '15550100001';
 /** Spec, Delivery 2: after a failure, each ±20 %; nine attempts in all. */
 export const RETRY_SCHEDULE_MS = [

@@ -14,6 +14,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { ownUrlFailure, type OwnUrlFailed, type OwnUrlKind } from './ownUrl';
 import { credentialFor, QUIET_LOGGER, type ServiceModel } from './service';
 import { trace } from './trace';
 
@@ -52,6 +53,8 @@ interface Answer {
 
 export class WaitingExecutions {
 	readonly resumes: Resume[] = [];
+	/** Requests n8n's own URL failed (ownUrl.ts): none reached n8n. */
+	readonly failures: OwnUrlFailed[] = [];
 	private readonly resumed = new Set<string>();
 
 	constructor(
@@ -59,13 +62,34 @@ export class WaitingExecutions {
 		private readonly n8nLine: 1 | 2,
 		private readonly apiKey: string,
 		private readonly now: () => number,
+		/** How n8n's own URL fails now, if it does. */
+		private readonly failing: () => OwnUrlKind | undefined = () => undefined,
 	) {}
 
 	/** The trigger's `helpers.httpRequest` to a link; rejects as axios does when `timeout` passes first. */
-	async request(sendAndWait: INodeType, options: IHttpRequestOptions): Promise<Answer> {
+	async request(
+		sendAndWait: INodeType,
+		options: IHttpRequestOptions,
+		by: OwnUrlFailed['by'] = 'trigger',
+	): Promise<Answer> {
 		const url = new URL(String(options.url));
 		const execution = url.pathname.split('/')[2] ?? '';
 		if (!url.href.startsWith(WAITING_BASE)) throw new Error(`no route to ${url.href}`);
+		const failing = this.failing();
+		if (failing) {
+			const asked = (
+				options.body as { chatAnswer?: { conversationId?: string; messageIds?: string[] } }
+			)?.chatAnswer;
+			this.failures.push({
+				at: this.now(),
+				execution,
+				by,
+				probe: (asked?.messageIds?.length ?? 0) === 0,
+				conversationId: asked?.conversationId,
+			});
+			trace(() => `n8n's own URL fails (${failing}) ${by}'s request to ${execution}`);
+			return await ownUrlFailure(failing, options.timeout);
+		}
 		// Either line first checks the execution still waits: once resumed it is running or finished
 		// (n8n/dist/webhooks/waiting-webhooks.js, 1.123.81 and 2.40.7 alike).
 		if (this.resumed.has(execution))

@@ -6,9 +6,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { PROBE_GIVE_UP_MS } from '../../../../nodes/MessagingAutomationTrigger/catchUp/probePatience';
 import { CATCH_UP_AFTER_MS } from '../../../../nodes/shared/conversation/catchUp';
 
 import { N8nProcess, type RecordedRun, type SharedWorld } from './n8nProcess';
+import { ownUrlSpan, type OwnUrlFailed } from './ownUrl';
 import { CatchUpPoller, POLL_EVERY_MS } from './pollProcess';
 import type { ProcessPool } from './processPool';
 import {
@@ -61,6 +63,8 @@ export interface Outcome {
 	statusLookups: number;
 	/** The Catch-Up poll's: listings, reads of chats, and what it threw. */
 	catchUp: { listings: number; reads: number; errors: string[] };
+	/** Requests to n8n's own waiting webhooks its URL failed (ownUrl.ts). */
+	ownUrlFailures?: OwnUrlFailed[];
 }
 
 /** How long before a case begins its trigger was activated (on the host's clock, skewed up to a minute). */
@@ -124,6 +128,7 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 		const from = (messages[outage.afterMessage]?.firstAttemptAt ?? 0) + outage.delayMs;
 		return [from, from + outage.forMs];
 	});
+	const urlSpan = ownUrlSpan(c.ownUrl, (index) => messages[index]?.firstAttemptAt ?? 0);
 	const world: SharedWorld = {
 		workflowId: id,
 		parameters: parametersOf(c),
@@ -142,7 +147,13 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 		answeredUnrecorded: [],
 		pollErrors: [],
 		waiting: c.answers
-			? new WaitingExecutions(service, c.answers.n8nLine, `key_${id}_000000`, () => time.elapsed())
+			? new WaitingExecutions(
+					service,
+					c.answers.n8nLine,
+					`key_${id}_000000`,
+					() => time.elapsed(),
+					() => (inSpan(urlSpan, time.elapsed()) ? c.ownUrl?.kind : undefined),
+				)
 			: undefined,
 	};
 	let incarnations = 0;
@@ -164,8 +175,10 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 	// enough (catchUp.ts), and the runs they emit had polls to end in.
 	const lastWritten =
 		Math.max(...service.messages.map((saved) => Math.max(saved.savedAt, saved.stampedAt))) - start;
+	// n8n's own URL failing, the poll asks at each poll until it can, or gives up (probePatience.ts).
+	const urlWait = urlSpan ? PROBE_GIVE_UP_MS + 2 * POLL_EVERY_MS : 0;
 	const pollsUntil = c.catchUp
-		? lastWritten + CATCH_UP_AFTER_MS + c.quietMs + 3 * POLL_EVERY_MS
+		? lastWritten + CATCH_UP_AFTER_MS + c.quietMs + 3 * POLL_EVERY_MS + urlWait
 		: 0;
 	const attempts: AttemptLog[] = [];
 	const open = new Set<number>();
@@ -268,5 +281,9 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 			reads: service.pollReads.length,
 			errors: world.pollErrors,
 		},
+		...(world.waiting?.failures.length ? { ownUrlFailures: world.waiting.failures } : {}),
 	};
 }
+
+const inSpan = (span: { from: number; to: number } | undefined, at: number) =>
+	span !== undefined && at >= span.from && at < span.to;
