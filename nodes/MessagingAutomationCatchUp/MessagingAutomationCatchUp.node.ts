@@ -10,6 +10,7 @@ import {
 
 import { claimRun } from '../MessagingAutomationTrigger/run/runClaim';
 import { pollCatchUp } from '../MessagingAutomationTrigger/catchUp/catchUpPoll';
+import { testRunError } from '../MessagingAutomationTrigger/catchUp/testRunError';
 import {
 	BOT_OUTPUT_NAME,
 	PEOPLE_OUTPUT_NAME,
@@ -67,6 +68,8 @@ export class MessagingAutomationCatchUp implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		if (this.getMode() === 'manual') return (await pollCatchUp(this)) ?? [[], []];
 		const lookup = sharedCatchUpSettings(this);
+		// A person's Retry (of a failed Fetch Test Event, say) has no poll behind it: the step left (R11-2).
+		if (this.getMode() === 'retry' && !('trigger' in lookup)) throw testRunError(this);
 		// The poll found settings, the saved workflow this run loaded has none: most often the poll
 		// of a publication ran before n8n saved what the trigger shared (seen in n8n 2.40.7).
 		if ('noneShared' in lookup && lookup.noneShared)

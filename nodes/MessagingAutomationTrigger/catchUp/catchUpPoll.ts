@@ -21,7 +21,7 @@ import {
 	type Window,
 } from './pollMemory';
 import { otherCredential, pollLookup, type CatchUpSettings } from './sharedSettings';
-import { noSettingsReport, testRunError } from './testRunError';
+import { noSettingsReport, settingsFound, testRunError } from './testRunError';
 
 /*
  * Messaging Automation Catch-Up: the bursts the trigger beside it never got to run, found by a
@@ -123,6 +123,7 @@ async function settingsOf(context: PollContext): Promise<CatchUpSettings | undef
 	const key = pollKey(context);
 	if ('settings' in lookup) {
 		toldWhy.delete(key);
+		settingsFound(key);
 		return lookup.settings;
 	}
 	const { why } = lookup;

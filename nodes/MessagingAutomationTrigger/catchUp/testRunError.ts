@@ -66,12 +66,12 @@ function turnOnError(
 
 /**
  * The test run's error, when the poll found no trigger settings to follow: the step the user has
- * left. `why`: an active workflow's poll, which says why it found none where the nodes show no step
- * left (the trigger's activation failed, say).
+ * left. `active`: an active workflow's poll, beside a trigger set up right that shared nothing: its
+ * activation failed or is still running (R11-1).
  */
 export function testRunError(
 	context: IPollFunctions | IExecuteFunctions,
-	why?: string,
+	active = false,
 ): NodeOperationError {
 	const node = context.getNode();
 	const beside = triggersBeside(context);
@@ -98,44 +98,56 @@ export function testRunError(
 		);
 	const off = trigger.parameters ? fieldsOff(onIn(trigger.parameters)) : [];
 	if (off.length > 0) return turnOnError(context, trigger.name, off);
-	if (why !== undefined) return new NodeOperationError(node, `Caught up nothing: ${why}`);
+	if (active)
+		return new NodeOperationError(
+			node,
+			`The trigger "${trigger.name}" has not shared its settings: its activation failed or is still running`,
+			{
+				description:
+					"This node follows the trigger's settings, which the trigger shares once its activation went through: see the workflow's publication status (on n8n 1.x: its activation error).",
+			},
+		);
 	return new NodeOperationError(node, 'Publish the workflow, then test this node again', {
 		description:
 			"This node reads the trigger's settings when the workflow is published (on n8n 1.x: activated), and a change to the trigger counts once the workflow is published again. A test then shows what the next poll would run.",
 	});
 }
 
-/** Activations whose first poll ran: n8n's test of the activation, which a throw would fail. */
-const polledBefore = new WeakSet<object>();
+/** The polls of an activation without settings; the first is n8n's test of the activation. */
+const pollsWithout = new WeakMap<object, number>();
+/** An activation's trigger gets this many poll times to share its settings before it is reported. */
+const QUIET_POLLS = 3;
 const reported = new Map<string, { step: string; at: number }>();
+
+/** Settings found: a later loss of them is reported at once again. */
+export const settingsFound = (key: string) => void reported.delete(key);
 
 /**
  * An active workflow's poll that found no trigger settings to follow (no trigger beside it, the
  * trigger deactivated or a field of it off): the step left as an error execution, at most once an
  * hour on this process's clock while it lasts, as the endpoint report does (endpointReport.ts), so
- * a Catch-Up node that catches up nothing is seen, not only logged. Never at the activation's
- * first poll: a trigger not beside this node may still be sharing its settings then, and a throw
- * there would fail a working publication.
+ * a Catch-Up node that catches up nothing is seen, not only logged. Not before the activation's
+ * fourth poll: a throw at its first would fail the publication, and a trigger's activation (beside
+ * this node or not) may still be running (R11-1).
  */
 export function noSettingsReport(
 	context: IPollFunctions,
 	key: string,
 	lookup: { why: string; off?: { trigger: string; fields: string[] } },
 ): NodeOperationError | undefined {
-	if (!polledBefore.has(context)) {
-		polledBefore.add(context);
-		return undefined;
-	}
+	const polls = (pollsWithout.get(context) ?? 0) + 1;
+	pollsWithout.set(context, polls);
+	if (polls <= QUIET_POLLS) return undefined;
 	// A trigger that shares its settings is followed wherever it is connected: its fields say it.
 	const error = lookup.off
 		? turnOnError(context, lookup.off.trigger, lookup.off.fields)
-		: testRunError(context, lookup.why);
+		: testRunError(context, true);
 	const at = monotonicNow();
 	const last = reported.get(key);
 	if (last?.step === error.message && at - last.at < REPORT_EVERY_MS) return undefined;
 	reported.set(key, { step: error.message, at });
 	return new NodeOperationError(context.getNode(), error.message, {
 		description:
-			`${error.description ?? ''} Until then this node runs nothing; this error comes back at most once an hour.`.trim(),
+			`${error.description ?? ''} Meanwhile this node runs nothing; this error comes back at most once an hour while it lasts.`.trim(),
 	});
 }

@@ -191,8 +191,9 @@ const endedHereWhy = (claimant: Claimant) =>
  * in exactly one run however its deliveries came (a burst's identity is its messages, never the
  * event that happened to close it). A run of one event claims the event, only with Deduplicate
  * Events on: with it off, every delivery is meant to run, a resent one too. Only runs a delivery
- * started claim: a test run, or n8n's Retry of a crashed or failed run, is asked for by a person
- * and passes on all it holds; a Retry records its messages as run all the same (recordRetried).
+ * or a poll started claim, and a Retry of a poll's run: a test run, or n8n's Retry of a delivery's
+ * crashed or failed run, is asked for by a person and passes on all it holds; such a Retry records
+ * its messages as run all the same (recordRetried).
  * When n8n's store fails the claim for CLAIM_WAITS_MS, unclaimedRun.ts decides what goes on.
  */
 export async function claimRun(
@@ -208,9 +209,12 @@ export async function claimRun(
 	const deduplicate = deduplicating(context);
 	const keys = outputs.flat().flatMap((item) => claimKeys(item, deduplicate));
 	const mode = context.getMode();
-	if (mode === 'retry') return await retriedRun(context, outputs, keys, claimant);
+	// A poll's run is never the only way its messages run (the next poll reads them again): its
+	// Retry claims as the run did, or it would run them a second time (R11-3).
+	if (mode === 'retry' && claimant.polled !== true)
+		return await retriedRun(context, outputs, keys, claimant);
 	// 'trigger': a run the Catch-Up poll started; a test run ('manual') claims nothing.
-	if (!['webhook', 'trigger'].includes(mode) || keys.length === 0)
+	if (!['webhook', 'trigger', 'retry'].includes(mode) || keys.length === 0)
 		return (await passAnswers(context, outputs, undefined)).outputs;
 	// A burst's messages besides its answers are claimed once the offers ended (afterOffers.ts).
 	const later = afterOfferKeys(outputs.flat());

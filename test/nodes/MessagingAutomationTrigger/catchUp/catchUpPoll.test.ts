@@ -270,7 +270,7 @@ describe('Messaging Automation Catch-Up', () => {
 			'Connect this node and a Messaging Automation Trigger to the same next node',
 		]);
 		expect((poll.failures[0] as { description?: string }).description).toMatch(
-			/runs nothing; this error comes back at most once an hour\.$/,
+			/runs nothing; this error comes back at most once an hour while it lasts\.$/,
 		);
 	});
 

@@ -89,7 +89,8 @@ async function publishedBeside(sharesAfterMs?: number) {
  * is older than a few minutes on the monotonic clock (keep its start beside `polledBefore`), and
  * (b) say what is true: `The trigger "<name>" beside this node has not shared its settings: its
  * activation failed or is still running (see the workflow's publication status, or its activation
- * error on n8n 1.x)`, not "add one". Not tried.
+ * error on n8n 1.x)`, not "add one". Holds since noSettingsReport waits for the activation's
+ * fourth poll (counted, not timed) and names the trigger beside (testRunError `active`).
  */
 describe('review s11: the hourly error with the trigger beside set up right (R11-1)', () => {
 	it('control: the trigger shares its settings 300 ms into the first poll: no poll fails', async () => {
@@ -103,40 +104,34 @@ describe('review s11: the hourly error with the trigger beside set up right (R11
 		expect(settingsFailures(poll)).toEqual([]);
 	});
 
-	it.fails(
-		"R11-1: the trigger's activation still running at the second poll (then done): no error execution telling to add a trigger",
-		async () => {
-			const { poll, activate, share } = await publishedBeside();
-			await activate();
+	it("R11-1: the trigger's activation still running at the second poll (then done): no error execution telling to add a trigger", async () => {
+		const { poll, activate, share } = await publishedBeside();
+		await activate();
+		sandbox.clock.advance(MINUTE);
+		await poll.poll();
+		// The trigger's activation went through meanwhile.
+		share();
+		sandbox.clock.advance(MINUTE);
+		await poll.poll();
+
+		expect(settingsFailures(poll).map((error) => error.message)).toEqual([]);
+	});
+
+	it('R11-1: the trigger beside never shares (its activation failed): the error names that trigger, not "add one"', async () => {
+		const { poll, activate } = await publishedBeside();
+		await activate();
+		for (let n = 0; n < 10; n++) {
 			sandbox.clock.advance(MINUTE);
 			await poll.poll();
-			// The trigger's activation went through meanwhile.
-			share();
-			sandbox.clock.advance(MINUTE);
-			await poll.poll();
+		}
 
-			expect(settingsFailures(poll).map((error) => error.message)).toEqual([]);
-		},
-	);
-
-	it.fails(
-		'R11-1: the trigger beside never shares (its activation failed): the error names that trigger, not "add one"',
-		async () => {
-			const { poll, activate } = await publishedBeside();
-			await activate();
-			for (let n = 0; n < 10; n++) {
-				sandbox.clock.advance(MINUTE);
-				await poll.poll();
-			}
-
-			expect(settingsFailures(poll).length).toBeGreaterThan(0);
-			for (const error of settingsFailures(poll)) {
-				expect(error.message).not.toMatch(/no Messaging Automation Trigger in this workflow/);
-				expect(error.message).not.toMatch(/add one/);
-				expect(error.message).toContain('"Trigger"');
-			}
-		},
-	);
+		expect(settingsFailures(poll).length).toBeGreaterThan(0);
+		for (const error of settingsFailures(poll)) {
+			expect(error.message).not.toMatch(/no Messaging Automation Trigger in this workflow/);
+			expect(error.message).not.toMatch(/add one/);
+			expect(error.message).toContain('"Trigger"');
+		}
+	});
 });
 
 /*
@@ -155,7 +150,8 @@ describe('review s11: the hourly error with the trigger beside set up right (R11
  * poll started (mode 'trigger', its input holding caught-up items: isCaughtUp); otherwise (a
  * person's Retry, mode 'retry') throw testRunError(this), which names the step left. Tried
  * locally (`if (this.getMode() === 'retry') throw testRunError(this);` before RAN_BEFORE_SAVED):
- * this test passes, and so do testRunError.test.ts and testRunError10b.test.ts.
+ * this test passes, and so do testRunError.test.ts and testRunError10b.test.ts. Holds since that
+ * fix (any Retry with no settings to follow).
  */
 describe("review s11: n8n's Retry of a failed Fetch Test Event (R11-2)", () => {
 	const retried = async (mode: 'trigger' | 'retry', items: IDataObject[]) => {
@@ -179,15 +175,12 @@ describe("review s11: n8n's Retry of a failed Fetch Test Event (R11-2)", () => {
 		expect(processedRecords().size).toBe(0);
 	});
 
-	it.fails(
-		'R11-2: the Retry of a failed test run in a workflow with no trigger names the step left, not a poll that will run the messages',
-		async () => {
-			const error = await retried('retry', [{}]);
-			expect(error?.message).not.toMatch(/next poll runs these messages/);
-			expect(error?.description ?? '').not.toMatch(/A poll started this run|nothing to do/);
-			expect(error?.message).toMatch(/Messaging Automation Trigger/);
-		},
-	);
+	it('R11-2: the Retry of a failed test run in a workflow with no trigger names the step left, not a poll that will run the messages', async () => {
+		const error = await retried('retry', [{}]);
+		expect(error?.message).not.toMatch(/next poll runs these messages/);
+		expect(error?.description ?? '').not.toMatch(/A poll started this run|nothing to do/);
+		expect(error?.message).toMatch(/Messaging Automation Trigger/);
+	});
 });
 
 /*
@@ -207,7 +200,7 @@ describe("review s11: n8n's Retry of a failed Fetch Test Event (R11-2)", () => {
  * poll's run does (the 'trigger' path): it runs only what no run holds. Tried locally
  * (`const polledRetry = mode === 'retry' && claimant.polled === true`, retriedRun only without
  * it, and the claim path taken for it too): this test and its control pass, and so do
- * runClaim.test.ts, catchUpPoll.test.ts and review9b2.test.ts.
+ * runClaim.test.ts, catchUpPoll.test.ts and review9b2.test.ts. Holds since that fix (runClaim.ts).
  */
 describe("review s11: n8n's Retry of a Catch-Up run whose first step failed (R11-3)", () => {
 	async function failedThenRetried(pollBetween: boolean) {
@@ -269,10 +262,7 @@ describe("review s11: n8n's Retry of a Catch-Up run whose first step failed (R11
 		expect(await failedThenRetried(false)).toEqual(['are you open sunday?']);
 	});
 
-	it.fails(
-		'R11-3: Retry after the poll ran the message again: the message runs once, not twice',
-		async () => {
-			expect(await failedThenRetried(true)).toEqual(['are you open sunday?']);
-		},
-	);
+	it('R11-3: Retry after the poll ran the message again: the message runs once, not twice', async () => {
+		expect(await failedThenRetried(true)).toEqual(['are you open sunday?']);
+	});
 });
