@@ -43,13 +43,14 @@ async function post(
 	context: Requester,
 	link: string,
 	chatAnswer: { conversationId?: string; messageIds: string[] },
+	timeoutMs = ANSWER_OFFER_TIMEOUT_MS,
 ): Promise<{ status: number; body: unknown }> {
 	const response = (await context.helpers.httpRequest({
 		method: 'POST',
 		url: link,
 		body: { chatAnswer },
 		json: true,
-		timeout: ANSWER_OFFER_TIMEOUT_MS,
+		timeout: timeoutMs,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
@@ -69,6 +70,9 @@ function asCheck(value: unknown): AnswerCheck | null {
 	return value as unknown as AnswerCheck;
 }
 
+/** An ask given less time than this is not made: it fails as one that timed out would. */
+const LEAST_ASK_MS = 200;
+
 /**
  * Whether the question waits, and its rules (null: it takes no answers in the chat). Once the
  * execution stopped waiting (answered, timed out), n8n shows its "no action required" page or
@@ -78,9 +82,17 @@ export async function probe(
 	context: Requester,
 	link: string,
 	conversationId: string | undefined,
+	timeoutMs = ANSWER_OFFER_TIMEOUT_MS,
 ): Promise<Probe> {
+	if (timeoutMs < LEAST_ASK_MS)
+		return { waiting: false, failed: "no time left to ask before the delivery's answer is due" };
 	try {
-		const { status, body } = await post(context, link, { conversationId, messageIds: [] });
+		const { status, body } = await post(
+			context,
+			link,
+			{ conversationId, messageIds: [] },
+			Math.min(timeoutMs, ANSWER_OFFER_TIMEOUT_MS),
+		);
 		if (status >= 500) return { waiting: false, failed: failure(status, body) };
 		if (!isRecord(body) || body.waiting !== true) return { waiting: false };
 		return { waiting: true, rules: asCheck(body.rules) };

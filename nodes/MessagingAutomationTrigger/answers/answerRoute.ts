@@ -16,7 +16,7 @@ import {
 	type ConversationReader,
 } from '../../shared/conversation/reader';
 import { mergeTimelines, type TimelineMessage } from '../../shared/conversation/timeline';
-import { deadlineIn } from '../../shared/monotonic';
+import { deadlineIn, monotonicNow } from '../../shared/monotonic';
 import { probe, type Probe, type Requester } from './answerOffers';
 import { answerBeforeTurn, type EarlierAnswer } from './earlierAnswer';
 
@@ -149,13 +149,16 @@ interface Route {
 	conversationId: string;
 	found: FoundAnswers;
 	probes: Map<string, Probe>;
+	/** Monotonic time by which a delivery's asks end (ASKED_BY_MS); none for the Catch-Up poll. */
+	askBy?: number;
 }
 
 /** The question's probe, made once per turn. */
 async function probed(route: Route, question: QuestionCandidate): Promise<Probe> {
 	const known = route.probes.get(question.questionId);
 	if (known) return known;
-	const result = await probe(route.context, question.link, route.conversationId);
+	const timeoutMs = route.askBy === undefined ? undefined : route.askBy - monotonicNow();
+	const result = await probe(route.context, question.link, route.conversationId, timeoutMs);
 	route.probes.set(question.questionId, result);
 	return result;
 }
@@ -245,6 +248,8 @@ export async function findAnswers(
 	reader: ConversationReader,
 	read: ConversationRead,
 	messages: readonly TimelineMessage[],
+	/** A delivery's: monotonic time by which its asks end. */
+	askBy?: number,
 ): Promise<FoundAnswers> {
 	const found: FoundAnswers = { offers: [], failed: false, waiting: null };
 	let timeline: TimelineMessage[];
@@ -265,6 +270,7 @@ export async function findAnswers(
 		turn: new Set(messages.map((message) => message.id)),
 		found,
 		probes: new Map(),
+		...(askBy === undefined ? {} : { askBy }),
 	};
 	const groups = [...byQuestion(context, timeline, messages, base).values()];
 	await Promise.all(

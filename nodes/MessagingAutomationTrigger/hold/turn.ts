@@ -11,7 +11,11 @@ import {
 import { eventMessage, type EventEnvelope, type EventMessage } from '../../shared/webhooks/events';
 import { ConversationReader, reasonOf } from '../../shared/conversation/reader';
 import type { ConversationRead } from '../../shared/conversation/reader';
-import { HOLD_MS, UNGROUPED_PATIENCE_MS } from '../../shared/conversation/deliveryTiming';
+import {
+	ASKED_BY_MS,
+	HOLD_MS,
+	UNGROUPED_PATIENCE_MS,
+} from '../../shared/conversation/deliveryTiming';
 import { mayBeAnswer } from '../../shared/conversation/answers';
 import {
 	findAnswers,
@@ -124,7 +128,13 @@ export async function readTurn(
 	}
 	if (settlement.kind !== 'run' || !needs.answers)
 		return turnOf(context, settlement, message, needs, sentLateMs);
-	const found = await findAnswers(context, reader, settlement.read, settlement.verdict.messages);
+	const found = await findAnswers(
+		context,
+		reader,
+		settlement.read,
+		settlement.verdict.messages,
+		delivery.sentLocallyAt + ASKED_BY_MS,
+	);
 	if (unoffered(found, delivery)) return { run: false, handBack: true };
 	return withAnswers(turnOf(context, settlement, message, needs, sentLateMs), found);
 }
@@ -220,7 +230,7 @@ async function ungroupedTurn(
 			deadlineIn(UNGROUPED_PATIENCE_MS),
 		);
 		if (own && needs.answers) {
-			found = await findAnswers(context, reader, read, [own]);
+			found = await findAnswers(context, reader, read, [own], delivery.sentLocallyAt + ASKED_BY_MS);
 			if (unoffered(found, delivery)) return { run: false, handBack: true };
 		}
 		timeline = own ? mergeTimelines(read.timeline, [own]) : read.timeline;

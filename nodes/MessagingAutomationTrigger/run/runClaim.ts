@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { hasOffers, offersIn, passAnswers, withheldAnswers } from '../answers/answerPass';
 import { takeOverUnsettled } from '../answers/answerReoffer';
-import { NONE_TAKEN_OVER } from '../answers/takenOver';
+import { NONE_TAKEN_OVER, type TakenOver } from '../answers/takenOver';
 import { retriedRun } from './retriedRun';
 import { cancelled } from '../answers/runCancel';
 import { afterOfferKeys, claimedAfterOffers } from './afterOffers';
@@ -67,6 +67,22 @@ function claimKeys(item: INodeExecutionData, deduplicate: boolean): string[] {
 		...(deduplicate && eventId ? [eventKey(eventId)] : []),
 		...(messageId ? [messageKey(messageId), ...answers([messageId])] : []),
 	];
+}
+
+/**
+ * The unended offers this run takes over (answerReoffer.ts). A message whose offer it took over is
+ * this run's, taken or run here: its claim is written, or a poll's run that reads it later (its
+ * event lost) would run it again (S11b-3).
+ */
+async function takenOver(
+	context: IExecuteFunctions,
+	items: readonly INodeExecutionData[],
+	asked: Parameters<typeof takeOverUnsettled>[2],
+	claimant: Claimant,
+): Promise<TakenOver> {
+	const reoffered = await takeOverUnsettled(context, items, asked, claimant);
+	if (reoffered.ids.size > 0) await claimed(context, [...reoffered.ids].map(messageKey), claimant);
+	return reoffered;
 }
 
 /**
@@ -209,8 +225,7 @@ export async function claimRun(
 	const deduplicate = deduplicating(context);
 	const keys = outputs.flat().flatMap((item) => claimKeys(item, deduplicate));
 	const mode = context.getMode();
-	// A poll's run is never the only way its messages run (the next poll reads them again): its
-	// Retry claims as the run did, or it would run them a second time (R11-3).
+	// A poll's run is never the only way its messages run: its Retry claims as the run did (R11-3).
 	if (mode === 'retry' && claimant.polled !== true)
 		return await retriedRun(context, outputs, keys, claimant);
 	// 'trigger': a run the Catch-Up poll started; a test run ('manual') claims nothing.
@@ -233,7 +248,7 @@ export async function claimRun(
 			outputs.flat(),
 		));
 	const reoffered = vouched
-		? await takeOverUnsettled(context, outputs.flat(), { asked: keys, claims, vouched }, claimant)
+		? await takenOver(context, outputs.flat(), { asked: keys, claims, vouched }, claimant)
 		: NONE_TAKEN_OVER;
 	const fresh = vouched && withReoffered(outputs.flat(), vouched, reoffered.ids, deduplicate);
 	const answeredBefore = fresh

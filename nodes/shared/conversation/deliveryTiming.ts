@@ -87,6 +87,13 @@ export function givesUp(sentAt: number, handedBackSentAt: number | undefined): b
  */
 export const ANSWER_READ_PATIENCE_MS = 2000;
 export const ANSWER_OFFER_TIMEOUT_MS = 5000;
+/**
+ * A delivery's asks of its questions end this long after the service sent it at the latest, so
+ * that n8n records the run and answers inside the receiver time-out: an ask still unanswered then
+ * (n8n's own URL dropping requests) hands the delivery back in time, where one waited out in full
+ * after the hold answered every attempt and copy late, a failure each (S11b-1).
+ */
+export const ASKED_BY_MS = RECEIVER_TIMEOUT_MS - 1000;
 
 /**
  * The Send and Wait node decides on an offer (its question's look-up and its read) within this

@@ -67,13 +67,7 @@ export const LIMITS: Partial<Record<Family, readonly Rule[]>> = Object.fromEntri
  * budget may not meet (the soak does): the family's other invariants still hold it.
  */
 export const TOLERATED: Partial<Record<Family, KnownBreak>> = {
-	/*
-	 * S11b-1 (review11b.test.ts): n8n's own URL not answering at all (each request runs into its 5 s
-	 * time-out), a delivery of a chat with a question waiting is answered after the service's 10 s
-	 * at every attempt (its hold, then the probe's 5 s), the one that runs it included, and every
-	 * later copy probes again: the chain never settles. Every other rule holds the family.
-	 */
-	ownUrl: { findings: 'S11b-1', rules: ['settled'] },
+	// None since S11b-1's fix (a delivery's asks end by ASKED_BY_MS): ownUrl is held to `settled`.
 };
 
 /** What a family's runs leave out: its limits and the rules it is not held to yet. */
