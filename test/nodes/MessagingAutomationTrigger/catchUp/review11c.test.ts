@@ -1,0 +1,134 @@
+import { DataDeduplicationService } from 'n8n-core';
+import type { IDataDeduplicator } from 'n8n-workflow';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { useAnswerCatchUp } from './answerCatchUp';
+
+/*
+ * Review s11c (fcbfc29, cddadd6, de39ceb), as an attacker and as a demanding user. Each `it.fails`
+ * is a finding (R11c-n) that fails on de39ceb, beside a passing control.
+ */
+
+const MINUTE = 60_000;
+const { h, asked, ask, question, say, start, pollLater } = useAnswerCatchUp();
+
+/** n8n's store as the engine reaches it (test/support/processedData.ts, installed in n8n-core). */
+const storeOf = () =>
+	(DataDeduplicationService.getInstance() as unknown as { deduplicator: IDataDeduplicator })
+		.deduplicator;
+
+afterEach(() => vi.restoreAllMocks());
+
+/**
+ * The store fails (both attempts of a poll's claim) the first claim that records `message|<id>`
+ * alone of `id`'s chat: the after-offers claim of a caught-up burst (afterOffers.ts).
+ */
+function failAfterOffersClaimOf(id: string): { failed: () => number } {
+	const store = storeOf();
+	const record = store.checkProcessedAndRecord.bind(store);
+	let failed = 0;
+	vi.spyOn(store, 'checkProcessedAndRecord').mockImplementation(
+		async (items, scope, data, options) => {
+			const afterOffers = items.length === 1 && String(items[0]).endsWith(`|message|${id}`);
+			if (afterOffers && failed < 2) {
+				failed++;
+				throw new Error('SQLITE_BUSY: database is locked');
+			}
+			return await record(items, scope, data, options);
+		},
+	);
+	return { failed: () => failed };
+}
+
+/*
+ * R11c-1 (medium: a message lost where a person's Retry used to run it; cddadd6, R11-3; the loss
+ * without a Retry is older). A poll's run whose step fails AFTER its first claim went through: here
+ * n8n's store fails the claim of a caught-up burst's other messages, made once its answer offers
+ * ended (afterOffers.ts claimedAfterOffers: refuseUnclaimed throws for a poll's run). Its offer of
+ * the "1" ended there refused (the question stopped waiting between the poll's probe and the run's
+ * offer: its link clicked, its time limit, the run held on a busy worker), so the "1" was to run as
+ * an ordinary message in that run, which then failed. The next poll reads the chat again (the step
+ * failed) and runs only "also, where is my parcel?": the "1" holds its `message|` and `answer|`
+ * claims and its offer's tries and end are recorded, so no run offers or runs it again, though the
+ * error says "the next poll catches them up again". Before cddadd6 n8n's Retry of that failed
+ * execution ran all it held (retriedRun.ts; the control and this test pass with `if (mode ===
+ * 'retry')` back); since R11-3 the Retry of a poll's run claims as the poll's run did, finds the
+ * "1" held, and passes it nowhere either.
+ * Seen on de39ceb (this test): the Retry and the polls after it pass on only the other message.
+ * Smallest fix, tried locally: a poll's run whose offers ended does not refuse at the after-offers
+ * claim (afterOffers.ts: `if (!fresh && !claimant.polled) refuseUnclaimed(...)`): it passes on
+ * what is left, as a delivered run does there (twice beats never; a caught-up burst is quiet 3
+ * minutes, so another run of its others at that moment is rare). This test and its control pass,
+ * and so do run/afterOffers, run/caughtUp, catchUp/chatCatchUp, review9b, review9b2 and review11.
+ * (Taking back the refused answers' `message|` claims before throwing is not enough: the Retry's
+ * offer then finds the tries held, "offered by a later run", and runs it nowhere.)
+ */
+describe('review s11c: a Retry of a poll run that failed after its offers ended (R11c-1)', () => {
+	async function refusedThenFailed(storeFails: boolean) {
+		const { poll } = await start({ quietWindowSeconds: 3 });
+		const engine = (poll as unknown as { engine: { run: (...args: unknown[]) => Promise<never> } })
+			.engine;
+		const definition = (poll as unknown as { definition: object }).definition;
+		const starts: unknown[] = [];
+		const errors: string[] = [];
+		const run = engine.run.bind(engine);
+		engine.run = async (...args: unknown[]) => {
+			const [, startAt, mode] = args;
+			if (mode === 'trigger') starts.push(startAt);
+			const ran = (await run(...args)) as { nodeError: (name: string) => Error | undefined };
+			errors.push(ran.nodeError('Catch-Up')?.message ?? '');
+			return ran as never;
+		};
+		const { key } = await ask(question());
+		// A burst of "1" and another, its events lost: the poll reads it while the question waits.
+		h.sandbox.webhooks.faults.loseNext(2);
+		const one = say('1');
+		const other = say('also, where is my parcel?');
+		poll.holdRuns = true;
+		await pollLater(poll);
+		// Before the poll's run (a busy worker) makes its offer, the question stopped waiting (its
+		// link clicked, its time limit): the offer is refused, and the "1" is to run as a message.
+		const waiting = asked.get(key);
+		if (waiting) waiting.waiting = false;
+		const failing = storeFails ? failAfterOffersClaimOf(other.id) : undefined;
+		poll.holdRuns = false;
+		await poll.releaseRuns();
+		const ids = () =>
+			poll.executions
+				.flat()
+				.flatMap((item) => (item.json.message_ids as string[] | undefined) ?? []);
+		const all = [...ids()];
+		expect(failing?.failed() ?? 2).toBe(2);
+		// The run failed (de39ceb: refuseUnclaimed, "n8n's record of runs failed").
+		if (errors.some((error) => error !== '')) {
+			// A person clicks Retry on the failed execution.
+			const retried = (await run(
+				{ ...definition, staticData: JSON.parse(JSON.stringify(poll.savedStaticData)) },
+				starts[0],
+				'retry',
+			)) as { output: (name: string) => Array<{ json: { message_ids?: string[] } }> };
+			all.push(...retried.output('Catch-Up').flatMap((item) => item.json.message_ids ?? []));
+		}
+		// And the poll goes on.
+		const polled = ids().length;
+		for (let n = 0; n < 3; n++) {
+			h.sandbox.clock.advance(MINUTE);
+			await poll.poll();
+		}
+		return { ran: [...all, ...ids().slice(polled)], one: one.id, other: other.id };
+	}
+
+	it('control: the store working, the refused "1" runs as a message, once, with the other', async () => {
+		const { ran, one, other } = await refusedThenFailed(false);
+		expect(ran).toEqual([one, other]);
+	});
+
+	it.fails(
+		'R11c-1: the store failing after the offers, a Retry of that run still runs the refused "1"',
+		async () => {
+			const { ran, one, other } = await refusedThenFailed(true);
+			expect(ran.filter((id) => id === one)).toEqual([one]);
+			expect(ran.filter((id) => id === other)).toEqual([other]);
+		},
+	);
+});
