@@ -8,6 +8,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { isCaughtUp } from '../MessagingAutomationTrigger/run/caughtUp';
 import { claimRun } from '../MessagingAutomationTrigger/run/runClaim';
 import { pollCatchUp } from '../MessagingAutomationTrigger/catchUp/catchUpPoll';
 import { testRunError } from '../MessagingAutomationTrigger/catchUp/testRunError';
@@ -68,8 +69,10 @@ export class MessagingAutomationCatchUp implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		if (this.getMode() === 'manual') return (await pollCatchUp(this)) ?? [[], []];
 		const lookup = sharedCatchUpSettings(this);
-		// A person's Retry (of a failed Fetch Test Event, say) has no poll behind it: the step left (R11-2).
-		if (this.getMode() === 'retry' && !('trigger' in lookup)) throw testRunError(this);
+		// A person's Retry of a failed Fetch Test Event (its input no poll's items) has no poll behind
+		// it: the step left (R11-2); a Retry of a poll's run says what the run would (R11c-4).
+		const polled = [0, 1].some((output) => this.getInputData(output).some(isCaughtUp));
+		if (this.getMode() === 'retry' && !polled && !('trigger' in lookup)) throw testRunError(this);
 		// The poll found settings, the saved workflow this run loaded has none: most often the poll
 		// of a publication ran before n8n saved what the trigger shared (seen in n8n 2.40.7).
 		if ('noneShared' in lookup && lookup.noneShared)

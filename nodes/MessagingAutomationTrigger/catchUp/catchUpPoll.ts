@@ -160,7 +160,12 @@ function dueChats(
 		.filter(
 			(chat) =>
 				chat.lastAt <= ready &&
-				unsettled(window.memory ?? window.seen, chat.conversationId, chat.lastAt),
+				unsettled(
+					window.memory ?? window.seen,
+					chat.conversationId,
+					chat.lastAt,
+					window.memory !== undefined,
+				),
 		)
 		.sort((a, b) => a.lastAt - b.lastAt);
 	return { due, leftChats };

@@ -159,12 +159,21 @@ function settle(memory: PollMemory): void {
 	}
 }
 
-/** Whether a chat needs reading at `lastAt`: not settled at it, and no run of it still going. */
-export function unsettled(memory: PollMemory | undefined, chat: string, lastAt: number): boolean {
+/**
+ * Whether a chat needs reading at `lastAt`: not settled at it, and no run of it still going. A test
+ * run (`own` false) does not wait for a run still going: the memory may be an ended activation's,
+ * whose run never reported its end, and the next activation reads that chat (R11c-3).
+ */
+export function unsettled(
+	memory: PollMemory | undefined,
+	chat: string,
+	lastAt: number,
+	own = true,
+): boolean {
 	const run = memory?.pending.get(chat);
 	// A run that went through and was not yet settled (settle) counts: a test run reads it so.
 	const ran = run?.state === 'recorded' && run.lastAt === lastAt;
-	return memory?.read.get(chat) !== lastAt && run?.state !== 'running' && !ran;
+	return memory?.read.get(chat) !== lastAt && !(own && run?.state === 'running') && !ran;
 }
 
 /**

@@ -133,11 +133,19 @@ export async function readTurn(
 		reader,
 		settlement.read,
 		settlement.verdict.messages,
-		delivery.sentLocallyAt + ASKED_BY_MS,
+		askBy(delivery),
 	);
 	if (unoffered(found, delivery)) return { run: false, handBack: true };
 	return withAnswers(turnOf(context, settlement, message, needs, sentLateMs), found);
 }
+
+/**
+ * When a delivery's asks of its questions end (ASKED_BY_MS): none once it was answered, its burst
+ * still open at its deadline (a Quiet Window longer than the hold), as nothing waits on them then
+ * (R11c-2).
+ */
+const askBy = (delivery: DeliveryContext) =>
+	delivery.reply.answered ? undefined : delivery.sentLocallyAt + ASKED_BY_MS;
 
 /** A run's turn with what Pass Answers found: the question still waiting, the offers to make. */
 function withAnswers(turn: Turn, found: FoundAnswers): Turn {
@@ -230,7 +238,7 @@ async function ungroupedTurn(
 			deadlineIn(UNGROUPED_PATIENCE_MS),
 		);
 		if (own && needs.answers) {
-			found = await findAnswers(context, reader, read, [own], delivery.sentLocallyAt + ASKED_BY_MS);
+			found = await findAnswers(context, reader, read, [own], askBy(delivery));
 			if (unoffered(found, delivery)) return { run: false, handBack: true };
 		}
 		timeline = own ? mergeTimelines(read.timeline, [own]) : read.timeline;

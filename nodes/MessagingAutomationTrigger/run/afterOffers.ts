@@ -47,8 +47,10 @@ export async function claimedAfterOffers(
 ): Promise<INodeExecutionData[][]> {
 	if (keys.size === 0) return outputs;
 	const fresh = await claimed(context, [...keys], claimant);
-	// A run a carried delivery started fails visibly here too (R5-3): most often a copy ran them.
-	if (!fresh) refuseUnclaimed(context, claimant, delivered);
+	// A run a carried delivery started fails visibly here too (R5-3): most often a copy ran them. A
+	// poll's run goes on: its offers ended and are recorded, so a refused reply would run in no run
+	// (R11c-1).
+	if (!fresh && !claimant.polled) refuseUnclaimed(context, claimant, delivered);
 	if (!fresh) return outputs;
 	const elsewhere = new Set(
 		[...keys].filter((key) => !fresh.has(key)).map((key) => messageOfKey(key) ?? key),
