@@ -77,8 +77,68 @@ describe('review s11d: what n8n logs when a poll run goes on past a failed after
 		expect(warnings).toContain('could not check whether this run was handed to n8n before');
 	});
 
-	it.fails('R11d-1: n8n\'s log does not say the next poll catches up what this run ran', async () => {
-		const { warnings } = await failedAfterOffers();
-		expect(warnings).not.toMatch(/runs none of its caught-up messages|next Catch-Up poll catches them up again/);
+	it.fails(
+		"R11d-1: n8n's log does not say the next poll catches up what this run ran",
+		async () => {
+			const { warnings } = await failedAfterOffers();
+			expect(warnings).not.toMatch(
+				/runs none of its caught-up messages|next Catch-Up poll catches them up again/,
+			);
+		},
+	);
+});
+
+/*
+ * R11d-2 (medium: a message runs twice, the bot answering it twice; 436709f, R11c-1). The same run
+ * (its after-offers claim failed, it went on) leaves the burst's other messages unclaimed, and the
+ * poll memory settles the chat only at its `lastAt`. The person's next message whose event is
+ * lost too (or any later read of the chat: the trigger's Catch Up Missed Messages reads it the same
+ * way) finds "also, where is my parcel?" unclaimed, takes it for never run, and runs it again with
+ * "hello?". Before 436709f the step failed and the next poll ran it once (the refused "1" was lost
+ * instead: R11c-1). The store working (control), it runs once.
+ * Smallest fix (not tried): a poll's run that goes on past a failed after-offers claim writes
+ * those claims again later (claimStore.ts rewriteLater already rewrites a claim whose second write
+ * failed: give it the keys `claimed` could not write), so a later read finds them held; the window
+ * left is a later read while the store still fails.
+ */
+describe('review s11d: a poll run that went on past a failed after-offers claim, then the next message (R11d-2)', () => {
+	async function thenNextMessage(storeFails: boolean) {
+		const { poll } = await start({ quietWindowSeconds: 3 });
+		const { key } = await ask(question());
+		h.sandbox.webhooks.faults.loseNext(2);
+		const one = say('1');
+		const other = say('also, where is my parcel?');
+		poll.holdRuns = true;
+		await pollLater(poll);
+		const waiting = asked.get(key);
+		if (waiting) waiting.waiting = false;
+		if (storeFails) failAfterOffersClaimOf(other.id);
+		poll.holdRuns = false;
+		await poll.releaseRuns();
+		// The store answers again; a minute on the person writes again, that event lost too.
+		vi.restoreAllMocks();
+		h.sandbox.clock.advance(MINUTE);
+		await poll.poll();
+		h.sandbox.webhooks.faults.loseNext(1);
+		const late = say('hello?');
+		for (let n = 0; n < 6; n++) {
+			h.sandbox.clock.advance(MINUTE);
+			await poll.poll();
+		}
+		const ran = poll.executions
+			.flat()
+			.flatMap((item) => (item.json.message_ids as string[] | undefined) ?? []);
+		return { ran, one: one.id, other: other.id, late: late.id };
+	}
+
+	it('control: the store working, each message runs once', async () => {
+		const { ran, one, other, late } = await thenNextMessage(false);
+		expect(ran).toEqual([one, other, late]);
+	});
+
+	it.fails('R11d-2: the after-offers claim failed: the other message still runs once', async () => {
+		const { ran, one, other, late } = await thenNextMessage(true);
+		expect(ran.filter((id) => id === other)).toEqual([other]);
+		expect(ran).toEqual([one, other, late]);
 	});
 });
