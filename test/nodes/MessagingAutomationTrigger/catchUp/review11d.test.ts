@@ -99,7 +99,11 @@ describe('review s11d: what n8n logs when a poll run goes on past a failed after
  * Smallest fix (not tried): a poll's run that goes on past a failed after-offers claim writes
  * those claims again later (claimStore.ts rewriteLater already rewrites a claim whose second write
  * failed: give it the keys `claimed` could not write), so a later read finds them held; the window
- * left is a later read while the store still fails.
+ * left is a later read while the store still fails. Tried locally: `if (!fresh)
+ * claimLater(context, keys, claimant)` in afterOffers.ts (claimLater: rewriteLater exported for a
+ * claimant) makes this test pass once the test waits 1.1 s of real time after the store answers
+ * again (rewriteLater sleeps on n8n's real timers), control and R11c-1 still passing. rewriteLater
+ * ends at its first failed write: a store still failing at 1 s loses it.
  */
 describe('review s11d: a poll run that went on past a failed after-offers claim, then the next message (R11d-2)', () => {
 	async function thenNextMessage(storeFails: boolean) {
