@@ -160,12 +160,7 @@ function dueChats(
 		.filter(
 			(chat) =>
 				chat.lastAt <= ready &&
-				unsettled(
-					window.memory ?? window.seen,
-					chat.conversationId,
-					chat.lastAt,
-					window.memory !== undefined,
-				),
+				unsettled(window.memory ?? window.seen, chat.conversationId, chat.lastAt),
 		)
 		.sort((a, b) => a.lastAt - b.lastAt);
 	return { due, leftChats };

@@ -161,19 +161,14 @@ function settle(memory: PollMemory): void {
 
 /**
  * Whether a chat needs reading at `lastAt`: not settled at it, and no run of it still going. A test
- * run (`own` false) does not wait for a run still going: the memory may be an ended activation's,
- * whose run never reported its end, and the next activation reads that chat (R11c-3).
+ * run reads the live poll's memory so too: most often that run is going (R11d-3); an ended
+ * activation's run that never reported its end hides its chat from test runs (R11c-3, open).
  */
-export function unsettled(
-	memory: PollMemory | undefined,
-	chat: string,
-	lastAt: number,
-	own = true,
-): boolean {
+export function unsettled(memory: PollMemory | undefined, chat: string, lastAt: number): boolean {
 	const run = memory?.pending.get(chat);
 	// A run that went through and was not yet settled (settle) counts: a test run reads it so.
 	const ran = run?.state === 'recorded' && run.lastAt === lastAt;
-	return memory?.read.get(chat) !== lastAt && !(own && run?.state === 'running') && !ran;
+	return memory?.read.get(chat) !== lastAt && run?.state !== 'running' && !ran;
 }
 
 /**

@@ -51,6 +51,10 @@ export async function claimedAfterOffers(
 	// poll's run goes on: its offers ended and are recorded, so a refused reply would run in no run
 	// (R11c-1).
 	if (!fresh && !claimant.polled) refuseUnclaimed(context, claimant, delivered);
+	if (!fresh && claimant.polled)
+		context.logger.warn(
+			`Messaging Automation Trigger: runs caught-up messages ${[...keys].map((key) => messageOfKey(key) ?? key).join(',')} unchecked: their answer offers ended, so they run now rather than never (another run may run them too)`,
+		);
 	if (!fresh) return outputs;
 	const elsewhere = new Set(
 		[...keys].filter((key) => !fresh.has(key)).map((key) => messageOfKey(key) ?? key),

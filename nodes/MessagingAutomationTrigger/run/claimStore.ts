@@ -161,8 +161,9 @@ export async function claimed(
 			failure = error;
 		}
 	}
+	// What the run does then is its caller's to say (unclaimedRun.ts, afterOffers.ts: R11d-1).
 	const what = polled
-		? 'runs none of its caught-up messages; the next Catch-Up poll catches them up again'
+		? 'tried once'
 		: `tried ${waits.length + 1} times over ${waits.reduce((sum, wait) => sum + wait, 0) / 1000} s`;
 	context.logger.warn(
 		`Messaging Automation Trigger: could not check whether this run was handed to n8n before; ${what} (${(failure as Error).message})`,
