@@ -110,6 +110,16 @@ function withoutOffers(item: INodeExecutionData): INodeExecutionData {
 }
 
 /** `item` without the messages that run nowhere here (`gone`): nothing when they were all it held. */
+/** The earlier answers an item's offers carry (answerRoute.ts: earlierAnswer). */
+const earlierIds = (item: INodeExecutionData): string[] =>
+	offersOf(item).flatMap((entry) => (entry.earlier ?? []).map(({ message }) => String(message.id)));
+
+/** The item's own messages: a grouped run's, or the one it received. */
+const ownOf = (item: INodeExecutionData): string[] =>
+	Array.isArray(item.json.message_ids)
+		? item.json.message_ids.filter((id): id is string => typeof id === 'string')
+		: [String(item.json.message_id)];
+
 function ownRest(
 	item: INodeExecutionData,
 	own: readonly string[],
@@ -134,10 +144,7 @@ function rest(
 	refused: ReadonlySet<string> = new Set(),
 ): INodeExecutionData[] {
 	const plain = withoutOffers(item);
-	const grouped = Array.isArray(item.json.message_ids)
-		? item.json.message_ids.filter((id): id is string => typeof id === 'string')
-		: undefined;
-	const own = grouped ?? [String(item.json.message_id)];
+	const own = ownOf(item);
 	const earlier = new Map(
 		offersOf(item)
 			.flatMap((entry) => entry.earlier ?? [])
@@ -166,22 +173,30 @@ export async function passAnswers(
 	claimant?: Claimant,
 	reoffered: TakenOver = NONE_TAKEN_OVER,
 ): Promise<{ outputs: INodeExecutionData[][]; answered: number }> {
-	let answered = 0;
+	const answered = new Set<string>();
+	// The messages an item with offers answered or runs as an earlier answer of its own (rest).
+	const handled = new Set<string>();
 	const claimedHere = (id: string) => fresh === undefined || fresh.has(messageKey(id));
 	const passed = await Promise.all(
 		outputs.map(
 			async (list) =>
 				await Promise.all(
 					list.map(async (item) => {
-						if (!hasOffers(item)) return [item];
+						if (!hasOffers(item)) return { plain: item };
 						const ended = await answeredIn(context, item, claimedHere, claimant, reoffered);
-						answered += ended.answered.size;
+						for (const id of ended.answered) answered.add(id);
+						for (const id of [...ended.answered, ...earlierIds(item)])
+							if (ended.answered.has(id) || ended.refused.has(id)) handled.add(id);
 						return rest(item, new Set([...ended.answered, ...ended.takenOver]), ended.refused);
 					}),
 				),
 		),
 	);
-	return { outputs: passed.map((list) => list.flat()), answered };
+	// A message an item's offer answered, or runs as an earlier answer of that item, runs in no other
+	// item of the run: the Catch-Up poll's item of it, given up on, say (S11f-1).
+	const unanswered = (entry: INodeExecutionData[] | { plain: INodeExecutionData }) =>
+		'plain' in entry ? ownRest(entry.plain, ownOf(entry.plain), handled) : entry;
+	return { outputs: passed.map((list) => list.flatMap(unanswered)), answered: answered.size };
 }
 
 /**

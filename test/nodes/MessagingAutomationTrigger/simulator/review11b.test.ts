@@ -104,6 +104,25 @@ describe('review s11b: a lost answer resumed by a later run, then caught up by t
 });
 
 /**
+ * S11f-1 (found by helper-66's ownUrl count, seed 11 case 784 of 1000; before this session's code
+ * too): n8n's own URL timing out for 12 minutes, a lost "1" (m2) answering q2-1. The poll gave up
+ * asking about [m2] and emitted it as an ordinary message, while, the URL back, the same run's item
+ * [m3 m4 m5] offered m2 to q2-1 as an earlier answer, which took it: m2 ran as a message and
+ * answered. Holds since a message an item's offer answers (or runs as its earlier answer) runs in
+ * no other item of the run (answerPass.ts passAnswers `handled`).
+ */
+const givenUpAndOffered = JSON.parse(
+	'{"phaseMs":997,"quietMs":3000,"longestMs":30000,"dedupe":true,"processes":1,"bursts":[{"person":0,"pauseMs":197765,"gapsMs":[],"offlineMs":0,"saveGapMs":1000},{"person":0,"pauseMs":196614,"gapsMs":[],"offlineMs":0,"saveGapMs":1000},{"person":0,"pauseMs":185003,"gapsMs":[866,1394],"offlineMs":0,"saveGapMs":20}],"saveJitterMs":[198,4,2,152,97],"delivery":{"shape":"prompt","lateMs":0,"trickleMs":1000,"scatterMs":[81,2,294,2,186]},"lost":[0,1],"copies":[],"jitter":[-0.19999999999999976,-1.0155871249996356e-175,3.615000657924447e-202,-4.077696059140858e-102,-8.4e-323,3.1259760785578176e-126,-7.796080394591415e-285,7e-323],"route":[0],"readFaults":[],"readLatencyMs":169,"recordFails":[],"claimOutages":[],"ownMessages":[],"answers":{"n8nLine":2,"questions":[{"afterMessage":4,"delayMs":1977},{"afterMessage":-1,"delayMs":2266}],"replies":[{"message":0,"text":"why?"},{"message":1,"text":"1","quotes":1}]},"catchUp":true,"ownUrl":{"kind":"timeout","window":{"afterMessage":3,"delayMs":109629,"forMs":716056}},"stopsAfterRecording":[],"stops":[],"phone":{"skewMs":-3},"host":{"skewMs":19669}}',
+) as Case;
+
+describe('review s11f: an answer given up on by the poll, offered by another item of its run', () => {
+	it('S11f-1: m2 runs once (as the answer)', async () => {
+		const found = await checkCase(givenUpAndOffered, pool);
+		expect(found.filter((violation) => violation.rule !== 'unreachable')).toEqual([]);
+	});
+});
+
+/**
  * The 'unreachable' limit (ownUrlRule.ts) names only an answer its run could not ask or offer about
  * through n8n's own URL, and a poll's run only once the chat's asks failed for 10 minutes: m1, a "1"
  * answering q1, ran as a message in a run recorded at 100 s.
