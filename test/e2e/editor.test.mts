@@ -559,9 +559,9 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 	});
 
 	// The Catch-Up node's errors as a person meets them (seen before only in engine tests): its test
-	// run ("Fetch Test Event") with no trigger beside it and with a deactivated one, and a run its poll
-	// started before n8n saved the trigger's settings, in the execution view.
-	it("l: the Catch-Up node's test run names the step left (no trigger beside it, a deactivated one); a run of its poll that found no settings saved says so in the execution view", async () => {
+	// run ("Fetch Test Event") with no trigger beside it and with a deactivated one, and n8n's Retry of
+	// that failed test run, in the execution view, which names the same step left (R11-2).
+	it("l: the Catch-Up node's test run names the step left (no trigger beside it, a deactivated one), and so does n8n's Retry of it in the execution view", async () => {
 		pictureOnFailure('l-catch-up');
 		const ui = editor(page);
 		const toast = page.locator('.el-notification').filter({ hasText: 'Problem in node' });
@@ -593,18 +593,18 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		const alone = await testRun('none', 'l-catch-up-test-run-no-trigger');
 		const deactivated = await testRun('deactivated', 'l-catch-up-test-run-trigger-deactivated');
 
-		// A run of the poll that finds no trigger settings in the saved workflow: n8n's Retry of the
-		// failed test run above runs the node again in another mode than a test run's, on that workflow.
+		// n8n's Retry of the failed test run above runs the node again in mode 'retry', on that
+		// workflow: no poll is behind it, so it names the step left too (R11-2).
 		const [tested] = await api.listExecutions(alone.workflowId);
 		const retried = await api.request('POST', `/executions/${tested.id}/retry`, {
 			loadWorkflow: false,
 		});
 		await page.goto(`${e2e().n8nUrl}/workflow/${alone.workflowId}/executions/${retried.id}`);
 		await toast.first().waitFor({ timeout: 30_000 });
-		await screenshot(page, 'l-catch-up-poll-run-before-saved');
+		await screenshot(page, 'l-catch-up-retry-of-test-run');
 		const executionToast = await toast.first().innerText();
 		await ui.canvasNode('Catch-Up').dblclick();
-		const execution = await shownError('l-catch-up-poll-run-before-saved-node');
+		const execution = await shownError('l-catch-up-retry-of-test-run-node');
 
 		expect(alone.texts.message).toBe('Connect a Messaging Automation Trigger to "Reply" too');
 		expect(alone.texts.toast).toContain(alone.texts.message);
@@ -615,9 +615,7 @@ describe.skipIf(skipReason)('the action node in the n8n editor (headless Chromiu
 		for (const { texts } of [alone, deactivated])
 			expect(texts.description).toMatch(/^This node runs the messages /);
 		expect(retried.status).toBe('error');
-		expect(execution.message).toBe(
-			"Ran nothing yet: n8n had not yet saved the trigger's settings when this run started; the next poll runs these messages",
-		);
+		expect(execution.message).toBe(alone.texts.message);
 		expect(executionToast).toContain(execution.message);
 	});
 

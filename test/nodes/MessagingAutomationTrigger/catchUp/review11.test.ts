@@ -144,7 +144,7 @@ describe('review s11: the hourly error with the trigger beside set up right (R11
  * poll started this run while the workflow was being published or unpublished ... there is nothing
  * to do". No poll started it, no poll will run (the workflow is not published, and has no trigger),
  * and there is something to do. Seen on d28fc58 (this test), and in real n8n 2.40.7: the e2e
- * (editor.test.mts case l, screenshots l-catch-up-poll-run-before-saved*) shows exactly this text
+ * (editor.test.mts case l, screenshots then l-catch-up-poll-run-before-saved*) showed exactly this text
  * for exactly this Retry, taking it for a stand-in of the publication race.
  * Smallest fix: in MessagingAutomationCatchUp.execute(), say RAN_BEFORE_SAVED only for a run a
  * poll started (mode 'trigger', its input holding caught-up items: isCaughtUp); otherwise (a
