@@ -8,6 +8,7 @@ import { NONE_TAKEN_OVER, type TakenOver } from './takenOver';
 import type { AnswerOffer } from './answerRoute';
 import { offerUntilDecided, settle, settledKeys } from './offerTries';
 import { messageKey } from '../run/claimKeys';
+import { ownIds } from '../run/unclaimedRun';
 
 /*
  * The run's first step makes the answer offers its delivery found (answerRoute.ts), after the run
@@ -114,12 +115,6 @@ function withoutOffers(item: INodeExecutionData): INodeExecutionData {
 const earlierIds = (item: INodeExecutionData): string[] =>
 	offersOf(item).flatMap((entry) => (entry.earlier ?? []).map(({ message }) => String(message.id)));
 
-/** The item's own messages: a grouped run's, or the one it received. */
-const ownOf = (item: INodeExecutionData): string[] =>
-	Array.isArray(item.json.message_ids)
-		? item.json.message_ids.filter((id): id is string => typeof id === 'string')
-		: [String(item.json.message_id)];
-
 function ownRest(
 	item: INodeExecutionData,
 	own: readonly string[],
@@ -144,7 +139,7 @@ function rest(
 	refused: ReadonlySet<string> = new Set(),
 ): INodeExecutionData[] {
 	const plain = withoutOffers(item);
-	const own = ownOf(item);
+	const own = ownIds(item);
 	const earlier = new Map(
 		offersOf(item)
 			.flatMap((entry) => entry.earlier ?? [])
@@ -184,9 +179,11 @@ export async function passAnswers(
 					list.map(async (item) => {
 						if (!hasOffers(item)) return { plain: item };
 						const ended = await answeredIn(context, item, claimedHere, claimant, reoffered);
-						for (const id of ended.answered) answered.add(id);
-						for (const id of [...ended.answered, ...earlierIds(item)])
-							if (ended.answered.has(id) || ended.refused.has(id)) handled.add(id);
+						for (const id of ended.answered) {
+							answered.add(id);
+							handled.add(id);
+						}
+						for (const id of earlierIds(item)) if (ended.refused.has(id)) handled.add(id);
 						return rest(item, new Set([...ended.answered, ...ended.takenOver]), ended.refused);
 					}),
 				),
@@ -195,7 +192,7 @@ export async function passAnswers(
 	// A message an item's offer answered, or runs as an earlier answer of that item, runs in no other
 	// item of the run: the Catch-Up poll's item of it, given up on, say (S11f-1).
 	const unanswered = (entry: INodeExecutionData[] | { plain: INodeExecutionData }) =>
-		'plain' in entry ? ownRest(entry.plain, ownOf(entry.plain), handled) : entry;
+		'plain' in entry ? ownRest(entry.plain, ownIds(entry.plain), handled) : entry;
 	return { outputs: passed.map((list) => list.flatMap(unanswered)), answered: answered.size };
 }
 
