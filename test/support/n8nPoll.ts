@@ -143,6 +143,17 @@ export class N8nPollHost {
 		return data.flat().length;
 	}
 
+	/** Fetch Test Event: the poll node's step run by hand on the saved static data; its Bot items. */
+	async testRun(): Promise<INodeExecutionData[]> {
+		const definition = { ...this.definition, staticData: clone(this.savedStaticData) };
+		const run = await this.engine.run(
+			definition,
+			{ node: this.nodeName, items: [{ json: {} }] },
+			'manual',
+		);
+		return run.output(this.nodeName);
+	}
+
 	/** Runs the runs held back, in order, and waits for them. */
 	async releaseRuns(): Promise<void> {
 		const held = this.held.splice(0);

@@ -54,6 +54,9 @@ export interface PollMemory {
 	activation: object;
 	activatedAt: number;
 	lastPollAt: number;
+	/** The service's time at this activation's latest poll, and the gap before it (none after one poll). */
+	polledAt: number;
+	pollGapMs?: number;
 	/** Chats settled, by the newest message time they were settled at. */
 	read: Map<string, number>;
 	/** Chats a run took, by the newest message time they were read at, and how that run went. */
@@ -108,7 +111,8 @@ export function windowOf(context: PollContext, settings: CatchUpSettings, now: n
 	const data = context.getWorkflowStaticData('node');
 	if (context.getMode() === 'manual') {
 		const since = Math.max(now - settings.catchUpMs, numberOr(data.since, 0));
-		const seen = memories.get(pollKey(context));
+		const stored = memories.get(pollKey(context));
+		const seen = stored && seenAt(stored, now);
 		const listFloor = seen ? Math.max(since, seen.lastPollAt - seen.lookBackMs) : since;
 		const test = { now, since, activatedAt: now, firstOfActivation: false, listFloor };
 		return seen ? { ...test, seen } : test;
@@ -124,6 +128,7 @@ export function windowOf(context: PollContext, settings: CatchUpSettings, now: n
 			activation: context,
 			activatedAt: now,
 			lastPollAt,
+			polledAt: now,
 			read: new Map(),
 			pending: new Map(),
 			failingProbes: new Map(),
@@ -133,6 +138,8 @@ export function windowOf(context: PollContext, settings: CatchUpSettings, now: n
 		memories.set(key, memory);
 	}
 	const active = memory as PollMemory;
+	if (!firstOfActivation) active.pollGapMs = now - active.polledAt;
+	active.polledAt = now;
 	active.lookBackMs = lookBackOf(settings);
 	settle(active);
 	for (const [chat, at] of active.read)
@@ -150,6 +157,26 @@ export function windowOf(context: PollContext, settings: CatchUpSettings, now: n
 	};
 }
 
+/**
+ * Polls missed after which an activation's memory is taken for one n8n ended: n8n gives a poll node
+ * no close, and a run that never reported its end would otherwise hide its chat from every test
+ * run after (R11c-3). Measured on the service's clock, in the gaps between the activation's own
+ * polls (n8n polls at most every minute), so a slow Poll Times is not taken for an ended one.
+ */
+const ENDED_AFTER_GAPS = 3;
+
+/**
+ * What a test run at `now` takes from the active poll's memory: all of it while that activation
+ * polls, since a run still going there runs its chat (R11d-3); once it stopped polling, its runs
+ * that never ended run nothing, and their chats are read as the next activation would.
+ */
+function seenAt(memory: PollMemory, now: number): PollMemory {
+	const gap = Math.max(memory.pollGapMs ?? MINUTE, MINUTE);
+	if (now - memory.polledAt <= ENDED_AFTER_GAPS * gap) return memory;
+	const ended = [...memory.pending].filter(([, run]) => run.state !== 'running');
+	return { ...memory, pending: new Map(ended) };
+}
+
 /** Chats whose run went through are settled; those whose run failed, or never ended, are due again. */
 function settle(memory: PollMemory): void {
 	for (const [chat, run] of memory.pending) {
@@ -161,8 +188,7 @@ function settle(memory: PollMemory): void {
 
 /**
  * Whether a chat needs reading at `lastAt`: not settled at it, and no run of it still going. A test
- * run reads the live poll's memory so too: most often that run is going (R11d-3); an ended
- * activation's run that never reported its end hides its chat from test runs (R11c-3, open).
+ * run reads the active poll's memory so too (seenAt).
  */
 export function unsettled(memory: PollMemory | undefined, chat: string, lastAt: number): boolean {
 	const run = memory?.pending.get(chat);

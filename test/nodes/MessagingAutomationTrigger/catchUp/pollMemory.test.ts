@@ -64,3 +64,33 @@ describe('Messaging Automation Catch-Up: what the poll lets go', () => {
 		expect(texts(poll)).toEqual(['my parcel never came']);
 	});
 });
+
+/*
+ * A test run reads the active poll's memory, and trusts a run still going there only while that
+ * activation polls: past three of its own poll gaps (the service's clock) it takes the activation
+ * for ended, since n8n gives a poll node no close (R11c-3, review11c.test.ts).
+ */
+describe('Messaging Automation Catch-Up: a test run beside a run still going', () => {
+	async function heldAtSlowPace(): Promise<N8nPollHost> {
+		const poll = await lostMessage('4917100039103', 'is the shop open?');
+		poll.holdRuns = true;
+		for (const gap of [10, 10]) {
+			pair.sandbox().clock.advance(gap * MINUTE);
+			await poll.poll();
+		}
+		return poll;
+	}
+	const shown = async (poll: N8nPollHost) => (await poll.testRun()).map((item) => item.json.text);
+
+	it('hides it while the activation polls every 10 minutes, however long the run takes', async () => {
+		const poll = await heldAtSlowPace();
+		pair.sandbox().clock.advance(29 * MINUTE);
+		expect(await shown(poll)).toEqual([]);
+	});
+
+	it('shows it once the activation missed three of its polls', async () => {
+		const poll = await heldAtSlowPace();
+		pair.sandbox().clock.advance(31 * MINUTE);
+		expect(await shown(poll)).toEqual(['is the shop open?']);
+	});
+});

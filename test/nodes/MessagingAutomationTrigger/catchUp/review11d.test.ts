@@ -158,7 +158,8 @@ describe('review s11d: a poll run that went on past a failed after-offers claim,
  * Smallest fix (not tried): R11c-3's own suggestion: a test run trusts a 'running' entry while its
  * activation still polls (the memory's last poll, on this process's clock, within a few Poll Times
  * intervals, or its `polls` under RUN_GIVE_UP_POLLS), and reads the chat only past that.
- * Holds since R11c-3's change was reverted (pollMemory.ts unsettled).
+ * Holds since R11c-3's change was reverted (pollMemory.ts unsettled); R11c-3 is now fixed that way
+ * (pollMemory.ts seenAt).
  */
 describe("review s11d: a test run while the active poll's run is still going (R11d-3)", () => {
 	async function testedWhileRunning() {
