@@ -54,7 +54,7 @@ export interface PollMemory {
 	activation: object;
 	activatedAt: number;
 	lastPollAt: number;
-	/** The service's time at this activation's latest poll, and the gap before it (none after one poll). */
+	/** The service's time at this activation's latest poll, and the longest gap between two (none after one poll). */
 	polledAt: number;
 	pollGapMs?: number;
 	/** Chats settled, by the newest message time they were settled at. */
@@ -138,7 +138,8 @@ export function windowOf(context: PollContext, settings: CatchUpSettings, now: n
 		memories.set(key, memory);
 	}
 	const active = memory as PollMemory;
-	if (!firstOfActivation) active.pollGapMs = now - active.polledAt;
+	// The longest gap: n8n's first poll (its test of the activation) is not on the Poll Times' beat.
+	if (!firstOfActivation) active.pollGapMs = Math.max(active.pollGapMs ?? 0, now - active.polledAt);
 	active.polledAt = now;
 	active.lookBackMs = lookBackOf(settings);
 	settle(active);
