@@ -156,16 +156,6 @@ describe('review s11c: a test run beside the memory of a deactivated poll (R11c-
 	async function lostThenTested(releaseRun: boolean) {
 		const poll = await catchUpBeside(h.sandbox, quickGrouping);
 		await poll.activate();
-		const engine = (
-			poll as unknown as {
-				engine: {
-					run: (...args: unknown[]) => Promise<{
-						output: (name: string) => Array<{ json: { text?: unknown } }>;
-					}>;
-				};
-			}
-		).engine;
-		const definition = (poll as unknown as { definition: object }).definition;
 		const message = h.sandbox.inject.injectMessage({
 			from: { phone: '4917100011003', name: 'Person' },
 			text: 'are you open sunday?',
@@ -183,15 +173,7 @@ describe('review s11c: a test run beside the memory of a deactivated poll (R11c-
 		poll.deactivate();
 		// Past three of the activation's poll gaps (4 minutes here): it polls no more (pollMemory.ts seenAt).
 		h.sandbox.clock.advance(13 * MINUTE);
-		const shown = (
-			await engine.run(
-				{ ...definition, staticData: poll.savedStaticData },
-				{ node: 'Catch-Up', items: [{ json: {} }] },
-				'manual',
-			)
-		)
-			.output('Catch-Up')
-			.map((item) => String(item.json.text));
+		const shown = (await poll.testRun()).map((item) => String(item.json.text));
 		// What the next poll runs: the workflow activated again.
 		const before = poll.executions.flat().length;
 		poll.holdRuns = false;

@@ -165,16 +165,6 @@ describe("review s11d: a test run while the active poll's run is still going (R1
 	async function testedWhileRunning() {
 		const poll = await catchUpBeside(h.sandbox, quickGrouping);
 		await poll.activate();
-		const engine = (
-			poll as unknown as {
-				engine: {
-					run: (...args: unknown[]) => Promise<{
-						output: (name: string) => Array<{ json: { text?: unknown } }>;
-					}>;
-				};
-			}
-		).engine;
-		const definition = (poll as unknown as { definition: object }).definition;
 		h.sandbox.inject.injectMessage({
 			from: { phone: '4917100011003', name: 'Person' },
 			text: 'are you open sunday?',
@@ -184,15 +174,7 @@ describe("review s11d: a test run while the active poll's run is still going (R1
 		h.sandbox.clock.advance(4 * MINUTE);
 		await poll.poll();
 		h.sandbox.clock.advance(MINUTE / 2);
-		const shown = (
-			await engine.run(
-				{ ...definition, staticData: poll.savedStaticData },
-				{ node: 'Catch-Up', items: [{ json: {} }] },
-				'manual',
-			)
-		)
-			.output('Catch-Up')
-			.map((item) => String(item.json.text));
+		const shown = (await poll.testRun()).map((item) => String(item.json.text));
 		// The run ends; what the polls after it run.
 		poll.holdRuns = false;
 		await poll.releaseRuns();

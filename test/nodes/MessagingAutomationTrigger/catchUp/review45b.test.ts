@@ -131,16 +131,7 @@ describe('review 45b: the Catch-Up node as an attacker', () => {
 		await trigger.settled();
 		sandbox.clock.advance(4 * MINUTE);
 		if (pollFirst) await poll.poll();
-		const testRun = async () =>
-			texts(
-				(
-					await engine.run(
-						{ ...definition, staticData: poll.savedStaticData },
-						{ node: 'Catch-Up', items: [{ json: {} }] },
-						'manual',
-					)
-				).output('Catch-Up'),
-			);
+		const testRun = async () => texts(await poll.testRun());
 		expect(texts(trigger.executions.flatMap((execution) => execution.outputs[0] ?? []))).toEqual([
 			'ok thanks',
 		]);
