@@ -2,7 +2,12 @@ import type { IWebhookFunctions } from 'n8n-workflow';
 
 import type { BurstClosedBy, BurstRules } from '../../shared/conversation/bursts';
 import { historyBefore, type HistoryEntry } from '../../shared/conversation/history';
-import { pauseAt, TAKEOVER_LOOKBACK, type TakeoverRules } from '../../shared/conversation/takeover';
+import {
+	burstPauseAt,
+	pauseAt,
+	TAKEOVER_LOOKBACK,
+	type TakeoverRules,
+} from '../../shared/conversation/takeover';
 import {
 	mergeTimelines,
 	toTimelineMessage,
@@ -70,10 +75,12 @@ export interface ReadNeeds {
 	historyCount: number;
 	takeover?: TakeoverRules;
 	answers: boolean;
+	/** The quiet window a grouped burst waits out (burstPauseAt); 0 ungrouped. */
+	quietMs: number;
 }
 
 /** The newest page must reach as far back as history and takeover look. */
-export const pageMinimum = (needs: ReadNeeds) =>
+export const pageMinimum = (needs: Pick<ReadNeeds, 'historyCount' | 'takeover'>) =>
 	Math.max(needs.historyCount, needs.takeover ? TAKEOVER_LOOKBACK : 0);
 
 /**
@@ -99,6 +106,7 @@ export async function readTurn(
 		historyCount: message ? settings.historyCount : 0,
 		takeover: fromPerson ? settings.takeover : undefined,
 		answers: fromPerson && settings.answers,
+		quietMs: grouping?.quietMs ?? 0,
 	};
 	if (!grouping || !own || !message) {
 		if (!message || (needs.historyCount === 0 && !needs.takeover && !needs.answers))
@@ -185,23 +193,12 @@ export function readFields(
 	timeline: readonly TimelineMessage[],
 	ids: readonly string[],
 	pausedAsOf: string,
-	needs: ReadNeeds,
+	needs: Pick<ReadNeeds, 'historyCount' | 'takeover'>,
 ): Pick<Extract<Turn, { run: true }>, 'history' | 'takeover'> {
 	return {
 		history: needs.historyCount > 0 ? historyBefore(timeline, ids, needs.historyCount) : undefined,
 		takeover: needs.takeover ? pauseAt(timeline, pausedAsOf, needs.takeover) : undefined,
 	};
-}
-
-/**
- * Where a burst's pause is judged: at the account's newest message after the burst's last one,
- * if the read holds one, else at the last. A command typed on the phone while the burst waited
- * out its quiet window (it closed the burst) stops the bot for that burst too.
- */
-export function burstPauseAt(timeline: readonly TimelineMessage[], last: string): string {
-	const index = timeline.findIndex((entry) => entry.id === last);
-	const later = timeline.slice(index + 1).filter((entry) => entry.fromMe);
-	return index >= 0 && later.length > 0 ? later[later.length - 1].id : last;
 }
 
 /** The same fields when the conversation could not be read. */
@@ -281,7 +278,7 @@ function turnOf(
 		...readFields(
 			read.timeline,
 			messages.map((entry) => entry.id),
-			burstPauseAt(read.timeline, messages[messages.length - 1].id),
+			burstPauseAt(read.timeline, messages[messages.length - 1].id, needs.quietMs),
 			needs,
 		),
 	};

@@ -12,7 +12,8 @@ import { MAX_PAGES } from '../../shared/conversation/reader';
 import type { TimelineMessage } from '../../shared/conversation/timeline';
 import { eventMessage, type EventEnvelope, type EventMessage } from '../../shared/webhooks/events';
 import type { DeliveryContext } from '../receive/deliveryContext';
-import { burstPauseAt, readFields, type Turn } from '../hold/turn';
+import { burstPauseAt } from '../../shared/conversation/takeover';
+import { readFields, type Turn } from '../hold/turn';
 import type { TriggerSettings } from '../settings';
 import { TriggerState } from '../state';
 import { turnItemJson } from './output';
@@ -65,7 +66,12 @@ export function caughtUpItem(
 ): CaughtUpItem {
 	const ids = burst.messages.map((entry) => entry.id);
 	const last = burst.messages[burst.messages.length - 1];
-	const fields = readFields(timeline, ids, burstPauseAt(timeline, last.id), settings.turn);
+	const fields = readFields(
+		timeline,
+		ids,
+		burstPauseAt(timeline, last.id, settings.turn.grouping?.quietMs ?? 0),
+		settings.turn,
+	);
 	const json: IDataObject = turnItemJson(standIn(envelope, last.message, last.at), {
 		run: true,
 		messages: burst.messages.map((entry) => entry.message),

@@ -86,3 +86,25 @@ export function pauseAt(
 	}
 	return { paused: false };
 }
+
+/**
+ * Where a burst's pause is judged: at the account's newest message typed while the burst waited
+ * out its quiet window (a command then stops the bot for that burst too), before its author wrote
+ * again; else at its last message. Only those: a read made later (a late delivery) holds the
+ * account's later messages too, and the chat as the burst left it must not change with the read.
+ */
+export function burstPauseAt(
+	timeline: readonly TimelineMessage[],
+	last: string,
+	quietMs: number,
+): string {
+	const index = timeline.findIndex((entry) => entry.id === last);
+	if (index < 0) return last;
+	const { at, author } = timeline[index];
+	let pauseAt = last;
+	for (const entry of timeline.slice(index + 1)) {
+		if (entry.at - at > quietMs || (!entry.fromMe && entry.author === author)) break;
+		if (entry.fromMe) pauseAt = entry.id;
+	}
+	return pauseAt;
+}
