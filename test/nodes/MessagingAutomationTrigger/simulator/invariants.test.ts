@@ -202,7 +202,13 @@ describe('the invariants', () => {
 	});
 
 	it('excuse the crash limit only where a family stops processes, and nothing else with it: a message lost otherwise, or an answer never resumed, is still found', () => {
-		expect(Object.keys(LIMITS).sort()).toEqual(['answerStops', 'everything', 'ownUrl', 'stops']);
+		expect(Object.keys(LIMITS).sort()).toEqual([
+			'answerStops',
+			'everything',
+			'ownUrl',
+			'stops',
+			'takeover',
+		]);
 		// n8n's own URL failing is excused only where it fails, and alone.
 		expect(LIMITS.ownUrl).toEqual(['unreachable']);
 		expect(LIMITS.stops).toEqual(['crashed']);

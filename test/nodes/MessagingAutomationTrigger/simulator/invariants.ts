@@ -8,6 +8,7 @@ import type { Case, OwnMessage, PlannedMessage } from './scenario';
 import type { Outcome } from './world';
 import { CLOSE_MARGIN_MS, closeTimes, HOLD_MS, readBound, uploadTailsUnseen } from './limits';
 import { accountAnswered, unreachableAnswer } from './ownUrlRule';
+import { takeoverViolations } from './takeoverRule';
 import { wholeBurstViolations } from './wholeBurst';
 
 export type Rule =
@@ -31,6 +32,8 @@ export type Rule =
 	| 'unreachable'
 	/** A run keeps written order and holds one burst, whole: split only by the Longest Wait. */
 	| 'wholeBurst'
+	/** Human Takeover: each run out of Bot or Paused Chats as its chat's pause says (takeoverRule.ts). */
+	| 'takeover'
 	/** No delivery answered 2xx before its run is recorded (or settled without one). */
 	| 'answeredFirst'
 	/** Every delivery is answered 2xx in the end (within the service's first retries). */
@@ -139,6 +142,7 @@ export function violations(c: Case, outcome: Outcome): Violation[] {
 		});
 	}
 	found.push(...wholeBurstViolations(c, outcome, bursts, asMessages));
+	found.push(...takeoverViolations(c, outcome));
 	for (const ids of outcome.answeredUnrecorded)
 		found.push({
 			rule: 'answeredFirst',
@@ -228,21 +232,25 @@ function nothingFollows(
 
 /**
  * Why `id` is in the crash limit, if it is: a run that n8n stopped during its first step claimed it,
- * or holds it and its process answered a delivery of it 2xx (held until a recorded run holds it), so
- * no retry comes; the message ran nowhere else.
+ * or holds it and its process answered a delivery of it 2xx (held until a recorded run holds it), or
+ * of its burst when its own event was lost, so no retry comes; the message ran nowhere else.
  */
 function crashedWith(outcome: Outcome, id: string): string | undefined {
 	// A run that ended and claimed it first dropped it: a loss of its own, whatever crashed beside
 	// it (review s10b, S10b-1).
 	if (outcome.runs.some((run) => !run.crashed && run.claimed?.includes(id))) return undefined;
+	// Its event lost, a message's only run is the one a delivery of its burst started (stops with lost).
+	const neverSent = !outcome.attempts.some((a) => a.message === id);
 	for (const run of outcome.runs.filter((candidate) => candidate.crashed)) {
-		const answered = outcome.attempts.some(
-			(a) => a.message === id && a.process === run.process && (a.status ?? 500) < 300,
-		);
+		const answered = (message: string) =>
+			outcome.attempts.some(
+				(a) => a.message === message && a.process === run.process && (a.status ?? 500) < 300,
+			);
 		const how = run.claimed?.includes(id)
 			? 'claimed it'
-			: answered && run.messageIds.includes(id)
-				? 'holds it, its delivery answered 2xx'
+			: run.messageIds.includes(id) &&
+				  (answered(id) || (neverSent && run.messageIds.some(answered)))
+				? `holds it, ${answered(id) ? 'its' : "its event lost, its burst's"} delivery answered 2xx`
 				: undefined;
 		if (how)
 			return `n8n (${run.process}) stopped during the first step of the run of [${run.messageIds.join(' ')}], which ${how}; its execution is crashed, and n8n's Retry runs it`;

@@ -26,6 +26,41 @@ export function messageIdsOf(item: INodeExecutionData | undefined): string[] {
 			: [];
 }
 
+/** Why a run's messages were not grouped (its `burst.error`: the read failed, say). */
+export function groupingErrorOf(item: INodeExecutionData): string | undefined {
+	const error = (item.json.burst as IDataObject | undefined)?.error;
+	return typeof error === 'string' ? error : undefined;
+}
+
+/** What a run needs noted of its first step: what it passed on, out of which outputs. */
+interface PassedRun {
+	messageIds: string[];
+	passedOn: boolean;
+	outputs?: number[];
+	paused?: boolean | null;
+}
+
+/**
+ * Notes on each run what its first step passed on (a run whose messages an earlier run held passes
+ * on only the others), the outputs its item came out of, and its item's `takeover.paused`.
+ */
+export function notePassedOn(runs: readonly PassedRun[], outputs: INodeExecutionData[][]): void {
+	const passed = outputs.flatMap((list, output) =>
+		list.map((item) => ({ output, ids: messageIdsOf(item), takeover: item.json.takeover })),
+	);
+	for (const run of runs) {
+		const mine = passed.filter(
+			({ ids }) => ids.length > 0 && ids.every((id) => run.messageIds.includes(id)),
+		);
+		run.passedOn = mine.length > 0;
+		if (mine.length === 0) continue;
+		run.messageIds = mine[0].ids;
+		run.outputs = [...new Set(mine.map(({ output }) => output))];
+		const takeover = mine[0].takeover as IDataObject | undefined;
+		if (takeover) run.paused = takeover.paused as boolean | null;
+	}
+}
+
 /**
  * The delivery's response as the trigger sees n8n's (a ServerResponse): what the trigger writes,
  * and n8n's own answer of a run's delivery, once it recorded the run ('finish'), or none ('close').

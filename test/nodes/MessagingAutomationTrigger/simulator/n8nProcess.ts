@@ -23,7 +23,15 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { clone, messageIdsOf, noop, parameter, SimResponse } from './n8nContext';
+import {
+	clone,
+	groupingErrorOf,
+	messageIdsOf,
+	noop,
+	notePassedOn,
+	parameter,
+	SimResponse,
+} from './n8nContext';
 import type { ProcessNodes } from './processPool';
 import { credentialFor, QUIET_LOGGER, type Delivery, type ServiceModel } from './service';
 import { runsText, trace, traceLogger, traceStore } from './trace';
@@ -72,6 +80,10 @@ export interface RecordedRun {
 	crashed?: boolean;
 	/** Messages whose `message|<id>` key its first step claimed first. */
 	claimed?: string[];
+	/** The outputs its item came out of (0 Bot, 1 Paused Chats with Human Takeover on). */
+	outputs?: number[];
+	/** Its item's `takeover.paused`, with Human Takeover on: null when the pause was not checked. */
+	paused?: boolean | null;
 }
 
 export interface Answer {
@@ -149,7 +161,7 @@ export class N8nProcess {
 				process: this.name,
 				messageIds: messageIdsOf(item),
 				passedOn: false,
-				groupingError: item.json.grouping_error as string | undefined,
+				groupingError: groupingErrorOf(item),
 				at: this.now(),
 			}),
 		);
@@ -205,15 +217,7 @@ export class N8nProcess {
 					`${this.name} step of ${runsText(runs)} ends, passing on ${runsText(outputs.flat().map((item) => ({ messageIds: messageIdsOf(item) })))}${this.alive ? '' : ' (n8n stopped: it never ends)'}`,
 			);
 			if (!this.alive) return undefined;
-			// A run whose messages an earlier run held passes on only the others.
-			const passed = outputs.flat().map(messageIdsOf);
-			for (const run of runs) {
-				const ids = passed.find(
-					(item) => item.length > 0 && item.every((id) => run.messageIds.includes(id)),
-				);
-				run.passedOn = ids !== undefined;
-				if (ids) run.messageIds = ids;
-			}
+			notePassedOn(runs, outputs);
 			return undefined;
 		} finally {
 			for (const run of runs) this.stepping.delete(run);

@@ -18,7 +18,7 @@ import type {
 	IRun,
 } from 'n8n-workflow';
 
-import { clone, messageIdsOf, parameter } from './n8nContext';
+import { clone, groupingErrorOf, messageIdsOf, parameter } from './n8nContext';
 import type { N8nProcess, RecordedRun, SharedWorld } from './n8nProcess';
 import { runsText, trace } from './trace';
 import { WAITING_BASE } from './waitingExecutions';
@@ -122,7 +122,7 @@ export class CatchUpPoller {
 				process: this.process.name,
 				messageIds: messageIdsOf(item),
 				passedOn: false,
-				groupingError: item.json.grouping_error as string | undefined,
+				groupingError: groupingErrorOf(item),
 				at: this.now(),
 				polled: true,
 			}),

@@ -51,6 +51,22 @@ export const FAMILIES = {
 	 * trigger, its runs, and the poll, which gives up on a chat it cannot ask about (probePatience.ts).
 	 */
 	ownUrl: { answers: true, catchUp: true, lost: true, ownUrl: true },
+	/**
+	 * Human Takeover: the account pausing and resuming chats by its commands (in a burst's quiet
+	 * window, near a person's next message, or a minute on), people writing hand-over words, Resume
+	 * After 0, 6 minutes or 12 hours, late, trickled, scattered and copied deliveries, read faults,
+	 * stops over two processes, two people; in half the cases lost events and the Catch-Up node.
+	 */
+	takeover: {
+		takeover: true,
+		late: true,
+		copies: true,
+		readFaults: true,
+		stops: true,
+		twoProcesses: true,
+		twoPeople: true,
+		someLost: true,
+	},
 	/** The host's clock skewed and stepping during holds. */
 	hostClock: { hostClock: true },
 	/** Everything at once. */
@@ -175,9 +191,11 @@ export async function simulate(
 export function report(run: SimulatorRun): string {
 	const found = run.counterexample;
 	const { messages, runs, retries, restarts, reads, polledRuns, pollErrors } = run.exercised;
-	const polled = (FAMILIES[run.family] as Knobs).catchUp
-		? `, ${polledRuns} runs the Catch-Up poll emitted, ${pollErrors} poll errors`
-		: '';
+	const knobs = FAMILIES[run.family] as Knobs;
+	const polled =
+		knobs.catchUp || knobs.someLost
+			? `, ${polledRuns} runs the Catch-Up poll emitted, ${pollErrors} poll errors`
+			: '';
 	const summary = `${run.cases} cases (${messages} messages, ${runs} runs, ${retries} retried deliveries, ${restarts} restarts, ${reads} reads${polled}) in ${Math.round(run.wallMs)} ms`;
 	if (!found) return `${run.family}: ${summary}, no violation (seed ${run.seed})`;
 	return [

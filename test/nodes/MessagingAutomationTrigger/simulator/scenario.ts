@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { CATCH_UP_AFTER_MS } from '../../../../nodes/shared/conversation/catchUp';
 
 import { ownUrlArb, type OwnUrlFault } from './ownUrl';
+import { ownText, takeoverArb, takeoverOwnArb, type TakeoverSetup } from './takeover';
 import type { ReadFault } from './service';
 
 export type DeliveryShape = 'prompt' | 'together' | 'trickle' | 'scattered';
@@ -72,6 +73,8 @@ export interface Case {
 	catchUp?: boolean;
 	/** n8n's own URL failing for its processes' requests to its waiting webhooks (ownUrl.ts). */
 	ownUrl?: OwnUrlFault;
+	/** Human Takeover on: the account's commands, people's hand-over words (takeover.ts). */
+	takeover?: TakeoverSetup;
 	/** A process stops this long after a message's first delivery attempt (it comes back at once, its memory gone). */
 	stops: Array<{ afterMessage: number; delayMs: number; process: number }>;
 	phone: { skewMs: number; step?: { atMessage: number; ms: number } };
@@ -100,6 +103,10 @@ export interface Knobs {
 	catchUp?: boolean;
 	/** n8n's own URL failing (ownUrl.ts). */
 	ownUrl?: boolean;
+	/** Human Takeover: the account's messages are commands and replies, people write hand-over words. */
+	takeover?: boolean;
+	/** Lost events, with the Catch-Up node, in half the cases (the others' bursts come closer). */
+	someLost?: boolean;
 }
 
 const QUIET_WINDOWS = [2000, 3000, 5000];
@@ -148,6 +155,10 @@ const deliveryArb = (late: boolean, messages: number) =>
 
 /** A case of the family `knobs` turns on. */
 export function caseArb(knobs: Knobs): fc.Arbitrary<Case> {
+	if (knobs.someLost) {
+		const rest = { ...knobs, someLost: false };
+		return fc.oneof(caseArb({ ...rest, lost: true, catchUp: true }), caseArb(rest));
+	}
 	const quiet = fc.constantFrom(...(knobs.longQuiet ? LONG_QUIET_WINDOWS : QUIET_WINDOWS));
 	return quiet.chain((quietMs) =>
 		fc
@@ -200,19 +211,21 @@ export function caseArb(knobs: Knobs): fc.Arbitrary<Case> {
 								{ maxLength: 1 },
 							)
 						: fc.constant([]),
-					ownMessages: knobs.ownMessages
-						? fc.array(
-								fc.record({
-									afterMessage: index,
-									delayMs: fc.integer({ min: 10, max: quietMs - 10 }),
-									// Or this close to the person's next message: the race of typing and saving.
-									nearNextMs: fc.option(fc.integer({ min: -500, max: 500 }), { nil: undefined }),
-								}),
-								{
-									maxLength: 2,
-								},
-							)
-						: fc.constant([]),
+					ownMessages: knobs.takeover
+						? takeoverOwnArb(index, quietMs)
+						: knobs.ownMessages
+							? fc.array(
+									fc.record({
+										afterMessage: index,
+										delayMs: fc.integer({ min: 10, max: quietMs - 10 }),
+										// Or this close to the person's next message: the race of typing and saving.
+										nearNextMs: fc.option(fc.integer({ min: -500, max: 500 }), { nil: undefined }),
+									}),
+									{
+										maxLength: 2,
+									},
+								)
+							: fc.constant([]),
 					answers: knobs.answers
 						? fc.record({
 								n8nLine: fc.constantFrom<1 | 2>(1, 2),
@@ -236,6 +249,7 @@ export function caseArb(knobs: Knobs): fc.Arbitrary<Case> {
 					// Left out when off, so a family without it generates (and seeds) its cases as before.
 					...(knobs.catchUp ? { catchUp: fc.constant(true) } : {}),
 					...(knobs.ownUrl ? { ownUrl: ownUrlArb(index) } : {}),
+					...(knobs.takeover ? { takeover: takeoverArb(index, knobs.twoPeople ? 2 : 1) } : {}),
 					stopsAfterRecording: knobs.stops
 						? fc.array(fc.nat(4), { maxLength: 1 })
 						: fc.constant([]),
@@ -365,6 +379,8 @@ export interface OwnMessage {
 	person: number;
 	/** Its timestamp and the time it was saved: the account's clock is right (case time). */
 	at: number;
+	/** Its text, with Human Takeover (takeover.ts); else the world's reply. */
+	text?: string;
 }
 
 /**
@@ -382,6 +398,7 @@ export function ownMessages(c: Case, messages: readonly PlannedMessage[]): OwnMe
 			own.nearNextMs !== undefined && next
 				? next.typedAt + own.nearNextMs
 				: after.typedAt + own.delayMs;
-		return [{ id: `o${index + 1}`, person: after.person, at }];
+		const text = c.takeover ? { text: ownText(c.takeover, index) } : {};
+		return [{ id: `o${index + 1}`, person: after.person, at, ...text }];
 	});
 }

@@ -23,6 +23,7 @@ import {
 import { RECEIVER_TIMEOUT_MS, RETRY_SCHEDULE_MS, SECRET, ServiceModel } from './service';
 import { expectedAnswers, plannedQuestions, questionMessages } from './questions';
 import { trace, traceCase } from './trace';
+import { pausedBeforeMessage, personText, takeoverParameters } from './takeover';
 import { seedRandom, VirtualTime } from './virtualTime';
 import { WaitingExecutions, type Resume } from './waitingExecutions';
 
@@ -82,6 +83,7 @@ export function parametersOf(c: Case): IDataObject {
 		longestWaitSeconds: c.longestMs / 1000,
 		options: { deduplicate: c.dedupe },
 		answersToSendAndWait: c.answers !== undefined,
+		...takeoverParameters(c.takeover),
 	};
 }
 
@@ -105,13 +107,14 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 		service.messages.push({
 			id: message.id,
 			person: message.person,
-			text: message.id,
+			text: personText(c.takeover, message),
 			stampedAt: start + message.stampedAt,
 			savedAt: start + message.savedAt,
 		});
 	const questions = plannedQuestions(c, messages);
 	service.messages.push(...questionMessages(c, questions, service.messages, start));
-	const own = [
+	const own: OwnMessage[] = [
+		...pausedBeforeMessage(c.takeover, messages),
 		...ownMessages(c, messages),
 		...questions.map(({ id, person, at }) => ({ id, person, at })),
 	];
@@ -119,7 +122,7 @@ async function simulateCase(c: Case, pool: ProcessPool): Promise<Outcome> {
 		service.messages.push({
 			id: message.id,
 			person: message.person,
-			text: 'On it',
+			text: message.text ?? 'On it',
 			stampedAt: start + message.at,
 			savedAt: start + message.at,
 			fromMe: true,
