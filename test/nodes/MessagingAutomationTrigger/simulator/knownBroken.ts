@@ -13,14 +13,7 @@ export interface KnownBreak {
 	rules: readonly Rule[];
 }
 
-export const KNOWN_BROKEN: Partial<Record<Family, KnownBreak>> = {
-	/**
-	 * T12-1, T12-2 (review12takeover.test.ts): a burst's pause is judged at the account's newest
-	 * message its read holds (hold/turn.ts burstPauseAt), however much later it was written, so a
-	 * late read sends a burst to the output a later command or hand-over names (about one case in six).
-	 */
-	takeover: { findings: 'T12-1, T12-2', rules: ['takeover'] },
-};
+export const KNOWN_BROKEN: Partial<Record<Family, KnownBreak>> = {};
 
 /**
  * Families broken by a finding too rare for the default budget to meet (findings.test.ts holds its
