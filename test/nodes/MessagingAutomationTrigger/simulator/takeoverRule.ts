@@ -79,6 +79,12 @@ function pausedBy(visible: readonly Entry[], pivot: Entry, resumeMs: number): En
 	return undefined;
 }
 
+/** When the run's read may have come: each save between its last message's and its record. */
+function readTimes(chat: readonly Entry[], last: Entry, run: Run): Set<number> {
+	const times = [last.saved, run.at, ...chat.map((entry) => entry.saved)];
+	return new Set(times.filter((at) => at >= last.saved && at <= Math.max(run.at, last.saved)));
+}
+
 /** Each pause state the rule allows the run, with why. */
 function allowed(c: Case, setup: TakeoverSetup, chat: readonly Entry[], run: Run) {
 	const positions = run.messageIds.map((id) => chat.findIndex((entry) => entry.id === id));
@@ -91,11 +97,8 @@ function allowed(c: Case, setup: TakeoverSetup, chat: readonly Entry[], run: Run
 			(!next || chat.indexOf(entry) < chat.indexOf(next)) &&
 			entry.stamp - last.stamp <= c.quietMs,
 	);
-	const times = [last.saved, run.at, ...chat.map((entry) => entry.saved)].filter(
-		(at) => at >= last.saved && at <= Math.max(run.at, last.saved),
-	);
 	const states = new Map<boolean, string>();
-	for (const at of new Set(times)) {
+	for (const at of readTimes(chat, last, run)) {
 		const visible = chat.filter((entry) => entry.saved <= at);
 		for (const pivot of [last, ...closing.filter((entry) => entry.saved <= at)]) {
 			const by = pausedBy(visible, pivot, resumeAfterMs(setup));
@@ -130,18 +133,22 @@ function runBroken(c: Case, setup: TakeoverSetup, outcome: Outcome, run: Run): s
 }
 
 /**
- * Triage: whether the run's pause is the chat's at the account's newest message after its last
- * saved by its record (T12-1 after the person's next message, T12-2 before it, after the quiet window).
+ * Triage: whether the run's pause is the chat's at the account's newest message after its last,
+ * as a read between that one's save and the run's record shows it (T12-1 after the person's next
+ * message, T12-2 before it, after the quiet window).
  */
 function laterOwn(setup: TakeoverSetup, chat: readonly Entry[], run: Run): string {
-	const last = Math.max(...run.messageIds.map((id) => chat.findIndex((entry) => entry.id === id)));
-	const visible = chat.filter((entry) => entry.saved <= run.at);
-	const later = visible.filter((entry) => entry.own && chat.indexOf(entry) > last);
-	const newest = later[later.length - 1];
-	if (!newest || (pausedBy(visible, newest, resumeAfterMs(setup)) !== undefined) !== run.paused)
-		return '';
-	const between = chat.slice(last + 1, chat.indexOf(newest)).some((entry) => !entry.own);
-	return ` (as at ${newest.id}, the account's newest message after it: ${between ? 'T12-1' : 'T12-2'})`;
+	const index = Math.max(...run.messageIds.map((id) => chat.findIndex((entry) => entry.id === id)));
+	for (const at of readTimes(chat, chat[index], run)) {
+		const visible = chat.filter((entry) => entry.saved <= at);
+		const later = visible.filter((entry) => entry.own && chat.indexOf(entry) > index);
+		const newest = later[later.length - 1];
+		if (!newest || (pausedBy(visible, newest, resumeAfterMs(setup)) !== undefined) !== run.paused)
+			continue;
+		const between = chat.slice(index + 1, chat.indexOf(newest)).some((entry) => !entry.own);
+		return ` (as at ${newest.id}, the account's newest message after it: ${between ? 'T12-1' : 'T12-2'})`;
+	}
+	return '';
 }
 
 /** Every passed-on run's item out of the output the rule names, and only that one. */
