@@ -218,6 +218,9 @@ describe("review s11: n8n's Retry of a Catch-Up run whose first step failed (R11
 			errors.push(ran.nodeError('Catch-Up')?.message ?? '');
 			return ran;
 		};
+		// Written a second after the activation's first poll, never at its instant (review11d.test.ts
+		// R11d-3 says why).
+		sandbox.clock.advance(1000);
 		const message = sandbox.inject.injectMessage({
 			from: { phone: '4917100011003', name: 'Person' },
 			text: 'are you open sunday?',
