@@ -8,9 +8,9 @@ import { quickGrouping, useCatchUpBesideTrigger } from './catchUpFixtures';
 /*
  * Review 12 (helper-70) of this session's Catch-Up changes, as the node's user and as an attacker:
  * T12-3 (catchUp.ts `answered`: an account message typed while a burst waited out its quiet window
- * no longer answers it) and R11c-3 (pollMemory.ts `seenAt`: a test run trusts a run still going in
- * the active poll's memory only within three of that activation's longest poll gap). Each finding
- * is an `it.fails` beside a control that passes.
+ * no longer answers it: R12-1, R12-2) and R11c-3 (pollMemory.ts `seenAt`: a test run trusts a run still going in
+ * the active poll's memory only within three of that activation's longest poll gap: R12-3, R12-6).
+ * Each finding is an `it.fails` beside a control that passes.
  */
 
 const MINUTE = 60_000;
@@ -225,6 +225,57 @@ describe('review 12: a test run beside a slow Poll Times (R11c-3)', () => {
 		"R12-3: 5 minutes after the first poll on an hourly beat (the gap measured from the publication's poll, a minute), the test run shows the chat the live run runs",
 		async () => {
 			expect(await testedAfterTheBeat(5 * MINUTE)).toEqual([]);
+		},
+	);
+});
+
+/**
+ * R12-6 (R11c-3; severity low): the gap `seenAt` waits three of is the longest the activation ever
+ * saw, so one long gap sticks for good: the service unreachable for half an hour (a poll whose
+ * listing fails ends before windowOf, and polledAt stays), a host suspended, and the threshold is
+ * 90 minutes from then on. The workflow unpublished later with a run that never reported its end
+ * (R11c-3's case), its test runs hide that chat for 90 minutes instead of 3 at its every-minute
+ * Poll Times. Should: shown once the activation missed three of its Poll Times' polls. Smallest
+ * fix: R12-3's (the Poll Times from the node's parameters), or the latest gap rather than the
+ * longest.
+ */
+describe('review 12: a test run after one long gap of the active poll (R11c-3)', () => {
+	async function unpublishedAfter(stallMs: number) {
+		const { poll } = await pair.start();
+		sandbox.webhooks.faults.loseNext(1);
+		say('4917100041206', 'is the store open today?', 30_000);
+		poll.holdRuns = true;
+		let emitted = 0;
+		for (let n = 0; n < 5; n++) {
+			sandbox.clock.advance(MINUTE);
+			emitted += await poll.poll();
+		}
+		// One long gap (the service unreachable, the host suspended), then polls every minute again.
+		sandbox.clock.advance(stallMs);
+		for (let n = 0; n < 2; n++) {
+			sandbox.clock.advance(MINUTE);
+			await poll.poll();
+		}
+		// Unpublished; its run never reported its end.
+		poll.deactivate();
+		sandbox.clock.advance(10 * MINUTE);
+		return { emitted, shown: texts(await poll.testRun()) };
+	}
+
+	it('control: polled every minute, 10 minutes after the unpublication the test run shows the chat', async () => {
+		expect(await unpublishedAfter(0)).toEqual({
+			emitted: 1,
+			shown: ['is the store open today?'],
+		});
+	});
+
+	it.fails(
+		'R12-6: after one 30-minute gap, 10 minutes after the unpublication the test run still hides the chat',
+		async () => {
+			expect(await unpublishedAfter(30 * MINUTE)).toEqual({
+				emitted: 1,
+				shown: ['is the store open today?'],
+			});
 		},
 	);
 });
