@@ -8,8 +8,9 @@ import { quickGrouping, useCatchUpBesideTrigger } from './catchUpFixtures';
 /*
  * Review 12 (helper-70) of this session's Catch-Up changes, as the node's user and as an attacker:
  * T12-3 (catchUp.ts `answered`: an account message typed while a burst waited out its quiet window
- * no longer answers it: R12-1, R12-2) and R11c-3 (pollMemory.ts `seenAt`: a test run trusts a run still going in
- * the active poll's memory only within three of that activation's longest poll gap: R12-3, R12-6).
+ * no longer answers it: R12-1, R12-2) and R11c-3 (pollMemory.ts `seenAt`: a test run trusts a run
+ * still going in the active poll's memory only within three of that activation's longest poll
+ * gap: R12-3, R12-6).
  * Each finding is an `it.fails` beside a control that passes.
  */
 
