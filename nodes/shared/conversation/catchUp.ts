@@ -1,5 +1,5 @@
 import { mayBeAnswer, questionOf } from './answers';
-import { burstThrough, closesAt, type BurstClosedBy, type BurstRules } from './bursts';
+import { burstThrough, type BurstClosedBy, type BurstRules } from './bursts';
 import type { TimelineMessage } from './timeline';
 
 /*
@@ -86,25 +86,18 @@ export function unansweredBursts(
 
 /**
  * Whether the account answered the burst `messages`: after its last message, the next one by the
- * account or by its author is the account's (a reply typed on the phone, or the bot's), written
- * once the burst closed by itself. An account message answers the burst it follows, never one its
- * author wrote before that: a burst the person followed with another, met by silence, stays a
- * candidate once the bot answered the later one (review s5, R5-4: a carried run that failed past
- * the claim's waits, "Not run", left it unclaimed, and the bot's answer to the next burst hid it
- * for good). One typed while the burst waited out its quiet window answers nothing: it closed the
- * burst, whose run the trigger starts then, and a run of part of it (its read failed) that the
- * bot answered fast hid the rest (T12-3). Which candidates ran is the claim's to know.
+ * account or by its author is the account's (a reply typed on the phone, or the bot's). An account
+ * message answers the burst it follows, never one its author wrote before that: a burst the person
+ * followed with another, met by silence, stays a candidate once the bot answered the later one
+ * (review s5, R5-4: a carried run that failed past the claim's waits, "Not run", left it
+ * unclaimed, and the bot's answer to the next burst hid it for good). Which candidates ran is the
+ * claim's to know.
  */
-function answered(
-	timeline: readonly TimelineMessage[],
-	messages: readonly TimelineMessage[],
-	rules: BurstRules,
-) {
+function answered(timeline: readonly TimelineMessage[], messages: readonly TimelineMessage[]) {
 	const last = messages[messages.length - 1];
-	const closed = closesAt(messages[0], last, rules);
 	const next = timeline
 		.slice(timeline.indexOf(last) + 1)
-		.find((entry) => (entry.fromMe ? entry.at >= closed : entry.author === last.author));
+		.find((entry) => entry.fromMe || entry.author === last.author);
 	return next?.fromMe === true;
 }
 
@@ -158,7 +151,7 @@ function burstsOf(
 		const closedAgo = verdict.kind === 'last' && window.now - verdict.closedAt - window.phoneLagMs;
 		if (closedAgo === false || closedAgo < CATCH_UP_AFTER_MS) continue;
 		// An answer's question, not the account's next message, says whether it was answered.
-		if (!ofAnswers && answered(timeline, verdict.messages, rules)) continue;
+		if (!ofAnswers && answered(timeline, verdict.messages)) continue;
 		const messages = verdict.messages.filter(ofAnswers ? inTime : candidate);
 		const key = messages.map((message) => message.id).join(',');
 		if (messages.length > 0) bursts.set(key, { messages, closedBy: verdict.closedBy });

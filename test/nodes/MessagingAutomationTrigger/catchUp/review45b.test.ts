@@ -170,9 +170,8 @@ describe('review 45b: the Catch-Up node as an attacker', () => {
 		say({ from: person(6), text: 'hello? anyone?' }, 10 * MINUTE);
 		for (let n = 0; n < 300; n++) {
 			const other = { phone: `4917200${String(10_000 + n)}`, name: `Busy ${n}` };
-			say({ from: other, text: 'where is my order' }, 600);
-			// Answered: once the burst closed (its quiet window 0.4 s passed), catchUp.ts answered.
-			say({ from: other, fromMe: true, text: 'on its way' }, 600);
+			say({ from: other, text: 'where is my order' }, 1_000);
+			say({ from: other, fromMe: true, text: 'on its way' }, 200);
 		}
 		sandbox.clock.advance(10 * MINUTE);
 		await poll.activate();

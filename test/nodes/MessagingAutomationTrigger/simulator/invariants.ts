@@ -221,7 +221,13 @@ function nothingFollows(
 	const message = byId.get(id);
 	const burst = bursts.find((candidate) => candidate.includes(id)) ?? [id];
 	const end = Math.max(...burst.map((member) => byId.get(member)?.typedAt ?? 0));
-	if (outcome.attempts.some((attempt) => burst.includes(attempt.message))) return false;
+	// A delivered member runs the burst from its read, but not one whose read failed to the end
+	// ("Not grouped"): that run holds only its own message, and the rest is as good as undelivered.
+	const ungrouped = outcome.runs.some(
+		(run) => run.groupingError && run.messageIds.some((member) => burst.includes(member)),
+	);
+	if (!ungrouped && outcome.attempts.some((attempt) => burst.includes(attempt.message)))
+		return false;
 	// The Catch-Up node runs what nothing delivered can (pollProcess.ts), but a burst the account's
 	// next message answered (conversations.md, Catch Up Missed Messages: `answered` in catchUp.ts).
 	if (c.catchUp) return accountAnswered(outcome, burst, message?.person);

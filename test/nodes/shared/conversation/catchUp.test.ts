@@ -202,20 +202,6 @@ describe('unansweredBursts (the Catch-Up poll)', () => {
 		expect(tail(timeline([{ id: 'q', at: 100 }]), { since: T0 + 200_000 })).toEqual([]);
 	});
 
-	it('takes an account message typed in the quiet window for no answer: it closed the burst (T12-3)', () => {
-		const chat = (replyAt: number) =>
-			timeline([
-				{ id: 'm1', at: 100 },
-				{ id: 'm2', at: 101 },
-				{ id: 'reply', at: replyAt, me: true },
-			]);
-		expect(tail(chat(102))).toEqual([['m1', 'm2']]);
-		expect(tail(chat(104.001))).toEqual([]);
-		// One typed within the quiet window, then the answer once the burst closed: answered.
-		const answeredLater = [...chat(102), ...timeline([{ id: 'bot', at: 110, me: true }])];
-		expect(tail(answeredLater)).toEqual([]);
-	});
-
 	it('leaves a chain that may reach further back than the read', () => {
 		const chat = timeline([
 			{ id: 'first read', at: 100 },
