@@ -75,8 +75,8 @@ export interface ReadNeeds {
 	historyCount: number;
 	takeover?: TakeoverRules;
 	answers: boolean;
-	/** The quiet window a grouped burst waits out (burstPauseAt); 0 ungrouped. */
-	quietMs: number;
+	/** A grouped burst's rules, and its phone's lag as the delivery shows it (burstPauseAt). */
+	pauseWindow?: { rules: BurstRules; lagMs: number };
 }
 
 /** The newest page must reach as far back as history and takeover look. */
@@ -106,7 +106,10 @@ export async function readTurn(
 		historyCount: message ? settings.historyCount : 0,
 		takeover: fromPerson ? settings.takeover : undefined,
 		answers: fromPerson && settings.answers,
-		quietMs: grouping?.quietMs ?? 0,
+		pauseWindow: grouping && {
+			rules: grouping,
+			lagMs: own && delivery.queuedAt !== undefined ? delivery.queuedAt - own.at : 0,
+		},
 	};
 	if (!grouping || !own || !message) {
 		if (!message || (needs.historyCount === 0 && !needs.takeover && !needs.answers))
@@ -278,7 +281,12 @@ function turnOf(
 		...readFields(
 			read.timeline,
 			messages.map((entry) => entry.id),
-			burstPauseAt(read.timeline, messages[messages.length - 1].id, needs.quietMs),
+			burstPauseAt(
+				read.timeline,
+				messages.map((entry) => entry.id),
+				needs.pauseWindow?.rules ?? { quietMs: 0, longestMs: 0 },
+				needs.pauseWindow?.lagMs,
+			),
 			needs,
 		),
 	};

@@ -69,7 +69,8 @@ export function caughtUpItem(
 	const fields = readFields(
 		timeline,
 		ids,
-		burstPauseAt(timeline, last.id, settings.turn.grouping?.quietMs ?? 0),
+		// The phone's lag is not known here: a missed burst is judged by its timestamps.
+		burstPauseAt(timeline, ids, settings.turn.grouping ?? { quietMs: 0, longestMs: 0 }),
 		settings.turn,
 	);
 	const json: IDataObject = turnItemJson(standIn(envelope, last.message, last.at), {

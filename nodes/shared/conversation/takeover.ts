@@ -1,4 +1,5 @@
 import { containsHandoverWord, normalizeText } from './handoverWords';
+import { closesAt, type BurstRules } from './bursts';
 import type { TimelineMessage } from './timeline';
 
 /**
@@ -90,21 +91,31 @@ export function pauseAt(
 /**
  * Where a burst's pause is judged: at the account's newest message typed while the burst waited
  * out its quiet window (a command then stops the bot for that burst too), before its author wrote
- * again; else at its last message. Only those: a read made later (a late delivery) holds the
- * account's later messages too, and the chat as the burst left it must not change with the read.
+ * again and before the burst closed (bursts.ts closesAt: its Longest Wait too), on the service's
+ * clock: by the phone's timestamps, or from when the service had it (`lagMs`, a late upload or a
+ * clock behind), as the trigger waits. Else at its last message. Only those: a read made later (a late delivery) holds
+ * the account's later messages too, and the chat as the burst left it must not change with the read.
  */
 export function burstPauseAt(
 	timeline: readonly TimelineMessage[],
-	last: string,
-	quietMs: number,
+	ids: readonly string[],
+	rules: BurstRules,
+	lagMs = 0,
 ): string {
+	const last = ids[ids.length - 1];
+	const first = timeline.find((entry) => entry.id === ids[0]);
 	const index = timeline.findIndex((entry) => entry.id === last);
-	if (index < 0) return last;
+	if (index < 0 || !first) return last;
 	const { at, author } = timeline[index];
+	const close = closesAt(first, timeline[index], rules);
+	const lag = Math.max(0, lagMs);
+	// By the phone's stamps, or once the service had the message: not while the phone was offline,
+	// when the account could not have seen it yet.
+	const waiting = (when: number) => when < close || (when >= at + lag && when < close + lag);
 	let pauseAt = last;
 	for (const entry of timeline.slice(index + 1)) {
-		if (entry.at - at > quietMs || (!entry.fromMe && entry.author === author)) break;
-		if (entry.fromMe) pauseAt = entry.id;
+		if (entry.at >= close + lag || (!entry.fromMe && entry.author === author)) break;
+		if (entry.fromMe && waiting(entry.at)) pauseAt = entry.id;
 	}
 	return pauseAt;
 }

@@ -4,7 +4,9 @@
  * After at or before a message pauses its chat there, unless the resume command came after it (the
  * messages' timestamps decide, the service's order). A burst goes to Paused Chats when its last
  * message is paused, a hand-over in its middle included, or when the account typed a command while
- * the burst waited out its quiet window (conversations.md, Human takeover), else to Bot; a run
+ * the burst waited out its quiet window, before it closed on the service's clock (its quiet window
+ * or Longest Wait by the phone's stamps, plus the phone's lag: conversations.md, Human takeover),
+ * else to Bot; a run
  * whose read failed goes to Paused Chats saying its pause was not checked. Each run's item comes
  * out of one output, and says in `takeover.paused` what sent it there.
  *
@@ -89,18 +91,26 @@ function readTimes(chat: readonly Entry[], last: Entry, run: Run): Set<number> {
 function allowed(c: Case, setup: TakeoverSetup, chat: readonly Entry[], run: Run) {
 	const positions = run.messageIds.map((id) => chat.findIndex((entry) => entry.id === id));
 	const last = chat[Math.max(...positions)];
-	const next = chat.find((entry, position) => position > chat.indexOf(last) && !entry.own);
-	const closing = chat.filter(
-		(entry) =>
-			entry.own &&
-			chat.indexOf(entry) > chat.indexOf(last) &&
-			(!next || chat.indexOf(entry) < chat.indexOf(next)) &&
-			entry.stamp - last.stamp <= c.quietMs,
+	const first = chat[Math.min(...positions)];
+	// The burst's close on the service's clock: by the phone's stamps (its quiet window or Longest
+	// Wait), plus the phone's lag (a late upload, a clock behind), as the service saw its messages.
+	const lag = Math.max(
+		0,
+		...positions.map((position) => chat[position].saved - chat[position].stamp),
 	);
+	const close = Math.min(last.stamp + c.quietMs, first.stamp + c.longestMs) + lag;
+	/** The account's messages a read made with `visible` may judge the burst at: before its author's next there. */
+	const closingIn = (visible: readonly Entry[]) => {
+		const after = visible.slice(visible.indexOf(last) + 1);
+		const next = after.findIndex((entry) => !entry.own);
+		return (next < 0 ? after : after.slice(0, next)).filter(
+			(entry) => entry.own && entry.stamp <= close,
+		);
+	};
 	const states = new Map<boolean, string>();
 	for (const at of readTimes(chat, last, run)) {
 		const visible = chat.filter((entry) => entry.saved <= at);
-		for (const pivot of [last, ...closing.filter((entry) => entry.saved <= at)]) {
+		for (const pivot of [last, ...closingIn(visible)]) {
 			const by = pausedBy(visible, pivot, resumeAfterMs(setup));
 			states.set(
 				by !== undefined,

@@ -4,7 +4,8 @@
  * its burst. A message held back from its burst runs alone later, its burst's others without it:
  * an answer n8n's own URL kept from its question until given up on (ownUrlRule.ts), or a lost
  * message that could answer a question of its chat, which a delivered run's catch-up leaves (an
- * answer may have taken it: conversations.md, Catch Up Missed Messages) and the Catch-Up poll runs.
+ * answer may have taken it: conversations.md, Catch Up Missed Messages) and the Catch-Up poll runs,
+ * or one whose reads failed to the service's third attempt, run "Not grouped".
  */
 import { uploadedAfterRun } from './limits';
 import type { Case } from './scenario';
@@ -23,7 +24,16 @@ export function wholeBurstViolations(
 ): Broken[] {
 	const ran = outcome.runs.filter((run) => run.passedOn);
 	const pieces = bursts.flatMap((burst) => uploadedAfterRun(c, burst, outcome, ran));
-	const heldBack = new Set([...asMessages.keys(), ...polledPossibleAnswers(c, outcome, ran)]);
+	// A message whose reads failed to the service's third attempt runs alone, "Not grouped"
+	// (conversations.md), its burst's others without it; not one no read failed for (R43de-1).
+	const ungrouped = ran
+		.filter((run) => run.groupingError && !run.groupingError.includes('the service was busy ('))
+		.flatMap((run) => run.messageIds);
+	const heldBack = new Set([
+		...asMessages.keys(),
+		...polledPossibleAnswers(c, outcome, ran),
+		...ungrouped,
+	]);
 	const apart = bursts
 		.map((burst) => burst.filter((id) => !heldBack.has(id)))
 		.filter((burst) => burst.length > 0)

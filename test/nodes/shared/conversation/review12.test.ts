@@ -44,7 +44,8 @@ function timeline(
 
 /** Whether the burst whose last message is `last` is paused, as the trigger judges it. */
 const paused = (chat: TimelineMessage[], last: string) =>
-	pauseAt(chat, burstPauseAt(chat, last, QUIET_MS), TAKEOVER).paused;
+	pauseAt(chat, burstPauseAt(chat, [last], { quietMs: QUIET_MS, longestMs: 30_000 }), TAKEOVER)
+		.paused;
 
 describe('review 12: burstPauseAt (holds)', () => {
 	it("pauses both members' bursts of a group for the account's command typed between their messages", () => {
