@@ -161,8 +161,9 @@ export function windowOf(context: PollContext, settings: CatchUpSettings, now: n
 /**
  * Polls missed after which an activation's memory is taken for one n8n ended: n8n gives a poll node
  * no close, and a run that never reported its end would otherwise hide its chat from every test
- * run after (R11c-3). Measured on the service's clock, in the gaps between the activation's own
- * polls (n8n polls at most every minute), so a slow Poll Times is not taken for an ended one.
+ * run after (R11c-3). Measured on the service's clock, in the longest gap between the activation's
+ * own polls, a minute (n8n's shortest) before two: so a slow Poll Times is taken for an ended one
+ * until its second poll (R12-3), and one long gap (an outage) makes the wait long for good (R12-6).
  */
 const ENDED_AFTER_GAPS = 3;
 
