@@ -5,6 +5,7 @@
  * brings a pass-through start node and puts it on the execution stack with the input items.
  */
 import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
+import { commonPollingParameters } from 'n8n-core/dist/nodes-loader/constants';
 import { clearProcessedData, installProcessedDataStore } from './processedData';
 import {
 	createRunExecutionData,
@@ -50,13 +51,32 @@ class HarnessStart implements INodeType {
 	}
 }
 
+const asLoaded = new WeakMap<INodeType, INodeType>();
+
+/**
+ * A node type as n8n's loader gives it (n8n-core's DirectoryLoader applySpecialNodeParameters): a
+ * polling node gets n8n's Poll Times parameter first. The node's own description is not touched.
+ */
+function loaded(type: INodeType): INodeType {
+	if (!type.description.polling) return type;
+	let wrapped = asLoaded.get(type);
+	if (!wrapped) {
+		const properties = [...commonPollingParameters, ...type.description.properties];
+		wrapped = Object.assign(Object.create(type) as INodeType, {
+			description: { ...type.description, properties },
+		});
+		asLoaded.set(type, wrapped);
+	}
+	return wrapped;
+}
+
 /** Node types by name; `types` stays the one record looked up, so a test can swap a type in. */
 export function createNodeTypes(types: Record<string, INodeType>): INodeTypes {
 	const all = Object.assign(types, { [START_NODE_TYPE]: new HarnessStart() });
 	const lookup = (name: string): INodeType => {
 		const type = all[name];
 		if (!type) throw new Error(`Unknown node type in test workflow: ${name}`);
-		return type;
+		return loaded(type);
 	};
 	return {
 		getByName: lookup,

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, IPollFunctions, IRun } from 'n8n-workflow';
 
 import { CATCH_UP_AFTER_MS } from '../../shared/conversation/catchUp';
 import { forgetFailingBefore, PROBE_GIVE_UP_MS, type FailingProbes } from './probePatience';
+import { pollSpanMs } from './pollTimes';
 import type { CatchUpSettings } from './sharedSettings';
 
 /*
@@ -54,9 +55,8 @@ export interface PollMemory {
 	activation: object;
 	activatedAt: number;
 	lastPollAt: number;
-	/** The service's time at this activation's latest poll, and the longest gap between two (none after one poll). */
+	/** The service's time at this activation's latest poll. */
 	polledAt: number;
-	pollGapMs?: number;
 	/** Chats settled, by the newest message time they were settled at. */
 	read: Map<string, number>;
 	/** Chats a run took, by the newest message time they were read at, and how that run went. */
@@ -112,7 +112,7 @@ export function windowOf(context: PollContext, settings: CatchUpSettings, now: n
 	if (context.getMode() === 'manual') {
 		const since = Math.max(now - settings.catchUpMs, numberOr(data.since, 0));
 		const stored = memories.get(pollKey(context));
-		const seen = stored && seenAt(stored, now);
+		const seen = stored && seenAt(stored, now, pollSpanMs(context));
 		const listFloor = seen ? Math.max(since, seen.lastPollAt - seen.lookBackMs) : since;
 		const test = { now, since, activatedAt: now, firstOfActivation: false, listFloor };
 		return seen ? { ...test, seen } : test;
@@ -138,8 +138,6 @@ export function windowOf(context: PollContext, settings: CatchUpSettings, now: n
 		memories.set(key, memory);
 	}
 	const active = memory as PollMemory;
-	// The longest gap: n8n's first poll (its test of the activation) is not on the Poll Times' beat.
-	if (!firstOfActivation) active.pollGapMs = Math.max(active.pollGapMs ?? 0, now - active.polledAt);
 	active.polledAt = now;
 	active.lookBackMs = lookBackOf(settings);
 	settle(active);
@@ -161,20 +159,18 @@ export function windowOf(context: PollContext, settings: CatchUpSettings, now: n
 /**
  * Polls missed after which an activation's memory is taken for one n8n ended: n8n gives a poll node
  * no close, and a run that never reported its end would otherwise hide its chat from every test
- * run after (R11c-3). Measured on the service's clock, in the longest gap between the activation's
- * own polls, a minute (n8n's shortest) before two: so a slow Poll Times is taken for an ended one
- * until its second poll (R12-3), and one long gap (an outage) makes the wait long for good (R12-6).
+ * run after (R11c-3). Counted in the node's Poll Times (pollTimes.ts) on the service's clock, not
+ * in gaps measured: n8n's first poll is off their beat (R12-3), and an outage is no beat (R12-6).
  */
-const ENDED_AFTER_GAPS = 3;
+const ENDED_AFTER_POLLS = 3;
 
 /**
  * What a test run at `now` takes from the active poll's memory: all of it while that activation
  * polls, since a run still going there runs its chat (R11d-3); once it stopped polling, its runs
  * that never ended run nothing, and their chats are read as the next activation would.
  */
-function seenAt(memory: PollMemory, now: number): PollMemory {
-	const gap = Math.max(memory.pollGapMs ?? MINUTE, MINUTE);
-	if (now - memory.polledAt <= ENDED_AFTER_GAPS * gap) return memory;
+function seenAt(memory: PollMemory, now: number, pollSpan: number): PollMemory {
+	if (now - memory.polledAt <= ENDED_AFTER_POLLS * pollSpan) return memory;
 	const ended = [...memory.pending].filter(([, run]) => run.state !== 'running');
 	return { ...memory, pending: new Map(ended) };
 }

@@ -64,6 +64,8 @@ async function triggerGlobal(
 export function catchUpWorkflow(
 	sandbox: SandboxHandle,
 	apiKey = sandbox.keys.owner,
+	/** The node's own parameters (its Poll Times, say). */
+	parameters: INodeParameters = {},
 ): {
 	engine: N8nEngine;
 	definition: TestWorkflow;
@@ -79,7 +81,7 @@ export function catchUpWorkflow(
 		type: 'messagingAutomationCatchUp',
 		typeVersion: 1,
 		position: [0, 0] as [number, number],
-		parameters: {},
+		parameters,
 		credentials: { messagingAutomationApi: { id: 'cred-1', name: 'Sandbox' } },
 	};
 	return { engine, definition: { nodes: [node], connections: {} } };
@@ -92,8 +94,10 @@ export async function catchUpBeside(
 	apiKey = sandbox.keys.owner,
 	/** This n8n's waiting-webhook base, where Send and Wait's links point (n8n's default else). */
 	waitingBase?: string,
+	/** The Catch-Up node's own parameters. */
+	parameters: INodeParameters = {},
 ): Promise<N8nPollHost> {
-	const { engine, definition } = catchUpWorkflow(sandbox, apiKey);
+	const { engine, definition } = catchUpWorkflow(sandbox, apiKey, parameters);
 	if (waitingBase) engine.webhookWaitingBaseUrl = waitingBase;
 	const poll = new N8nPollHost(engine, definition, 'Catch-Up');
 	poll.savedStaticData = { global: await triggerGlobal(sandbox, beside) };
