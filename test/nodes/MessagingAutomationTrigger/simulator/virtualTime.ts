@@ -37,8 +37,12 @@ export class VirtualTime {
 
 	/** A new case: every timer of the last one dropped, a day and more later, `phaseMs` into a second. */
 	constructor(hostSkewMs: number, phaseMs: number) {
+		// vi.clearAllTimers() also puts the fake clock back where it was installed (fake-timers'
+		// reset): a case would begin where every case before it began, beside their kept reads and
+		// deadline slots, and see them as new. Brought forward past where the last case ended.
+		const ended = performance.now();
 		vi.clearAllTimers();
-		vi.advanceTimersByTime(CASE_GAP_MS);
+		vi.advanceTimersByTime(Math.max(0, ended - performance.now()) + CASE_GAP_MS);
 		// Where in its second the case begins: deliveries are signed in whole seconds.
 		const intoSecond = (EPOCH + performance.now()) % 1000;
 		vi.advanceTimersByTime((1000 - intoSecond + phaseMs) % 1000);
