@@ -20,6 +20,13 @@
  * grouped) are as good as undelivered. Smallest fix: test `ungrouped` per message, e.g.
  * `!outcome.attempts.some((a) => burst.includes(a.message) && !ungroupedIds.has(a.message))`, where
  * ungroupedIds are the messages of runs with a grouping error.
+ *
+ * R12b-3 (low, the excuse too wide): wholeBurst.ts excuses every run "Not grouped" but R43de-1's
+ * ('the service was busy ('), so a split whose message gave up on its first attempt, without "still
+ * not read at the service's third attempt", is excused too; the simulator injects only 429 and 503,
+ * both passing (errorRules.ts isPassing), so every documented split says the third attempt. Should:
+ * excuse only those. Smallest fix: filter on "(still not read at the service's third attempt)" and
+ * not 'the service was busy (' (or on the run's message having a third attempt).
  */
 import { describe, expect, it } from 'vitest';
 
@@ -152,5 +159,31 @@ describe('review 12c: nothingFollows, a burst with a run "Not grouped"', () => {
 	// R12b-2: m2 was delivered, answered 2xx and ran nowhere; m1's run "Not grouped" excuses it.
 	it.fails('R12b-2: a delivered member that ran nowhere is a loss beside a run not grouped', () => {
 		expect(oneRun([notGrouped]).some((detail) => detail.startsWith('m2'))).toBe(true);
+	});
+});
+
+describe('review 12c: wholeBurst, a burst split "Not grouped"', () => {
+	// m1, m2 0.3 s apart; m1 runs on its own "Not grouped", m2 on its own.
+	const c = plainCase([300]);
+	const split = (groupingError: string) =>
+		violations(
+			c,
+			outcomeOf(c, [
+				{ ids: ['m1'], outputs: [0], paused: null, groupingError },
+				{ ids: ['m2'], outputs: [0], paused: null },
+			]),
+		)
+			.filter((violation) => violation.rule === 'wholeBurst')
+			.map((violation) => violation.detail);
+
+	it("control: excuses reads failing to the service's third attempt, not R43de-1's", () => {
+		const third = "(still not read at the service's third attempt)";
+		expect(split(`Not grouped: get_messages is unavailable ${third}`)).toEqual([]);
+		expect(split(`Not grouped: the service was busy ${third}`)).not.toEqual([]);
+	});
+
+	// R12b-3: a passing 503 given up on at once (no third attempt) is excused as the documented split.
+	it.fails('R12b-3: refuses a split "Not grouped" before the third attempt', () => {
+		expect(split('Not grouped: get_messages is unavailable')).not.toEqual([]);
 	});
 });
