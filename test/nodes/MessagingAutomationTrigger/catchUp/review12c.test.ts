@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
+import type { INodeParameters } from 'n8n-workflow';
+
 import type { N8nPollHost } from '../../../support/n8nPoll';
 import { catchUpBeside, quickGrouping, useCatchUpBesideTrigger } from './catchUpFixtures';
 
@@ -17,7 +19,7 @@ const MINUTE = 60_000;
 const pair = useCatchUpBesideTrigger();
 
 /** A lost message, its run emitted by a poll with `pollTimes` and still going. */
-async function heldWith(pollTimes: object): Promise<N8nPollHost> {
+async function heldWith(pollTimes: INodeParameters): Promise<N8nPollHost> {
 	const sandbox = pair.sandbox();
 	const trigger = await pair.startTrigger({ ...quickGrouping, catchUpHours: 24 });
 	const poll = await catchUpBeside(sandbox, trigger, undefined, undefined, { pollTimes });
