@@ -25,12 +25,17 @@
  * `!outcome.attempts.some((a) => burst.includes(a.message) && !ungroupedIds.has(a.message))`, where
  * ungroupedIds are the messages of runs with a grouping error.
  *
- * R12b-3 (low, the excuse too wide): wholeBurst.ts excuses every run "Not grouped" but R43de-1's
+ * R12b-3 (medium, the excuse too wide): wholeBurst.ts excuses every run "Not grouped" but R43de-1's
  * ('the service was busy ('), so a split whose message gave up on its first attempt, without "still
  * not read at the service's third attempt", is excused too; the simulator injects only 429 and 503,
- * both passing (errorRules.ts isPassing), so every documented split says the third attempt. Should:
- * excuse only those. Smallest fix: filter on "(still not read at the service's third attempt)" and
- * not 'the service was busy (' (or on the run's message having a third attempt).
+ * both passing (errorRules.ts isPassing), so every documented split says the third attempt. With
+ * conversationDesk.ts made to give up at once on any failed read (a 429 splits the burst "Not
+ * grouped" instead of handing it back), the readFaults family found nothing in 400 cases (seeds 1
+ * and 2); wholeBurst.ts as of 416bc2d~1 found it at case 315 of seed 1, and so does the fix below.
+ * Should: excuse only those. Smallest fix (tried, not committed): filter on
+ * `run.groupingError?.includes("(still not read at the service's third attempt)")` and not 'the
+ * service was busy ('; it held readFaults and takeover (seeds 1, 2: 1,200 cases), answerStops and
+ * everything (seed 1: 400) on today's code.
  */
 import { describe, expect, it } from 'vitest';
 
