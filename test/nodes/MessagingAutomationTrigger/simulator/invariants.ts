@@ -223,10 +223,12 @@ function nothingFollows(
 	const end = Math.max(...burst.map((member) => byId.get(member)?.typedAt ?? 0));
 	// A delivered member runs the burst from its read, but not one whose read failed to the end
 	// ("Not grouped"): that run holds only its own message, and the rest is as good as undelivered.
-	const ungrouped = outcome.runs.some(
-		(run) => run.groupingError && run.messageIds.some((member) => burst.includes(member)),
-	);
-	if (!ungrouped && outcome.attempts.some((attempt) => burst.includes(attempt.message)))
+	// A message delivered itself is never excused here (R12b-2).
+	const delivered = (member: string) =>
+		outcome.attempts.some((attempt) => attempt.message === member);
+	const ranUngrouped = (member: string) =>
+		outcome.runs.some((run) => run.groupingError && run.messageIds.includes(member));
+	if (delivered(id) || burst.some((member) => delivered(member) && !ranUngrouped(member)))
 		return false;
 	// The Catch-Up node runs what nothing delivered can (pollProcess.ts), but a burst the account's
 	// next message answered (conversations.md, Catch Up Missed Messages: `answered` in catchUp.ts).

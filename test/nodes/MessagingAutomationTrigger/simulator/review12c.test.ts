@@ -109,7 +109,7 @@ describe('review 12c: the takeover rule, a command typed in the quiet window', (
 	});
 
 	// R12b-1: accepted today, by the pivot `last` of a read at m2's save, before the command was typed.
-	it.fails('R12b-1: refuses the run out of Bot, the command ignored', () => {
+	it('R12b-1: refuses the run out of Bot, the command ignored', () => {
 		expect(takeover(within, [bot(['m1', 'm2'])])).not.toEqual([]);
 	});
 
@@ -128,7 +128,7 @@ describe('review 12c: the takeover rule, a command typed in the quiet window', (
 	});
 
 	// R12b-1: accepted today, by the pivot `last` (m2, paused by "/bot off"), though no read can miss the resume.
-	it.fails('R12b-1: refuses m2 out of Paused Chats, the resume in its window ignored', () => {
+	it('R12b-1: refuses m2 out of Paused Chats, the resume in its window ignored', () => {
 		expect(takeover(resumedInWindow, [bot(['m1']), people(['m2'])])).not.toEqual([]);
 	});
 
@@ -181,7 +181,7 @@ describe('review 12c: nothingFollows, a burst with a run "Not grouped"', () => {
 	});
 
 	// R12b-2: m2 was delivered, answered 2xx and ran nowhere; m1's run "Not grouped" excuses it.
-	it.fails('R12b-2: a delivered member that ran nowhere is a loss beside a run not grouped', () => {
+	it('R12b-2: a delivered member that ran nowhere is a loss beside a run not grouped', () => {
 		expect(oneRun([notGrouped]).some((detail) => detail.startsWith('m2'))).toBe(true);
 	});
 });
@@ -207,7 +207,7 @@ describe('review 12c: wholeBurst, a burst split "Not grouped"', () => {
 	});
 
 	// R12b-3: a passing 503 given up on at once (no third attempt) is excused as the documented split.
-	it.fails('R12b-3: refuses a split "Not grouped" before the third attempt', () => {
+	it('R12b-3: refuses a split "Not grouped" before the third attempt', () => {
 		expect(split('Not grouped: get_messages is unavailable')).not.toEqual([]);
 	});
 });

@@ -81,36 +81,54 @@ function pausedBy(visible: readonly Entry[], pivot: Entry, resumeMs: number): En
 	return undefined;
 }
 
-/** When the run's read may have come: each save between its last message's and its record. */
-function readTimes(chat: readonly Entry[], last: Entry, run: Run): Set<number> {
-	const times = [last.saved, run.at, ...chat.map((entry) => entry.saved)];
-	return new Set(times.filter((at) => at >= last.saved && at <= Math.max(run.at, last.saved)));
+/** When the run's read may have come: each save from `earliest` to its record. */
+function readTimes(chat: readonly Entry[], earliest: number, run: Run): Set<number> {
+	const times = [earliest, run.at, ...chat.map((entry) => entry.saved)];
+	return new Set(times.filter((at) => at >= earliest && at <= Math.max(run.at, earliest)));
 }
 
-/** Each pause state the rule allows the run, with why. */
-function allowed(c: Case, setup: TakeoverSetup, chat: readonly Entry[], run: Run) {
+/** The run's burst as its messages were stamped and saved: its first and last, and its phone's lags. */
+function burstOf(chat: readonly Entry[], run: Run) {
 	const positions = run.messageIds.map((id) => chat.findIndex((entry) => entry.id === id));
-	const last = chat[Math.max(...positions)];
-	const first = chat[Math.min(...positions)];
-	// The burst's close on the service's clock: by the phone's stamps (its quiet window or Longest
-	// Wait), plus the phone's lag (a late upload, a clock behind), as the service saw its messages.
-	const lag = Math.max(
-		0,
-		...positions.map((position) => chat[position].saved - chat[position].stamp),
+	const lags = positions.map((position) =>
+		Math.max(0, chat[position].saved - chat[position].stamp),
 	);
-	const close = Math.min(last.stamp + c.quietMs, first.stamp + c.longestMs) + lag;
-	/** The account's messages a read made with `visible` may judge the burst at: before its author's next there. */
-	const closingIn = (visible: readonly Entry[]) => {
-		const after = visible.slice(visible.indexOf(last) + 1);
-		const next = after.findIndex((entry) => !entry.own);
-		return (next < 0 ? after : after.slice(0, next)).filter(
-			(entry) => entry.own && entry.stamp <= close,
-		);
+	return {
+		first: chat[Math.min(...positions)],
+		last: chat[Math.max(...positions)],
+		lags: [...new Set([Math.min(...lags), Math.max(...lags)])],
 	};
+}
+
+/**
+ * Each pause state the rule allows the run, with why. A read that runs the burst comes once it
+ * closed (by the phone's stamps plus its lag), or once the account's message that closed it was
+ * saved, and judges it at the newest account message typed before its close, by the stamps or
+ * once the service had its last message (the phone's lag: the smallest or the largest of its
+ * messages', as the delivery that runs it shows), before its author's next message it can see.
+ */
+function allowed(c: Case, setup: TakeoverSetup, chat: readonly Entry[], run: Run) {
+	const { first, last, lags } = burstOf(chat, run);
+	const closed = Math.min(last.stamp + c.quietMs, first.stamp + c.longestMs);
 	const states = new Map<boolean, string>();
-	for (const at of readTimes(chat, last, run)) {
-		const visible = chat.filter((entry) => entry.saved <= at);
-		for (const pivot of [last, ...closingIn(visible)]) {
+	for (const lag of lags) {
+		const inWindow = (entry: Entry) =>
+			entry.stamp <= closed || (entry.stamp >= last.stamp + lag && entry.stamp <= closed + lag);
+		const after = chat.slice(chat.indexOf(last) + 1);
+		const closer = after.find((entry) => entry.own && entry.stamp <= closed + lag);
+		// A run recorded sooner (none is, by the product) had its read by then.
+		const earliest = Math.max(
+			last.saved,
+			Math.min(closed + lag, closer?.saved ?? Infinity, run.at),
+		);
+		for (const at of readTimes(chat, earliest, run)) {
+			const visible = chat.filter((entry) => entry.saved <= at);
+			const seen = visible.slice(visible.indexOf(last) + 1);
+			const next = seen.findIndex((entry) => !entry.own);
+			const window = (next < 0 ? seen : seen.slice(0, next)).filter(
+				(entry) => entry.own && entry.stamp <= closed + lag && inWindow(entry),
+			);
+			const pivot = window[window.length - 1] ?? last;
 			const by = pausedBy(visible, pivot, resumeAfterMs(setup));
 			states.set(
 				by !== undefined,
@@ -149,7 +167,7 @@ function runBroken(c: Case, setup: TakeoverSetup, outcome: Outcome, run: Run): s
  */
 function laterOwn(setup: TakeoverSetup, chat: readonly Entry[], run: Run): string {
 	const index = Math.max(...run.messageIds.map((id) => chat.findIndex((entry) => entry.id === id)));
-	for (const at of readTimes(chat, chat[index], run)) {
+	for (const at of readTimes(chat, chat[index].saved, run)) {
 		const visible = chat.filter((entry) => entry.saved <= at);
 		const later = visible.filter((entry) => entry.own && chat.indexOf(entry) > index);
 		const newest = later[later.length - 1];

@@ -25,9 +25,14 @@ export function wholeBurstViolations(
 	const ran = outcome.runs.filter((run) => run.passedOn);
 	const pieces = bursts.flatMap((burst) => uploadedAfterRun(c, burst, outcome, ran));
 	// A message whose reads failed to the service's third attempt runs alone, "Not grouped"
-	// (conversations.md), its burst's others without it; not one no read failed for (R43de-1).
+	// (conversations.md), its burst's others without it; not one no read failed for (R43de-1), nor
+	// one given up on sooner (R12b-3).
 	const ungrouped = ran
-		.filter((run) => run.groupingError && !run.groupingError.includes('the service was busy ('))
+		.filter(
+			(run) =>
+				run.groupingError?.includes("(still not read at the service's third attempt)") &&
+				!run.groupingError.includes('the service was busy ('),
+		)
 		.flatMap((run) => run.messageIds);
 	const heldBack = new Set([
 		...asMessages.keys(),
