@@ -110,11 +110,11 @@ function withoutOffers(item: INodeExecutionData): INodeExecutionData {
 	return { ...item, json };
 }
 
-/** `item` without the messages that run nowhere here (`gone`): nothing when they were all it held. */
 /** The earlier answers an item's offers carry (answerRoute.ts: earlierAnswer). */
 const earlierIds = (item: INodeExecutionData): string[] =>
 	offersOf(item).flatMap((entry) => (entry.earlier ?? []).map(({ message }) => String(message.id)));
 
+/** `item` without the messages that run nowhere here (`gone`): nothing when they were all it held. */
 function ownRest(
 	item: INodeExecutionData,
 	own: readonly string[],

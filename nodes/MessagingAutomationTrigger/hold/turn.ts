@@ -284,7 +284,7 @@ function turnOf(
 			burstPauseAt(
 				read.timeline,
 				messages.map((entry) => entry.id),
-				needs.pauseWindow?.rules ?? { quietMs: 0, longestMs: 0 },
+				needs.pauseWindow?.rules,
 				needs.pauseWindow?.lagMs,
 			),
 			needs,

@@ -70,7 +70,7 @@ export function caughtUpItem(
 		timeline,
 		ids,
 		// The phone's lag is not known here: a missed burst is judged by its timestamps.
-		burstPauseAt(timeline, ids, settings.turn.grouping ?? { quietMs: 0, longestMs: 0 }),
+		burstPauseAt(timeline, ids, settings.turn.grouping),
 		settings.turn,
 	);
 	const json: IDataObject = turnItemJson(standIn(envelope, last.message, last.at), {

@@ -93,19 +93,20 @@ export function pauseAt(
  * out its quiet window (a command then stops the bot for that burst too), before its author wrote
  * again and before the burst closed (bursts.ts closesAt: its Longest Wait too), on the service's
  * clock: by the phone's timestamps, or from when the service had it (`lagMs`, a late upload or a
- * clock behind), as the trigger waits. Else at its last message. Only those: a read made later (a late delivery) holds
- * the account's later messages too, and the chat as the burst left it must not change with the read.
+ * clock behind), as the trigger waits. Else, and ungrouped (no `rules`), at its last message. Only
+ * those: a read made later (a late delivery) holds the account's later messages too, and the chat
+ * as the burst left it must not change with the read.
  */
 export function burstPauseAt(
 	timeline: readonly TimelineMessage[],
 	ids: readonly string[],
-	rules: BurstRules,
+	rules: BurstRules | undefined,
 	lagMs = 0,
 ): string {
 	const last = ids[ids.length - 1];
 	const first = timeline.find((entry) => entry.id === ids[0]);
 	const index = timeline.findIndex((entry) => entry.id === last);
-	if (index < 0 || !first) return last;
+	if (index < 0 || !first || !rules) return last;
 	const { at, author } = timeline[index];
 	const close = closesAt(first, timeline[index], rules);
 	const lag = Math.max(0, lagMs);
